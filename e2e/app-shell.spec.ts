@@ -1,0 +1,81 @@
+import { test, expect } from './fixtures.ts';
+
+test.describe('app shell in the browser host', () => {
+  test('opens, names its service, and exposes only the contract on window.plat', async ({ page, host, shot }) => {
+    await page.goto(host.url);
+    await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
+    await expect(page.getByTestId('service-label')).toHaveText('Local sample service');
+    await expect(page.locator('.status-line__dot--ready')).toBeVisible();
+
+    const globals = await page.evaluate(() => ({
+      require: typeof (window as unknown as { require?: unknown }).require,
+      process: typeof (window as unknown as { process?: unknown }).process,
+    }));
+    expect(globals).toEqual({ require: 'undefined', process: 'undefined' });
+
+    const api = await page.evaluate(() => {
+      const plat = window.plat as unknown as Record<string, unknown>;
+      return {
+        frozen: Object.isFrozen(plat),
+        members: Object.entries(plat).map(([name, value]) => [name, typeof value]),
+      };
+    });
+    expect(api.frozen).toBe(true);
+    expect(api.members.length).toBeGreaterThan(0);
+    for (const [name, type] of api.members) {
+      expect(type, `window.plat.${name}`).toBe('function');
+      expect(name).toMatch(/^[a-z][A-Za-z]+$/);
+    }
+    expect(api.members.map(([name]) => name)).toContain('getAppInfo');
+    expect(api.members.map(([name]) => name)).not.toContain('invoke');
+
+    // The token leaves the address bar once read.
+    expect(page.url()).not.toContain('token=');
+    await shot('app-shell');
+  });
+
+  test('enforces the CSP: an injected inline script does not run', async ({ page, host }) => {
+    const response = await page.goto(host.url);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const violations: string[] = [];
+    await page.exposeFunction('reportViolation', (directive: string) => violations.push(directive));
+    const ran = await page.evaluate(async () => {
+      document.addEventListener('securitypolicyviolation', (event) =>
+        (window as unknown as { reportViolation: (d: string) => void }).reportViolation(event.effectiveDirective),
+      );
+      const script = document.createElement('script');
+      script.textContent = 'window.__injected = true;';
+      document.body.appendChild(script);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return (window as unknown as { __injected?: boolean }).__injected === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => violations).toContain('script-src-elem');
+  });
+
+  test('refuses bridge calls without the token or from another origin', async ({ host, request }) => {
+    const noToken = await request.post(`${host.origin}/bridge/op/getAppInfo`, { headers: { Origin: host.origin }, data: {} });
+    expect(noToken.status()).toBe(403);
+    const otherOrigin = await request.post(`${host.origin}/bridge/op/getAppInfo`, {
+      headers: { Origin: 'http://evil.example', 'X-Plat-Token': host.token },
+      data: {},
+    });
+    expect(otherOrigin.status()).toBe(403);
+    const good = await request.post(`${host.origin}/bridge/op/getAppInfo`, {
+      headers: { Origin: host.origin, 'X-Plat-Token': host.token },
+      data: {},
+    });
+    expect(good.status()).toBe(200);
+    expect((await good.json()).ok).toBe(true);
+  });
+
+  test('navigates between views with the keyboard', async ({ page, host }) => {
+    await page.goto(host.url);
+    await page.keyboard.press('Control+3');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Catalog');
+    await page.keyboard.press('Control+8');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
+  });
+});

@@ -1,0 +1,45 @@
+// The one door into the core: sender check, then payload check, then the handler, then a check of our
+// own response. Electron's ipcMain and the browser host's bridge both come through here, so the two
+// runtimes cannot drift apart in what they accept.
+import type { z } from 'zod';
+import { ipcOperations, type IpcOperationName, type IpcResponse, type IpcResult } from '../../shared/ipc.ts';
+import { PlatFailure, toIpcError } from './failure.ts';
+
+export type IpcHandlers = {
+  [N in IpcOperationName]: (request: z.output<(typeof ipcOperations)[N]['request']>) => Promise<IpcResponse<N>>;
+};
+
+/** Who is calling: an Electron frame (with its URL) or the browser host's authenticated page. */
+export interface IpcSender {
+  runtime: 'electron' | 'browser-host';
+  url: string;
+  isMainFrame: boolean;
+}
+
+export type IpcDispatch = (operation: string, payload: unknown, sender: IpcSender) => Promise<IpcResult<unknown>>;
+
+const isOperation = (name: string): name is IpcOperationName => Object.hasOwn(ipcOperations, name);
+
+export function createIpcDispatcher(handlers: IpcHandlers, isTrustedSender: (sender: IpcSender) => boolean): IpcDispatch {
+  return async (operation, payload, sender) => {
+    try {
+      if (!isTrustedSender(sender)) throw new PlatFailure('forbidden_sender');
+      if (!isOperation(operation)) throw new PlatFailure('invalid_payload', `There is no operation named "${String(operation).slice(0, 60)}".`);
+      const contract = ipcOperations[operation];
+      const parsed = contract.request.safeParse(payload ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
+        throw new PlatFailure('invalid_payload', `The request for ${operation} was rejected${where}: ${issue?.message ?? 'invalid'}.`);
+      }
+      const handler = handlers[operation] as (request: unknown) => Promise<unknown>;
+      const value = await handler(parsed.data);
+      // Our own answer is checked too: a response that breaks the contract is a bug, not data to show.
+      const checked = contract.response.safeParse(value);
+      if (!checked.success) throw new PlatFailure('internal', `The app produced an invalid ${operation} response.`);
+      return { ok: true, value: checked.data };
+    } catch (error) {
+      return { ok: false, error: toIpcError(error) };
+    }
+  };
+}

@@ -1,0 +1,136 @@
+// Electron's main process: one window made by one factory, the renderer served from app://plat,
+// every IPC channel routed through the core's dispatcher, and the embedded service in a utility
+// process (node:sqlite is synchronous and must never block this thread).
+import { app, BrowserWindow, ipcMain, protocol, session, shell, utilityProcess } from 'electron';
+import path from 'node:path';
+import { ipcChannel, ipcOperationNames } from '../shared/ipc.ts';
+import { createAppCore, type AppCore, type RunningLocalService } from './core/app-core.ts';
+import { isAppUrl, isSafeExternalUrl, APP_ORIGIN } from './core/url-guard.ts';
+import { securityHeaders } from './host/content-security.ts';
+import { readStaticFile } from './host/static-files.ts';
+import { readServiceAnnouncement } from './local-service/announcement.ts';
+
+// Bundled to dist/electron/main.cjs: the renderer build sits beside it in dist/renderer.
+const rendererDir = path.join(__dirname, '..', 'renderer');
+const localServiceEntry = path.join(__dirname, 'local-service.cjs');
+const sampleDbPath = app.isPackaged
+  ? path.join(process.resourcesPath, 'sample-data', 'sample.db')
+  : path.join(__dirname, '..', '..', 'assets', 'sample-data', 'sample.db');
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+]);
+app.enableSandbox();
+
+function launchLocalServiceInUtilityProcess(): Promise<RunningLocalService> {
+  const child = utilityProcess.fork(
+    localServiceEntry,
+    ['--db', path.join(app.getPath('userData'), 'local-service.db'), '--sample-db', sampleDbPath],
+    { stdio: 'pipe', serviceName: 'Plat local service' },
+  );
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  if (!child.stdout) return Promise.reject(new Error('the utility process has no stdout'));
+  return readServiceAnnouncement(child.stdout, 15_000).then((announced) => ({
+    ...announced,
+    stop: async () => {
+      child.kill();
+    },
+  }));
+}
+
+function createMainWindow(): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 1024,
+    minHeight: 640,
+    show: false,
+    title: 'Plat',
+    webPreferences: {
+      preload: path.join(__dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(`${APP_ORIGIN}/index.html`);
+  return window;
+}
+
+function lockDownContents(): void {
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event) => event.preventDefault());
+    contents.on('will-redirect', (event) => event.preventDefault());
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+  });
+}
+
+function denyPermissions(): void {
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setDevicePermissionHandler(() => false);
+}
+
+function serveRenderer(): void {
+  protocol.handle('app', async (request) => {
+    const url = new URL(request.url);
+    const file = url.host === 'plat' ? await readStaticFile(rendererDir, url.pathname) : null;
+    if (!file) return new Response('Not found', { status: 404, headers: securityHeaders });
+    return new Response(new Uint8Array(file.body), { headers: { ...securityHeaders, 'Content-Type': file.contentType } });
+  });
+}
+
+function routeIpc(core: AppCore): void {
+  for (const operation of ipcOperationNames) {
+    ipcMain.handle(ipcChannel(operation), (event, payload: unknown) =>
+      core.dispatch(operation, payload, {
+        runtime: 'electron',
+        url: event.senderFrame?.url ?? '',
+        isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame,
+      }),
+    );
+  }
+  core.events.subscribe((event, payload) => {
+    for (const window of BrowserWindow.getAllWindows()) window.webContents.send(ipcChannel(event), payload);
+  });
+}
+
+async function main(): Promise<void> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  lockDownContents();
+  await app.whenReady();
+  denyPermissions();
+  serveRenderer();
+  const core = createAppCore({
+    runtime: 'electron',
+    appVersion: app.getVersion(),
+    launchLocalService: launchLocalServiceInUtilityProcess,
+    isTrustedSender: (sender) => sender.runtime === 'electron' && sender.isMainFrame && isAppUrl(sender.url),
+  });
+  routeIpc(core);
+  let window = createMainWindow();
+  app.on('second-instance', () => {
+    if (window.isDestroyed()) window = createMainWindow();
+    window.focus();
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => void core.close());
+}
+
+void main();

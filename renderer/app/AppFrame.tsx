@@ -1,0 +1,72 @@
+import { useEffect } from 'react';
+import { useUiStore } from './ui-store.ts';
+import { views, type ViewId } from './views.ts';
+import { StatusLine } from './StatusLine.tsx';
+import { ViewNotBuilt } from '../views/ViewNotBuilt.tsx';
+import './app-frame.css';
+
+const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
+
+export function AppFrame() {
+  const activeView = useUiStore((state) => state.activeView);
+  const openView = useUiStore((state) => state.openView);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const modifier = isMac ? event.metaKey : event.ctrlKey;
+      if (!modifier || event.altKey || event.shiftKey) return;
+      const index = Number.parseInt(event.key, 10) - 1;
+      const view = views[index];
+      if (view) {
+        event.preventDefault();
+        openView(view.id);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [openView]);
+
+  const current = views.find((view) => view.id === activeView) ?? views[0];
+
+  return (
+    <div className="app-frame">
+      <nav className="app-nav" aria-label="Views">
+        <div className="app-nav__brand">
+          <span className="app-nav__logo" aria-hidden="true">▦</span> Plat
+        </div>
+        <ul className="app-nav__list">
+          {views.map((view, index) => (
+            <li key={view.id}>
+              <NavButton id={view.id} label={view.label} shortcut={index + 1} active={view.id === activeView} onOpen={openView} />
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="app-main" aria-labelledby="view-title">
+        <header className="app-main__header">
+          <h1 id="view-title">{current.label}</h1>
+          <p className="muted">{current.summary}</p>
+        </header>
+        <div className="app-main__body">
+          <ViewNotBuilt label={current.label} summary={current.summary} />
+        </div>
+      </main>
+      <StatusLine />
+    </div>
+  );
+}
+
+function NavButton(props: { id: ViewId; label: string; shortcut: number; active: boolean; onOpen: (view: ViewId) => void }) {
+  return (
+    <button
+      type="button"
+      className="app-nav__item"
+      aria-current={props.active ? 'page' : undefined}
+      onClick={() => props.onOpen(props.id)}
+      title={`${props.label} (${isMac ? '⌘' : 'Ctrl+'}${props.shortcut})`}
+    >
+      <span>{props.label}</span>
+      <kbd className="app-nav__kbd">{isMac ? '⌘' : 'Ctrl '}{props.shortcut}</kbd>
+    </button>
+  );
+}

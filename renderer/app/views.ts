@@ -1,0 +1,14 @@
+// The app's views, in navigation order. Each has a keyboard shortcut (Ctrl/⌘ + digit).
+export const views = [
+  { id: 'search', label: 'Search', summary: 'Search one record kind in a jurisdiction by the source’s own fields.' },
+  { id: 'owners', label: 'Owners', summary: 'Look up an owner name and every property it holds.' },
+  { id: 'catalog', label: 'Catalog', summary: 'Published sources per jurisdiction, with record counts, dates and fields.' },
+  { id: 'comparables', label: 'Comparables', summary: 'Comparable sales around a subject property, on a map.' },
+  { id: 'graph', label: 'Graph', summary: 'Parcels, accounts, addresses, units and owners, and why they are linked.' },
+  { id: 'report', label: 'Report', summary: 'The subject report with every value cited, exported to PDF.' },
+  { id: 'spend', label: 'Spend', summary: 'Every service call and what it cost, by project and date.' },
+  { id: 'settings', label: 'Settings', summary: 'Service connection, API key, budgets and the cache.' },
+] as const;
+
+export type ViewId = (typeof views)[number]['id'];
+export const isViewId = (value: string): value is ViewId => views.some((view) => view.id === value);

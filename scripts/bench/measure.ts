@@ -1,0 +1,68 @@
+// Timing helpers for `npm run bench`: latency percentiles and throughput at a given concurrency.
+// Figures are printed, never asserted: speed targets live here, not in tests.
+
+export interface LatencyFigures {
+  name: string;
+  concurrency: number;
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  requestsPerSecond: number;
+  target?: string;
+}
+
+export function percentile(sortedMs: number[], p: number): number {
+  if (sortedMs.length === 0) return Number.NaN;
+  const index = Math.min(sortedMs.length - 1, Math.ceil((p / 100) * sortedMs.length) - 1);
+  return sortedMs[Math.max(0, index)] ?? Number.NaN;
+}
+
+/** Runs `task` `requests` times with `concurrency` in flight, after `warmup` untimed runs. */
+export async function measureLatency(
+  name: string,
+  task: () => Promise<unknown>,
+  options: { requests: number; concurrency: number; warmup?: number; target?: string },
+): Promise<LatencyFigures> {
+  for (let i = 0; i < (options.warmup ?? 50); i++) await task();
+  const samples: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < options.requests) {
+      next++;
+      const t0 = performance.now();
+      await task();
+      samples.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const elapsedS = (performance.now() - started) / 1000;
+  samples.sort((a, b) => a - b);
+  return {
+    name,
+    concurrency: options.concurrency,
+    requests: samples.length,
+    p50Ms: percentile(samples, 50),
+    p99Ms: percentile(samples, 99),
+    requestsPerSecond: samples.length / elapsedS,
+    ...(options.target ? { target: options.target } : {}),
+  };
+}
+
+export function printLatencyTable(rows: LatencyFigures[]): void {
+  const header = ['case', 'conc', 'n', 'p50 ms', 'p99 ms', 'req/s', 'target'];
+  const body = rows.map((r) => [
+    r.name,
+    String(r.concurrency),
+    String(r.requests),
+    r.p50Ms.toFixed(3),
+    r.p99Ms.toFixed(3),
+    r.requestsPerSecond.toFixed(0),
+    r.target ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of body) console.log(line(row));
+}

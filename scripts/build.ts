@@ -1,0 +1,40 @@
+// Builds what runs: the renderer (Vite → dist/renderer) and the Electron entry points
+// (esbuild → dist/electron/*.cjs). The browser host runs the core straight from source on Node 24.
+// `--renderer-only` skips the Electron bundles (what the browser host and e2e need).
+import { build as viteBuild } from 'vite';
+import { build as esbuild } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const rendererOnly = process.argv.includes('--renderer-only');
+
+export async function buildRenderer(): Promise<void> {
+  await viteBuild({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+}
+
+export async function buildElectron(): Promise<void> {
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['electron'],
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    absWorkingDir: root,
+  } as const;
+  await Promise.all([
+    esbuild({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs' }),
+    // A sandboxed preload is a single CommonJS script with only `electron` to require.
+    esbuild({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs' }),
+    esbuild({ ...common, entryPoints: ['electron/local-service/cli.ts'], outfile: 'dist/electron/local-service.cjs' }),
+  ]);
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  await buildRenderer();
+  if (!rendererOnly) await buildElectron();
+  console.log(`Built ${rendererOnly ? 'the renderer' : 'the renderer and Electron bundles'} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}

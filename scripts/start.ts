@@ -1,0 +1,80 @@
+// `npm start`: Electron when its binary is here (or can be fetched within about 30 s), otherwise the
+// browser host, with a one-line explanation. `npm start -- --browser` goes straight to the browser host.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildElectron, buildRenderer } from './build.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const electronDir = path.join(root, 'node_modules', 'electron');
+const FETCH_TIMEOUT_MS = 30_000;
+
+function electronBinary(): string | null {
+  const pathFile = path.join(electronDir, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const binary = path.join(electronDir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : null;
+}
+
+/** One bounded attempt at Electron's own download; returns why it failed, or null on success. */
+function fetchElectron(): string | null {
+  const result = spawnSync(process.execPath, [path.join(electronDir, 'install.js')], {
+    cwd: electronDir,
+    timeout: FETCH_TIMEOUT_MS,
+    encoding: 'utf8',
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '' },
+  });
+  if (result.error) return (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? 'the download timed out' : result.error.message;
+  if (result.status !== 0) {
+    const lastLine = `${result.stderr}`.trim().split('\n').filter(Boolean).pop() ?? `exit code ${result.status}`;
+    return `the download failed (${lastLine.slice(0, 160)})`;
+  }
+  return electronBinary() ? null : 'the download finished without a binary';
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+async function ensureRendererBuilt(): Promise<void> {
+  const index = path.join(root, 'dist', 'renderer', 'index.html');
+  const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime(path.join(root, 'renderer')), newestMtime(path.join(root, 'shared')));
+  if (stale) {
+    console.log('Building the renderer…');
+    await buildRenderer();
+  }
+}
+
+async function main(): Promise<void> {
+  const forceBrowser = process.argv.includes('--browser');
+  let reason: string | null = forceBrowser ? 'asked for the browser host' : null;
+  let binary = forceBrowser ? null : electronBinary();
+  if (!forceBrowser && !binary) {
+    console.log('Electron’s binary is not installed; trying to fetch it (up to 30 s)…');
+    reason = fetchElectron();
+    binary = electronBinary();
+  }
+  if (binary && process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    binary = null;
+    reason = 'there is no display to open a window on';
+  }
+
+  await ensureRendererBuilt();
+  if (binary) {
+    await buildElectron();
+    const child = spawn(binary, [root], { stdio: 'inherit' });
+    child.on('exit', (code) => process.exit(code ?? 0));
+    return;
+  }
+  console.log(`Electron is not available (${reason ?? 'no binary'}), so Plat starts in the browser host instead.`);
+  const { runBrowserHost } = await import('../electron/host/host-main.ts');
+  await runBrowserHost(process.argv.slice(2).filter((arg) => arg !== '--browser'));
+}
+
+await main();
