@@ -4,6 +4,7 @@
 // The preload exposes exactly these names as functions, and the host bridge mirrors it.
 import { z } from 'zod';
 import { PlatErrorSchema } from './errors.ts';
+import { operationSchemas, serviceOperationNames, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
 
 export const ServiceConnectionSchema = z.object({
   /** `local-sample`: the embedded service on the bundled sample; `live`: a configured base URL. */
@@ -25,16 +26,275 @@ export const AppInfoSchema = z.object({
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
 const NoRequest = z.strictObject({});
+const MicroUsd = z.number().int().nonnegative();
+const IsoDateTime = z.string();
+
+// ---------------------------------------------------------------------------------------------
+// Service calls. The renderer sends the request parts in the service's wire form (query strings,
+// JSON bodies) exactly as shared/service validates them, so a rule broken in the renderer is named
+// the same way the service would name it, and nothing invalid is ever sent (or paid for).
+
+/** Accepts what `schema` accepts and passes the value on unchanged (the core re-parses it for the wire). */
+function validatedBy<S extends z.ZodType>(schema: S) {
+  return z.unknown().superRefine((value, ctx) => {
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
+  }) as unknown as z.ZodType<z.input<S>, z.input<S>>;
+}
+
+type PartsInput<N extends ServiceOperationName> = {
+  [P in 'path' | 'query' | 'body' as (typeof operationSchemas)[N] extends Record<P, z.ZodType> ? P : never]: z.input<
+    (typeof operationSchemas)[N] extends Record<P, infer S extends z.ZodType> ? S : never
+  >;
+};
+
+function partsFor<N extends ServiceOperationName>(operation: N): z.ZodType<PartsInput<N>, PartsInput<N>> {
+  const schemas: OperationSchemas = operationSchemas[operation];
+  const shape: Record<string, z.ZodType> = {};
+  if (schemas.path) shape.path = validatedBy(schemas.path);
+  if (schemas.query) shape.query = validatedBy(schemas.query);
+  if (schemas.body) shape.body = validatedBy(schemas.body);
+  return z.strictObject(shape) as unknown as z.ZodType<PartsInput<N>, PartsInput<N>>;
+}
+
+/** How one user action asks for a service call. */
+const serviceCallRequest = <N extends ServiceOperationName>(operation: N) =>
+  z.strictObject({
+    request: partsFor(operation),
+    /** One id per user action (a click, a submitted form), reused if the user retries that action:
+     * it becomes the Idempotency-Key, so a retried action is replayed free instead of charged again. */
+    actionId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/).optional(),
+    /** The user saw the price and confirmed it (needed at or above the confirmation threshold). */
+    confirmed: z.boolean().optional(),
+    /** Skip the cache and buy a fresh answer. */
+    refresh: z.boolean().optional(),
+  });
+export type ServiceCallRequest<N extends ServiceOperationName> = z.input<ReturnType<typeof serviceCallRequest<N>>>;
+
+/** What a call cost and where its answer came from, for the spend meter and the citation chip. */
+export const CallBillingSchema = z.object({
+  chargedMicroUsd: MicroUsd,
+  /** The service replayed an earlier answer to the same action (free). */
+  replayed: z.boolean(),
+  /** Answered from Plat's cache (free); servedAt is then the original answer's time. */
+  cacheHit: z.boolean(),
+  servedAt: IsoDateTime,
+  requestId: z.string(),
+  balanceMicroUsd: z.number().int().nullable(),
+  attempts: z.number().int().nonnegative(),
+});
+export type CallBilling = z.infer<typeof CallBillingSchema>;
+
+const serviceCallResponse = <N extends ServiceOperationName>(operation: N) =>
+  z.object({ envelope: operationSchemas[operation].response as (typeof operationSchemas)[N]['response'], billing: CallBillingSchema });
+
+export const ServiceCallOperationSchema = z.enum(serviceOperationNames as [ServiceOperationName, ...ServiceOperationName[]]);
+
+// ---------------------------------------------------------------------------------------------
+// Money, projects, budgets, cache, key.
+
+export const SpendSnapshotSchema = z.object({
+  sessionMicroUsd: MicroUsd,
+  todayMicroUsd: MicroUsd,
+  allTimeMicroUsd: MicroUsd,
+  byProject: z.array(z.object({ projectId: z.string().nullable(), microUsd: MicroUsd })),
+  lastKnownBalanceMicroUsd: z.number().int().nullable(),
+  lastChargeMicroUsd: MicroUsd.nullable(),
+  lastChargeAt: IsoDateTime.nullable(),
+});
+export type SpendSnapshot = z.infer<typeof SpendSnapshotSchema>;
+
+export const LedgerFilterSchema = z.strictObject({
+  projectId: z.string().max(64).nullable().optional(),
+  from: IsoDateTime.optional(),
+  to: IsoDateTime.optional(),
+});
+export type LedgerFilter = z.infer<typeof LedgerFilterSchema>;
+
+export const LedgerRowSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['call', 'reconciliation', 'credit']),
+  startedAt: IsoDateTime,
+  finishedAt: IsoDateTime.nullable(),
+  operation: z.string(),
+  requestSummary: z.string(),
+  requestId: z.string().nullable(),
+  idempotencyKey: z.string().nullable(),
+  httpStatus: z.number().int().nullable(),
+  status: z.string(),
+  expectedCostMicroUsd: z.number().int().nullable(),
+  chargedMicroUsd: z.number().int(),
+  unreportedChargeMicroUsd: z.number().int(),
+  balanceAfterMicroUsd: z.number().int().nullable(),
+  replayed: z.boolean(),
+  cacheHit: z.boolean(),
+  projectId: z.string().nullable(),
+  errorCode: z.string().nullable(),
+});
+export type LedgerRow = z.infer<typeof LedgerRowSchema>;
+
+export const ProjectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  capMicroUsd: MicroUsd.nullable(),
+  archived: z.boolean(),
+  createdAt: IsoDateTime,
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+export const BudgetSettingsSchema = z.object({
+  sessionCapMicroUsd: MicroUsd.nullable(),
+  confirmationThresholdMicroUsd: MicroUsd.nullable(),
+});
+export type BudgetSettings = z.infer<typeof BudgetSettingsSchema>;
+
+export const CacheSettingsSchema = z.object({
+  ttlSeconds: z.number().int().min(60).max(365 * 24 * 3600),
+  maxEntries: z.number().int().min(10).max(1_000_000),
+  maxBytes: z.number().int().min(1024 * 1024).max(10 * 1024 * 1024 * 1024),
+});
+export const CacheStatusSchema = CacheSettingsSchema.extend({
+  entries: z.number().int(),
+  bytes: z.number().int(),
+  hits: z.number().int(),
+  misses: z.number().int(),
+});
+export type CacheStatus = z.infer<typeof CacheStatusSchema>;
+
+export const KeyStatusSchema = z.object({ configured: z.boolean(), backend: z.string(), persisted: z.boolean() });
+export type KeyStatus = z.infer<typeof KeyStatusSchema>;
+
+export const CostPreviewSchema = z.object({
+  operation: ServiceCallOperationSchema,
+  expectedCostMicroUsd: MicroUsd,
+  basis: z.enum(['price_table', 'last_observed', 'free', 'cached']),
+  note: z.string(),
+  cached: z.boolean(),
+  needsConfirmation: z.boolean(),
+  /** Set when the call would cross a cap and will not be sent. */
+  blockedBy: z
+    .object({ cap: z.enum(['session', 'project']), capMicroUsd: MicroUsd, spentMicroUsd: MicroUsd, message: z.string() })
+    .nullable(),
+});
+export type CostPreview = z.infer<typeof CostPreviewSchema>;
+
+export const CallProgressSchema = z.object({
+  actionId: z.string(),
+  operation: ServiceCallOperationSchema,
+  state: z.enum(['retrying', 'throttled']),
+  attempt: z.number().int(),
+  delayMs: z.number().int().nonnegative(),
+  reason: z.string(),
+});
+export type CallProgress = z.infer<typeof CallProgressSchema>;
+
+const ConnectionRequest = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('local-sample') }),
+  z.strictObject({ mode: z.literal('live'), baseUrl: z.url({ protocol: /^https?$/ }).max(2048) }),
+]);
 
 /** Operation name → request and response schemas. */
 export const ipcOperations = {
   getAppInfo: { request: NoRequest, response: AppInfoSchema },
+  setConnection: { request: ConnectionRequest, response: ServiceConnectionSchema },
+
+  // Service calls, one per operation of the Property Records Service.
+  searchRecords: { request: serviceCallRequest('v4.search'), response: serviceCallResponse('v4.search') },
+  getSourceCatalog: { request: serviceCallRequest('v4.catalog'), response: serviceCallResponse('v4.catalog') },
+  getConnectedEntities: { request: serviceCallRequest('v4.connected'), response: serviceCallResponse('v4.connected') },
+  getEntitySummary: { request: serviceCallRequest('v4.summary'), response: serviceCallResponse('v4.summary') },
+  queryRecords: { request: serviceCallRequest('v3.recordQuery'), response: serviceCallResponse('v3.recordQuery') },
+  searchProperties: { request: serviceCallRequest('v2.searchProperties'), response: serviceCallResponse('v2.searchProperties') },
+  resolveEntities: { request: serviceCallRequest('v2.resolveEntities'), response: serviceCallResponse('v2.resolveEntities') },
+  getCatalogFacet: { request: serviceCallRequest('v2.getCatalog'), response: serviceCallResponse('v2.getCatalog') },
+  getEntity: { request: serviceCallRequest('v2.getEntity'), response: serviceCallResponse('v2.getEntity') },
+  traverseRelationships: {
+    request: serviceCallRequest('v2.traverseRelationships'),
+    response: serviceCallResponse('v2.traverseRelationships'),
+  },
+  /** The expected cost of a call before it is made, and whether a cap or a confirmation stands in the way. */
+  previewCost: {
+    request: z.strictObject({ operation: ServiceCallOperationSchema, request: z.record(z.string(), z.unknown()) }),
+    response: CostPreviewSchema,
+  },
+
+  // Spend.
+  getSpend: { request: NoRequest, response: SpendSnapshotSchema },
+  listLedger: {
+    request: z.strictObject({ filter: LedgerFilterSchema, limit: z.number().int().min(1).max(500), offset: z.number().int().min(0) }),
+    response: z.object({ rows: z.array(LedgerRowSchema), total: z.number().int() }),
+  },
+  exportLedgerCsv: {
+    request: z.strictObject({ filter: LedgerFilterSchema }),
+    response: z.object({ filename: z.string(), csv: z.string() }),
+  },
+
+  // Projects and budgets.
+  listProjects: {
+    request: NoRequest,
+    response: z.object({ projects: z.array(ProjectSchema), activeProjectId: z.string().nullable() }),
+  },
+  createProject: {
+    request: z.strictObject({ name: z.string().trim().min(1).max(120), capMicroUsd: MicroUsd.nullable() }),
+    response: ProjectSchema,
+  },
+  updateProject: {
+    request: z.strictObject({
+      id: z.string().min(1).max(64),
+      name: z.string().trim().min(1).max(120).optional(),
+      capMicroUsd: MicroUsd.nullable().optional(),
+      archived: z.boolean().optional(),
+    }),
+    response: ProjectSchema,
+  },
+  setActiveProject: {
+    request: z.strictObject({ id: z.string().min(1).max(64).nullable() }),
+    response: z.object({ activeProjectId: z.string().nullable() }),
+  },
+  getBudgets: { request: NoRequest, response: BudgetSettingsSchema },
+  setBudgets: { request: BudgetSettingsSchema.strict(), response: BudgetSettingsSchema },
+
+  // Cache.
+  getCacheStatus: { request: NoRequest, response: CacheStatusSchema },
+  setCachePolicy: { request: CacheSettingsSchema.strict(), response: CacheStatusSchema },
+  clearCache: { request: NoRequest, response: CacheStatusSchema },
+
+  // API key: the renderer learns only {configured, backend, persisted}.
+  getKeyStatus: { request: NoRequest, response: KeyStatusSchema },
+  setApiKey: {
+    request: z.strictObject({ key: z.string().min(1).max(512), allowWeakStorage: z.boolean().optional() }),
+    response: KeyStatusSchema,
+  },
+  testApiKey: {
+    request: NoRequest,
+    response: z.object({ ok: z.boolean(), message: z.string(), balanceMicroUsd: z.number().int().nullable() }),
+  },
+  deleteApiKey: { request: NoRequest, response: KeyStatusSchema },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 
 /** Event name → payload schema, pushed from the main process to the renderer. */
 export const ipcEvents = {
   serviceConnectionChanged: ServiceConnectionSchema,
+  spendUpdated: SpendSnapshotSchema,
+  callProgress: CallProgressSchema,
 } as const satisfies Record<string, z.ZodType>;
+
+/** The IPC operations that are service calls, with the service operation each one makes. */
+export const serviceCallOperations = {
+  searchRecords: 'v4.search',
+  getSourceCatalog: 'v4.catalog',
+  getConnectedEntities: 'v4.connected',
+  getEntitySummary: 'v4.summary',
+  queryRecords: 'v3.recordQuery',
+  searchProperties: 'v2.searchProperties',
+  resolveEntities: 'v2.resolveEntities',
+  getCatalogFacet: 'v2.getCatalog',
+  getEntity: 'v2.getEntity',
+  traverseRelationships: 'v2.traverseRelationships',
+} as const satisfies Partial<Record<keyof typeof ipcOperations, ServiceOperationName>>;
+export type ServiceCallIpcName = keyof typeof serviceCallOperations;
 
 export type IpcOperationName = keyof typeof ipcOperations;
 export type IpcEventName = keyof typeof ipcEvents;

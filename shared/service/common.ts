@@ -1,0 +1,410 @@
+// Pieces shared by the three service generations: entity ids, v2 entity kinds and predicates, the
+// wire forms of query parameters, Idempotency-Key, request-issue reporting, and the operation table
+// with its prices (the single source of truth for what each call costs).
+import { z } from 'zod';
+import type { MicroUsd } from '../money.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Timestamps
+
+/** An ISO 8601 date-time with a zone (Z or an offset), as the service writes timestamps. */
+export const DateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone' });
+
+// ---------------------------------------------------------------------------------------------
+// v4 entity ids: `<prefix>_<uuid>`, uuid lowercase hex in 8-4-4-4-12 groups.
+
+export const entityIdPrefixes = ['addr', 'parc', 'acct', 'unit', 'prop', 'loan'] as const;
+export type EntityIdPrefix = (typeof entityIdPrefixes)[number];
+/** The prefixes the connected operation accepts (its first form; Plat does not use the second). */
+export const connectedEntityIdPrefixes = ['addr', 'parc', 'acct', 'unit'] as const;
+export type ConnectedEntityIdPrefix = (typeof connectedEntityIdPrefixes)[number];
+
+/** The entity kind behind each prefix, as a snake_case id (matching v2's `tax_account`). */
+export const entityKindByPrefix = {
+  addr: 'address',
+  parc: 'parcel',
+  acct: 'tax_account',
+  unit: 'unit',
+  prop: 'property',
+  loan: 'loan',
+} as const satisfies Record<EntityIdPrefix, string>;
+export type EntityIdKind = (typeof entityKindByPrefix)[EntityIdPrefix];
+
+/** The same kinds in words, for people. */
+export const entityKindLabelByPrefix = {
+  addr: 'address',
+  parc: 'parcel',
+  acct: 'tax account',
+  unit: 'unit',
+  prop: 'property',
+  loan: 'loan',
+} as const satisfies Record<EntityIdPrefix, string>;
+
+export type EntityId = `${EntityIdPrefix}_${string}`;
+export type ConnectedEntityId = `${ConnectedEntityIdPrefix}_${string}`;
+/** Ids the summary operation accepts: every prefix. */
+export type SummaryEntityId = EntityId;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The prefix of a well-formed entity id, or undefined when the id is not one. */
+export function entityPrefix(id: string): EntityIdPrefix | undefined {
+  const separator = id.indexOf('_');
+  const prefix = id.slice(0, separator);
+  if (separator < 0 || !(entityIdPrefixes as readonly string[]).includes(prefix)) return undefined;
+  return UUID.test(id.slice(separator + 1)) ? (prefix as EntityIdPrefix) : undefined;
+}
+
+function entityIdSchema<P extends EntityIdPrefix>(prefixes: readonly P[]) {
+  const allowed = prefixes.join(', ');
+  return z
+    .string()
+    .superRefine((id, ctx) => {
+      const separator = id.indexOf('_');
+      const prefix = separator < 0 ? '' : id.slice(0, separator);
+      if (!(prefixes as readonly string[]).includes(prefix)) {
+        ctx.addIssue({ code: 'custom', message: `must be an entity id starting with one of ${allowed} and an underscore` });
+      } else if (!UUID.test(id.slice(separator + 1))) {
+        ctx.addIssue({ code: 'custom', message: 'must end in a lowercase uuid (8-4-4-4-12 hex digits)' });
+      }
+    })
+    .transform((id) => id as `${P}_${string}`);
+}
+
+export const EntityIdSchema = entityIdSchema(entityIdPrefixes);
+export const ConnectedEntityIdSchema = entityIdSchema(connectedEntityIdPrefixes);
+export const SummaryEntityIdSchema = EntityIdSchema;
+
+// ---------------------------------------------------------------------------------------------
+// v2 entity kinds and relationship predicates
+
+export const entityKinds = ['property', 'tax_account', 'parcel', 'address', 'building', 'unit', 'land_interest'] as const;
+export type EntityKind = (typeof entityKinds)[number];
+export const EntityKindSchema = z.enum(entityKinds, { error: `must be one of ${entityKinds.join(', ')}` });
+
+export const relationshipPredicates = ['located_in', 'taxed_in', 'assessed_in', 'served_by', 'permitted_by'] as const;
+export type RelationshipPredicate = (typeof relationshipPredicates)[number];
+export const RelationshipPredicateSchema = z.enum(relationshipPredicates, {
+  error: `must be one of ${relationshipPredicates.join(', ')}`,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Wire forms. Query parameters arrive as strings; the same schemas also take already-typed values
+// so a client can validate what it is about to send.
+
+/** A string of bounded length with messages that say the bound. */
+export function boundedString(min: number, max: number) {
+  return z
+    .string({ error: 'must be a string' })
+    .min(min, { error: min === 1 ? 'must not be empty' : `must be at least ${min} characters` })
+    .max(max, { error: `must be at most ${max} characters` });
+}
+
+/** An integer in [min, max], given as a number or as a decimal string ("50"). */
+export function wireInteger(min: number, max: number) {
+  return z
+    .union([z.number(), z.string()], { error: 'must be a whole number' })
+    .transform((value, ctx) => {
+      if (typeof value === 'number') return value;
+      if (!/^[+-]?\d{1,15}$/.test(value)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a whole number' });
+        return z.NEVER;
+      }
+      return Number(value);
+    })
+    .pipe(
+      z
+        .int({ error: 'must be a whole number' })
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
+}
+
+/**
+ * A query string as a plain object for the request schemas. A parameter given more than once
+ * becomes an array, which every schema refuses with an issue naming it, rather than one value
+ * silently winning.
+ */
+export function queryObject(query: URLSearchParams | string): Record<string, string | string[]> {
+  const params = typeof query === 'string' ? new URLSearchParams(query) : query;
+  const result: Record<string, string | string[]> = {};
+  for (const [name, value] of params) {
+    const existing = result[name];
+    if (existing === undefined) result[name] = value;
+    else result[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency-Key
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IdempotencyKeySchema = boundedString(1, 256);
+
+/**
+ * The request headers Plat validates, keyed in lower case as Node and fetch present them. An issue
+ * here has path ['idempotency-key'].
+ */
+export const RequestHeadersSchema = z.object({ 'idempotency-key': IdempotencyKeySchema.optional() });
+
+// ---------------------------------------------------------------------------------------------
+// Reporting request issues (400 answers and refusals before spending)
+
+export interface RequestIssue {
+  /** The parameter or body field at fault: the first path element ("limit", "filters"). */
+  parameter: string;
+  /** Full location inside the request, dot-joined ("filters.2.op", "filter.SALEPRICE"). */
+  location: string;
+  message: string;
+}
+
+export interface InvalidRequestDetails {
+  /** A stable code naming the first parameter at fault, e.g. `invalid_limit`, `invalid_idempotency_key`. */
+  code: string;
+  /** One line naming each problem, e.g. "limit: must be at most 100". */
+  message: string;
+  parameter: string;
+  issues: RequestIssue[];
+}
+
+/** Flattens a request schema's ZodError into issues that name parameters. */
+export function requestIssues(error: z.ZodError): RequestIssue[] {
+  return error.issues.map((issue) => {
+    // An unknown-key issue sits on the object itself; name the key instead.
+    const path = issue.path.length === 0 && issue.code === 'unrecognized_keys' ? [issue.keys[0] ?? 'request'] : issue.path;
+    const parameter = path.length === 0 ? 'request' : String(path[0]);
+    return { parameter, location: path.length === 0 ? 'request' : path.map(String).join('.'), message: issue.message };
+  });
+}
+
+/** What a service answers in a 400 (and what a client shows when it refuses before sending). */
+export function invalidRequestDetails(error: z.ZodError): InvalidRequestDetails {
+  const issues = requestIssues(error);
+  const parameter = issues[0]?.parameter ?? 'request';
+  return {
+    code: `invalid_${parameter.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'request'}`,
+    message: issues.map((issue) => `${issue.location}: ${issue.message}`).join('; '),
+    parameter,
+    issues,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations and prices
+
+export type Generation = 'v2' | 'v3' | 'v4';
+export type HttpMethod = 'GET' | 'POST';
+
+/** A price that depends only on what one call returned. */
+export type FlatPriceRule =
+  | { kind: 'free' }
+  | { kind: 'per_call'; microUsd: MicroUsd }
+  /** Charged once when the page holds at least one result; an empty page is free. */
+  | { kind: 'per_page_with_results'; microUsd: MicroUsd }
+  /** Charged per batch item that resolved (at least one candidate); other items are free. */
+  | { kind: 'per_resolved_item'; microUsd: MicroUsd };
+
+/** v3 record queries are priced by what was asked: the mode, and in report mode the projection. */
+export type V3PricedVariant = 'catalog' | 'aggregate' | 'report_subject_v1' | 'report_comparables_v1';
+
+export type PriceRule = FlatPriceRule | { kind: 'by_v3_variant'; variants: Record<V3PricedVariant, FlatPriceRule> };
+
+export interface ServiceOperation {
+  /** Plat's name for the operation, used as IPC and cache key: `v4.search`. */
+  name: string;
+  generation: Generation;
+  /** The envelope's `operation` field as Plat's local service writes it. */
+  envelopeOperation: string;
+  method: HttpMethod;
+  /** Path with `:name` parameters; fill with {@link fillPath}. */
+  path: string;
+  /** Whether the operation takes an Idempotency-Key header (replays within seven days are free). */
+  idempotencyKey: boolean;
+  price: PriceRule;
+}
+
+const FREE = { kind: 'free' } as const;
+
+/**
+ * Every operation Plat calls. Prices: v4 as the spec states, except the v4 search amount, which the
+ * spec leaves open; v2 and v3 are Plat's local-service prices (the spec shows none).
+ */
+export const serviceOperations = {
+  'v4.search': {
+    name: 'v4.search',
+    generation: 'v4',
+    envelopeOperation: 'search',
+    method: 'GET',
+    path: '/api/v4/search',
+    idempotencyKey: true,
+    price: { kind: 'per_page_with_results', microUsd: 20_000 },
+  },
+  'v4.catalog': {
+    name: 'v4.catalog',
+    generation: 'v4',
+    envelopeOperation: 'catalog',
+    method: 'GET',
+    path: '/api/v4/catalog',
+    idempotencyKey: true,
+    price: FREE,
+  },
+  'v4.connected': {
+    name: 'v4.connected',
+    generation: 'v4',
+    envelopeOperation: 'connected',
+    method: 'GET',
+    path: '/api/v4/entities/:q_id/connected',
+    idempotencyKey: true,
+    price: FREE,
+  },
+  'v4.summary': {
+    name: 'v4.summary',
+    generation: 'v4',
+    envelopeOperation: 'summary',
+    method: 'GET',
+    path: '/api/v4/entities/:q_id/summary',
+    idempotencyKey: true,
+    price: { kind: 'per_call', microUsd: 100_000 },
+  },
+  'v3.recordQuery': {
+    name: 'v3.recordQuery',
+    generation: 'v3',
+    envelopeOperation: 'record_query',
+    method: 'POST',
+    path: '/api/v3/record-queries',
+    // The spec names no header for v3; Plat sends one because report queries are charged, and the
+    // local service honours it like v2's.
+    idempotencyKey: true,
+    price: {
+      kind: 'by_v3_variant',
+      variants: {
+        catalog: FREE,
+        aggregate: { kind: 'per_call', microUsd: 50_000 },
+        report_subject_v1: { kind: 'per_call', microUsd: 250_000 },
+        report_comparables_v1: { kind: 'per_page_with_results', microUsd: 150_000 },
+      },
+    },
+  },
+  'v2.searchProperties': {
+    name: 'v2.searchProperties',
+    generation: 'v2',
+    envelopeOperation: 'search_properties',
+    method: 'POST',
+    path: '/api/v2/property-searches',
+    idempotencyKey: true,
+    price: { kind: 'per_page_with_results', microUsd: 20_000 },
+  },
+  'v2.resolveEntities': {
+    name: 'v2.resolveEntities',
+    generation: 'v2',
+    envelopeOperation: 'resolve_entities',
+    method: 'POST',
+    path: '/api/v2/resolutions',
+    idempotencyKey: true,
+    price: { kind: 'per_resolved_item', microUsd: 5_000 },
+  },
+  'v2.getCatalog': {
+    name: 'v2.getCatalog',
+    generation: 'v2',
+    envelopeOperation: 'get_catalog',
+    method: 'GET',
+    path: '/api/v2/catalog',
+    idempotencyKey: false,
+    price: FREE,
+  },
+  'v2.getEntity': {
+    name: 'v2.getEntity',
+    generation: 'v2',
+    envelopeOperation: 'get_entity',
+    method: 'GET',
+    path: '/api/v2/entities/:entity_ref',
+    // The spec offers the header on v2 POSTs only: a retry of this charged GET is charged again.
+    idempotencyKey: false,
+    price: { kind: 'per_call', microUsd: 10_000 },
+  },
+  'v2.traverseRelationships': {
+    name: 'v2.traverseRelationships',
+    generation: 'v2',
+    envelopeOperation: 'traverse_relationships',
+    method: 'GET',
+    path: '/api/v2/entities/:entity_ref/relationships',
+    idempotencyKey: false,
+    price: { kind: 'per_call', microUsd: 10_000 },
+  },
+} as const satisfies Record<string, ServiceOperation>;
+
+export type ServiceOperationName = keyof typeof serviceOperations;
+export const serviceOperationNames = Object.keys(serviceOperations) as ServiceOperationName[];
+
+export function isServiceOperationName(name: string): name is ServiceOperationName {
+  return Object.hasOwn(serviceOperations, name);
+}
+
+/** Which v3 price applies: report mode is priced by its projection, other modes by the mode. */
+export function v3PricedVariant(request: { mode: 'catalog' | 'report' | 'aggregate'; projection?: string | undefined }): V3PricedVariant {
+  if (request.mode !== 'report') return request.mode;
+  if (request.projection === 'report_subject_v1' || request.projection === 'report_comparables_v1') return request.projection;
+  throw new RangeError('a report record query needs a projection');
+}
+
+/**
+ * The flat price rule of one call. For `v3.recordQuery` pass the (parsed) request, whose mode and
+ * projection choose the rule.
+ */
+export function priceRuleFor(
+  operation: ServiceOperationName,
+  v3Request?: { mode: 'catalog' | 'report' | 'aggregate'; projection?: string | undefined },
+): FlatPriceRule {
+  const price: PriceRule = serviceOperations[operation].price;
+  if (price.kind !== 'by_v3_variant') return price;
+  if (!v3Request) throw new RangeError(`${operation} is priced by its request; pass it`);
+  return price.variants[v3PricedVariant(v3Request)];
+}
+
+/** What a call returned, as far as pricing needs it. */
+export interface CallUsage {
+  /** Whether the page held at least one result. */
+  hasResults: boolean;
+  /** For per-item pricing: how many batch items resolved. */
+  resolvedItems?: number;
+}
+
+/** The charge for a successful call. Failed calls and replays are never charged (spec, "Charging"). */
+export function chargeFor(rule: FlatPriceRule, usage: CallUsage): MicroUsd {
+  switch (rule.kind) {
+    case 'free':
+      return 0;
+    case 'per_call':
+      return rule.microUsd;
+    case 'per_page_with_results':
+      return usage.hasResults ? rule.microUsd : 0;
+    case 'per_resolved_item':
+      return rule.microUsd * (usage.resolvedItems ?? 0);
+  }
+}
+
+/**
+ * The most a call can cost, known before sending it: what a budget check and a price preview use.
+ * `items` is the batch size for per-item pricing.
+ */
+export function maxChargeFor(rule: FlatPriceRule, request: { items?: number } = {}): MicroUsd {
+  switch (rule.kind) {
+    case 'free':
+      return 0;
+    case 'per_call':
+    case 'per_page_with_results':
+      return rule.microUsd;
+    case 'per_resolved_item':
+      return rule.microUsd * (request.items ?? 1);
+  }
+}
+
+/** Fills a path template's `:name` parameters, URL-encoding each value. */
+export function fillPath(template: string, params: Readonly<Record<string, string>>): string {
+  return template.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new RangeError(`missing path parameter ${name} for ${template}`);
+    return encodeURIComponent(value);
+  });
+}
