@@ -1,0 +1,209 @@
+// `npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--max-response-bytes N]`
+// Starts the local Property Records Service, prints one JSON line on stdout
+// ({"url":...,"keys":{...}}) for whoever launched it, then serves until SIGTERM or SIGINT.
+// Request logs go to stderr: method, path, status, time and charge; never a header, a key or a query.
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LocalOperation } from './operation.ts';
+import { ServiceFailure } from './operation.ts';
+import type { SampleStore } from './sample-store.ts';
+import { createLocalService, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RATE_LIMIT_PER_MINUTE } from './server.ts';
+import type { LocalService, RequestLogEntry } from './server.ts';
+
+export const USAGE =
+  'usage: node electron/local-service/cli.ts [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--max-response-bytes N]';
+
+export interface CliOptions {
+  port: number;
+  rateLimitPerMinute: number;
+  faultRate: number;
+  /** State database; ':memory:' (the default) forgets accounts and keys when the process ends. */
+  dbPath: string;
+  maxResponseBytes: number;
+}
+
+export type CliParse = { ok: true; options: CliOptions } | { ok: false; message: string } | { ok: 'help' };
+
+const WHOLE = /^\d{1,15}$/;
+const SHARE = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/;
+
+/** Reads the command line; every malformed flag gets a message naming it and the rule. */
+export function parseCliFlags(argv: readonly string[]): CliParse {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'fault-rate': { type: 'string' },
+        db: { type: 'string' },
+        'max-response-bytes': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  if (values['help'] === true) return { ok: 'help' };
+
+  const text = (name: string): string | undefined => {
+    const value = values[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const wholeNumber = (name: string, fallback: number, min: number, max: number): number | string => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!WHOLE.test(raw) || value < min || value > max) return `--${name} must be a whole number from ${min} to ${max}, got "${raw}"`;
+    return value;
+  };
+
+  const port = wholeNumber('port', 0, 0, 65535);
+  const rateLimit = wholeNumber('rate-limit', DEFAULT_RATE_LIMIT_PER_MINUTE, 1, 1_000_000);
+  const maxResponseBytes = wholeNumber('max-response-bytes', DEFAULT_MAX_RESPONSE_BYTES, 1, 1024 * 1024 * 1024);
+  const rawFaultRate = text('fault-rate');
+  const faultRate =
+    rawFaultRate === undefined ? 0 : SHARE.test(rawFaultRate) ? Number(rawFaultRate) : `--fault-rate must be a number from 0 to 1, got "${rawFaultRate}"`;
+  const dbPath = text('db') ?? ':memory:';
+
+  for (const value of [port, rateLimit, maxResponseBytes, faultRate]) {
+    if (typeof value === 'string') return { ok: false, message: value };
+  }
+  if (dbPath.trim() === '') return { ok: false, message: '--db must be a file path (or :memory:)' };
+  return {
+    ok: true,
+    options: {
+      port: port as number,
+      rateLimitPerMinute: rateLimit as number,
+      faultRate: faultRate as number,
+      dbPath,
+      maxResponseBytes: maxResponseBytes as number,
+    },
+  };
+}
+
+export function formatLogLine(entry: RequestLogEntry, at: Date = new Date()): string {
+  return `${at.toISOString()} ${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms charge=${entry.chargedMicroUsd}`;
+}
+
+interface ServedData {
+  operations: readonly LocalOperation[];
+  store?: SampleStore;
+  close(): void;
+}
+
+// The operation registry (./operations/index.ts, exporting `localOperations`) and the sample store
+// are loaded by path at run time, so the service still starts (health, auth, keys) in a tree where
+// they are not built yet, and says so on stderr.
+async function loadServedData(log: (line: string) => void): Promise<ServedData> {
+  const registryUrl = new URL('./operations/index.ts', import.meta.url);
+  if (!existsSync(registryUrl)) {
+    log('no operation registry (electron/local-service/operations/index.ts): serving no operations');
+    return { operations: [], close: () => {} };
+  }
+  const registry = (await import(registryUrl.href)) as { localOperations?: unknown };
+  if (!Array.isArray(registry.localOperations)) {
+    throw new Error('electron/local-service/operations/index.ts must export `localOperations: LocalOperation[]`');
+  }
+  const operations = registry.localOperations as LocalOperation[];
+  const storeModule = (await import(new URL('./sample-store.ts', import.meta.url).href)) as { openSampleStore?: unknown };
+  if (typeof storeModule.openSampleStore !== 'function') {
+    throw new Error('electron/local-service/sample-store.ts must export `openSampleStore()`');
+  }
+  let store: SampleStore;
+  try {
+    store = (storeModule.openSampleStore as () => SampleStore)();
+  } catch (error) {
+    // Without sample data every operation answers a clear 503 instead of the service not starting.
+    const reason = error instanceof Error ? error.message : String(error);
+    log(`sample data unavailable (${reason}); run \`npm run sample-data\`. Operations will answer 503 sample_data_unavailable.`);
+    const unavailable = (operation: LocalOperation): LocalOperation => ({
+      ...operation,
+      handle: () => {
+        throw new ServiceFailure(503, 'sample_data_unavailable', 'The local service has no sample data installed.', { retryable: false });
+      },
+    });
+    // The wrapped operations never read the store; the empty object only satisfies the server's check.
+    return { operations: operations.map(unavailable), store: {} as SampleStore, close: () => {} };
+  }
+  return {
+    operations,
+    store,
+    close: () => {
+      const closable = store as unknown as { close?: () => void };
+      closable.close?.();
+    },
+  };
+}
+
+export async function runCli(argv: readonly string[]): Promise<void> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const parsed = parseCliFlags(argv);
+  if (parsed.ok === 'help') {
+    log(USAGE);
+    return;
+  }
+  if (!parsed.ok) {
+    log(`service: ${parsed.message}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { options } = parsed;
+
+  let served: ServedData | undefined;
+  let service: LocalService;
+  try {
+    served = await loadServedData(log);
+    service = await createLocalService({
+      operations: served.operations,
+      ...(served.store === undefined ? {} : { store: served.store }),
+      port: options.port,
+      dbPath: options.dbPath,
+      rateLimitPerMinute: options.rateLimitPerMinute,
+      faultRate: options.faultRate,
+      maxResponseBytes: options.maxResponseBytes,
+      onRequest: (entry) => log(formatLogLine(entry)),
+      onInternalError: (error, where) =>
+        log(`internal error on ${where.method} ${where.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
+  } catch (error) {
+    served?.close();
+    log(`service: failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    return;
+  }
+
+  process.stdout.write(`${JSON.stringify({ url: service.url, keys: service.keys })}\n`);
+  log(`service: listening on ${service.url} (rate limit ${options.rateLimitPerMinute}/min, fault rate ${options.faultRate}, state ${options.dbPath})`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`service: ${signal}, closing`);
+    service
+      .close()
+      .catch((error: unknown) => log(`service: close failed: ${String(error)}`))
+      .finally(() => {
+        served?.close();
+        process.exit(0);
+      });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  // Started by launch.ts with an IPC channel: when the launcher dies, do not linger holding the port.
+  if (process.send !== undefined) process.once('disconnect', () => stop('launcher gone'));
+}
+
+// import.meta.main is recent (Node 24.2); older runtimes, such as Electron's Node run as Node, compare paths.
+const isEntryPoint =
+  (import.meta as { main?: boolean }).main ??
+  (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url));
+if (isEntryPoint) {
+  await runCli(process.argv.slice(2));
+}

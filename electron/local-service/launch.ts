@@ -1,0 +1,121 @@
+// Runs the local service (cli.ts) in a child process and waits for its announcement line.
+// node:sqlite is synchronous, so the service must never share a thread with a UI or IPC loop: the
+// browser host and scripts start it here; Electron's main can too, by passing its own binary as
+// execPath (ELECTRON_RUN_AS_NODE=1 makes it behave as Node).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { readServiceAnnouncement } from './announcement.ts';
+import type { ServiceAnnouncement } from './announcement.ts';
+
+export const CLI_PATH = fileURLToPath(new URL('./cli.ts', import.meta.url));
+export const LAUNCH_TIMEOUT_MS = 15_000;
+const STOP_GRACE_MS = 5_000;
+
+export interface LaunchOptions {
+  port?: number;
+  rateLimitPerMinute?: number;
+  faultRate?: number;
+  /** State database path; the CLI's default is ':memory:'. */
+  dbPath?: string;
+  maxResponseBytes?: number;
+  /** The runtime to run; default process.execPath (Node, or Electron's binary acting as Node). */
+  execPath?: string;
+  /** The full argument list; default [CLI_PATH, ...flags from the options above]. */
+  args?: string[];
+  /** Extra environment; ELECTRON_RUN_AS_NODE=1 is always set. */
+  env?: Record<string, string>;
+  cwd?: string;
+  timeoutMs?: number;
+  /** The child's stderr, line by line (request logs and notices; never keys). */
+  onLog?: (line: string) => void;
+}
+
+export interface LaunchedService {
+  url: string;
+  keys: ServiceAnnouncement['keys'];
+  pid: number;
+  /** SIGTERM, then SIGKILL if the child has not exited within 5 s. Resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/** The CLI flags for the options given. */
+export function cliArgs(options: LaunchOptions): string[] {
+  const args = [CLI_PATH];
+  if (options.port !== undefined) args.push('--port', String(options.port));
+  if (options.rateLimitPerMinute !== undefined) args.push('--rate-limit', String(options.rateLimitPerMinute));
+  if (options.faultRate !== undefined) args.push('--fault-rate', String(options.faultRate));
+  if (options.dbPath !== undefined) args.push('--db', options.dbPath);
+  if (options.maxResponseBytes !== undefined) args.push('--max-response-bytes', String(options.maxResponseBytes));
+  return args;
+}
+
+export async function launchLocalService(options: LaunchOptions = {}): Promise<LaunchedService> {
+  const execPath = options.execPath ?? process.execPath;
+  const child = spawn(execPath, options.args ?? cliArgs(options), {
+    env: { ...process.env, ...options.env, ELECTRON_RUN_AS_NODE: '1' },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    // The IPC channel lets the CLI notice when this process dies and exit instead of lingering.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    windowsHide: true,
+  });
+
+  const { stdout, stderr } = child;
+  if (stdout === null || stderr === null) throw new Error('local service: child stdio pipes missing');
+
+  // stderr must always be drained, or a chatty child would block on a full pipe.
+  const recentStderr: string[] = [];
+  let partial = '';
+  stderr.setEncoding('utf8');
+  stderr.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      recentStderr.push(line);
+      if (recentStderr.length > 20) recentStderr.shift();
+      options.onLog?.(line);
+    }
+  });
+
+  // A spawn failure (bad execPath) is reported through the start-up race below; later errors (a
+  // failed kill) must not crash the parent.
+  const spawnFailed = new Promise<never>((_, reject) => child.once('error', reject));
+  child.on('error', () => {});
+
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+
+  let announcement: ServiceAnnouncement;
+  try {
+    announcement = await Promise.race([
+      readServiceAnnouncement(stdout, options.timeoutMs ?? LAUNCH_TIMEOUT_MS),
+      spawnFailed,
+    ]);
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    const reason = error instanceof Error ? error.message : String(error);
+    const status = child.exitCode !== null ? ` (exit code ${child.exitCode})` : '';
+    const tail = recentStderr.concat(partial === '' ? [] : [partial]).join('\n').trim();
+    throw new Error(`local service failed to start: ${reason}${status}${tail === '' ? '' : `\n${tail}`}`, { cause: error });
+  }
+  stdout.resume();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: announcement.url,
+    keys: announcement.keys,
+    pid: child.pid ?? -1,
+    stop() {
+      stopping ??= (async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      })();
+      return stopping;
+    },
+  };
+}

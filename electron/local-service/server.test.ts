@@ -1,0 +1,624 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { LocalOperation } from './operation.ts';
+import { ServiceFailure } from './operation.ts';
+import type { SampleStore } from './sample-store.ts';
+import { createLocalService, seededRandom } from './server.ts';
+import type { RequestLogEntry } from './server.ts';
+import { SEED_CREDIT_MICRO_USD, TOP_UP_MICRO_USD } from './service-state.ts';
+import { startTestService, stopTestService } from './test-harness.ts';
+import { v2Envelope, v3Envelope, v4Envelope } from '../../shared/service/index.ts';
+import type { TestService, TestServiceOptions } from './test-harness.ts';
+
+// The HTTP layer never looks inside the store; the fake operations below do not either.
+const fakeStore = {} as unknown as SampleStore;
+const SUMMARY_PRICE = 100_000;
+
+interface Fakes {
+  operations: LocalOperation[];
+  runs: { summary: number; search: number };
+}
+
+function fakeOperations(): Fakes {
+  const runs = { summary: 0, search: 0 };
+  const operations: LocalOperation[] = [
+    {
+      name: 'test.catalog',
+      envelopeOperation: 'catalog',
+      generation: 'v4',
+      method: 'GET',
+      path: '/api/v4/catalog',
+      idempotent: true,
+      handle: () => ({ data: { items: [{ source_id: 'dc_otr' }] }, meta: { truncated: false }, charge: 0 }),
+    },
+    {
+      name: 'test.summary',
+      envelopeOperation: 'summary',
+      generation: 'v4',
+      method: 'GET',
+      path: '/api/v4/entities/:q_id/summary',
+      idempotent: true,
+      handle: (request) => {
+        runs.summary += 1;
+        return { data: { q_id: request.params['q_id'], run: runs.summary, view: request.query.get('view') }, charge: SUMMARY_PRICE };
+      },
+    },
+    {
+      name: 'test.priced',
+      envelopeOperation: 'priced',
+      generation: 'v4',
+      method: 'GET',
+      path: '/api/v4/priced',
+      idempotent: true,
+      handle: (request) => ({ data: { ok: true }, charge: Number(request.query.get('micro_usd')) }),
+    },
+    {
+      name: 'test.big',
+      envelopeOperation: 'big',
+      generation: 'v4',
+      method: 'GET',
+      path: '/api/v4/big',
+      idempotent: true,
+      handle: () => ({ data: { blob: 'x'.repeat(5000) }, charge: SUMMARY_PRICE }),
+    },
+    {
+      name: 'test.search',
+      envelopeOperation: 'search',
+      generation: 'v4',
+      method: 'GET',
+      path: '/api/v4/search',
+      idempotent: true,
+      handle: (request) => {
+        const parsed = z.object({ limit: z.coerce.number().int().min(1).max(100) }).parse({ limit: request.query.get('limit') ?? 50 });
+        return { data: { items: [], limit: parsed.limit }, charge: 0 };
+      },
+    },
+    {
+      name: 'test.missing',
+      envelopeOperation: 'get_entity',
+      generation: 'v2',
+      method: 'GET',
+      path: '/api/v2/entities/:entity_ref',
+      idempotent: false,
+      handle: (request) => {
+        throw new ServiceFailure(404, 'not_found', `No entity ${request.params['entity_ref']}.`);
+      },
+    },
+    {
+      name: 'test.property_searches',
+      envelopeOperation: 'search_properties',
+      generation: 'v2',
+      method: 'POST',
+      path: '/api/v2/property-searches',
+      idempotent: true,
+      handle: (request) => {
+        runs.search += 1;
+        const body = z
+          .object({ area_uid: z.string().min(1).max(128), limit: z.number().int().min(1).max(100).default(20) })
+          .parse(request.body);
+        return {
+          data: { items: [{ entity_ref: 'prop_1', area_uid: body.area_uid }], projection: 'identity_summary' },
+          status: 'partial',
+          meta: { warnings: ['one filter ignored'] },
+          provenance: {
+            source_refs: ['src_otr'],
+            sources: [{ source_ref: 'src_otr', source_kind: 'tax_roll', publisher: 'DC OTR', release_id: '1', captured_at: '2017-02-05', official_url: 'https://otr.cfo.dc.gov/' }],
+          },
+          charge: 20_000,
+        };
+      },
+    },
+    {
+      name: 'test.broken',
+      envelopeOperation: 'record_queries',
+      generation: 'v3',
+      method: 'POST',
+      path: '/api/v3/record-queries',
+      idempotent: true,
+      handle: () => {
+        throw new TypeError('secret internals at /home/someone/file.ts:12');
+      },
+    },
+  ];
+  return { operations, runs };
+}
+
+const T0 = Date.parse('2025-03-03T12:00:10.000Z');
+
+interface Setup {
+  svc: TestService;
+  runs: Fakes['runs'];
+  setNow(ms: number): void;
+  log: RequestLogEntry[];
+  internalErrors: unknown[];
+}
+
+const running: TestService[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((svc) => stopTestService(svc)));
+});
+
+async function setup(options: Partial<TestServiceOptions> = {}): Promise<Setup> {
+  const fakes = fakeOperations();
+  let now = T0;
+  const log: RequestLogEntry[] = [];
+  const internalErrors: unknown[] = [];
+  const svc = await startTestService({
+    operations: fakes.operations,
+    store: fakeStore,
+    clock: () => new Date(now),
+    onRequest: (entry) => log.push(entry),
+    onInternalError: (error) => internalErrors.push(error),
+    ...options,
+  });
+  running.push(svc);
+  return { svc, runs: fakes.runs, setNow: (ms) => (now = ms), log, internalErrors };
+}
+
+type Envelope = {
+  contract_version: string;
+  request_id: string;
+  operation: string;
+  status: string;
+  data: unknown;
+  error: { code: string; message: string; retryable: boolean; retry_after_seconds?: number; details?: unknown } | null;
+  meta: Record<string, unknown>;
+  provenance?: unknown;
+};
+const envelope = (body: unknown) => body as Envelope;
+
+describe('local service: health and routing', () => {
+  it('answers /health without a key', async () => {
+    const { svc } = await setup();
+    const res = await svc.call('/health', { as: 'none' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+  });
+
+  it('answers an unknown path with a 404 in the envelope of the generation its prefix names', async () => {
+    const { svc } = await setup();
+    const v4 = await svc.call('/api/v4/nowhere');
+    expect(v4.status).toBe(404);
+    expect(v4.headers.get('content-type')).toBe('application/json');
+    expect(envelope(v4.body)).toMatchObject({ contract_version: 'svc-v4', status: 'error', data: null, error: { code: 'not_found', retryable: false } });
+    expect(envelope(v4.body).meta).toHaveProperty('served_at', new Date(T0).toISOString());
+
+    const v3 = await svc.call('/api/v3/nowhere');
+    expect(envelope(v3.body)).toMatchObject({ contract_version: 'svc-v3', error: { code: 'not_found' } });
+
+    const v2 = await svc.call('/api/v2/nowhere', { as: 'none' });
+    expect(v2.status).toBe(404);
+    expect(envelope(v2.body)).toMatchObject({
+      contract_version: 'svc-v2',
+      status: 'error',
+      data: null,
+      error: { code: 'not_found', retryable: false, retry_after_seconds: 0, details: null },
+      provenance: { source_refs: [], sources: [] },
+    });
+
+    const elsewhere = await svc.call('/favicon.ico');
+    expect(envelope(elsewhere.body)).toMatchObject({ contract_version: 'svc-v4', error: { code: 'not_found' } });
+  });
+
+  it('writes envelopes the shared contract schemas accept, on success and on error', async () => {
+    const { svc } = await setup();
+    const v4 = v4Envelope(z.unknown());
+    const v3 = v3Envelope(z.unknown());
+    const v2 = v2Envelope(z.unknown());
+    const checks: Array<[z.ZodType, Promise<{ body: unknown }>]> = [
+      [v4, svc.call('/api/v4/entities/parc_1/summary')],
+      [v4, svc.call('/api/v4/search?limit=0')],
+      [v4, svc.call('/api/v4/nowhere', { as: 'none' })],
+      [v3, svc.call('/api/v3/record-queries', { json: {} })],
+      [v3, svc.call('/api/v3/nowhere')],
+      [v2, svc.call('/api/v2/property-searches', { json: { area_uid: 'a' } })],
+      [v2, svc.call('/api/v2/property-searches', { json: { limit: 0 } })],
+      [v2, svc.call('/api/v2/entities/prop_1')],
+    ];
+    for (const [schema, call] of checks) {
+      const { body } = await call;
+      const parsed = schema.safeParse(body);
+      expect(parsed.success, JSON.stringify(body)).toBe(true);
+    }
+  });
+
+  it('answers a known path with the wrong method with 405 and Allow', async () => {
+    const { svc } = await setup();
+    const res = await svc.call('/api/v4/catalog', { method: 'POST', json: {} });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(envelope(res.body)).toMatchObject({ contract_version: 'svc-v4', operation: 'catalog', error: { code: 'method_not_allowed' } });
+  });
+
+  it('URL-decodes path parameters', async () => {
+    const { svc } = await setup();
+    const res = await svc.call(`/api/v4/entities/${encodeURIComponent('parc_a b/c')}/summary`);
+    expect(res.status).toBe(200);
+    expect(envelope(res.body).data).toMatchObject({ q_id: 'parc_a b/c' });
+  });
+});
+
+describe('local service: authentication', () => {
+  it('refuses missing, unknown and revoked keys with 401, suspended with 403, exhausted with 402, charging nothing', async () => {
+    const { svc, runs } = await setup();
+    const path = '/api/v4/entities/parc_1/summary';
+    const cases = [
+      { init: { as: 'none' as const }, status: 401, code: 'unauthorized' },
+      { init: { apiKey: 'svc_live_00000000000000000000000000000000' }, status: 401, code: 'unauthorized' },
+      { init: { as: 'revoked' as const }, status: 401, code: 'unauthorized' },
+      { init: { as: 'suspended' as const }, status: 403, code: 'account_suspended' },
+      { init: { as: 'exhausted' as const }, status: 402, code: 'payment_required' },
+    ];
+    for (const { init, status, code } of cases) {
+      const res = await svc.call(path, init);
+      expect(res.status, code).toBe(status);
+      expect(envelope(res.body).error?.code).toBe(code);
+      expect(res.charged).toBeNull();
+    }
+    expect(runs.summary).toBe(0);
+    // The revoked key belongs to the active account: its balance must be untouched.
+    expect(svc.balance('active')).toBe(SEED_CREDIT_MICRO_USD);
+    expect(svc.balance('suspended')).toBe(SEED_CREDIT_MICRO_USD);
+    expect(svc.balance('exhausted')).toBe(0);
+    expect(svc.service.state.charges('acct_active')).toEqual([]);
+  });
+
+  it('issues random svc_live_ keys and keeps them across restarts on the same state db', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plat-svc-test-'));
+    try {
+      const dbPath = join(dir, 'state.db');
+      const first = await createLocalService({ operations: fakeOperations().operations, store: fakeStore, dbPath });
+      expect(Object.values(first.keys).every((key) => /^svc_live_[0-9a-f]{32}$/.test(key))).toBe(true);
+      expect(new Set(Object.values(first.keys)).size).toBe(4);
+      expect(first.state.db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      const charged = await fetch(`${first.url}/api/v4/entities/parc_1/summary`, { headers: { Authorization: `Bearer ${first.keys.active}` } });
+      expect(charged.status).toBe(200);
+      await first.close();
+
+      const second = await createLocalService({ operations: fakeOperations().operations, store: fakeStore, dbPath });
+      expect(second.keys).toEqual(first.keys);
+      expect(second.state.account('acct_active').balanceMicroUsd).toBe(SEED_CREDIT_MICRO_USD - SUMMARY_PRICE);
+      // Only a hash identifies a key at rest; the plaintext is kept for the demo keys alone.
+      const row = second.state.db.prepare("SELECT key_sha256 FROM api_keys WHERE demo_role = 'active'").get();
+      expect(row?.['key_sha256']).toMatch(/^[0-9a-f]{64}$/);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('local service: billing', () => {
+  it('charges a successful call once, reporting charge, balance, replay flag and remaining calls', async () => {
+    const { svc } = await setup();
+    const res = await svc.call('/api/v4/entities/parc_1/summary');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.charged).toBe(SUMMARY_PRICE);
+    expect(res.balance).toBe(SEED_CREDIT_MICRO_USD - SUMMARY_PRICE);
+    expect(res.replayed).toBe(false);
+    expect(res.rateLimitRemaining).toBe(119);
+    const body = envelope(res.body);
+    expect(body).toMatchObject({ contract_version: 'svc-v4', operation: 'summary', status: 'ok', error: null, meta: { next_cursor: null } });
+    expect(body.request_id).toMatch(/^req_[0-9a-f-]{36}$/);
+
+    const again = await svc.call('/api/v4/entities/parc_1/summary');
+    expect(again.balance).toBe(SEED_CREDIT_MICRO_USD - 2 * SUMMARY_PRICE);
+    const charges = svc.service.state.charges('acct_active');
+    expect(charges.map((c) => [c.requestId, c.operation, c.amountMicroUsd, c.keyId])).toEqual([
+      [body.request_id, 'test.summary', SUMMARY_PRICE, 'key_active'],
+      [envelope(again.body).request_id, 'test.summary', SUMMARY_PRICE, 'key_active'],
+    ]);
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD - 2 * SUMMARY_PRICE);
+  });
+
+  it('reports 0 for a free call and leaves the balance alone', async () => {
+    const { svc } = await setup();
+    const res = await svc.call('/api/v4/catalog');
+    expect(res.status).toBe(200);
+    expect(res.charged).toBe(0);
+    expect(res.balance).toBe(SEED_CREDIT_MICRO_USD);
+    expect(envelope(res.body).meta).toMatchObject({ truncated: false });
+    expect(svc.service.state.charges('acct_active')).toEqual([]);
+  });
+
+  it('tops up an account with a payment method by $25.00 rather than let it go below zero', async () => {
+    const { svc } = await setup();
+    const price = 30_000_000;
+    const res = await svc.call(`/api/v4/priced?micro_usd=${price}`);
+    expect(res.status).toBe(200);
+    expect(res.charged).toBe(price);
+    expect(res.balance).toBe(SEED_CREDIT_MICRO_USD + TOP_UP_MICRO_USD - price);
+    expect(svc.service.state.topUps('acct_active')).toEqual([
+      { accountId: 'acct_active', amountMicroUsd: TOP_UP_MICRO_USD, requestId: envelope(res.body).request_id, toppedUpAt: new Date(T0).toISOString() },
+    ]);
+  });
+
+  it('answers 402 when a charge exceeds the credit of an account without a payment method, and charges nothing', async () => {
+    const { svc } = await setup();
+    svc.service.state.db.prepare("UPDATE accounts SET balance_micro_usd = 50000 WHERE id = 'acct_exhausted'").run();
+    const tooDear = await svc.call('/api/v4/priced?micro_usd=50001', { as: 'exhausted', idempotencyKey: 'dear' });
+    expect(tooDear.status).toBe(402);
+    expect(envelope(tooDear.body).error?.code).toBe('payment_required');
+    expect(svc.balance('exhausted')).toBe(50_000);
+
+    const exact = await svc.call('/api/v4/priced?micro_usd=50000', { as: 'exhausted' });
+    expect(exact.status).toBe(200);
+    expect(exact.balance).toBe(0);
+    const after = await svc.call('/api/v4/catalog', { as: 'exhausted' });
+    expect(after.status).toBe(402);
+    expect(svc.service.state.topUps('acct_exhausted')).toEqual([]);
+  });
+
+  it('answers 422 for a response over the size limit without charging or storing it', async () => {
+    const { svc } = await setup({ maxResponseBytes: 2000 });
+    const res = await svc.call('/api/v4/big', { idempotencyKey: 'big-1' });
+    expect(res.status).toBe(422);
+    expect(envelope(res.body)).toMatchObject({ request_id: 'big-1', error: { code: 'response_too_large', retryable: false } });
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD);
+    // Failed calls are not stored, so the same key is simply tried again.
+    const retry = await svc.call('/api/v4/big', { idempotencyKey: 'big-1' });
+    expect(retry.status).toBe(422);
+    expect(retry.replayed).toBeNull();
+  });
+});
+
+describe('local service: idempotency', () => {
+  it('replays a repeated call for free with the same body, and request_id echoes the key', async () => {
+    const { svc, runs } = await setup();
+    const first = await svc.call('/api/v4/entities/parc_1/summary?view=full', { idempotencyKey: 'action-1' });
+    expect(first.charged).toBe(SUMMARY_PRICE);
+    expect(envelope(first.body).request_id).toBe('action-1');
+
+    const replay = await svc.call('/api/v4/entities/parc_1/summary?view=full', { idempotencyKey: 'action-1' });
+    expect(replay.status).toBe(200);
+    expect(replay.replayed).toBe(true);
+    expect(replay.charged).toBe(0);
+    expect(replay.balance).toBe(SEED_CREDIT_MICRO_USD - SUMMARY_PRICE);
+    expect(replay.text).toBe(first.text);
+    expect(runs.summary).toBe(1);
+    expect(svc.service.state.charges('acct_active')).toHaveLength(1);
+  });
+
+  it('treats reordered query parameters and JSON keys as the same request', async () => {
+    const { svc, runs } = await setup();
+    await svc.call('/api/v4/priced?micro_usd=10&x=1', { idempotencyKey: 'q' });
+    const reordered = await svc.call('/api/v4/priced?x=1&micro_usd=10', { idempotencyKey: 'q' });
+    expect(reordered.replayed).toBe(true);
+
+    await svc.call('/api/v2/property-searches', { idempotencyKey: 'b', json: { area_uid: 'area_us_dc', limit: 5 } });
+    const sameBody = await svc.call('/api/v2/property-searches', { idempotencyKey: 'b', rawBody: '{ "limit": 5, "area_uid": "area_us_dc" }' });
+    expect(sameBody.replayed).toBe(true);
+    expect(runs.search).toBe(1);
+  });
+
+  it('answers 409 when a key is reused for a different request, without charging', async () => {
+    const { svc } = await setup();
+    await svc.call('/api/v4/entities/parc_1/summary', { idempotencyKey: 'action-2' });
+    const otherPath = await svc.call('/api/v4/entities/parc_2/summary', { idempotencyKey: 'action-2' });
+    expect(otherPath.status).toBe(409);
+    expect(envelope(otherPath.body)).toMatchObject({ request_id: 'action-2', error: { code: 'idempotency_conflict', retryable: false } });
+    const otherBody = await svc.call('/api/v2/property-searches', { idempotencyKey: 'action-2', json: { area_uid: 'x' } });
+    expect(otherBody.status).toBe(409);
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD - SUMMARY_PRICE);
+  });
+
+  it('scopes keys per account', async () => {
+    const { svc } = await setup();
+    const other = svc.service.state.createKey('acct_suspended');
+    svc.service.state.db.prepare("UPDATE accounts SET status = 'active' WHERE id = 'acct_suspended'").run();
+    await svc.call('/api/v4/entities/parc_1/summary', { idempotencyKey: 'shared' });
+    const res = await svc.call('/api/v4/entities/parc_9/summary', { apiKey: other.apiKey, idempotencyKey: 'shared' });
+    expect(res.status).toBe(200);
+    expect(res.replayed).toBe(false);
+    expect(res.charged).toBe(SUMMARY_PRICE);
+  });
+
+  it('rejects an Idempotency-Key longer than 256 characters', async () => {
+    const { svc } = await setup();
+    const res = await svc.call('/api/v4/entities/parc_1/summary', { idempotencyKey: 'k'.repeat(257) });
+    expect(res.status).toBe(400);
+    expect(envelope(res.body).error?.code).toBe('invalid_idempotency_key');
+    expect(envelope(res.body).request_id).toMatch(/^req_/);
+    const longest = await svc.call('/api/v4/entities/parc_1/summary', { idempotencyKey: 'k'.repeat(256) });
+    expect(longest.status).toBe(200);
+  });
+
+  it('charges again once the seven-day replay window has passed', async () => {
+    const { svc, setNow } = await setup();
+    await svc.call('/api/v4/entities/parc_1/summary', { idempotencyKey: 'week' });
+    setNow(T0 + 7 * 24 * 3600 * 1000);
+    expect((await svc.call('/api/v4/entities/parc_1/summary', { idempotencyKey: 'week' })).replayed).toBe(true);
+    setNow(T0 + 7 * 24 * 3600 * 1000 + 1);
+    const late = await svc.call('/api/v4/entities/parc_1/summary', { idempotencyKey: 'week' });
+    expect(late.replayed).toBe(false);
+    expect(late.charged).toBe(SUMMARY_PRICE);
+  });
+
+  it('charges 20 concurrent calls with one key exactly once', async () => {
+    const { svc, runs } = await setup();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => svc.call('/api/v4/entities/parc_1/summary', { idempotencyKey: 'burst' })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.filter((r) => r.replayed === false)).toHaveLength(1);
+    expect(results.filter((r) => r.replayed === true)).toHaveLength(19);
+    expect(results.reduce((sum, r) => sum + (r.charged ?? 0), 0)).toBe(SUMMARY_PRICE);
+    expect(new Set(results.map((r) => r.text)).size).toBe(1);
+    expect(runs.summary).toBe(1);
+    expect(svc.service.state.charges('acct_active')).toHaveLength(1);
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD - SUMMARY_PRICE);
+  });
+});
+
+describe('local service: rate limit', () => {
+  it('answers 429 past the per-minute limit, with Retry-After, and opens again the next minute', async () => {
+    const { svc, setNow } = await setup({ rateLimitPerMinute: 3 });
+    const remaining: Array<number | null> = [];
+    for (let i = 0; i < 3; i += 1) remaining.push((await svc.call('/api/v4/catalog')).rateLimitRemaining);
+    expect(remaining).toEqual([2, 1, 0]);
+
+    const limited = await svc.call('/api/v4/entities/parc_1/summary');
+    expect(limited.status).toBe(429);
+    expect(limited.rateLimitRemaining).toBe(0);
+    expect(limited.headers.get('retry-after')).toBe('50'); // T0 is 10 s into its minute
+    expect(envelope(limited.body).error).toMatchObject({ code: 'rate_limited', retryable: true });
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD);
+
+    const v2 = await svc.call('/api/v2/property-searches', { json: { area_uid: 'a' } });
+    expect(v2.status).toBe(429);
+    expect(envelope(v2.body).error).toMatchObject({ code: 'rate_limited', retryable: true, retry_after_seconds: 50 });
+
+    setNow(T0 + 50_000);
+    const nextMinute = await svc.call('/api/v4/catalog');
+    expect(nextMinute.status).toBe(200);
+    expect(nextMinute.rateLimitRemaining).toBe(2);
+  });
+});
+
+describe('local service: request bodies and operation errors', () => {
+  it('answers 400 invalid_body for malformed JSON, a form body or an empty body', async () => {
+    const { svc, runs } = await setup();
+    const malformed = await svc.call('/api/v2/property-searches', { rawBody: '{"area_uid":', headers: { 'Content-Type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(envelope(malformed.body)).toMatchObject({ contract_version: 'svc-v2', error: { code: 'invalid_body' } });
+    const form = await svc.call('/api/v2/property-searches', { rawBody: 'a=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(envelope(form.body).error?.code).toBe('invalid_body');
+    const empty = await svc.call('/api/v2/property-searches', { method: 'POST' });
+    expect(envelope(empty.body).error?.code).toBe('invalid_body');
+    expect(runs.search).toBe(0);
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD);
+  });
+
+  it('refuses a body over 1 MiB', async () => {
+    const { svc } = await setup();
+    const res = await svc.call('/api/v2/property-searches', { json: { area_uid: 'x'.repeat(1024 * 1024) } });
+    expect(res.status).toBe(400);
+    expect(envelope(res.body).error?.code).toBe('body_too_large');
+  });
+
+  it('serves a v2 success with status, provenance and usage_units', async () => {
+    const { svc } = await setup();
+    const res = await svc.call('/api/v2/property-searches', { json: { area_uid: 'area_us_dc' }, idempotencyKey: 'v2-ok' });
+    expect(res.status).toBe(200);
+    expect(res.charged).toBe(20_000);
+    expect(envelope(res.body)).toMatchObject({
+      contract_version: 'svc-v2',
+      request_id: 'v2-ok',
+      operation: 'search_properties',
+      status: 'partial',
+      error: null,
+      meta: { truncated: false, usage_units: 20_000, warnings: ['one filter ignored'] },
+      provenance: { source_refs: ['src_otr'] },
+    });
+  });
+
+  it('maps a zod failure to 400 invalid_<parameter>, with the issues as v2 details', async () => {
+    const { svc } = await setup();
+    const v2 = await svc.call('/api/v2/property-searches', { json: { area_uid: 'a', limit: 500 } });
+    expect(v2.status).toBe(400);
+    const error = envelope(v2.body).error;
+    expect(error).toMatchObject({ code: 'invalid_limit', retryable: false, retry_after_seconds: 0 });
+    expect(error?.message).toMatch(/^limit: .*100/);
+    expect(error?.details).toEqual([{ parameter: 'limit', location: 'limit', message: expect.stringMatching(/100/) }]);
+    expect(envelope(v2.body).data).toBeNull();
+
+    const v4 = await svc.call('/api/v4/search?limit=0');
+    expect(v4.status).toBe(400);
+    expect(envelope(v4.body)).toMatchObject({ contract_version: 'svc-v4', error: { code: 'invalid_limit', retryable: false } });
+    expect(envelope(v4.body).error).not.toHaveProperty('details');
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD);
+  });
+
+  it('passes a ServiceFailure through uncharged', async () => {
+    const { svc } = await setup();
+    const res = await svc.call('/api/v2/entities/prop_404');
+    expect(res.status).toBe(404);
+    expect(envelope(res.body)).toMatchObject({ contract_version: 'svc-v2', operation: 'get_entity', error: { code: 'not_found', message: 'No entity prop_404.' } });
+    expect(res.charged).toBeNull();
+  });
+
+  it('answers any other exception with 500 internal_error and no internals', async () => {
+    const { svc, internalErrors } = await setup();
+    const res = await svc.call('/api/v3/record-queries', { json: { mode: 'catalog' } });
+    expect(res.status).toBe(500);
+    expect(envelope(res.body)).toMatchObject({ contract_version: 'svc-v3', error: { code: 'internal_error' } });
+    expect(res.text).not.toMatch(/secret|TypeError|file\.ts/);
+    expect(internalErrors).toHaveLength(1);
+  });
+
+  it('logs method, path, status and charge, never the key or the query', async () => {
+    const { svc, log } = await setup();
+    await svc.call('/api/v4/entities/parc_1/summary?owner=SMITH');
+    expect(log).toEqual([{ method: 'GET', path: '/api/v4/entities/parc_1/summary', status: 200, ms: expect.any(Number), chargedMicroUsd: SUMMARY_PRICE }]);
+    expect(JSON.stringify(log)).not.toContain(svc.keys.active);
+  });
+});
+
+describe('local service: faults', () => {
+  it('fails a seeded share of calls: 503s are free, dropped answers are charged and replay free on retry', async () => {
+    const { svc, log } = await setup({ faultRate: 0.5, random: seededRandom(7) });
+    let unavailable = 0;
+    let dropped = 0;
+    let replaysAfterDrop = 0;
+    const actions = 12;
+    for (let action = 0; action < actions; action += 1) {
+      const key = `fault-${action}`;
+      let lostAnswer = false;
+      for (let attempt = 0; attempt < 50; attempt += 1) {
+        const before = svc.balance();
+        let res;
+        try {
+          res = await svc.call(`/api/v4/entities/parc_${action}/summary`, { idempotencyKey: key });
+        } catch {
+          // The connection closed without an answer; the work was done and paid for.
+          dropped += 1;
+          if (!lostAnswer) expect(svc.balance()).toBe(before - SUMMARY_PRICE);
+          else expect(svc.balance()).toBe(before);
+          lostAnswer = true;
+          continue;
+        }
+        if (res.status === 503) {
+          unavailable += 1;
+          expect(res.headers.get('retry-after')).toBe('1');
+          expect(envelope(res.body).error).toMatchObject({ code: 'service_unavailable', retryable: true });
+          expect(svc.balance()).toBe(before);
+          continue;
+        }
+        expect(res.status).toBe(200);
+        if (lostAnswer) {
+          expect(res.replayed).toBe(true);
+          expect(res.charged).toBe(0);
+          replaysAfterDrop += 1;
+        }
+        break;
+      }
+    }
+    expect(unavailable).toBeGreaterThan(0);
+    expect(dropped).toBeGreaterThan(0);
+    expect(replaysAfterDrop).toBeGreaterThan(0);
+    // Each action was paid exactly once, whatever happened to its answers.
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD - actions * SUMMARY_PRICE);
+    expect(svc.service.state.charges('acct_active')).toHaveLength(actions);
+    expect(log.filter((entry) => entry.status === 'dropped')).toHaveLength(dropped);
+  });
+
+  it('is reproducible for a given seed', async () => {
+    const outcomes = async () => {
+      const { svc } = await setup({ faultRate: 0.5, random: seededRandom(42) });
+      const seen: string[] = [];
+      for (let i = 0; i < 10; i += 1) {
+        try {
+          seen.push(String((await svc.call('/api/v4/catalog')).status));
+        } catch {
+          seen.push('dropped');
+        }
+      }
+      return seen;
+    };
+    expect(await outcomes()).toEqual(await outcomes());
+  });
+});
