@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AppInfo } from '../../shared/ipc.ts';
 import { callPlat, plat } from '../platform/plat.ts';
+import { CallProgressNotice, SpendMeter } from './SpendMeter.tsx';
 
 export const appInfoQueryKey = ['app.info'] as const;
 
@@ -28,7 +29,9 @@ export function StatusLine() {
       </span>
       {service && <span className="status-line__url mono">{service.baseUrl}</span>}
       {service?.detail && <span className="status-line__detail">{service.detail}</span>}
+      <CallProgressNotice />
       <span className="status-line__spacer" />
+      <SpendMeter />
       {info.data && (
         <span className="status-line__runtime">
           {info.data.runtime === 'electron' ? 'Desktop' : 'Browser host'} · v{info.data.appVersion}

@@ -1,0 +1,61 @@
+// Always visible: what this session has spent, the account balance, and the last charge. Updated by
+// the core's spendUpdated event after every ledger write, never by polling.
+import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CallProgress, SpendSnapshot } from '../../shared/ipc.ts';
+import { formatUsd } from '../../shared/money.ts';
+import { callPlat, plat } from '../platform/plat.ts';
+
+export const spendQueryKey = ['spend'] as const;
+
+export function SpendMeter() {
+  const queryClient = useQueryClient();
+  const spend = useQuery({ queryKey: spendQueryKey, queryFn: () => callPlat('getSpend', {}) });
+  useEffect(
+    () =>
+      plat().onSpendUpdated((snapshot) => {
+        queryClient.setQueryData<SpendSnapshot>(spendQueryKey, snapshot);
+        // Ledger views show the new row too.
+        void queryClient.invalidateQueries({ queryKey: ['ledger'] });
+      }),
+    [queryClient],
+  );
+  const data = spend.data;
+  return (
+    <div className="spend-meter" aria-label="Spend meter" data-testid="spend-meter">
+      <span title="Spent on service calls since Plat started">
+        Session <strong data-testid="spend-session">{data ? formatUsd(data.sessionMicroUsd) : '—'}</strong>
+      </span>
+      <span title="Account balance reported by the service after the last call">
+        Balance <strong data-testid="spend-balance">{data?.lastKnownBalanceMicroUsd != null ? formatUsd(data.lastKnownBalanceMicroUsd) : '—'}</strong>
+      </span>
+      <span title={data?.lastChargeAt ? `Charged at ${new Date(data.lastChargeAt).toLocaleString()}` : 'No charge yet'}>
+        Last <strong data-testid="spend-last">{data?.lastChargeMicroUsd != null ? formatUsd(data.lastChargeMicroUsd) : '—'}</strong>
+      </span>
+    </div>
+  );
+}
+
+/** "Rate limited — retrying in 3 s": retries the core makes are shown, not hidden. */
+export function CallProgressNotice() {
+  const [progress, setProgress] = useState<CallProgress | null>(null);
+  useEffect(() => {
+    let timer: number | undefined;
+    const off = plat().onCallProgress((event) => {
+      setProgress(event);
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => setProgress(null), Math.max(event.delayMs, 0) + 1500);
+    });
+    return () => {
+      off();
+      window.clearTimeout(timer);
+    };
+  }, []);
+  if (!progress) return null;
+  const seconds = Math.max(1, Math.round(progress.delayMs / 1000));
+  return (
+    <span className="call-progress" role="status" data-testid="call-progress">
+      {progress.state === 'throttled' ? 'Pacing calls to stay under the rate limit' : `${progress.reason} — retrying in ${seconds} s (attempt ${progress.attempt + 1})`}
+    </span>
+  );
+}

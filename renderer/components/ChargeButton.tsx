@@ -1,0 +1,82 @@
+// The button for any control that can spend: its price beside it before the click, a confirmation
+// at or above the threshold, and a plain refusal when a budget cap stands in the way.
+import { useEffect, useRef, useState } from 'react';
+import type { ServiceCallIpcName } from '../../shared/ipc.ts';
+import { formatUsd } from '../../shared/money.ts';
+import type { CallOptions, ServiceRequestParts } from '../platform/service-calls.ts';
+import { CostTag, useCostPreview } from './CostTag.tsx';
+
+export interface ChargeButtonProps<N extends ServiceCallIpcName> {
+  operation: N;
+  /** null while the form is incomplete: the button is disabled and nothing is priced. */
+  request: ServiceRequestParts<N> | null;
+  label: string;
+  /** What the user is buying, for the confirmation ("the entity summary"). */
+  what: string;
+  busy?: boolean;
+  onRun: (options: CallOptions) => void;
+  primary?: boolean;
+}
+
+export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonProps<N>) {
+  const preview = useCostPreview(props.operation, props.request);
+  const [confirming, setConfirming] = useState(false);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (confirming && !dialog.open) dialog.showModal();
+    if (!confirming && dialog.open) dialog.close();
+  }, [confirming]);
+
+  const blocked = preview.data?.blockedBy ?? null;
+  const click = () => {
+    if (!preview.data || blocked) return;
+    if (preview.data.needsConfirmation && !preview.data.cached) setConfirming(true);
+    else props.onRun({});
+  };
+
+  return (
+    <span className="charge-button">
+      <button
+        type="button"
+        className={`button${props.primary === false ? '' : ' button--primary'}`}
+        disabled={props.request === null || props.busy || !preview.data || blocked !== null}
+        onClick={click}
+      >
+        {props.busy ? 'Working…' : props.label}
+      </button>{' '}
+      <CostTag preview={preview.data} />
+      {blocked && (
+        <span className="charge-button__blocked" role="note">
+          {' '}
+          {blocked.message}
+        </span>
+      )}
+      <dialog ref={dialogRef} className="confirm-dialog" aria-labelledby="confirm-spend-title" onClose={() => setConfirming(false)}>
+        <h2 id="confirm-spend-title">Confirm a charge</h2>
+        {preview.data && (
+          <p>
+            Buying {props.what} costs <strong>{formatUsd(preview.data.expectedCostMicroUsd)}</strong>. {preview.data.note}
+          </p>
+        )}
+        <div className="confirm-dialog__actions">
+          <button type="button" className="button" onClick={() => setConfirming(false)} autoFocus>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => {
+              setConfirming(false);
+              props.onRun({ confirmed: true });
+            }}
+          >
+            Buy for {preview.data ? formatUsd(preview.data.expectedCostMicroUsd) : '…'}
+          </button>
+        </div>
+      </dialog>
+    </span>
+  );
+}

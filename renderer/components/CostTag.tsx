@@ -1,0 +1,39 @@
+// The price of a call, shown before it is made: "Free", "$0.10", "Cached · free", or why it is blocked.
+import { useQuery } from '@tanstack/react-query';
+import type { CostPreview, ServiceCallIpcName } from '../../shared/ipc.ts';
+import { serviceCallOperations } from '../../shared/ipc.ts';
+import { formatUsd } from '../../shared/money.ts';
+import { callPlat } from '../platform/plat.ts';
+import { canonicalJson, type ServiceRequestParts } from '../platform/service-calls.ts';
+import './cost-tag.css';
+
+export function useCostPreview<N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N> | null) {
+  return useQuery({
+    queryKey: ['previewCost', operation, canonicalJson(request)],
+    queryFn: () =>
+      callPlat('previewCost', {
+        operation: serviceCallOperations[operation],
+        request: (request ?? {}) as Record<string, unknown>,
+      }),
+    enabled: request !== null,
+    // Prices move with spending and the cache: re-ask whenever the view asks again.
+    staleTime: 0,
+  });
+}
+
+export function costText(preview: CostPreview): string {
+  if (preview.blockedBy) return 'Over budget';
+  if (preview.cached) return 'Cached · free';
+  if (preview.expectedCostMicroUsd === 0) return 'Free';
+  return `${formatUsd(preview.expectedCostMicroUsd)}${preview.basis === 'last_observed' ? ' (est.)' : ''}`;
+}
+
+export function CostTag({ preview }: { preview: CostPreview | undefined }) {
+  if (!preview) return <span className="cost-tag cost-tag--pending">Pricing…</span>;
+  const tone = preview.blockedBy ? 'blocked' : preview.cached || preview.expectedCostMicroUsd === 0 ? 'free' : 'paid';
+  return (
+    <span className={`cost-tag cost-tag--${tone}`} title={preview.blockedBy?.message ?? preview.note} data-testid="cost-tag">
+      {costText(preview)}
+    </span>
+  );
+}

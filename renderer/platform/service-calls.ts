@@ -1,0 +1,57 @@
+// How views make service calls: a stable query key per operation and request (so TanStack Query never
+// fetches the same thing twice), and one action id per user action, reused when that action is
+// retried, which the core turns into the Idempotency-Key so a retry is replayed free.
+import type { IpcResponse, ServiceCallIpcName, ServiceCallRequest } from '../../shared/ipc.ts';
+import { serviceCallOperations } from '../../shared/ipc.ts';
+import { callPlat } from './plat.ts';
+
+export type ServiceRequestParts<N extends ServiceCallIpcName> = ServiceCallRequest<(typeof serviceCallOperations)[N]>['request'];
+
+/** Sorted-key JSON, so two requests that mean the same thing share a key. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export const serviceQueryKey = <N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N>) =>
+  ['service', operation, canonicalJson(request)] as const;
+
+const pendingActions = new Map<string, string>();
+
+const newActionId = (): string =>
+  typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
+
+/** The action id for this request: the same until the action succeeds, so retries reuse it. */
+export function actionIdFor(operation: ServiceCallIpcName, request: unknown): string {
+  const key = `${operation}:${canonicalJson(request)}`;
+  let id = pendingActions.get(key);
+  if (!id) {
+    id = newActionId();
+    pendingActions.set(key, id);
+  }
+  return id;
+}
+
+export interface CallOptions {
+  confirmed?: boolean;
+  refresh?: boolean;
+}
+
+export async function callService<N extends ServiceCallIpcName>(
+  operation: N,
+  request: ServiceRequestParts<N>,
+  options: CallOptions = {},
+): Promise<IpcResponse<N>> {
+  const key = `${operation}:${canonicalJson(request)}`;
+  const actionId = options.refresh ? newActionId() : actionIdFor(operation, request);
+  const payload = { request, actionId, ...options } as never;
+  const response = await callPlat(operation, payload);
+  pendingActions.delete(key);
+  return response;
+}
