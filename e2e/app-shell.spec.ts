@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { test, expect } from './fixtures.ts';
 
 test.describe('app shell in the browser host', () => {
@@ -14,7 +15,7 @@ test.describe('app shell in the browser host', () => {
     expect(globals).toEqual({ require: 'undefined', process: 'undefined' });
 
     const api = await page.evaluate(() => {
-      const plat = window.plat as unknown as Record<string, unknown>;
+      const plat = (window as unknown as { plat: Record<string, unknown> }).plat;
       return {
         frozen: Object.isFrozen(plat),
         members: Object.entries(plat).map(([name, value]) => [name, typeof value]),
@@ -73,6 +74,7 @@ test.describe('app shell in the browser host', () => {
 
   test('navigates between views with the keyboard', async ({ page, host }) => {
     await page.goto(host.url);
+    await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
     await page.keyboard.press('Control+3');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Catalog');
     await page.keyboard.press('Control+8');

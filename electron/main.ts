@@ -1,7 +1,7 @@
 // Electron's main process: one window made by one factory, the renderer served from app://plat,
 // every IPC channel routed through the core's dispatcher, and the embedded service in a utility
 // process (node:sqlite is synchronous and must never block this thread).
-import { app, BrowserWindow, ipcMain, protocol, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import path from 'node:path';
 import { ipcChannel, ipcOperationNames } from '../shared/ipc.ts';
 import { createAppCore, type AppCore, type RunningLocalService } from './core/app-core.ts';
@@ -9,6 +9,7 @@ import { isAppUrl, isSafeExternalUrl, APP_ORIGIN } from './core/url-guard.ts';
 import { securityHeaders } from './host/content-security.ts';
 import { readStaticFile } from './host/static-files.ts';
 import { readServiceAnnouncement } from './local-service/announcement.ts';
+import { SafeStorageKeyVault } from './core/key-vault.ts';
 
 // Bundled to dist/electron/main.cjs: the renderer build sits beside it in dist/renderer.
 const rendererDir = path.join(__dirname, '..', 'renderer');
@@ -22,10 +23,10 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.enableSandbox();
 
-function launchLocalServiceInUtilityProcess(): Promise<RunningLocalService> {
+function launchLocalServiceInUtilityProcess({ stateDbPath }: { stateDbPath: string }): Promise<RunningLocalService> {
   const child = utilityProcess.fork(
     localServiceEntry,
-    ['--db', path.join(app.getPath('userData'), 'local-service.db'), '--sample-db', sampleDbPath],
+    ['--db', stateDbPath, '--sample-db', sampleDbPath],
     { stdio: 'pipe', serviceName: 'Plat local service' },
   );
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -120,6 +121,9 @@ async function main(): Promise<void> {
   const core = createAppCore({
     runtime: 'electron',
     appVersion: app.getVersion(),
+    dataDir: app.getPath('userData'),
+    // Constructed after 'ready': before it, Linux reports the keychain backend as unknown.
+    keyVault: new SafeStorageKeyVault({ safeStorage, filePath: path.join(app.getPath('userData'), 'api-key.json') }),
     launchLocalService: launchLocalServiceInUtilityProcess,
     isTrustedSender: (sender) => sender.runtime === 'electron' && sender.isMainFrame && isAppUrl(sender.url),
   });

@@ -2,7 +2,7 @@
 // (esbuild → dist/electron/*.cjs). The browser host runs the core straight from source on Node 24.
 // `--renderer-only` skips the Electron bundles (what the browser host and e2e need).
 import { build as viteBuild } from 'vite';
-import { build as esbuild } from 'esbuild';
+import { build as esbuild, type BuildOptions } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -14,7 +14,7 @@ export async function buildRenderer(): Promise<void> {
 }
 
 export async function buildElectron(): Promise<void> {
-  const common = {
+  const common: BuildOptions = {
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -23,7 +23,7 @@ export async function buildElectron(): Promise<void> {
     sourcemap: 'linked',
     logLevel: 'warning',
     absWorkingDir: root,
-  } as const;
+  };
   await Promise.all([
     esbuild({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs' }),
     // A sandboxed preload is a single CommonJS script with only `electron` to require.

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import os from 'node:os';
 import { createAppCore } from '../core/app-core.ts';
+import { MemoryKeyVault } from '../core/key-vault.ts';
 import { launchLocalService } from '../local-service/launch.ts';
 import { startBrowserHost } from './browser-host.ts';
 
@@ -24,10 +26,16 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
   const rendererDir = values['renderer-dir'] ?? path.join(root, 'dist', 'renderer');
   const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
 
+  const dataDir = process.env.PLAT_DATA_DIR ?? path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'plat');
+  const verbose = process.env.PLAT_VERBOSE === '1';
   const core = createAppCore({
     runtime: 'browser-host',
     appVersion: version,
-    launchLocalService: () => launchLocalService({}),
+    dataDir,
+    // The browser host keeps the key in this process's memory only (or takes PLAT_API_KEY).
+    keyVault: new MemoryKeyVault({ environmentKey: process.env.PLAT_API_KEY }),
+    launchLocalService: ({ stateDbPath }) =>
+      launchLocalService({ dbPath: stateDbPath, ...(verbose ? { onLog: (line) => console.error(`[service] ${line}`) } : {}) }),
     // The host checks the launch token and Origin before anything reaches the dispatcher.
     isTrustedSender: (sender) => sender.runtime === 'browser-host',
   });

@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createIpcDispatcher } from '../../electron/core/ipc-dispatch.ts';
+import { createIpcDispatcher, type IpcHandlers } from '../../electron/core/ipc-dispatch.ts';
 import { EventHub } from '../../electron/core/events.ts';
 import { startBrowserHost } from '../../electron/host/browser-host.ts';
 import { measureLatency, type LatencyFigures } from './measure.ts';
@@ -14,7 +14,7 @@ export async function benchIpc(): Promise<LatencyFigures[]> {
     runtime: 'browser-host' as const,
     service: { mode: 'local-sample' as const, baseUrl: 'http://127.0.0.1:1', label: 'Local sample service', state: 'ready' as const, detail: null },
   };
-  const dispatch = createIpcDispatcher({ getAppInfo: async () => appInfo }, () => true);
+  const dispatch = createIpcDispatcher({ getAppInfo: async () => appInfo } as unknown as IpcHandlers, () => true);
   const sender = { runtime: 'browser-host' as const, url: '', isMainFrame: true };
   const rendererDir = mkdtempSync(path.join(tmpdir(), 'plat-bench-'));
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html>');

@@ -1,0 +1,253 @@
+import type { DatabaseSync } from 'node:sqlite';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openAppDatabase } from './app-db.ts';
+import {
+  BudgetPolicy,
+  CostEstimator,
+  DEFAULT_BUDGET_SETTINGS,
+  spendRefusalError,
+  type SpendCheckInput,
+} from './budgets.ts';
+import { ProjectStore } from './projects.ts';
+
+const SUMMARY = 100_000;
+
+describe('BudgetPolicy', () => {
+  let db: DatabaseSync;
+  let projects: ProjectStore;
+  let budgets: BudgetPolicy;
+
+  const check = (overrides: Partial<SpendCheckInput>) =>
+    budgets.checkSpend({
+      expectedCostMicroUsd: SUMMARY,
+      sessionSpentMicroUsd: 0,
+      projectId: null,
+      projectSpentMicroUsd: 0,
+      confirmed: true,
+      operation: 'v4.summary',
+      ...overrides,
+    });
+
+  beforeEach(() => {
+    db = openAppDatabase(':memory:');
+    projects = new ProjectStore(db);
+    budgets = new BudgetPolicy(db, projects);
+  });
+  afterEach(() => db.close());
+
+  it('defaults to no session cap and confirmation from $0.10', () => {
+    expect(budgets.settings()).toEqual({ sessionCapMicroUsd: null, confirmationThresholdMicroUsd: 100_000 });
+    expect(DEFAULT_BUDGET_SETTINGS.confirmationThresholdMicroUsd).toBe(100_000);
+  });
+
+  it('persists settings, including an explicit "none"', () => {
+    budgets.update({ sessionCapMicroUsd: 5_000_000 });
+    budgets.update({ confirmationThresholdMicroUsd: null });
+    const reopened = new BudgetPolicy(db, projects);
+    expect(reopened.settings()).toEqual({ sessionCapMicroUsd: 5_000_000, confirmationThresholdMicroUsd: null });
+  });
+
+  it('refuses invalid settings without changing anything', () => {
+    expect(() => budgets.update({ sessionCapMicroUsd: 1_000_000, confirmationThresholdMicroUsd: -1 })).toThrow(/confirmation threshold/);
+    expect(budgets.settings()).toEqual(DEFAULT_BUDGET_SETTINGS);
+  });
+
+  it('refuses a call that would cross the session cap, with a message a person can act on', () => {
+    budgets.update({ sessionCapMicroUsd: 5_000_000 });
+    const decision = check({ sessionSpentMicroUsd: 5_000_000 });
+    expect(decision).toEqual({
+      allowed: false,
+      code: 'budget_exceeded',
+      cap: 'session',
+      capMicroUsd: 5_000_000,
+      spentMicroUsd: 5_000_000,
+      message: 'This summary costs $0.10, which would take this session to $5.10, over its $5.00 cap. Raise the cap in Settings to continue.',
+    });
+    if (decision.allowed) throw new Error('unreachable');
+    expect(spendRefusalError(decision)).toEqual({ code: 'budget_exceeded', message: decision.message, retryable: false });
+  });
+
+  it('allows a call that reaches the cap exactly', () => {
+    budgets.update({ sessionCapMicroUsd: 5_000_000 });
+    expect(check({ sessionSpentMicroUsd: 4_900_000 })).toEqual({ allowed: true });
+    expect(check({ sessionSpentMicroUsd: 4_900_001 })).toMatchObject({ allowed: false, cap: 'session' });
+  });
+
+  it('always lets free calls through, even past a cap and unconfirmed', () => {
+    budgets.update({ sessionCapMicroUsd: 0, confirmationThresholdMicroUsd: 0 });
+    expect(check({ expectedCostMicroUsd: 0, sessionSpentMicroUsd: 9_000_000, confirmed: false })).toEqual({ allowed: true });
+  });
+
+  it('a zero session cap refuses every charged call', () => {
+    budgets.update({ sessionCapMicroUsd: 0 });
+    expect(check({ expectedCostMicroUsd: 1 })).toMatchObject({ allowed: false, code: 'budget_exceeded', cap: 'session' });
+  });
+
+  it("enforces the project's cap, naming the project", () => {
+    const smith = projects.create({ name: 'Smith appraisal', spendingCapMicroUsd: 20_000_000 });
+    expect(check({ projectId: smith.id, projectSpentMicroUsd: 19_900_000 })).toEqual({ allowed: true });
+    expect(check({ projectId: smith.id, projectSpentMicroUsd: 19_950_000 })).toEqual({
+      allowed: false,
+      code: 'budget_exceeded',
+      cap: 'project',
+      capMicroUsd: 20_000_000,
+      spentMicroUsd: 19_950_000,
+      message:
+        'This summary costs $0.10, which would take the project "Smith appraisal" to $20.05, over its $20.00 cap. Raise the project\'s cap to continue.',
+    });
+    // Without a cap, the project's spending is unlimited.
+    const open = projects.create({ name: 'No cap' });
+    expect(check({ projectId: open.id, projectSpentMicroUsd: 1_000_000_000 })).toEqual({ allowed: true });
+  });
+
+  it('checks the session cap before the project cap, and caps before confirmation', () => {
+    const project = projects.create({ name: 'P', spendingCapMicroUsd: 0 });
+    budgets.update({ sessionCapMicroUsd: 0 });
+    expect(check({ projectId: project.id, confirmed: false })).toMatchObject({ cap: 'session' });
+    budgets.update({ sessionCapMicroUsd: null });
+    expect(check({ projectId: project.id, confirmed: false })).toMatchObject({ cap: 'project' });
+  });
+
+  it('refuses a call for a project that does not exist', () => {
+    expect(() => check({ projectId: 'gone' })).toThrow(/no longer exists/);
+  });
+
+  it('asks for confirmation from the threshold up, unless confirmed', () => {
+    expect(check({ confirmed: false })).toEqual({
+      allowed: false,
+      code: 'confirmation_required',
+      expectedCostMicroUsd: SUMMARY,
+      message: 'This summary costs $0.10. Confirm to buy it.',
+    });
+    expect(check({ confirmed: true })).toEqual({ allowed: true });
+    // A search page below the default threshold goes through unconfirmed.
+    expect(check({ operation: 'v4.search', expectedCostMicroUsd: 20_000, confirmed: false })).toEqual({ allowed: true });
+  });
+
+  it('threshold 0 confirms every charged call; null never asks', () => {
+    budgets.update({ confirmationThresholdMicroUsd: 0 });
+    expect(check({ operation: 'v4.search', expectedCostMicroUsd: 1, confirmed: false })).toMatchObject({
+      code: 'confirmation_required',
+      message: 'This search page costs $0.000001. Confirm to buy it.',
+    });
+    budgets.update({ confirmationThresholdMicroUsd: null });
+    expect(check({ expectedCostMicroUsd: 50_000_000, confirmed: false })).toEqual({ allowed: true });
+  });
+
+  it('uses a given label, or "call" when the operation is unknown', () => {
+    expect(check({ label: 'subject report', expectedCostMicroUsd: 250_000, confirmed: false })).toMatchObject({
+      message: 'This subject report costs $0.25. Confirm to buy it.',
+    });
+    const { operation: _omit, ...withoutOperation } = {
+      expectedCostMicroUsd: SUMMARY,
+      sessionSpentMicroUsd: 0,
+      projectId: null,
+      projectSpentMicroUsd: 0,
+      confirmed: false,
+      operation: 'v4.summary' as const,
+    };
+    expect(budgets.checkSpend(withoutOperation)).toMatchObject({ message: 'This call costs $0.10. Confirm to buy it.' });
+  });
+
+  it('refuses malformed amounts rather than guessing', () => {
+    expect(() => check({ expectedCostMicroUsd: 0.5 })).toThrow(RangeError);
+    expect(() => check({ sessionSpentMicroUsd: -1 })).toThrow(RangeError);
+  });
+
+  it('never lets spending pass a cap (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (cap, spent, expected) => {
+          budgets.update({ sessionCapMicroUsd: cap });
+          const decision = check({ sessionSpentMicroUsd: spent, expectedCostMicroUsd: expected });
+          if (decision.allowed) expect(expected === 0 || spent + expected <= cap).toBe(true);
+          else expect(spent + expected).toBeGreaterThan(cap);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('CostEstimator', () => {
+  let db: DatabaseSync;
+  let estimator: CostEstimator;
+
+  beforeEach(() => {
+    db = openAppDatabase(':memory:');
+    estimator = new CostEstimator(db);
+  });
+  afterEach(() => db.close());
+
+  it('prices a summary from the price table', () => {
+    expect(estimator.estimate({ operation: 'v4.summary', cached: false })).toEqual({
+      expectedCostMicroUsd: 100_000,
+      basis: 'price_table',
+      note: '$0.10 per call.',
+    });
+  });
+
+  it('prices free operations at zero', () => {
+    for (const operation of ['v4.catalog', 'v4.connected', 'v2.getCatalog'] as const) {
+      expect(estimator.estimate({ operation, cached: false })).toMatchObject({ expectedCostMicroUsd: 0, basis: 'free' });
+    }
+  });
+
+  it('prices a cached answer at zero, whatever the operation', () => {
+    expect(estimator.estimate({ operation: 'v4.summary', cached: true })).toMatchObject({ expectedCostMicroUsd: 0, basis: 'cached' });
+  });
+
+  it('prices a search from the table until a charge is observed, then from the last observed charge', () => {
+    expect(estimator.estimate({ operation: 'v4.search', cached: false })).toMatchObject({ expectedCostMicroUsd: 20_000, basis: 'price_table' });
+    expect(estimator.recordObservedCharge({ operation: 'v4.search', chargedMicroUsd: 35_000 })).toBe(true);
+    expect(estimator.estimate({ operation: 'v4.search', cached: false })).toEqual({
+      expectedCostMicroUsd: 35_000,
+      basis: 'last_observed',
+      note: 'About $0.035 per page with results, as last charged; an empty page is free.',
+    });
+    // The latest observation wins, and it survives a restart.
+    estimator.recordObservedCharge({ operation: 'v4.search', chargedMicroUsd: 30_000 });
+    expect(new CostEstimator(db).estimate({ operation: 'v4.search', cached: false }).expectedCostMicroUsd).toBe(30_000);
+    // Other search operations keep their own price.
+    expect(estimator.estimate({ operation: 'v2.searchProperties', cached: false }).basis).toBe('price_table');
+  });
+
+  it('ignores zero charges (empty pages, replays) and non-search operations', () => {
+    expect(estimator.recordObservedCharge({ operation: 'v4.search', chargedMicroUsd: 0 })).toBe(false);
+    expect(estimator.recordObservedCharge({ operation: 'v4.summary', chargedMicroUsd: 90_000 })).toBe(false);
+    expect(estimator.estimate({ operation: 'v4.search', cached: false }).basis).toBe('price_table');
+    expect(estimator.estimate({ operation: 'v4.summary', cached: false }).expectedCostMicroUsd).toBe(100_000);
+  });
+
+  it('keeps observations per connection', () => {
+    estimator.recordObservedCharge({ operation: 'v4.search', chargedMicroUsd: 50_000, connectionId: 'live' });
+    expect(estimator.estimate({ operation: 'v4.search', cached: false, connectionId: 'live' }).expectedCostMicroUsd).toBe(50_000);
+    expect(estimator.estimate({ operation: 'v4.search', cached: false, connectionId: 'local' }).expectedCostMicroUsd).toBe(20_000);
+  });
+
+  it('prices v3 queries by mode and projection, observing comparables pages on their own', () => {
+    const comparables = { mode: 'report', projection: 'report_comparables_v1' } as const;
+    expect(estimator.estimate({ operation: 'v3.recordQuery', cached: false, v3Request: { mode: 'catalog' } }).basis).toBe('free');
+    expect(
+      estimator.estimate({ operation: 'v3.recordQuery', cached: false, v3Request: { mode: 'report', projection: 'report_subject_v1' } }),
+    ).toMatchObject({ expectedCostMicroUsd: 250_000, basis: 'price_table' });
+    estimator.recordObservedCharge({ operation: 'v3.recordQuery', chargedMicroUsd: 140_000, v3Request: comparables });
+    expect(estimator.estimate({ operation: 'v3.recordQuery', cached: false, v3Request: comparables })).toMatchObject({
+      expectedCostMicroUsd: 140_000,
+      basis: 'last_observed',
+    });
+    expect(() => estimator.estimate({ operation: 'v3.recordQuery', cached: false })).toThrow(RangeError);
+  });
+
+  it('prices a resolution batch at its most: every item resolving', () => {
+    expect(estimator.estimate({ operation: 'v2.resolveEntities', cached: false, items: 10 })).toEqual({
+      expectedCostMicroUsd: 50_000,
+      basis: 'price_table',
+      note: 'Up to $0.05: $0.005 for each of 10 items that resolves.',
+    });
+  });
+});

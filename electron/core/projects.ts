@@ -1,0 +1,274 @@
+// Projects: the assignment a piece of research is for (an appraisal, a title search). Spending is
+// attributed to the active project in the ledger (its `project_id`), and each project may carry a
+// hard spending cap that the budget policy enforces. Also home of the small key-value settings table
+// the core's modules share (active project, budget settings), because projects are its first user.
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import type { Project as IpcProject } from '../../shared/ipc.ts';
+import { MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
+import { applyMigrations, inTransaction } from './app-db.ts';
+import { PlatFailure } from './failure.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Settings: one JSON value per key.
+
+export const SETTINGS_MODULE = 'core-settings';
+
+/** Append-only (see app-db.ts). */
+export const SETTINGS_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE core_settings (
+     key TEXT PRIMARY KEY,
+     value_json TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) STRICT;`,
+];
+
+/** Key-value settings kept in the app database. Values are JSON; readers validate what they get. */
+export class SettingsStore {
+  readonly #db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    applyMigrations(db, SETTINGS_MODULE, SETTINGS_MIGRATIONS);
+  }
+
+  /** The stored value, or undefined when the key was never set (or holds unreadable JSON). */
+  get(key: string): unknown {
+    const row = this.#db.prepare('SELECT value_json FROM core_settings WHERE key = ?').get(key);
+    if (!row) return undefined;
+    try {
+      return JSON.parse(String(row['value_json'])) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
+  set(key: string, value: unknown, now: Date = new Date()): void {
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new TypeError(`setting ${key} must be JSON-serialisable`);
+    this.#db
+      .prepare(
+        `INSERT INTO core_settings (key, value_json, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
+      )
+      .run(key, json, now.toISOString());
+  }
+
+  delete(key: string): void {
+    this.#db.prepare('DELETE FROM core_settings WHERE key = ?').run(key);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Projects
+
+export const PROJECTS_MODULE = 'projects';
+
+/** Append-only (see app-db.ts). */
+export const PROJECTS_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE projects (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     -- Case- and spacing-insensitive form of the name: "Smith  Appraisal" and "smith appraisal" clash.
+     name_key TEXT NOT NULL,
+     spending_cap_micro_usd INTEGER CHECK (spending_cap_micro_usd IS NULL OR spending_cap_micro_usd >= 0),
+     created_at TEXT NOT NULL,
+     archived_at TEXT
+   ) STRICT;
+   -- Names are unique among open projects; an archived name may be reused.
+   CREATE UNIQUE INDEX projects_open_name ON projects (name_key) WHERE archived_at IS NULL;`,
+];
+
+export const PROJECT_NAME_MAX_LENGTH = 120;
+const ACTIVE_PROJECT_SETTING = 'projects.activeProjectId';
+
+export interface Project {
+  id: string;
+  name: string;
+  /** Hard cap on this project's spending; null means no cap. */
+  spendingCapMicroUsd: MicroUsd | null;
+  createdAt: string;
+  /** When it was archived; null while open. */
+  archivedAt: string | null;
+}
+
+export interface CreateProjectInput {
+  name: string;
+  spendingCapMicroUsd?: MicroUsd | null;
+}
+
+/** A refused project change, with a message for the person who made it. Crosses IPC as `invalid_payload`. */
+export class ProjectError extends PlatFailure {
+  constructor(message: string) {
+    super('invalid_payload', message);
+    this.name = 'ProjectError';
+  }
+}
+
+/** The name as stored: trimmed, inner runs of whitespace collapsed, 1..120 characters. */
+export function normalizeProjectName(name: string): string {
+  if (typeof name !== 'string') throw new ProjectError('A project name must be text');
+  const normalized = name.normalize('NFC').trim().replace(/\s+/g, ' ');
+  if (normalized === '') throw new ProjectError('A project needs a name');
+  // Count characters as a person sees them, not UTF-16 units.
+  if ([...normalized].length > PROJECT_NAME_MAX_LENGTH) {
+    throw new ProjectError(`A project name can be at most ${PROJECT_NAME_MAX_LENGTH} characters`);
+  }
+  if (/\p{Cc}/u.test(normalized)) throw new ProjectError('A project name cannot contain control characters');
+  return normalized;
+}
+
+function nameKey(normalizedName: string): string {
+  return normalizedName.toLocaleLowerCase('en-US');
+}
+
+function checkCap(cap: MicroUsd | null | undefined): MicroUsd | null {
+  if (cap === undefined || cap === null) return null;
+  const parsed = MicroUsdSchema.safeParse(cap);
+  if (!parsed.success) throw new ProjectError('A spending cap must be a whole, non-negative number of micro-USD');
+  return parsed.data;
+}
+
+export interface ProjectStoreOptions {
+  /** The clock for createdAt and archivedAt; tests pass a fixed one. */
+  now?: () => Date;
+}
+
+export class ProjectStore {
+  readonly #db: DatabaseSync;
+  readonly #settings: SettingsStore;
+  readonly #now: () => Date;
+
+  constructor(db: DatabaseSync, options: ProjectStoreOptions = {}) {
+    this.#db = db;
+    this.#settings = new SettingsStore(db);
+    this.#now = options.now ?? (() => new Date());
+    applyMigrations(db, PROJECTS_MODULE, PROJECTS_MIGRATIONS);
+  }
+
+  create(input: CreateProjectInput): Project {
+    const name = normalizeProjectName(input.name);
+    const cap = checkCap(input.spendingCapMicroUsd);
+    const id = randomUUID();
+    this.#write(() => {
+      this.#refuseNameClash(name, null);
+      this.#db
+        .prepare('INSERT INTO projects (id, name, name_key, spending_cap_micro_usd, created_at) VALUES (?, ?, ?, ?, ?)')
+        .run(id, name, nameKey(name), cap, this.#now().toISOString());
+    });
+    return this.#require(id);
+  }
+
+  rename(id: string, name: string): Project {
+    const normalized = normalizeProjectName(name);
+    this.#write(() => {
+      const project = this.#require(id);
+      if (project.archivedAt === null) this.#refuseNameClash(normalized, id);
+      this.#db.prepare('UPDATE projects SET name = ?, name_key = ? WHERE id = ?').run(normalized, nameKey(normalized), id);
+    });
+    return this.#require(id);
+  }
+
+  /** Sets or removes (null) the project's spending cap. */
+  setSpendingCap(id: string, capMicroUsd: MicroUsd | null): Project {
+    const cap = checkCap(capMicroUsd);
+    this.#require(id);
+    this.#db.prepare('UPDATE projects SET spending_cap_micro_usd = ? WHERE id = ?').run(cap, id);
+    return this.#require(id);
+  }
+
+  /** Closes the project: it leaves the default list, and stops being the active one. Its spending stays in the ledger. */
+  archive(id: string): Project {
+    this.#write(() => {
+      const project = this.#require(id);
+      if (project.archivedAt !== null) return;
+      this.#db.prepare('UPDATE projects SET archived_at = ? WHERE id = ?').run(this.#now().toISOString(), id);
+      if (this.activeProjectId() === id) this.#settings.set(ACTIVE_PROJECT_SETTING, null, this.#now());
+    });
+    return this.#require(id);
+  }
+
+  /** Reopens an archived project, unless an open project has taken its name meanwhile. */
+  restore(id: string): Project {
+    this.#write(() => {
+      const project = this.#require(id);
+      if (project.archivedAt === null) return;
+      this.#refuseNameClash(project.name, id);
+      this.#db.prepare('UPDATE projects SET archived_at = NULL WHERE id = ?').run(id);
+    });
+    return this.#require(id);
+  }
+
+  /** Open projects by name; archived ones too when asked. */
+  list(options: { includeArchived?: boolean } = {}): Project[] {
+    const where = options.includeArchived ? '' : 'WHERE archived_at IS NULL';
+    return this.#db
+      .prepare(`SELECT * FROM projects ${where} ORDER BY name_key, created_at`)
+      .all()
+      .map(projectFromRow);
+  }
+
+  get(id: string): Project | null {
+    const row = this.#db.prepare('SELECT * FROM projects WHERE id = ?').get(id);
+    return row ? projectFromRow(row) : null;
+  }
+
+  /** The project new spending is attributed to; null when none is chosen (or it has gone). */
+  activeProjectId(): string | null {
+    const stored = this.#settings.get(ACTIVE_PROJECT_SETTING);
+    if (typeof stored !== 'string') return null;
+    const project = this.get(stored);
+    return project && project.archivedAt === null ? project.id : null;
+  }
+
+  /** Chooses the active project (an open one), or none with null. */
+  setActiveProjectId(id: string | null): string | null {
+    if (id !== null) {
+      const project = this.#require(id);
+      if (project.archivedAt !== null) throw new ProjectError(`"${project.name}" is archived; restore it before working in it`);
+    }
+    this.#settings.set(ACTIVE_PROJECT_SETTING, id, this.#now());
+    return id;
+  }
+
+  #require(id: string): Project {
+    const project = this.get(id);
+    if (!project) throw new ProjectError('That project no longer exists');
+    return project;
+  }
+
+  #refuseNameClash(name: string, exceptId: string | null): void {
+    const clash = this.#db
+      .prepare('SELECT id FROM projects WHERE name_key = ? AND archived_at IS NULL AND id IS NOT ?')
+      .get(nameKey(name), exceptId);
+    if (clash) throw new ProjectError(`A project named "${name}" already exists`);
+  }
+
+  #write(work: () => void): void {
+    if (this.#db.isTransaction) work();
+    else inTransaction(this.#db, work);
+  }
+}
+
+/** The project as the IPC contract carries it (shared/ipc.ts `Project`). */
+export function toIpcProject(project: Project): IpcProject {
+  return {
+    id: project.id,
+    name: project.name,
+    capMicroUsd: project.spendingCapMicroUsd,
+    archived: project.archivedAt !== null,
+    createdAt: project.createdAt,
+  };
+}
+
+function projectFromRow(row: Record<string, unknown>): Project {
+  const cap = row['spending_cap_micro_usd'];
+  const archivedAt = row['archived_at'];
+  return {
+    id: String(row['id']),
+    name: String(row['name']),
+    spendingCapMicroUsd: cap === null || cap === undefined ? null : Number(cap),
+    createdAt: String(row['created_at']),
+    archivedAt: archivedAt === null || archivedAt === undefined ? null : String(archivedAt),
+  };
+}
