@@ -81,3 +81,10 @@ test.describe('app shell in the browser host', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
   });
 });
+
+test('the shell has no serious accessibility violations', async ({ page, host }) => {
+  const { expectAccessible } = await import('./accessibility.ts');
+  await page.goto(host.url);
+  await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
+  await expectAccessible(page, 'the app shell');
+});

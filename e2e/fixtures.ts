@@ -3,7 +3,8 @@
 import { test as base, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,9 +20,11 @@ export interface RunningHost {
 }
 
 export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<{ host: RunningHost; child: ChildProcess }> {
+  // Each host gets its own data folder: its own ledger, cache and local-service account.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'plat-e2e-'));
   const child = spawn(process.execPath, [path.join(root, 'electron', 'host', 'host-main.ts')], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, PLAT_DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -3,6 +3,7 @@ import { useUiStore } from './ui-store.ts';
 import { views, type ViewId } from './views.ts';
 import { StatusLine } from './StatusLine.tsx';
 import { ViewNotBuilt } from '../views/ViewNotBuilt.tsx';
+import { entityPage, viewComponents } from './view-registry.tsx';
 import './app-frame.css';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
@@ -26,7 +27,11 @@ export function AppFrame() {
     return () => window.removeEventListener('keydown', onKey);
   }, [openView]);
 
+  const entityTrail = useUiStore((state) => state.entityTrail);
   const current = views.find((view) => view.id === activeView) ?? views[0];
+  const View = viewComponents[current.id];
+  const openEntityId = entityTrail.at(-1);
+  const EntityPage = entityPage.component;
 
   return (
     <div className="app-frame">
@@ -43,13 +48,17 @@ export function AppFrame() {
         </ul>
       </nav>
       <main className="app-main" aria-labelledby="view-title">
-        <header className="app-main__header">
-          <h1 id="view-title">{current.label}</h1>
-          <p className="muted">{current.summary}</p>
-        </header>
-        <div className="app-main__body">
-          <ViewNotBuilt label={current.label} summary={current.summary} />
-        </div>
+        {openEntityId && EntityPage ? (
+          <EntityPage key={openEntityId} entityId={openEntityId} />
+        ) : (
+          <>
+            <header className="app-main__header">
+              <h1 id="view-title">{current.label}</h1>
+              <p className="muted">{current.summary}</p>
+            </header>
+            <div className="app-main__body">{View ? <View /> : <ViewNotBuilt label={current.label} summary={current.summary} />}</div>
+          </>
+        )}
       </main>
       <StatusLine />
     </div>

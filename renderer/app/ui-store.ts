@@ -1,13 +1,23 @@
-// UI state only (which view is open). Service data lives in TanStack Query, never here.
+// UI state only (which view is open, which entity is being looked at). Service data lives in
+// TanStack Query, never here.
 import { create } from 'zustand';
 import type { ViewId } from './views.ts';
 
 interface UiState {
   activeView: ViewId;
+  /** Entities opened from anywhere, newest last; the entity page shows the last one. */
+  entityTrail: string[];
   openView: (view: ViewId) => void;
+  openEntity: (entityId: string) => void;
+  /** Back to the previous entity, or out of the entity page. */
+  closeEntity: () => void;
 }
 
 export const useUiStore = create<UiState>((set) => ({
   activeView: 'search',
-  openView: (view) => set({ activeView: view }),
+  entityTrail: [],
+  openView: (view) => set({ activeView: view, entityTrail: [] }),
+  openEntity: (entityId) =>
+    set((state) => (state.entityTrail.at(-1) === entityId ? state : { entityTrail: [...state.entityTrail, entityId].slice(-20) })),
+  closeEntity: () => set((state) => ({ entityTrail: state.entityTrail.slice(0, -1) })),
 }));
