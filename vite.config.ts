@@ -7,7 +7,8 @@ export default defineConfig({
   base: '/',
   plugins: [react()],
   build: {
-    outDir: fileURLToPath(new URL('./dist/renderer', import.meta.url)),
+    // PLAT_RENDERER_OUT lets parallel builds (several e2e runs at once) use separate folders.
+    outDir: process.env.PLAT_RENDERER_OUT ?? fileURLToPath(new URL('./dist/renderer', import.meta.url)),
     emptyOutDir: true,
     // No inline scripts or data-URL modules: the CSP allows same-origin files only.
     assetsInlineLimit: 0,

@@ -23,7 +23,7 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
     console.error(`--port must be a whole number from 0 to 65535 (got "${values.port}")`);
     process.exit(2);
   }
-  const rendererDir = values['renderer-dir'] ?? path.join(root, 'dist', 'renderer');
+  const rendererDir = values['renderer-dir'] ?? process.env.PLAT_RENDERER_DIR ?? path.join(root, 'dist', 'renderer');
   const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
 
   const dataDir = process.env.PLAT_DATA_DIR ?? path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'plat');
