@@ -44,17 +44,21 @@ function validatedBy<S extends z.ZodType>(schema: S) {
   }) as unknown as z.ZodType<z.input<S>, z.input<S>>;
 }
 
+type PartInput<N extends ServiceOperationName, P extends string> = z.input<
+  (typeof operationSchemas)[N] extends Record<P, infer S extends z.ZodType> ? S : never
+>;
 type PartsInput<N extends ServiceOperationName> = {
-  [P in 'path' | 'query' | 'body' as (typeof operationSchemas)[N] extends Record<P, z.ZodType> ? P : never]: z.input<
-    (typeof operationSchemas)[N] extends Record<P, infer S extends z.ZodType> ? S : never
-  >;
+  [P in 'path' | 'body' as (typeof operationSchemas)[N] extends Record<P, z.ZodType> ? P : never]: PartInput<N, P>;
+} & {
+  [P in 'query' as (typeof operationSchemas)[N] extends Record<P, z.ZodType> ? P : never]?: PartInput<N, P>;
 };
 
 function partsFor<N extends ServiceOperationName>(operation: N): z.ZodType<PartsInput<N>, PartsInput<N>> {
   const schemas: OperationSchemas = operationSchemas[operation];
   const shape: Record<string, z.ZodType> = {};
   if (schemas.path) shape.path = validatedBy(schemas.path);
-  if (schemas.query) shape.query = validatedBy(schemas.query);
+  // Every query parameter has a default or is optional, so the whole query may be left out.
+  if (schemas.query) shape.query = validatedBy(schemas.query).optional();
   if (schemas.body) shape.body = validatedBy(schemas.body);
   return z.strictObject(shape) as unknown as z.ZodType<PartsInput<N>, PartsInput<N>>;
 }
