@@ -60,6 +60,8 @@ function createMainWindow(): BrowserWindow {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
+      // Middle-click would otherwise open links in a new window, around the window-open handler.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   window.once('ready-to-show', () => window.show());
