@@ -23,12 +23,14 @@ export async function buildElectron(): Promise<void> {
     sourcemap: 'linked',
     logLevel: 'warning',
     absWorkingDir: root,
+    // The code that reads import.meta.url checks for it; the Electron side passes paths explicitly.
+    logOverride: { 'empty-import-meta': 'silent' },
   };
   await Promise.all([
     esbuild({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs' }),
     // A sandboxed preload is a single CommonJS script with only `electron` to require.
     esbuild({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs' }),
-    esbuild({ ...common, entryPoints: ['electron/local-service/cli.ts'], outfile: 'dist/electron/local-service.cjs' }),
+    esbuild({ ...common, entryPoints: ['electron/local-service/main.ts'], outfile: 'dist/electron/local-service.cjs' }),
   ]);
 }
 

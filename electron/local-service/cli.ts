@@ -1,19 +1,17 @@
-// `npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--max-response-bytes N]`
+// `npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--sample-db PATH] [--max-response-bytes N]`
 // Starts the local Property Records Service, prints one JSON line on stdout
 // ({"url":...,"keys":{...}}) for whoever launched it, then serves until SIGTERM or SIGINT.
 // Request logs go to stderr: method, path, status, time and charge; never a header, a key or a query.
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LocalOperation } from './operation.ts';
 import { ServiceFailure } from './operation.ts';
-import type { SampleStore } from './sample-store.ts';
+import { openSampleStore, type SampleStore } from './sample-store.ts';
+import { localOperations } from './operations/index.ts';
 import { createLocalService, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RATE_LIMIT_PER_MINUTE } from './server.ts';
 import type { LocalService, RequestLogEntry } from './server.ts';
 
 export const USAGE =
-  'usage: node electron/local-service/cli.ts [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--max-response-bytes N]';
+  'usage: npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--sample-db PATH] [--max-response-bytes N]';
 
 export interface CliOptions {
   port: number;
@@ -21,6 +19,8 @@ export interface CliOptions {
   faultRate: number;
   /** State database; ':memory:' (the default) forgets accounts and keys when the process ends. */
   dbPath: string;
+  /** The sample data (assets/sample-data/sample.db by default; the packaged app passes its resources copy). */
+  sampleDbPath?: string;
   maxResponseBytes: number;
 }
 
@@ -42,6 +42,7 @@ export function parseCliFlags(argv: readonly string[]): CliParse {
         'rate-limit': { type: 'string' },
         'fault-rate': { type: 'string' },
         db: { type: 'string' },
+        'sample-db': { type: 'string' },
         'max-response-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -83,6 +84,7 @@ export function parseCliFlags(argv: readonly string[]): CliParse {
       faultRate: faultRate as number,
       dbPath,
       maxResponseBytes: maxResponseBytes as number,
+      ...(text('sample-db') === undefined ? {} : { sampleDbPath: text('sample-db') as string }),
     },
   };
 }
@@ -97,29 +99,13 @@ interface ServedData {
   close(): void;
 }
 
-// The operation registry (./operations/index.ts, exporting `localOperations`) and the sample store
-// are loaded by path at run time, so the service still starts (health, auth, keys) in a tree where
-// they are not built yet, and says so on stderr.
-async function loadServedData(log: (line: string) => void): Promise<ServedData> {
-  const registryUrl = new URL('./operations/index.ts', import.meta.url);
-  if (!existsSync(registryUrl)) {
-    log('no operation registry (electron/local-service/operations/index.ts): serving no operations');
-    return { operations: [], close: () => {} };
-  }
-  const registry = (await import(registryUrl.href)) as { localOperations?: unknown };
-  if (!Array.isArray(registry.localOperations)) {
-    throw new Error('electron/local-service/operations/index.ts must export `localOperations: LocalOperation[]`');
-  }
-  const operations = registry.localOperations as LocalOperation[];
-  const storeModule = (await import(new URL('./sample-store.ts', import.meta.url).href)) as { openSampleStore?: unknown };
-  if (typeof storeModule.openSampleStore !== 'function') {
-    throw new Error('electron/local-service/sample-store.ts must export `openSampleStore()`');
-  }
+// Without sample data every operation answers a clear 503 instead of the service not starting, so
+// health, auth and the key line still work and stderr says how to build the data.
+function loadServedData(sampleDbPath: string | undefined, log: (line: string) => void): ServedData {
   let store: SampleStore;
   try {
-    store = (storeModule.openSampleStore as () => SampleStore)();
+    store = sampleDbPath === undefined ? openSampleStore() : openSampleStore(sampleDbPath);
   } catch (error) {
-    // Without sample data every operation answers a clear 503 instead of the service not starting.
     const reason = error instanceof Error ? error.message : String(error);
     log(`sample data unavailable (${reason}); run \`npm run sample-data\`. Operations will answer 503 sample_data_unavailable.`);
     const unavailable = (operation: LocalOperation): LocalOperation => ({
@@ -129,16 +115,9 @@ async function loadServedData(log: (line: string) => void): Promise<ServedData> 
       },
     });
     // The wrapped operations never read the store; the empty object only satisfies the server's check.
-    return { operations: operations.map(unavailable), store: {} as SampleStore, close: () => {} };
+    return { operations: localOperations.map(unavailable), store: {} as SampleStore, close: () => {} };
   }
-  return {
-    operations,
-    store,
-    close: () => {
-      const closable = store as unknown as { close?: () => void };
-      closable.close?.();
-    },
-  };
+  return { operations: localOperations, store, close: () => store.close() };
 }
 
 export async function runCli(argv: readonly string[]): Promise<void> {
@@ -158,7 +137,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   let served: ServedData | undefined;
   let service: LocalService;
   try {
-    served = await loadServedData(log);
+    served = loadServedData(options.sampleDbPath, log);
     service = await createLocalService({
       operations: served.operations,
       ...(served.store === undefined ? {} : { store: served.store }),
@@ -198,12 +177,4 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   // Started by launch.ts with an IPC channel: when the launcher dies, do not linger holding the port.
   if (process.send !== undefined) process.once('disconnect', () => stop('launcher gone'));
-}
-
-// import.meta.main is recent (Node 24.2); older runtimes, such as Electron's Node run as Node, compare paths.
-const isEntryPoint =
-  (import.meta as { main?: boolean }).main ??
-  (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url));
-if (isEntryPoint) {
-  await runCli(process.argv.slice(2));
 }

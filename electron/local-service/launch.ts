@@ -1,4 +1,4 @@
-// Runs the local service (cli.ts) in a child process and waits for its announcement line.
+// Runs the local service (main.ts → cli.ts) in a child process and waits for its announcement line.
 // node:sqlite is synchronous, so the service must never share a thread with a UI or IPC loop: the
 // browser host and scripts start it here; Electron's main can too, by passing its own binary as
 // execPath (ELECTRON_RUN_AS_NODE=1 makes it behave as Node).
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readServiceAnnouncement } from './announcement.ts';
 import type { ServiceAnnouncement } from './announcement.ts';
 
-export const CLI_PATH = fileURLToPath(new URL('./cli.ts', import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL('./main.ts', import.meta.url));
 export const LAUNCH_TIMEOUT_MS = 15_000;
 const STOP_GRACE_MS = 5_000;
 

@@ -1,0 +1,766 @@
+// The v2 operations of the local Property Records Service: property searches, resolutions, the
+// catalog, one entity, and relationship traversal (spec, "Endpoints / v2"). Each is a pure,
+// synchronous function of its request and the sample store. Every value answered is cited: entity
+// and edge `source_refs` are record refs, each listed with its publisher, release and URL in the
+// envelope's provenance; synthetic values are cited to Plat's synthetic source and marked.
+// Choices the spec leaves open are documented in docs/service-notes.md ("v2 operations").
+import type { LocalOperation, OperationResult } from '../operation.ts';
+import { ServiceFailure } from '../operation.ts';
+import type { Citation, Fact, SampleEntity, SampleRelationship, SampleStore } from '../sample-store.ts';
+import {
+  chargeFor,
+  priceRuleFor,
+  queryObject,
+  requestIssues,
+  relationshipPredicates,
+  resolutionClientId,
+  serviceOperations,
+  V2CatalogQuerySchema,
+  V2EntityPathSchema,
+  V2PropertySearchSchema,
+  V2RelationshipsQuerySchema,
+  V2ResolutionItemSchema,
+  V2ResolutionsRequestSchema,
+} from '../../../shared/service/index.ts';
+import type { ServiceOperationName, V2ResolutionItem } from '../../../shared/service/index.ts';
+import {
+  citationOfRecord,
+  decodeCursor,
+  encodeCursor,
+  generationMeta,
+  isoDay,
+  ProvenanceCollector,
+  readCursor,
+  requestFingerprint,
+  sampleGeneration,
+  v2Citation,
+} from './v2-common.ts';
+import type { V2Citation } from './v2-common.ts';
+import { catalogFacetCapabilities, catalogListing } from './v2-catalog.ts';
+import { invalidParameter, propertyIndex, queryProperties } from './v2-property-index.ts';
+import type { IndexedProperty } from './v2-property-index.ts';
+import { ENTITY_PREFIX_KIND } from '../sample-keys.ts';
+
+function operation(name: ServiceOperationName, handle: LocalOperation['handle']): LocalOperation {
+  const spec = serviceOperations[name];
+  return {
+    name: spec.name,
+    envelopeOperation: spec.envelopeOperation,
+    generation: 'v2',
+    method: spec.method,
+    path: spec.path,
+    idempotent: spec.idempotencyKey,
+    handle,
+  };
+}
+
+function notFound(message: string, details?: unknown): ServiceFailure {
+  return new ServiceFailure(404, 'not_found', message, details === undefined ? {} : { details });
+}
+
+/** Entity kinds of the sample, in the order results list them. */
+const KIND_ORDER: readonly string[] = ['property', 'unit', 'parcel', 'tax_account', 'address'];
+const SAMPLE_KINDS = new Set(KIND_ORDER);
+
+function kindRank(kind: string): number {
+  const rank = KIND_ORDER.indexOf(kind);
+  return rank < 0 ? KIND_ORDER.length : rank;
+}
+
+/** The v2 entity kind of an entity ref, read from its prefix. */
+function kindOfRef(ref: string): string {
+  const prefix = ref.slice(0, ref.indexOf('_'));
+  return Object.hasOwn(ENTITY_PREFIX_KIND, prefix) ? ENTITY_PREFIX_KIND[prefix as keyof typeof ENTITY_PREFIX_KIND] : '';
+}
+
+function knownAreas(store: SampleStore): string[] {
+  return store.areas().map((area) => area.area_uid);
+}
+
+/** What a client shows for an entity: its first identifier of each scheme (address, SSL, account, ...). */
+function canonicalIdentity(entity: SampleEntity): Record<string, string> {
+  const identity: Record<string, string> = {};
+  for (const scheme of ['address', 'ssl', 'account_no', 'unit_designator', 'mar_id']) {
+    const identifier = entity.identifiers.find((candidate) => candidate.scheme === scheme);
+    if (identifier) identity[scheme] = identifier.value;
+  }
+  return identity;
+}
+
+/** The record an entity's identity was read from: the first record of its defining row. */
+function definingRecords(entity: SampleEntity): string[] {
+  return entity.source_refs.slice(0, 1);
+}
+
+interface CitedFact {
+  value: string | number | boolean;
+  source_field: string;
+  synthetic: boolean;
+  method: string;
+  source_refs: string[];
+  citation: V2Citation;
+  note?: string;
+  derived_from?: string;
+}
+
+function citedFact(fact: Fact, provenance: ProvenanceCollector): CitedFact {
+  return {
+    value: fact.value,
+    source_field: fact.source_field,
+    synthetic: fact.synthetic,
+    method: fact.method,
+    source_refs: [provenance.cite(fact.citation)],
+    citation: v2Citation(fact.citation),
+    ...(fact.note === null ? {} : { note: fact.note }),
+    // The real record a synthetic value was copied from: cited too, so a reader can look at it.
+    ...(fact.derived_from === null ? {} : { derived_from: provenance.records([fact.derived_from])[0] }),
+  };
+}
+
+/**
+ * Facts grouped by field: the best value (the first real one in the store's preference order, or
+ * the first synthetic one when no publisher gives the field) with every other value as an alternative.
+ */
+function groupedFacts(facts: readonly Fact[], provenance: ProvenanceCollector, withAlternatives: boolean): Record<string, CitedFact & { alternatives?: CitedFact[] }> {
+  const byField = new Map<string, Fact[]>();
+  for (const fact of facts) {
+    const list = byField.get(fact.field) ?? [];
+    list.push(fact);
+    byField.set(fact.field, list);
+  }
+  const out: Record<string, CitedFact & { alternatives?: CitedFact[] }> = {};
+  for (const [field, list] of byField) {
+    const best = list.find((fact) => !fact.synthetic) ?? list[0];
+    if (!best) continue;
+    out[field] = {
+      ...citedFact(best, provenance),
+      ...(withAlternatives ? { alternatives: list.filter((fact) => fact !== best).map((fact) => citedFact(fact, provenance)) } : {}),
+    };
+  }
+  return out;
+}
+
+function citedLocation(location: { lat: number; lon: number; precision: string; citation: Citation }, provenance: ProvenanceCollector) {
+  return {
+    lat: location.lat,
+    lon: location.lon,
+    precision: location.precision,
+    source_refs: [provenance.cite(location.citation)],
+    citation: v2Citation(location.citation),
+  };
+}
+
+function realRecords(store: SampleStore, refs: readonly string[], provenance: ProvenanceCollector): string[] {
+  return provenance.records(refs.filter((ref) => !citationOfRecord(store, ref).synthetic));
+}
+
+// ---------------------------------------------------------------------------------------------
+// POST /api/v2/property-searches
+
+/** How a property reaches related entities of each kind (one link away). */
+const KINDS_BY_PREDICATE: Record<string, readonly string[]> = {
+  located_in: ['parcel', 'unit'],
+  taxed_in: ['tax_account'],
+  served_by: ['address'],
+  assessed_in: [],
+  permitted_by: [],
+};
+
+interface SearchHit {
+  entityRef: string;
+  kind: string;
+  property: IndexedProperty;
+  relationship: SampleRelationship | null;
+}
+
+function expansionOf(store: SampleStore, property: IndexedProperty, kinds: ReadonlySet<string>, predicates: readonly string[]): SearchHit[] {
+  const hits: SearchHit[] = [];
+  if (kinds.has('property')) hits.push({ entityRef: property.entityRef, kind: 'property', property, relationship: null });
+  const followed = predicates.filter((predicate) => (KINDS_BY_PREDICATE[predicate] ?? []).some((kind) => kinds.has(kind)));
+  if (followed.length === 0) return hits;
+  const related = store
+    .relationships(property.entityRef, { direction: 'out', predicates: followed, includeRecordObjects: false })
+    .map((relationship) => ({ relationship, kind: kindOfRef(relationship.object_ref) }))
+    .filter((link) => kinds.has(link.kind))
+    .sort((a, b) => kindRank(a.kind) - kindRank(b.kind) || (a.relationship.object_ref < b.relationship.object_ref ? -1 : 1));
+  for (const link of related) hits.push({ entityRef: link.relationship.object_ref, kind: link.kind, property, relationship: link.relationship });
+  return hits;
+}
+
+const searchProperties = operation('v2.searchProperties', (request, { store }) => {
+  const search = V2PropertySearchSchema.parse(request.body);
+  const index = propertyIndex(store);
+  if (!index.byArea.has(search.area_uid)) {
+    throw notFound(
+      `area_uid ${search.area_uid}: no records in the sample. Areas with records: ${knownAreas(store).join(', ')}. Maryland and Northern Virginia outside Alexandria have none.`,
+      { parameter: 'area_uid', known_area_uids: knownAreas(store) },
+    );
+  }
+  const kinds = new Set<string>(search.entity_kinds ?? ['property']);
+  const predicates: readonly string[] = search.predicates ?? relationshipPredicates;
+  const warnings: string[] = [];
+  const absentKinds = [...kinds].filter((kind) => !SAMPLE_KINDS.has(kind));
+  if (absentKinds.length > 0) warnings.push(`The sample holds no ${absentKinds.join(' or ')} entities.`);
+  if (search.filters.some((filter) => filter.field.startsWith('imputed_'))) {
+    warnings.push('imputed_* fields are SYNTHETIC (plat_synthetic_characteristics): copied from a nearby CAMA record, not records of these lots.');
+  }
+
+  const fingerprint = requestFingerprint('v2.search', { ...search, cursor: undefined, limit: undefined });
+  const start = decodeCursor(search.cursor, 'search', fingerprint, 2) ?? [0, 0];
+  const matches = queryProperties(index, { areaUid: search.area_uid, filters: search.filters, sort: search.sort });
+  const reachable = kinds.has('property') || predicates.some((predicate) => (KINDS_BY_PREDICATE[predicate] ?? []).some((kind) => kinds.has(kind)));
+
+  const hits: SearchHit[] = [];
+  let next: [number, number] | null = null;
+  if (reachable) {
+    const [firstProperty = 0, firstHit = 0] = start;
+    scan: for (let p = firstProperty; p < matches.length; p++) {
+      const property = matches[p];
+      if (!property) break;
+      const expansion = expansionOf(store, property, kinds, predicates);
+      for (let h = p === firstProperty ? firstHit : 0; h < expansion.length; h++) {
+        const hit = expansion[h];
+        if (!hit) break;
+        if (hits.length === search.limit) {
+          next = [p, h];
+          break scan;
+        }
+        hits.push(hit);
+      }
+    }
+  }
+  if (hits.length === 0) {
+    throw notFound(
+      search.cursor === undefined
+        ? `No ${[...kinds].join(' or ')} in ${search.area_uid} matches this search.`
+        : 'No further results for this search.',
+      { parameter: null, area_uid: search.area_uid, properties_matched: matches.length },
+    );
+  }
+
+  const provenance = new ProvenanceCollector(store);
+  const items = hits.map((hit) => {
+    const base: Record<string, unknown> = { entity_ref: hit.entityRef, entity_kind: hit.kind, status: 'current', area_uid: hit.property.areaUid };
+    if (hit.relationship === null) {
+      const a = hit.property.attributes;
+      const identity: Record<string, string> = {};
+      for (const key of ['address', 'ssl', 'account_no'] as const) {
+        const value = a[key];
+        if (typeof value === 'string') identity[key] = value;
+      }
+      base['canonical_identity'] = identity;
+      base['property_ref'] = hit.property.entityRef;
+      base['source_refs'] = realRecords(store, hit.property.sourceRefs, provenance);
+    } else {
+      const entity = store.getEntity(hit.entityRef);
+      if (!entity) throw new Error(`related entity ${hit.entityRef} is not in the sample store`);
+      base['canonical_identity'] = canonicalIdentity(entity);
+      base['property_ref'] = hit.property.entityRef;
+      base['via_predicate'] = hit.relationship.predicate;
+      base['relationship_ref'] = hit.relationship.relationship_ref;
+      base['source_refs'] = provenance.records([...definingRecords(entity), ...hit.relationship.source_refs]);
+    }
+    if (search.projection === 'fact_summary') {
+      const facts = store.factsFor(hit.entityRef);
+      if (facts) {
+        base['facts'] = groupedFacts(facts.facts, provenance, false);
+        base['location'] = facts.location === null ? null : citedLocation(facts.location, provenance);
+        base['limitations'] = facts.limitations;
+      }
+    }
+    return base;
+  });
+
+  const charge = chargeFor(priceRuleFor('v2.searchProperties'), { hasResults: items.length > 0 });
+  return {
+    data: { items, projection: search.projection, area_uid: search.area_uid, properties_matched: matches.length },
+    meta: {
+      ...generationMeta(store),
+      ...(next === null ? {} : { next_cursor: encodeCursor('search', fingerprint, next) }),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    },
+    provenance: provenance.build(),
+    charge,
+  } satisfies OperationResult;
+});
+
+// ---------------------------------------------------------------------------------------------
+// POST /api/v2/resolutions
+
+/** Candidates an item can page through; a partial address like "ST" could otherwise list thousands. */
+const MAX_CANDIDATES = 500;
+
+const MATCH_RANK: Record<string, number> = { exact: 0, premise: 1, partial: 2 };
+
+interface MatchedIdentifier {
+  scheme: string;
+  value: string;
+  match_basis: string;
+}
+
+interface CandidateDraft {
+  entityRef: string;
+  kind: string;
+  areaUid: string;
+  rank: number;
+  matchBasis: string;
+  precision: 'exact' | 'approximate';
+  method: string;
+  matched: MatchedIdentifier[];
+}
+
+function addCandidate(drafts: Map<string, CandidateDraft>, draft: Omit<CandidateDraft, 'matched'>, identifier: MatchedIdentifier): void {
+  const existing = drafts.get(draft.entityRef);
+  if (!existing) {
+    drafts.set(draft.entityRef, { ...draft, matched: [identifier] });
+    return;
+  }
+  if (!existing.matched.some((m) => m.scheme === identifier.scheme && m.value === identifier.value)) existing.matched.push(identifier);
+  if (draft.rank < existing.rank) Object.assign(existing, { rank: draft.rank, matchBasis: draft.matchBasis, precision: draft.precision, method: draft.method });
+}
+
+/** The properties an entity belongs to (itself for a property), by the links that tie land, accounts and addresses to properties. */
+function propertiesOf(store: SampleStore, entityRef: string, kind: string): string[] {
+  if (kind === 'property') return [entityRef];
+  return [
+    ...new Set(
+      store
+        .relationships(entityRef, { direction: 'in', predicates: ['located_in', 'taxed_in', 'served_by'], includeRecordObjects: false })
+        .map((relationship) => relationship.subject_ref)
+        .filter((ref) => ref.startsWith('prop_')),
+    ),
+  ];
+}
+
+interface ItemOutcome {
+  result: Record<string, unknown>;
+  failed: boolean;
+}
+
+function invalidItem(clientId: string, reason: string, issues: unknown[] = []): ItemOutcome {
+  return { result: { client_id: clientId, outcome: 'invalid_input', candidates: [], reason, issues }, failed: true };
+}
+
+function resolveItem(
+  store: SampleStore,
+  item: V2ResolutionItem,
+  candidateLimit: number,
+  cursor: string | undefined,
+  provenance: ProvenanceCollector,
+): ItemOutcome {
+  const addressIdentifiers = item.identifiers.filter((identifier) => identifier.scheme === 'address');
+  if (item.subject_kind === 'address' && addressIdentifiers.length === 0) {
+    return invalidItem(item.client_id, 'identifiers: an address subject needs an identifier with scheme address');
+  }
+  if (item.subject_kind === 'identifier' && addressIdentifiers.length === item.identifiers.length) {
+    return invalidItem(item.client_id, 'identifiers: an identifier subject needs an ssl, account_no, mar_id or entity_ref identifier (use subject_kind address for addresses)');
+  }
+  const fingerprint = requestFingerprint('v2.resolution', { ...item, client_id: undefined });
+  let offset = 0;
+  if (cursor !== undefined) {
+    const positions = readCursor(cursor, 'resolution', fingerprint, 1);
+    if (positions === null) return invalidItem(item.client_id, `candidate_cursors.${item.client_id}: not a cursor this service issued for this item`);
+    offset = positions[0] ?? 0;
+  }
+  const warnings: string[] = [];
+  if (item.include_retired_identifiers) warnings.push('The sample is one snapshot per source: it holds no retired identifiers.');
+  if (item.area_uid !== undefined && !knownAreas(store).includes(item.area_uid)) {
+    return {
+      result: { client_id: item.client_id, outcome: 'not_found', candidates: [], total_candidates: 0, reason: `area_uid ${item.area_uid}: no records in the sample`, ...(warnings.length > 0 ? { warnings } : {}) },
+      failed: true,
+    };
+  }
+  if (item.entity_kind !== undefined && !SAMPLE_KINDS.has(item.entity_kind)) {
+    return {
+      result: { client_id: item.client_id, outcome: 'not_found', candidates: [], total_candidates: 0, reason: `The sample holds no ${item.entity_kind} entities.`, ...(warnings.length > 0 ? { warnings } : {}) },
+      failed: true,
+    };
+  }
+
+  const drafts = new Map<string, CandidateDraft>();
+  const areaOption = item.area_uid === undefined ? {} : { areaUid: item.area_uid };
+  let addressResolution: Record<string, unknown> | undefined;
+  for (const identifier of item.identifiers) {
+    const matched = { scheme: identifier.scheme, value: identifier.value };
+    if (identifier.scheme === 'address') {
+      const resolution = store.resolveAddress(identifier.value, { ...areaOption, limit: MAX_CANDIDATES });
+      addressResolution ??= {
+        input: resolution.input,
+        normalised: resolution.normalised === null ? null : { premise: resolution.normalised.premise, unit: resolution.normalised.unit, full: resolution.normalised.full },
+        matched: resolution.total > 0,
+        best_match: resolution.candidates[0] ? `address_${resolution.candidates[0].match}` : null,
+        total: resolution.total,
+      };
+      for (const candidate of resolution.candidates) {
+        const basis = `address_${candidate.match}`;
+        addCandidate(
+          drafts,
+          { entityRef: candidate.entity_id, kind: candidate.entity_kind, areaUid: candidate.area_uid, rank: MATCH_RANK[candidate.match] ?? 2, matchBasis: basis, precision: candidate.precision, method: candidate.method },
+          { ...matched, match_basis: basis },
+        );
+        // A building's address serves its units: they share the street address, not the unit.
+        if (candidate.entity_kind === 'address' && candidate.match !== 'partial') {
+          for (const served of store.relationships(candidate.entity_id, { direction: 'in', predicates: ['served_by'], includeRecordObjects: false })) {
+            const ref = served.subject_ref;
+            const kind = kindOfRef(ref);
+            if ((kind !== 'property' && kind !== 'unit') || drafts.has(ref)) continue;
+            addCandidate(
+              drafts,
+              { entityRef: ref, kind, areaUid: candidate.area_uid, rank: MATCH_RANK['premise'] ?? 1, matchBasis: 'address_premise', precision: 'approximate', method: 'address_match' },
+              { ...matched, match_basis: 'address_premise' },
+            );
+          }
+        }
+      }
+    } else if (identifier.scheme === 'entity_ref') {
+      const entity = store.getEntity(identifier.value.trim());
+      if (entity && (item.area_uid === undefined || entity.area_uid === item.area_uid)) {
+        addCandidate(
+          drafts,
+          { entityRef: entity.entity_id, kind: entity.entity_kind, areaUid: entity.area_uid, rank: 0, matchBasis: 'entity_ref_exact', precision: 'exact', method: 'entity_ref_lookup' },
+          { ...matched, match_basis: 'entity_ref_exact' },
+        );
+      }
+    } else {
+      for (const candidate of store.resolveIdentifier(identifier.scheme, identifier.value, { ...areaOption, limit: MAX_CANDIDATES })) {
+        const basis = `${identifier.scheme}_exact`;
+        addCandidate(
+          drafts,
+          { entityRef: candidate.entity_id, kind: candidate.entity_kind, areaUid: candidate.area_uid, rank: 0, matchBasis: basis, precision: 'exact', method: candidate.method },
+          { ...matched, match_basis: basis },
+        );
+      }
+    }
+  }
+
+  const ordered = [...drafts.values()]
+    .filter((draft) => item.entity_kind === undefined || draft.kind === item.entity_kind)
+    .sort((a, b) => b.matched.length - a.matched.length || a.rank - b.rank || kindRank(a.kind) - kindRank(b.kind) || (a.entityRef < b.entityRef ? -1 : 1))
+    .slice(0, MAX_CANDIDATES);
+  const common = {
+    client_id: item.client_id,
+    total_candidates: ordered.length,
+    ...(addressResolution === undefined ? {} : { address_resolution: addressResolution }),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+  if (ordered.length === 0) {
+    return { result: { ...common, outcome: 'not_found', candidates: [], reason: 'No entity in the sample matches these identifiers.' }, failed: true };
+  }
+  if (offset >= ordered.length) return invalidItem(item.client_id, `candidate_cursors.${item.client_id}: past the last candidate`);
+
+  // Ambiguous when the best-matching candidates stand for more than one property.
+  const best = ordered[0];
+  const top = ordered.filter((draft) => best !== undefined && draft.matched.length === best.matched.length && draft.rank === best.rank);
+  const subjects = new Set<string>();
+  for (const draft of top) {
+    const properties = propertiesOf(store, draft.entityRef, draft.kind);
+    subjects.add(properties.length === 1 ? (properties[0] ?? draft.entityRef) : draft.entityRef);
+    if (subjects.size > 1) break;
+  }
+
+  const page = ordered.slice(offset, offset + candidateLimit);
+  const candidates = page.map((draft) => {
+    const entity = store.getEntity(draft.entityRef);
+    if (!entity) throw new Error(`candidate ${draft.entityRef} is not in the sample store`);
+    const properties = propertiesOf(store, draft.entityRef, draft.kind);
+    return {
+      entity_ref: draft.entityRef,
+      entity_kind: draft.kind,
+      status: entity.status,
+      area_uid: draft.areaUid,
+      canonical_identity: canonicalIdentity(entity),
+      match_basis: draft.matchBasis,
+      ...(properties.length === 1 && properties[0] !== undefined ? { property_ref: properties[0] } : {}),
+      property_count: properties.length,
+      precision: draft.precision,
+      method: draft.method,
+      matched_identifiers: draft.matched,
+      source_refs: provenance.records(definingRecords(entity)),
+    };
+  });
+  const nextOffset = offset + candidateLimit;
+  return {
+    result: {
+      ...common,
+      outcome: subjects.size > 1 ? 'ambiguous' : 'ok',
+      candidates,
+      ...(nextOffset < ordered.length ? { next_candidate_cursor: encodeCursor('resolution', fingerprint, [nextOffset]) } : {}),
+    },
+    failed: false,
+  };
+}
+
+const resolveEntities = operation('v2.resolveEntities', (request, { store }) => {
+  const batch = V2ResolutionsRequestSchema.parse(request.body);
+  const cursors = batch.candidate_cursors ?? {};
+  const clientIds = batch.items.map(resolutionClientId);
+  const unknownCursor = Object.keys(cursors).find((id) => !clientIds.includes(id));
+  if (unknownCursor !== undefined) {
+    throw invalidParameter('candidate_cursors', `candidate_cursors.${unknownCursor}`, 'names no item of this request');
+  }
+  const provenance = new ProvenanceCollector(store);
+  const seen = new Map<string, number>();
+  const outcomes = batch.items.map((raw, position): ItemOutcome => {
+    const clientId = resolutionClientId(raw);
+    const parsed = V2ResolutionItemSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issues = requestIssues(parsed.error);
+      return invalidItem(clientId, issues.map((issue) => `${issue.location}: ${issue.message}`).join('; '), issues);
+    }
+    const first = seen.get(clientId);
+    if (first !== undefined) return invalidItem(clientId, `client_id: repeats item ${first}; each item needs its own client_id`);
+    seen.set(clientId, position);
+    return resolveItem(store, parsed.data, batch.candidate_limit, cursors[clientId], provenance);
+  });
+  const results = outcomes.map((outcome) => outcome.result as { candidates: unknown[] } & Record<string, unknown>);
+  const resolvedItems = results.filter((result) => result.candidates.length > 0).length;
+  return {
+    data: { items: results },
+    status: outcomes.some((outcome) => outcome.failed) ? 'partial' : 'ok',
+    meta: { ...generationMeta(store), resolved_items: resolvedItems },
+    provenance: provenance.build(),
+    charge: chargeFor(priceRuleFor('v2.resolveEntities'), { hasResults: resolvedItems > 0, resolvedItems }),
+  } satisfies OperationResult;
+});
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/v2/catalog
+
+const getCatalog = operation('v2.getCatalog', (request, { store }) => {
+  const query = V2CatalogQuerySchema.parse(queryObject(request.query));
+  const fingerprint = requestFingerprint('v2.catalog', { ...query, cursor: undefined, page_size: undefined });
+  const [offset = 0] = decodeCursor(query.cursor, 'catalog', fingerprint, 1) ?? [0];
+  const listing = catalogListing(store, query);
+  const items = listing.items.slice(offset, offset + query.page_size);
+  const next = offset + query.page_size < listing.items.length ? encodeCursor('catalog', fingerprint, [offset + query.page_size]) : null;
+  const provenance = new ProvenanceCollector(store);
+  for (const id of listing.sourceIds) {
+    const source = store.getSource(id);
+    if (source) provenance.source(source);
+  }
+  return {
+    data: { facet: query.facet, items, capabilities: catalogFacetCapabilities, total_items: listing.items.length },
+    meta: {
+      ...generationMeta(store),
+      ...(next === null ? {} : { next_cursor: next }),
+      ...(listing.warnings.length > 0 ? { warnings: listing.warnings } : {}),
+    },
+    provenance: provenance.build(),
+    charge: chargeFor(priceRuleFor('v2.getCatalog'), { hasResults: items.length > 0 }),
+  } satisfies OperationResult;
+});
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/v2/entities/{entity_ref}
+
+function entityNotFound(entityRef: string): ServiceFailure {
+  return notFound(`No entity ${entityRef} in the sample.`, { parameter: 'entity_ref' });
+}
+
+const getEntity = operation('v2.getEntity', (request, { store }) => {
+  const { entity_ref: entityRef } = V2EntityPathSchema.parse(request.params);
+  const entity = store.getEntity(entityRef);
+  const facts = entity ? store.factsFor(entityRef) : null;
+  if (!entity || !facts) throw entityNotFound(entityRef);
+  const provenance = new ProvenanceCollector(store);
+  const attributes = groupedFacts(facts.facts, provenance, true);
+  const defining = definingRecords(entity);
+  // An identifier is cited to the record whose published value it is (or normalises to); failing
+  // that, to the record that defines the entity.
+  const identifiers = entity.identifiers.map((identifier) => {
+    const fact = facts.facts.find((candidate) => candidate.field === identifier.scheme && String(candidate.value).trim().toUpperCase() === identifier.value.toUpperCase());
+    return { scheme: identifier.scheme, value: identifier.value, source_refs: fact ? [provenance.cite(fact.citation)] : provenance.records(defining) };
+  });
+  const generation = sampleGeneration(store);
+  return {
+    data: {
+      entity: {
+        entity_ref: entity.entity_id,
+        entity_kind: entity.entity_kind,
+        area_uid: entity.area_uid,
+        generation_id: generation.generationId,
+        status: entity.status,
+        identifiers,
+        attributes,
+        source_refs: provenance.records(entity.source_refs),
+        coverage_status: entity.coverage_status,
+        valid_from: entity.valid_from,
+        valid_to: entity.valid_to,
+        location: facts.location === null ? null : citedLocation(facts.location, provenance),
+        permits: facts.permits.map((permit) => ({
+          record_ref: permit.record_ref,
+          permit_id: permit.permit_id,
+          record_type: permit.record_type,
+          status: permit.status,
+          issue_date: permit.issue_date,
+          description: permit.description,
+          address: permit.address,
+          method: permit.method,
+          confidence: permit.confidence,
+          source_refs: [provenance.cite(permit.citation)],
+          citation: v2Citation(permit.citation),
+        })),
+        limitations: facts.limitations,
+      },
+    },
+    meta: generationMeta(store),
+    provenance: provenance.build(),
+    charge: chargeFor(priceRuleFor('v2.getEntity'), { hasResults: true }),
+  } satisfies OperationResult;
+});
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/v2/entities/{entity_ref}/relationships
+
+interface TraversalNode {
+  id: string;
+  node_type: 'entity' | 'record';
+  kind: string;
+  label: string;
+  identifiers: Array<{ scheme: string; value: string }>;
+  area_uid: string | null;
+  depth: number;
+  source_refs: string[];
+}
+
+interface TraversalEdge extends Omit<SampleRelationship, 'object_type' | 'basis'> {
+  object_type: 'entity' | 'record';
+  basis: string | null;
+  generation_id: string;
+  via_ref: string;
+  depth: number;
+}
+
+/** Whether a link dated [from, to) holds on a calendar day (to null: still holds). */
+function validOn(from: string, to: string | null, day: string): boolean {
+  return from <= day && (to === null || to > day);
+}
+
+const PREDICATE_ORDER = [...relationshipPredicates, 'same_owner'];
+
+function entityNode(entity: SampleEntity, depth: number): TraversalNode {
+  const identity = canonicalIdentity(entity);
+  const label = identity['address'] ?? identity['ssl'] ?? identity['account_no'] ?? entity.entity_id;
+  return {
+    id: entity.entity_id,
+    node_type: 'entity',
+    kind: entity.entity_kind,
+    label: `${label} (${entity.entity_kind.replace('_', ' ')})`,
+    identifiers: entity.identifiers.map((identifier) => ({ scheme: identifier.scheme, value: identifier.value })),
+    area_uid: entity.area_uid,
+    depth,
+    source_refs: definingRecords(entity),
+  };
+}
+
+function nodeFor(store: SampleStore, ref: string, depth: number): TraversalNode | null {
+  if (ref.startsWith('rec_')) {
+    const record = store.getRecord(ref);
+    if (!record) return null;
+    const permitId = record.data['PERMIT_ID'];
+    const address = record.data['FULL_ADDRESS'];
+    const identifiers = typeof permitId === 'string' ? [{ scheme: 'permit_id', value: permitId }] : [];
+    return {
+      id: ref,
+      node_type: 'record',
+      kind: record.kind,
+      label: [record.kind, typeof permitId === 'string' ? permitId : null, typeof address === 'string' ? address : null].filter((part) => part !== null).join(' '),
+      identifiers,
+      area_uid: null,
+      depth,
+      source_refs: [ref],
+    };
+  }
+  const entity = store.getEntity(ref);
+  return entity ? entityNode(entity, depth) : null;
+}
+
+const traverseRelationships = operation('v2.traverseRelationships', (request, { store, now }) => {
+  const { entity_ref: rootRef } = V2EntityPathSchema.parse(request.params);
+  const query = V2RelationshipsQuerySchema.parse(queryObject(request.query));
+  const root = store.getEntity(rootRef);
+  if (!root) throw entityNotFound(rootRef);
+  const fingerprint = requestFingerprint('v2.relationships', { ...query, entity_ref: rootRef, cursor: undefined, page_size: undefined });
+  const [offset = 0] = decodeCursor(query.cursor, 'relationships', fingerprint, 1) ?? [0];
+  // Edges are valid from the day their supporting source was published; compared by calendar day.
+  const asOfDay = query.as_of === undefined ? isoDay(now.toISOString()) : isoDay(query.as_of);
+  const generation = sampleGeneration(store);
+  const warnings: string[] = [];
+  if (root.valid_from > asOfDay) warnings.push(`${rootRef} first appears in a source published ${root.valid_from}, after as_of ${asOfDay}.`);
+
+  const nodes = new Map<string, TraversalNode>([[rootRef, entityNode(root, 0)]]);
+  const edges: TraversalEdge[] = [];
+  const seenEdges = new Set<string>();
+  let truncatedBy: 'max_nodes' | 'max_edges' | null = null;
+  let frontier = [rootRef];
+  walk: for (let level = 1; level <= query.depth && frontier.length > 0; level++) {
+    const next: string[] = [];
+    for (const nodeRef of frontier) {
+      const links = store
+        .relationships(nodeRef, { direction: query.direction, ...(query.predicates === undefined ? {} : { predicates: query.predicates }) })
+        .filter((link) => validOn(link.valid_from, link.valid_to, asOfDay))
+        .sort((a, b) => PREDICATE_ORDER.indexOf(a.predicate) - PREDICATE_ORDER.indexOf(b.predicate) || (a.relationship_ref < b.relationship_ref ? -1 : 1));
+      for (const link of links) {
+        if (seenEdges.has(link.relationship_ref)) continue;
+        if (edges.length >= query.max_edges) {
+          truncatedBy = 'max_edges';
+          break walk;
+        }
+        const otherRef = link.subject_ref === nodeRef ? link.object_ref : link.subject_ref;
+        if (!nodes.has(otherRef)) {
+          if (nodes.size >= query.max_nodes) {
+            truncatedBy ??= 'max_nodes';
+            continue;
+          }
+          const node = nodeFor(store, otherRef, level);
+          if (!node) continue;
+          nodes.set(otherRef, node);
+          if (node.node_type === 'entity') next.push(otherRef);
+        }
+        seenEdges.add(link.relationship_ref);
+        edges.push({ ...link, generation_id: generation.generationId, via_ref: nodeRef, depth: level });
+      }
+    }
+    frontier = next;
+  }
+  if (truncatedBy !== null) {
+    warnings.push(`Traversal stopped at ${truncatedBy === 'max_nodes' ? `max_nodes ${query.max_nodes}` : `max_edges ${query.max_edges}`}; some links are not listed.`);
+  }
+
+  const provenance = new ProvenanceCollector(store);
+  const pageEdges = edges.slice(offset, offset + query.page_size).map((edge) => ({ ...edge, source_refs: provenance.records(edge.source_refs) }));
+  const pageNodeRefs = new Set<string>(offset === 0 ? [rootRef] : []);
+  for (const edge of pageEdges) {
+    pageNodeRefs.add(edge.subject_ref);
+    pageNodeRefs.add(edge.object_ref);
+  }
+  const pageNodes = [...nodes.values()]
+    .filter((node) => pageNodeRefs.has(node.id))
+    .map((node) => ({ ...node, source_refs: provenance.records(node.source_refs) }));
+  const nextOffset = offset + query.page_size;
+  return {
+    data: {
+      root_ref: rootRef,
+      depth: query.depth,
+      direction: query.direction,
+      as_of: asOfDay,
+      nodes: pageNodes,
+      edges: pageEdges,
+      max_nodes: query.max_nodes,
+      max_edges: query.max_edges,
+      node_count: nodes.size,
+      edge_count: edges.length,
+    },
+    meta: {
+      ...generationMeta(store),
+      truncated: truncatedBy !== null,
+      ...(nextOffset < edges.length ? { next_cursor: encodeCursor('relationships', fingerprint, [nextOffset]) } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    },
+    provenance: provenance.build(),
+    charge: chargeFor(priceRuleFor('v2.traverseRelationships'), { hasResults: true }),
+  } satisfies OperationResult;
+});
+
+/** The v2 operations, for the registry in ./index.ts. */
+export const v2Operations: LocalOperation[] = [searchProperties, resolveEntities, getCatalog, getEntity, traverseRelationships];
