@@ -212,7 +212,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     listLedger: async (request) => {
       const filter = ledgerFilter(request.filter);
       const rows = ledger.list({ ...filter, limit: request.limit, offset: request.offset });
-      const total = ledger.list({ ...filter, limit: 1_000_000, offset: 0 }).length;
+      const total = ledger.count(filter);
       return {
         total,
         rows: rows.map((row) => ({

@@ -300,7 +300,8 @@ const CallAnswerSchema = z.object({
   balanceAfterMicroUsd: MicroUsdSchema.nullable(),
   replayed: z.boolean(),
   errorCode: z.string().min(1).max(200).nullable(),
-  attempts: z.int().min(1).max(1000),
+  // 0: refused before anything was sent, or closed by recovery without re-sending (no key to replay).
+  attempts: z.int().min(0).max(1000),
 });
 
 const CacheHitSchema = z.object({
@@ -550,6 +551,13 @@ export class SpendLedger {
   get(id: number): SpendEntry | undefined {
     const row = this.#db.prepare('SELECT * FROM spend_ledger WHERE id = ?').get(id);
     return row ? entryFrom(row) : undefined;
+  }
+
+  /** How many rows match the filter (for paging). */
+  count(filter: SpendFilter = {}): number {
+    const { where, params } = filterSql(PageSchema.omit({ limit: true, offset: true }).parse(filter));
+    const row = this.#db.prepare(`SELECT COUNT(*) AS n FROM spend_ledger ${where}`).get(...params);
+    return row ? num(row, 'n') : 0;
   }
 
   /** Rows newest first. */

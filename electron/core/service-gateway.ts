@@ -3,8 +3,8 @@
 //   (answer, reconciliation) → cache → spend event.
 // The renderer never builds a request, never sees the key and never computes a charge.
 //
-// Calls that can charge are serialised (one in flight at a time) so the ledger can attribute every
-// balance change to the call that caused it; free calls run alongside. A call whose answer was lost
+// Calls are serialised (one in flight at a time) so the ledger can attribute every balance change to
+// the call that caused it, including a charge whose answer was lost. A call whose answer was lost
 // stays `pending` in the ledger and is re-sent with its Idempotency-Key at the next start, when the
 // service replays it free.
 import type { z } from 'zod';
@@ -101,7 +101,7 @@ const canCharge = (operation: ServiceOperationName, parts: RequestParts): boolea
   return price.kind !== 'free';
 };
 
-/** Runs `work` after every earlier charging call has finished. */
+/** Runs `work` after every earlier call has finished. */
 class ChargeQueue {
   #tail: Promise<unknown> = Promise.resolve();
   run<T>(work: () => Promise<T>): Promise<T> {
@@ -223,10 +223,11 @@ export class ServiceGateway {
     if (!decision.allowed) throw PlatFailure.from(spendRefusalError(decision));
 
     const send = () => this.#send(service, request, key, estimate.expectedCostMicroUsd, projectId, v3Request);
-    if (!canCharge(operation, parts)) return send();
-    // The first charge needs a balance to reconcile against: a free catalog call sets it.
+    // One call at a time: every answer's balance then belongs to exactly one call, so a charge the
+    // client never saw (an answer lost after the service committed it) is booked against that call.
     return this.#queue.run(async () => {
-      if (this.#o.ledger.balanceBaseline() === null) await this.#establishBaseline(service);
+      // The first charge needs a balance to reconcile against: a free catalog call sets it.
+      if (canCharge(operation, parts) && this.#o.ledger.balanceBaseline() === null) await this.#establishBaseline(service);
       return send();
     });
   }
@@ -350,16 +351,8 @@ export class ServiceGateway {
       const operation = entry.operation as ServiceOperationName;
       if (!(operation in serviceOperations)) continue;
       if (entry.idempotencyKey === null) {
-        // Nothing to replay: the balance will show whether it was charged (reconciliation).
-        this.#o.ledger.recordRecovery(entry.id, {
-          httpStatus: 0,
-          requestId: null,
-          chargedMicroUsd: null,
-          balanceAfterMicroUsd: null,
-          replayed: false,
-          errorCode: 'outcome_unknown',
-          attempts: 0,
-        });
+        // Nothing to replay (the operation takes no key): the row stays pending, and reconciliation
+        // books whatever the balance shows it cost against it.
         unresolved++;
         continue;
       }
