@@ -110,9 +110,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       ...options.clientOptions,
     });
 
-  /** Points calls at the stored connection; the balance baseline restarts with the account. */
-  const activate = (): ServiceConnection => {
-    ledger.resetBalanceBaseline();
+  /**
+   * Points calls at the stored connection. When the account may have changed (another service, a
+   * new key), the balance baseline restarts: the next balance belongs to another account. At start
+   * it is kept, so charges lost in a crash are still measured against the balance before them.
+   */
+  const activate = (options: { accountChanged: boolean }): ServiceConnection => {
+    if (options.accountChanged) ledger.resetBalanceBaseline();
     if (stored.mode === 'live') {
       active = { client: makeClient(stored.baseUrl, () => vault.getKey()), connectionId: `live:${new URL(stored.baseUrl).origin}` };
       return setConnection({
@@ -159,7 +163,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       };
     })
     .then(async () => {
-      activate();
+      activate({ accountChanged: false });
       // Calls whose answers were lost before the last exit are replayed free now, before new spending.
       if (active) await gateway.recoverPending().catch(() => undefined);
     });
@@ -190,7 +194,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       await ready;
       stored = request.mode === 'live' ? { mode: 'live', baseUrl: request.baseUrl.replace(/\/+$/, '') } : { mode: 'local-sample' };
       settings.set(CONNECTION_SETTING, stored);
-      return activate();
+      return activate({ accountChanged: true });
     },
 
     searchRecords: serviceHandler('searchRecords'),
@@ -270,12 +274,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     getKeyStatus: async () => vault.status(),
     setApiKey: async (request) => {
       const status = vault.setKey(request.key, { allowWeakStorage: request.allowWeakStorage === true });
-      if (stored.mode === 'live') activate();
+      if (stored.mode === 'live') activate({ accountChanged: true });
       return status;
     },
     deleteApiKey: async () => {
       const status = vault.deleteKey();
-      if (stored.mode === 'live') activate();
+      if (stored.mode === 'live') activate({ accountChanged: true });
       return status;
     },
     testApiKey: async () => {
