@@ -210,6 +210,26 @@ describe('sample store over the fixture', () => {
     });
   });
 
+  describe('traverse', () => {
+    it('returns the nodes and every followed edge once, within depth, direction and caps', () => {
+      const start = prop('0065 0007');
+      const out = store.traverse(start, { depth: 1, direction: 'out' })!;
+      expect(out.root_ref).toBe(start);
+      expect(out.nodes.map((n) => [n.prefix, n.depth])).toEqual([['prop', 0], ['parc', 1], ['acct', 1], ['addr', 1]]);
+      expect(out.edges.every((e) => e.subject_ref === start)).toBe(true);
+      const wide = store.traverse(start, { depth: 3 })!;
+      const ids = new Set(wide.nodes.map((n) => n.entity_id));
+      expect(ids.size).toBe(wide.nodes.length);
+      expect(wide.edges.every((e) => ids.has(e.subject_ref) && ids.has(e.object_ref))).toBe(true);
+      expect(new Set(wide.edges.map((e) => e.relationship_ref)).size).toBe(wide.edges.length);
+      expect(wide.edges.some((e) => e.predicate === 'same_owner')).toBe(true);
+      const capped = store.traverse(start, { depth: 3, maxNodes: 3, maxEdges: 2 })!;
+      expect(capped.truncated).toBe(true);
+      expect(capped.nodes.length).toBeLessThanOrEqual(3);
+      expect(capped.edges).toHaveLength(2);
+    });
+  });
+
   describe('owners', () => {
     it('finds every holding under an exact normalised name', () => {
       const { owners, total } = store.findOwners('Joel Kuipers');
@@ -273,6 +293,21 @@ describe('sample store over the fixture', () => {
       expect(store.searchProperties({ areaUid: 'area_us_va_alexandria', filters: [{ field: 'land_use', op: 'eq', value: 'detached house' }] }).total).toBe(1);
       expect(store.searchProperties({ areaUid: 'area_us_md', limit: 5 }).total).toBe(0);
       expect(() => store.searchProperties({ areaUid: 'area_us_dc', filters: [{ field: 'price' as 'ssl', op: 'eq', value: 1 }] })).toThrow(SampleStoreError);
+    });
+  });
+
+  describe('property aggregation', () => {
+    it('counts and measures an area’s properties by a fact', () => {
+      expect(store.aggregateProperties({ areaUid: 'area_us_dc', groupBy: 'use_code' })).toEqual([
+        { group: '24', count: 3, value: null, measured: 0 },
+        { group: '17', count: 2, value: null, measured: 0 },
+        { group: '64', count: 2, value: null, measured: 0 },
+        { group: '11', count: 1, value: null, measured: 0 },
+        { group: '49', count: 1, value: null, measured: 0 },
+      ]);
+      const [median] = store.aggregateProperties({ areaUid: 'area_us_dc', filters: [{ field: 'use_code', op: 'eq', value: '24' }], measure: { op: 'median', field: 'assessed_value_dollars' } });
+      expect(median).toEqual({ group: null, count: 3, value: 1302760, measured: 3 });
+      expect(() => store.aggregateProperties({ areaUid: 'area_us_dc', measure: { op: 'sum' } })).toThrow(SampleStoreError);
     });
   });
 

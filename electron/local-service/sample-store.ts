@@ -20,6 +20,7 @@ import {
   LINK_METHODS,
   METERS_PER_MILE,
   METHOD_PRECISION,
+  POINT_FIELDS,
   PRECISION_CODES,
   PREDICATES,
   RECORD_REF_PATTERN,
@@ -478,12 +479,15 @@ export interface SampleStore {
   areas(): AreaSummary[];
   /** Records of one kind in one jurisdiction, filtered on source fields, in stable order, paged. */
   searchRecords(search: RecordSearch): RecordPage;
+  /** One record by `rec_<uuid>`; null when unknown or malformed. */
   getRecord(recordRef: string): SampleRecord | null;
   /** In the order asked; unknown refs are skipped. */
   getRecords(recordRefs: readonly string[]): SampleRecord[];
   /** Records whose q_ids include the entity. */
   recordsAbout(entityId: string, filter?: { kind?: string; sourceId?: string }): SampleRecord[];
+  /** One entity by `<prefix>_<uuid>`; null when unknown (or the prefix does not match the uuid's kind). */
   getEntity(entityId: string): SampleEntity | null;
+  /** Links of an entity, `out` (it is the subject), `in` or `both` (default), optionally only some predicates; owner links included. */
   relationships(entityId: string, options?: { direction?: Direction; predicates?: readonly string[]; includeRecordObjects?: boolean }): SampleRelationship[];
   /** Breadth-first walk over entity-to-entity links, each entity once at its least depth. */
   connected(entityId: string, options?: { depth?: number; predicates?: readonly string[]; maxNodes?: number }): { items: ConnectedEntity[]; truncated: boolean } | null;
@@ -494,15 +498,19 @@ export interface SampleStore {
   ): Traversal | null;
   /** Owner lookup by exact normalised name or case-insensitive partial name. */
   findOwners(name: string, options?: { match?: 'exact' | 'partial'; limit?: number }): { owners: OwnerMatch[]; total: number };
+  /** Normalises the text as the build did; `exact` full-address matches, else `premise` (a unit's building), else `partial` at word starts. Default limit 20. */
   resolveAddress(text: string, options?: { areaUid?: string; limit?: number }): AddressResolution;
   /** SSL (canonical or as published), account_no, mar_id, address_point_objectid, unit_designator, or address. */
   resolveIdentifier(scheme: string, value: string, options?: { areaUid?: string; limit?: number }): ResolutionCandidate[];
+  /** Properties of an area filtered on their facts, optionally sorted (missing values last), paged by offset. */
   searchProperties(search: PropertySearch): { items: PropertySummary[]; total: number };
   /** Counts (or sum, average, min, max, median of a numeric fact) of an area's properties, grouped by a fact. */
   aggregateProperties(query: PropertyAggregation): PropertyGroup[];
+  /** Sales within a radius (comparables): nearest first, the latest first at one distance; each cited. */
   salesNear(query: SalesNearQuery): SaleNear[];
+  /** Every fact about an entity with its citation, its permits, its location and what the sample lacks. */
   factsFor(entityId: string): EntityFacts | null;
-  /** Builds the lazy indexes now (about 0.3 s), so first queries are as fast as later ones. */
+  /** Builds every lazy index now (1 to 3 s, about 70 MB), so no first query pays for one. Call once at service start. */
   warm(): void;
   close(): void;
 }
@@ -537,11 +545,28 @@ export function openSampleStore(dbPath: string = defaultSampleDbPath()): SampleS
 // ---------------------------------------------------------------------------------------------
 // Implementation
 
+/** A stored row: its cells in the dataset's field order (objects are built only for output). */
 interface DecodedRow {
   no: number;
   dataset: string;
-  values: Readonly<Record<string, CellValue>>;
+  cells: readonly CellValue[];
+  /** Field name → cell index, shared by the dataset's rows. */
+  fields: ReadonlyMap<string, number>;
   q: readonly number[];
+}
+
+/** A row's value of one field; null when empty or when the row's dataset has no such field. */
+function cellOf(row: DecodedRow | undefined, field: string): CellValue {
+  if (!row) return null;
+  const i = row.fields.get(field);
+  return i === undefined ? null : (row.cells[i] ?? null);
+}
+
+/** A row's own point (POINT_FIELDS of its dataset), or null. */
+function pointOf(row: DecodedRow): { lat: number; lon: number } | null {
+  const fields = POINT_FIELDS[row.dataset];
+  if (!fields) return null;
+  return rowPoint(row.dataset, { [fields[0]]: cellOf(row, fields[0]), [fields[1]]: cellOf(row, fields[1]) });
 }
 
 interface SourceInfo {
@@ -696,6 +721,9 @@ class SqliteSampleStore implements SampleStore {
   private readonly sourceInfos: SourceInfo[];
   private readonly sourceById: Map<string, SourceInfo>;
   private readonly datasetFields = new Map<string, string[]>();
+  private readonly datasetFieldIndex = new Map<string, ReadonlyMap<string, number>>();
+  /** Per dataset, an object with every field set to null: cloning it gives output objects one shared, fast shape. */
+  private readonly datasetTemplates = new Map<string, Readonly<Record<string, CellValue>>>();
   private readonly datasetRanges: Array<{ dataset: string; first: number; last: number }> = [];
   private readonly statements: {
     row: StatementSync;
@@ -711,17 +739,20 @@ class SqliteSampleStore implements SampleStore {
   private readonly rowCache = new Map<number, DecodedRow>();
   private readonly kindTables = new Map<string, KindTable>();
   private recRows: Int32Array | null = null;
-  private recRefs: string[] | null = null;
+  /** 16 bytes per record: the uuid of its ref, formatted on demand (strings would cost 400 bytes each). */
+  private recUuids: Buffer | null = null;
+  /** Short repeated cell strings ("Warm Cool", "OLD CITY II") shared instead of stored once per row. */
+  private readonly interned = new Map<string, string>();
   private identifierIndex: {
-    /** Per scheme (code - 1): value → entity numbers. */
-    exact: Array<Map<string, number[]>>;
+    /** Per scheme (code - 1): value → entity number(s). */
+    exact: Array<Map<string, number | number[]>>;
     /** Distinct address identifier values, alphabetical, with their entities. */
-    addresses: Array<{ value: string; entities: number[] }>;
+    addresses: Array<{ value: string; entities: readonly number[] }>;
     /** `\n <value> ` per address, concatenated: one native indexOf scans them all. */
     haystack: string;
     starts: Int32Array;
   } | null = null;
-  private entityMetaCache: { prefix: Uint8Array; area: Uint8Array; ids: string[] } | null = null;
+  private entityMetaCache: { prefix: Uint8Array; area: Uint8Array; uuids: Buffer } | null = null;
   private ownerIndex: OwnerIndex | null = null;
   private propertyIndex: PropertyIndexEntry[] | null = null;
   /** Equality keys of one property field, by index position, built on first filter on the field. */
@@ -735,7 +766,10 @@ class SqliteSampleStore implements SampleStore {
       dataset: string; fields: string; first_row_no: number; last_row_no: number;
     }>;
     for (const d of datasets) {
-      this.datasetFields.set(d.dataset, JSON.parse(d.fields) as string[]);
+      const fields = JSON.parse(d.fields) as string[];
+      this.datasetFields.set(d.dataset, fields);
+      this.datasetFieldIndex.set(d.dataset, new Map(fields.map((name, i) => [name, i])));
+      this.datasetTemplates.set(d.dataset, JSON.parse(JSON.stringify(Object.fromEntries(fields.map((name) => [name, null])))) as Record<string, CellValue>);
       this.datasetRanges.push({ dataset: d.dataset, first: d.first_row_no, last: d.last_row_no });
     }
     const sources = db.prepare('SELECT source_no, dataset, first_rec_no, last_rec_no, body FROM sources ORDER BY source_no').all() as Array<{
@@ -833,14 +867,31 @@ class SqliteSampleStore implements SampleStore {
     if (!raw) throw new Error(`sample row ${rowNo} missing`);
     const dataset = this.datasetOfRow(rowNo);
     const fields = this.datasetFields.get(dataset) ?? [];
-    const cells = JSON.parse(raw.data) as CellValue[];
-    const values: Record<string, CellValue> = {};
-    fields.forEach((name, i) => {
-      values[name] = cells[i] ?? null;
-    });
-    const decoded: DecodedRow = { no: rowNo, dataset, values: Object.freeze(values), q: Object.freeze(JSON.parse(raw.q) as number[]) };
+    const decoded = this.decodeRow(rowNo, dataset, fields, raw.data, raw.q);
     this.rowCache.set(rowNo, decoded);
     return decoded;
+  }
+
+  private decodeRow(rowNo: number, dataset: string, fields: readonly string[], data: string, q: string): DecodedRow {
+    const cells = JSON.parse(data) as CellValue[];
+    for (let i = 0; i < fields.length; i++) {
+      const v = cells[i];
+      if (v === undefined) cells[i] = null;
+      else if (typeof v === 'string' && v.length <= 24) {
+        const shared = this.interned.get(v);
+        if (shared === undefined) this.interned.set(v, v);
+        else cells[i] = shared;
+      }
+    }
+    return { no: rowNo, dataset, cells: Object.freeze(cells), fields: this.datasetFieldIndex.get(dataset) ?? new Map(), q: Object.freeze(JSON.parse(q) as number[]) };
+  }
+
+  /** The row as the publisher's field → value object, frozen: what a record's `data` is. */
+  private rowValues(row: DecodedRow): Readonly<Record<string, CellValue>> {
+    const values: Record<string, CellValue> = { ...(this.datasetTemplates.get(row.dataset) ?? {}) };
+    const fields = this.datasetFields.get(row.dataset) ?? [];
+    for (let i = 0; i < fields.length; i++) values[fields[i] ?? ''] = row.cells[i] ?? null;
+    return Object.freeze(values);
   }
 
   private sourceOfRec(recNo: number): SourceInfo {
@@ -856,13 +907,13 @@ class SqliteSampleStore implements SampleStore {
     const statement = this.db.prepare('SELECT rec_no, row_no, hex(uuid) FROM records');
     statement.setReturnArrays(true);
     const rows = new Int32Array(last + 1);
-    const refs = new Array<string>(last + 1).fill('');
+    const uuids = Buffer.alloc((last + 1) * 16);
     for (const [recNo, rowNo, hex] of statement.all() as unknown as Array<[number, number, string]>) {
       rows[recNo] = rowNo;
-      refs[recNo] = `rec_${dashedUuid(hex)}`;
+      uuids.write(hex, recNo * 16, 16, 'hex');
     }
     this.recRows = rows;
-    this.recRefs = refs;
+    this.recUuids = uuids;
     return rows;
   }
 
@@ -892,9 +943,9 @@ class SqliteSampleStore implements SampleStore {
 
   private recordRefOf(recNo: number): string {
     this.recordRows();
-    const ref = this.recRefs?.[recNo];
-    if (!ref) throw new Error(`record ${recNo} missing`);
-    return ref;
+    const uuids = this.recUuids;
+    if (!uuids || recNo < 1 || (recNo + 1) * 16 > uuids.length) throw new Error(`record ${recNo} missing`);
+    return `rec_${dashedUuid(uuids.toString('hex', recNo * 16, recNo * 16 + 16))}`;
   }
 
   private citation(recNo: number, recordRef?: string): Citation {
@@ -903,16 +954,16 @@ class SqliteSampleStore implements SampleStore {
   }
 
   private entityIdOf(entityNo: number): string {
-    const id = this.entityMeta().ids[entityNo];
-    if (!id) throw new Error(`entity ${entityNo} missing`);
-    return id;
+    const { uuids } = this.entityMeta();
+    if (entityNo < 1 || (entityNo + 1) * 16 > uuids.length) throw new Error(`entity ${entityNo} missing`);
+    return `${this.prefixOfNo(entityNo)}_${dashedUuid(uuids.toString('hex', entityNo * 16, entityNo * 16 + 16))}`;
   }
 
   private buildRecord(recNo: number, recordRef?: string): SampleRecord {
     const source = this.sourceOfRec(recNo);
     const row = this.row(this.recordRows()[recNo] ?? 0);
     const ref = recordRef ?? this.recordRefOf(recNo);
-    const point = rowPoint(row.dataset, row.values);
+    const point = pointOf(row);
     return {
       record_ref: ref,
       kind: source.source.kind,
@@ -920,7 +971,7 @@ class SqliteSampleStore implements SampleStore {
       jurisdiction: source.source.jurisdiction,
       published_at: source.source.as_of,
       citation: { ...source.citation, record_ref: ref },
-      data: row.values,
+      data: this.rowValues(row),
       q_ids: row.q.map((no) => this.entityIdOf(no)),
       location: point ? { ...point, precision: source.source.location_precision } : null,
     };
@@ -987,12 +1038,7 @@ class SqliteSampleStore implements SampleStore {
       for (const raw of stmt.iterate(firstRow, lastRow) as Iterable<{ row_no: number; data: string; q: string }>) {
         let decoded = this.rowCache.get(raw.row_no);
         if (!decoded) {
-          const cells = JSON.parse(raw.data) as CellValue[];
-          const values: Record<string, CellValue> = {};
-          fields.forEach((name, k) => {
-            values[name] = cells[k] ?? null;
-          });
-          decoded = { no: raw.row_no, dataset: s.dataset, values: Object.freeze(values), q: Object.freeze(JSON.parse(raw.q) as number[]) };
+          decoded = this.decodeRow(raw.row_no, s.dataset, fields, raw.data, raw.q);
           this.rowCache.set(raw.row_no, decoded);
         }
         byRowNo.set(raw.row_no, decoded);
@@ -1015,7 +1061,7 @@ class SqliteSampleStore implements SampleStore {
     if (index) return index;
     index = new Map();
     for (let i = 0; i < table.rows.length; i++) {
-      const key = equalityKey(table.rows[i]?.values[field]);
+      const key = equalityKey(cellOf(table.rows[i], field));
       if (key === null) continue;
       let list = index.get(key);
       if (!list) index.set(key, (list = []));
@@ -1030,7 +1076,7 @@ class SqliteSampleStore implements SampleStore {
     if (index) return index;
     const entries: Array<{ i: number; key: number | string }> = [];
     for (let i = 0; i < table.rows.length; i++) {
-      const v = table.rows[i]?.values[field];
+      const v = cellOf(table.rows[i], field);
       if (type === 'number' && typeof v === 'number') entries.push({ i, key: v });
       else if (type === 'date' && typeof v === 'string') entries.push({ i, key: v });
     }
@@ -1073,7 +1119,7 @@ class SqliteSampleStore implements SampleStore {
       if (filter.op === 'eq') {
         const key = equalityKey(filter.value);
         const positions = key === null ? this.nullPositions(table, filter.field) : (this.eqIndex(table, filter.field).get(key) ?? []);
-        return { size: positions.length, eq: true, positions: () => positions, test: (row: DecodedRow) => equalityKey(row.values[filter.field]) === key };
+        return { size: positions.length, eq: true, positions: () => positions, test: (row: DecodedRow) => equalityKey(cellOf(row, filter.field)) === key };
       }
       if (filter.op === 'gte') {
         if (type !== 'number' && type !== 'date') throw new SampleStoreError('invalid_filter', `gte needs a number or date field; ${filter.field} is a ${type}`);
@@ -1095,7 +1141,7 @@ class SqliteSampleStore implements SampleStore {
         }
         const from = lo;
         const test = (row: DecodedRow) => {
-          const v = row.values[filter.field];
+          const v = cellOf(row, filter.field);
           return (type === 'number' ? typeof v === 'number' : typeof v === 'string') && compareKeys(v as number | string, bound) >= 0;
         };
         // A mask walked in position order yields the slice in rec_no order without sorting it.
@@ -1150,7 +1196,7 @@ class SqliteSampleStore implements SampleStore {
 
   private nullPositions(table: KindTable, field: string): number[] {
     const out: number[] = [];
-    for (let i = 0; i < table.rows.length; i++) if (equalityKey(table.rows[i]?.values[field]) === null) out.push(i);
+    for (let i = 0; i < table.rows.length; i++) if (equalityKey(cellOf(table.rows[i], field)) === null) out.push(i);
     return out;
   }
 
@@ -1168,7 +1214,7 @@ class SqliteSampleStore implements SampleStore {
   private entityPoint(e: EntityRow): PointLocation | null {
     if (e.location_rec_no === null || e.precision === null) return null;
     const row = this.row(this.recordRows()[e.location_rec_no] ?? 0);
-    const point = rowPoint(row.dataset, row.values);
+    const point = pointOf(row);
     return point ? { ...point, precision: PRECISION_CODES[e.precision - 1] ?? 'square_centroid' } : null;
   }
 
@@ -1404,6 +1450,10 @@ class SqliteSampleStore implements SampleStore {
       for (const no of frontier) {
         for (const { other, relationship } of this.relationshipsOf(no, direction, predicates, false)) {
           if (other === null || edges.has(relationship.relationship_ref)) continue;
+          if (edges.size >= maxEdges) {
+            truncated = true;
+            break;
+          }
           if (!depthOf.has(other)) {
             if (nodes.length >= maxNodes) {
               truncated = true;
@@ -1413,10 +1463,6 @@ class SqliteSampleStore implements SampleStore {
             const prefix = this.prefixOfNo(other);
             nodes.push({ entity_id: this.entityIdOf(other), entity_kind: ENTITY_PREFIX_KIND[prefix], prefix, depth: level });
             next.push(other);
-          }
-          if (edges.size >= maxEdges) {
-            truncated = true;
-            break;
           }
           // The same link seen from its other end has the same ref: keep it once, as first seen.
           edges.set(relationship.relationship_ref, relationship);
@@ -1478,9 +1524,9 @@ class SqliteSampleStore implements SampleStore {
         property_id: this.entityIdOf(h.property),
         account_id: this.entityIdOf(h.account),
         land_id: land,
-        ssl: typeof row.values['ssl'] === 'string' ? row.values['ssl'] : null,
-        address: typeof row.values['address'] === 'string' ? row.values['address'] : null,
-        owner_name: String(row.values['owner'] ?? ''),
+        ssl: typeof cellOf(row, 'ssl') === 'string' ? String(cellOf(row, 'ssl')) : null,
+        address: typeof cellOf(row, 'address') === 'string' ? String(cellOf(row, 'address')) : null,
+        owner_name: String(cellOf(row, 'owner') ?? ''),
         record_ref: ref,
         citation: this.citation(ownership, ref),
       };
@@ -1498,25 +1544,22 @@ class SqliteSampleStore implements SampleStore {
 
   private identifiers(): NonNullable<SqliteSampleStore['identifierIndex']> {
     if (this.identifierIndex) return this.identifierIndex;
-    const addressEntities = new Map<string, number[]>();
     const addressScheme = IDENTIFIER_SCHEMES.indexOf('address') + 1;
     // Rows as arrays: object rows cost more than the index itself. The table is clustered by entity.
+    // A value held by one entity (most) maps to its number, not to a one-element array.
     const statement = this.db.prepare('SELECT entity_no, scheme, value FROM identifiers');
     statement.setReturnArrays(true);
-    const exact = IDENTIFIER_SCHEMES.map(() => new Map<string, number[]>());
+    const exact = IDENTIFIER_SCHEMES.map(() => new Map<string, number | number[]>());
     for (const [entityNo, scheme, value] of statement.all() as unknown as Array<[number, number, string]>) {
       const byValue = exact[scheme - 1];
       if (!byValue) continue;
-      let list = byValue.get(value);
-      if (!list) byValue.set(value, (list = []));
-      list.push(entityNo);
-      if (scheme === addressScheme) {
-        let entities = addressEntities.get(value);
-        if (!entities) addressEntities.set(value, (entities = []));
-        entities.push(entityNo);
-      }
+      const held = byValue.get(value);
+      if (held === undefined) byValue.set(value, entityNo);
+      else if (typeof held === 'number') byValue.set(value, [held, entityNo]);
+      else held.push(entityNo);
     }
-    const addresses = [...addressEntities].map(([value, entities]) => ({ value, entities })).sort((a, b) => compareKeys(a.value, b.value));
+    const addressEntities = [...(exact[addressScheme - 1] ?? new Map<string, number | number[]>())].map(([value, held]) => [value, entityList(held)] as const);
+    const addresses = addressEntities.map(([value, entities]) => ({ value, entities })).sort((a, b) => compareKeys(a.value, b.value));
     const starts = new Int32Array(addresses.length);
     const parts: string[] = [];
     let offset = 0;
@@ -1531,11 +1574,11 @@ class SqliteSampleStore implements SampleStore {
   }
 
   /**
-   * Kind, area and id of every entity by entity_no, loaded once: ids are formatted from it and
+   * Kind, area and uuid of every entity by entity_no, loaded once: ids are formatted from it and
    * results filtered on it before they are built. The table itself is keyed by uuid, which is how
    * ids are looked up.
    */
-  private entityMeta(): { prefix: Uint8Array; area: Uint8Array; ids: string[] } {
+  private entityMeta(): { prefix: Uint8Array; area: Uint8Array; uuids: Buffer } {
     if (this.entityMetaCache) return this.entityMetaCache;
     const statement = this.db.prepare('SELECT entity_no, prefix, area, hex(uuid) FROM entities');
     statement.setReturnArrays(true);
@@ -1543,13 +1586,13 @@ class SqliteSampleStore implements SampleStore {
     const last = rows.reduce((max, [no]) => Math.max(max, no), 0);
     const prefix = new Uint8Array(last + 1);
     const area = new Uint8Array(last + 1);
-    const ids = new Array<string>(last + 1).fill('');
+    const uuids = Buffer.alloc((last + 1) * 16);
     for (const [no, entityPrefix, entityArea, hex] of rows) {
       prefix[no] = ENTITY_PREFIX_LIST.indexOf(entityPrefix);
       area[no] = entityArea;
-      ids[no] = `${entityPrefix}_${dashedUuid(hex)}`;
+      uuids.write(hex, no * 16, 16, 'hex');
     }
-    this.entityMetaCache = { prefix, area, ids };
+    this.entityMetaCache = { prefix, area, uuids };
     return this.entityMetaCache;
   }
 
@@ -1586,8 +1629,8 @@ class SqliteSampleStore implements SampleStore {
       hits.push({ no, rank, value });
     };
     const byAddress = index.exact[scheme - 1];
-    for (const no of byAddress?.get(normalised.full) ?? []) add(no, 0, normalised.full);
-    if (normalised.unit !== null) for (const no of byAddress?.get(normalised.premise) ?? []) add(no, 1, normalised.premise);
+    for (const no of entityList(byAddress?.get(normalised.full))) add(no, 0, normalised.full);
+    if (normalised.unit !== null) for (const no of entityList(byAddress?.get(normalised.premise))) add(no, 1, normalised.premise);
     if (hits.length === 0) {
       // Partial: the typed text at a word start inside a normalised address.
       const needle = ` ${normalised.full}`;
@@ -1631,7 +1674,7 @@ class SqliteSampleStore implements SampleStore {
     const seen = new Set<number>();
     for (const lookup of lookups) {
       const code = IDENTIFIER_SCHEMES.indexOf(lookup.scheme) + 1;
-      for (const no of [...(index.exact[code - 1]?.get(lookup.value) ?? [])].sort((a, b) => a - b)) {
+      for (const no of [...entityList(index.exact[code - 1]?.get(lookup.value))].sort((a, b) => a - b)) {
         if (seen.has(no) || !this.entityInArea(no, options.areaUid)) continue;
         seen.add(no);
         out.push(this.candidate(no, 'exact', lookup.scheme, lookup.value, `${lookup.scheme}_match`));
@@ -1660,13 +1703,13 @@ class SqliteSampleStore implements SampleStore {
     const synthetic = this.sourceById.get('plat_synthetic_characteristics');
     if (synthetic) {
       const table = this.kindTable(synthetic.source.kind);
-      table.rows.forEach((row, i) => imputedBySsl.set(String(row.values['ssl']), { row, recNo: table.recNos[i] ?? 0 }));
+      table.rows.forEach((row, i) => imputedBySsl.set(String(cellOf(row, 'ssl')), { row, recNo: table.recNos[i] ?? 0 }));
     }
     // The property's defining row and its records give every attribute (one row per property).
     for (const kind of ['ownership', 'assessment', 'sale', 'parcel']) this.kindTable(kind);
     for (const e of rows) {
       const row = this.row(e.primary_row_no);
-      const v = row.values;
+      const v = this.rowValues(row);
       const recNos = this.recordsOfRow(row.no);
       const str = (x: CellValue | undefined): CellValue => (x === undefined ? null : x);
       const attributes: Record<PropertyField, CellValue> = {
@@ -1684,11 +1727,11 @@ class SqliteSampleStore implements SampleStore {
       const sourceRecNos = [...recNos];
       const imputed = typeof v['ssl'] === 'string' ? imputedBySsl.get(v['ssl']) : undefined;
       if (imputed) {
-        attributes.imputed_year_built = str(imputed.row.values['AYB']);
-        attributes.imputed_bedrooms = str(imputed.row.values['BEDRM']);
-        attributes.imputed_full_bathrooms = str(imputed.row.values['BATHRM']);
-        attributes.imputed_gross_building_area_sqft = str(imputed.row.values['GBA']);
-        attributes.imputed_land_area_sqft = str(imputed.row.values['LANDAREA']);
+        attributes.imputed_year_built = cellOf(imputed.row, 'AYB');
+        attributes.imputed_bedrooms = cellOf(imputed.row, 'BEDRM');
+        attributes.imputed_full_bathrooms = cellOf(imputed.row, 'BATHRM');
+        attributes.imputed_gross_building_area_sqft = cellOf(imputed.row, 'GBA');
+        attributes.imputed_land_area_sqft = cellOf(imputed.row, 'LANDAREA');
         sourceRecNos.push(imputed.recNo);
       }
       const location = this.entityPoint(e);
@@ -1831,9 +1874,9 @@ class SqliteSampleStore implements SampleStore {
     for (const [kind, undated] of [['sale', false], ['residential_characteristics', true]] as const) {
       const table = this.kindTable(kind);
       table.rows.forEach((row, i) => {
-        const point = rowPoint(row.dataset, row.values);
+        const point = pointOf(row);
         if (!point) return;
-        const v = row.values;
+        const v = this.rowValues(row);
         const price = Number(undated ? v['PRICE'] : v['last_sale_price']);
         const date = undated ? null : typeof v['last_sale_recordation_date'] === 'string' ? v['last_sale_recordation_date'] : null;
         const useCode = undated ? v['USECODE'] : v['use_code'];
@@ -1920,7 +1963,7 @@ class SqliteSampleStore implements SampleStore {
         price_dollars: e.price,
         market_sale: e.market,
         use_code: e.useCode,
-        address: e.undated ? null : typeof e.row.values['address'] === 'string' ? e.row.values['address'] : null,
+        address: e.undated ? null : typeof cellOf(e.row, 'address') === 'string' ? String(cellOf(e.row, 'address')) : null,
         location: { lat: e.lat, lon: e.lon, precision: source.source.location_precision },
         distance_miles: (distances[k] ?? 0) / METERS_PER_MILE,
         citation: { ...source.citation, record_ref: ref },
@@ -1942,7 +1985,7 @@ class SqliteSampleStore implements SampleStore {
       const cite = () => (citation ??= this.citation(recNo));
       for (const spec of specs) {
         if (addressOnly && !ADDRESS_FACT_FIELDS.has(spec.field)) continue;
-        const value = row.values[spec.column];
+        const value = cellOf(row, spec.column);
         if (value === null || value === undefined) continue;
         const synthetic = source.source.synthetic;
         facts.push({
@@ -1951,10 +1994,10 @@ class SqliteSampleStore implements SampleStore {
           source_field: spec.column,
           citation: cite(),
           synthetic,
-          method: synthetic ? String(row.values['method']) : 'as_published',
-          derived_from: synthetic ? String(row.values['cama_record_ref']) : null,
+          method: synthetic ? String(cellOf(row, 'method')) : 'as_published',
+          derived_from: synthetic ? String(cellOf(row, 'cama_record_ref')) : null,
           note: synthetic
-            ? `Synthetic: copied from DC CAMA record ${String(row.values['cama_record_ref'])}, ${String(row.values['distance_m'])} m from this lot's square centroid; not a record of this lot`
+            ? `Synthetic: copied from DC CAMA record ${String(cellOf(row, 'cama_record_ref'))}, ${String(cellOf(row, 'distance_m'))} m from this lot's square centroid; not a record of this lot`
             : spec.field === 'last_sale_price_dollars' && value === 0 ? OTR_NON_MARKET_NOTE : null,
         });
       }
@@ -2029,6 +2072,10 @@ const PROPERTY_FIELDS = new Set<string>([
   'assessed_value_dollars', 'last_sale_price_dollars', 'last_sale_date', 'lat', 'lon', 'imputed_year_built', 'imputed_bedrooms',
   'imputed_full_bathrooms', 'imputed_gross_building_area_sqft', 'imputed_land_area_sqft',
 ]);
+
+function entityList(held: number | number[] | undefined): readonly number[] {
+  return held === undefined ? [] : typeof held === 'number' ? [held] : held;
+}
 
 /** `0123...` (32 hex digits, any case) as a lowercase 8-4-4-4-12 uuid. */
 function dashedUuid(hex: string): string {
