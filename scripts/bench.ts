@@ -1,10 +1,18 @@
 // `npm run bench`: prints speed figures for each part that has targets. Numbers only, no pass/fail.
 import { printLatencyTable, type LatencyFigures } from './bench/measure.ts';
 import { benchIpc } from './bench/ipc.bench.ts';
+import { benchService } from './bench/service.bench.ts';
+import { benchCore } from './bench/core.bench.ts';
 
-const suites: Array<[string, () => Promise<LatencyFigures[]>]> = [['IPC and browser host', benchIpc]];
+const suites: Array<[string, () => Promise<LatencyFigures[]>]> = [
+  ['Embedded service (own process, HTTP on loopback)', benchService],
+  ['Core: proxied calls and the cache', benchCore],
+  ['IPC and browser host', benchIpc],
+];
 
+const only = process.argv[2];
 for (const [title, run] of suites) {
+  if (only && !title.toLowerCase().includes(only.toLowerCase())) continue;
   console.log(`\n== ${title}`);
   printLatencyTable(await run());
 }

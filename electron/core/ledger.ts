@@ -97,6 +97,10 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
     balance_micro_usd INTEGER NOT NULL,
     observed_at TEXT NOT NULL
   ) STRICT;`,
+  // Totals read only rows that cost something: free calls and cache hits, the bulk of the ledger,
+  // are skipped by this partial index instead of being summed as zeros.
+  `CREATE INDEX spend_ledger_charged ON spend_ledger (finished_at)
+     WHERE kind IN ('call', 'reconciliation') AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0);`,
 ];
 
 registerMigrations('ledger', LEDGER_MIGRATIONS);
@@ -450,6 +454,8 @@ export class SpendLedger {
   readonly #db: DatabaseSync;
   readonly #now: () => Date;
   readonly #listeners = new Set<SpendChangeListener>();
+  /** The last totals computed, until the next write (every write goes through #emit). */
+  #totalsMemo: { key: string; totals: SpendTotals } | null = null;
   /** Calls begun by this instance and not answered yet. */
   readonly #inFlight = new Set<number>();
   #window: WindowAnswer[] = [];
@@ -588,9 +594,12 @@ export class SpendLedger {
     dayStart.setHours(0, 0, 0, 0);
     const dayEnd = new Date(dayStart);
     dayEnd.setDate(dayEnd.getDate() + 1);
+    const memoKey = `${query.sessionId}|${dayStart.toISOString()}`;
+    if (this.#totalsMemo?.key === memoKey) return this.#totalsMemo.totals;
     const charges = `SELECT session_id, project_id, finished_at, id,
         coalesce(charged_micro_usd, 0) + unreported_charge_micro_usd AS charge
-      FROM spend_ledger WHERE kind IN ('call', 'reconciliation')`;
+      FROM spend_ledger INDEXED BY spend_ledger_charged
+      WHERE kind IN ('call', 'reconciliation') AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0)`;
     const sums = this.#db
       .prepare(
         `SELECT coalesce(sum(CASE WHEN session_id = ? THEN charge END), 0) AS session_total,
@@ -606,7 +615,7 @@ export class SpendLedger {
     const last = this.#db
       .prepare(`SELECT charge, finished_at FROM (${charges}) WHERE charge > 0 ORDER BY finished_at DESC, id DESC LIMIT 1`)
       .get();
-    return {
+    const totals = {
       sessionMicroUsd: sums ? num(sums, 'session_total') : 0,
       todayMicroUsd: sums ? num(sums, 'today_total') : 0,
       allTimeMicroUsd: sums ? num(sums, 'all_total') : 0,
@@ -615,6 +624,8 @@ export class SpendLedger {
       lastChargeMicroUsd: last ? num(last, 'charge') : null,
       lastChargeAt: last ? strOrNull(last, 'finished_at') : null,
     };
+    this.#totalsMemo = { key: memoKey, totals };
+    return totals;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -801,6 +812,7 @@ export class SpendLedger {
   }
 
   #emit(reason: SpendChangeReason, ids: number[]): void {
+    this.#totalsMemo = null;
     if (this.#listeners.size === 0) return;
     const entries = ids.map((id) => this.get(id)).filter((entry): entry is SpendEntry => entry !== undefined);
     for (const listener of this.#listeners) {

@@ -119,7 +119,16 @@ export class ServiceGateway {
   constructor(options: ServiceGatewayOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
-    options.ledger.onChange(() => options.events.emit('spendUpdated', this.spend()));
+    // One spend event per burst of ledger writes, and none for a write-ahead row (it costs nothing yet).
+    let scheduled = false;
+    options.ledger.onChange((change) => {
+      if (change.reason === 'begun' || scheduled) return;
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        options.events.emit('spendUpdated', this.spend());
+      });
+    });
   }
 
   spend(): SpendSnapshot {
@@ -166,6 +175,8 @@ export class ServiceGateway {
   }
 
   #decide(operation: ServiceOperationName, expectedCostMicroUsd: number, confirmed: boolean) {
+    // Free calls pass every cap and need no confirmation.
+    if (expectedCostMicroUsd === 0) return { allowed: true } as const;
     const totals = this.#o.ledger.totals({ sessionId: this.#o.sessionId, now: this.#now() });
     const projectId = this.#o.projects.activeProjectId();
     return this.#o.budgets.checkSpend({
@@ -203,7 +214,7 @@ export class ServiceGateway {
             cacheHit: true,
             servedAt: hit.servedAt,
             requestId: hit.requestId,
-            balanceMicroUsd: this.#o.ledger.totals({ sessionId: this.#o.sessionId }).lastKnownBalanceMicroUsd,
+            balanceMicroUsd: this.#o.ledger.balanceBaseline()?.balanceMicroUsd ?? null,
             attempts: 0,
           },
         };

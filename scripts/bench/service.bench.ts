@@ -1,0 +1,58 @@
+// The embedded service over real HTTP, in its own process as the app runs it: v4 search, v3 subject
+// report and v2 traversal at concurrency 1 and 16. Targets (2-core machine): v4 search p50 ≤ 3 ms at
+// concurrency 1 and ≥ 2,000 requests/s at concurrency 16.
+import { launchLocalService } from '../../electron/local-service/launch.ts';
+import { openSampleStore } from '../../electron/local-service/sample-store.ts';
+import { encodeSearchFilter } from '../../shared/service/index.ts';
+import { measureLatency, type LatencyFigures } from './measure.ts';
+
+export async function benchService(): Promise<LatencyFigures[]> {
+  const store = openSampleStore();
+  const properties = store.searchProperties({ areaUid: 'area_us_dc', limit: 100 }).items;
+  store.close();
+  const owners = properties.map((p) => String(p.attributes.owner_name ?? '')).filter(Boolean);
+  const service = await launchLocalService({ rateLimitPerMinute: 1_000_000 });
+  const auth = { Authorization: `Bearer ${service.keys.active}` };
+  let i = 0;
+  const next = <T>(list: T[]): T => list[i++ % list.length]!;
+
+  const search = async () => {
+    const filter = encodeSearchFilter({ conditions: [{ field: 'owner', op: 'eq', value: next(owners) }] });
+    const response = await fetch(`${service.url}/api/v4/search?jurisdiction=11001&kind=ownership&limit=10&filter=${encodeURIComponent(filter)}`, { headers: auth });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`search answered ${response.status}`);
+  };
+  const subjectReport = async () => {
+    const response = await fetch(`${service.url}/api/v3/record-queries`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ mode: 'report', projection: 'report_subject_v1', subject_property_ref: next(properties).entity_id }),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`report answered ${response.status}`);
+  };
+  const traversal = async () => {
+    const response = await fetch(`${service.url}/api/v2/entities/${next(properties).entity_id}/relationships?depth=2`, { headers: auth });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`traversal answered ${response.status}`);
+  };
+
+  try {
+    const rows: LatencyFigures[] = [];
+    for (const concurrency of [1, 16]) {
+      rows.push(
+        await measureLatency('service v4 search (owner)', search, {
+          requests: 3000,
+          concurrency,
+          warmup: 200,
+          target: concurrency === 1 ? 'p50 ≤ 3 ms' : '≥ 2,000 req/s',
+        }),
+      );
+      rows.push(await measureLatency('service v3 subject report', subjectReport, { requests: 1000, concurrency, warmup: 100 }));
+      rows.push(await measureLatency('service v2 traversal (depth 2)', traversal, { requests: 1000, concurrency, warmup: 100 }));
+    }
+    return rows;
+  } finally {
+    await service.stop();
+  }
+}
