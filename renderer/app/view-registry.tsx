@@ -2,8 +2,19 @@
 // view; a view with no entry here shows the plain "not built yet" panel.
 import type { ComponentType } from 'react';
 import type { ViewId } from './views.ts';
+import { SearchView } from '../features/search/SearchView.tsx';
+import { SpendView } from '../features/spend/SpendView.tsx';
+import { SettingsView } from '../features/settings/SettingsView.tsx';
+import { OwnersView } from '../features/owners/OwnersView.tsx';
+import { CatalogView } from '../features/catalog/CatalogView.tsx';
+import { EntityPage } from '../features/entity/EntityPage.tsx';
 
 export const viewComponents: Partial<Record<ViewId, ComponentType>> = {};
+viewComponents.search = SearchView;
+viewComponents.spend = SpendView;
+viewComponents.settings = SettingsView;
+viewComponents.owners = OwnersView;
+viewComponents.catalog = CatalogView;
 
 /** The entity page, shown over any view when an entity is opened (set by the entity feature). */
-export const entityPage: { component: ComponentType<{ entityId: string }> | null } = { component: null };
+export const entityPage: { component: ComponentType<{ entityId: string }> | null } = { component: EntityPage };

@@ -37,7 +37,8 @@ export function CitationChip({ citation, children }: { citation: CitationView; c
         className={`citation__chip${citation.synthetic ? ' citation__chip--synthetic' : ''}`}
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={`Source: ${citation.publisher ?? 'unknown'}${citation.asOf ? `, as of ${citation.asOf}` : ''}${citation.synthetic ? ' (synthetic, not a public record)' : ''}`}
+        // The name starts with the visible text, so speech users can say what they see (WCAG 2.5.3).
+        aria-label={`${label}: source ${citation.publisher ?? 'unknown'}${citation.asOf ? `, as of ${citation.asOf}` : ''}${citation.synthetic ? ' (synthetic, not a public record)' : ''}`}
         onClick={() => setOpen((value) => !value)}
       >
         {label}

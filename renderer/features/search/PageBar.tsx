@@ -1,0 +1,48 @@
+// Above a paged result: what was asked, the pages already fetched (free to show again), and the
+// priced button for the next page when the service says there is one.
+import type { ReactNode } from 'react';
+import type { PagedRun } from './search-store.ts';
+
+export function PageBar<R>(props: { summary: string; run: PagedRun<R>; onPage: (page: number) => void; next: ReactNode }) {
+  const pages = props.run.cursors.length + 1;
+  return (
+    <div className="page-bar">
+      <span className="page-bar__summary" title={props.summary}>
+        {props.summary}
+      </span>
+      <nav className="page-bar__pages" aria-label="Result pages">
+        {Array.from({ length: pages }, (_, index) => (
+          <button
+            key={index}
+            type="button"
+            className="button button--small page-bar__page"
+            aria-current={index === props.run.page ? 'page' : undefined}
+            aria-label={`Page ${index + 1}${index === props.run.page ? ' (showing)' : ''}`}
+            onClick={() => props.onPage(index)}
+          >
+            {index + 1}
+          </button>
+        ))}
+      </nav>
+      {props.next}
+    </div>
+  );
+}
+
+/** A search that matched nothing: free, and said plainly. */
+export function NoMatches({ what }: { what: string }) {
+  return (
+    <p className="notice search-empty" role="status">
+      No {what} match this search. Nothing was charged: empty results are free. Loosen a filter or try another kind of search.
+    </p>
+  );
+}
+
+/** A cell that stays on one line: published spacing kept (SSLs pad with spaces), long text cut with its full text on hover. */
+export function CellText({ text }: { text: string }) {
+  return (
+    <span className="cell-text" title={text.length > 32 ? text : undefined}>
+      {text}
+    </span>
+  );
+}

@@ -1,0 +1,375 @@
+// Properties tab: v2 property search within one area, with filters on property fields, a sort and a
+// projection, paged by cursor. Pages are charged when they hold results, so each is fetched only by
+// a click on its priced button. A row opens the property's entity page.
+import { useMemo, useRef, type KeyboardEvent } from 'react';
+import type { V2EntitySummary, V2FilterOperator } from '../../../shared/service/index.ts';
+import { useUiStore } from '../../app/ui-store.ts';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { CitationChip } from '../../components/CitationChip.tsx';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
+import { CellText, NoMatches, PageBar } from './PageBar.tsx';
+import {
+  buildPropertySearchBody,
+  propertyAreas,
+  propertyColumnLabel,
+  propertyColumnsFor,
+  propertyFieldInfo,
+  propertyFields,
+  propertyOperatorLabel,
+  propertyOperatorsFor,
+  propertyRowView,
+  type PropertyFilterDraft,
+  type PropertyRowView,
+  type PropertySearchBody,
+} from './property-search.ts';
+import { cellText } from './record-search.ts';
+import { newDraftId, nextPage, pageCursor, useSearchStore } from './search-store.ts';
+import { submitOnEnter } from './submit-on-enter.ts';
+import { usePaidQuery } from './use-paid-query.ts';
+
+interface PropertyRow extends PropertyRowView {
+  item: V2EntitySummary;
+}
+
+export function PropertiesTab() {
+  const form = useSearchStore((state) => state.properties.form);
+  const run = useSearchStore((state) => state.properties.run);
+  const updateForm = useSearchStore((state) => state.updatePropertiesForm);
+  const setRun = useSearchStore((state) => state.setPropertiesRun);
+  const openEntity = useUiStore((state) => state.openEntity);
+  const actionsRef = useRef<HTMLDivElement>(null);
+
+  const check = buildPropertySearchBody(form);
+  const firstRequest = check.ok ? { body: check.body } : null;
+  const problems = check.ok ? null : check.problems;
+
+  const cursor = run ? pageCursor(run) : undefined;
+  const pageRequest = run ? { body: cursor ? { ...run.first, cursor } : run.first } : null;
+  const page = usePaidQuery('searchProperties', pageRequest);
+  const envelope = page.query.data?.envelope;
+  const pageData = envelope && envelope.status !== 'error' ? envelope.data : undefined;
+  const noMatches = page.query.isError && platErrorOf(page.query.error).code === 'not_found';
+  const nextCursor = envelope?.meta.next_cursor ?? null;
+  const nextRequest = run && nextCursor ? { body: { ...run.first, cursor: nextCursor } } : null;
+  const busy = page.query.fetchStatus === 'fetching';
+  const provenance = envelope?.provenance?.sources;
+
+  const rows = useMemo<PropertyRow[]>(
+    () => (pageData?.items ?? []).map((item) => ({ item, ...propertyRowView(item, provenance) })),
+    [pageData, provenance],
+  );
+  const columns = useMemo(() => propertyColumns(rows), [rows]);
+
+  const setFilter = (id: string, patch: Partial<PropertyFilterDraft>) =>
+    updateForm({ filters: form.filters.map((draft) => (draft.id === id ? { ...draft, ...patch } : draft)) });
+  const removeFilter = (id: string) => {
+    const rest = form.filters.filter((draft) => draft.id !== id);
+    updateForm({ filters: rest.length > 0 ? rest : [{ id: newDraftId(), field: '', op: 'eq', value: '' }] });
+  };
+  const areaLabel = propertyAreas.find((area) => area.areaUid === form.areaUid)?.label ?? form.areaUid;
+
+  return (
+    <div className="search-tab">
+      <form className="search-form" aria-label="Property search" onSubmit={(event) => event.preventDefault()} onKeyDown={(event: KeyboardEvent) => submitOnEnter(event, actionsRef.current)}>
+        <div className="search-form__row">
+          <label className="search-field">
+            <span className="search-field__label">Area</span>
+            <select className="input" value={form.areaUid} onChange={(event) => updateForm({ areaUid: event.target.value })}>
+              {propertyAreas.map((area) => (
+                <option key={area.areaUid} value={area.areaUid}>
+                  {area.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="search-field">
+            <span className="search-field__label">Sort by</span>
+            <select className="input" value={form.sortField} onChange={(event) => updateForm({ sortField: event.target.value })}>
+              <option value="">Service order</option>
+              {propertyFields.map((info) => (
+                <option key={info.field} value={info.field}>
+                  {info.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="search-field search-field--medium">
+            <span className="search-field__label">Direction</span>
+            <select
+              className="input"
+              value={form.sortDirection}
+              disabled={form.sortField === ''}
+              onChange={(event) => updateForm({ sortDirection: event.target.value === 'desc' ? 'desc' : 'asc' })}
+            >
+              <option value="asc">Ascending</option>
+              <option value="desc">Descending</option>
+            </select>
+          </label>
+          <fieldset className="search-field search-choice">
+            <legend className="search-field__label">Projection</legend>
+            <div className="search-choice__options">
+              <label>
+                <input
+                  type="radio"
+                  name="property-projection"
+                  checked={form.projection === 'identity_summary'}
+                  onChange={() => updateForm({ projection: 'identity_summary' })}
+                />
+                Identity
+              </label>
+              <label>
+                <input
+                  type="radio"
+                  name="property-projection"
+                  checked={form.projection === 'fact_summary'}
+                  onChange={() => updateForm({ projection: 'fact_summary' })}
+                />
+                Facts
+              </label>
+            </div>
+          </fieldset>
+          <label className="search-field search-field--narrow">
+            <span className="search-field__label">Per page</span>
+            <input
+              className="input"
+              inputMode="numeric"
+              value={form.limit}
+              aria-invalid={problems?.limit ? true : undefined}
+              aria-describedby={problems?.limit ? 'properties-limit-problem' : undefined}
+              onChange={(event) => updateForm({ limit: event.target.value })}
+            />
+          </label>
+        </div>
+        {problems?.limit && (
+          <p className="search-problem" id="properties-limit-problem">
+            {problems.limit}
+          </p>
+        )}
+
+        <fieldset className="search-filters">
+          <legend>
+            Filters <span className="muted">(all must hold)</span>
+          </legend>
+          {form.filters.map((draft, index) => (
+            <PropertyFilterRow
+              key={draft.id}
+              draft={draft}
+              index={index}
+              problem={problems?.filters[draft.id]}
+              onChange={(patch) => setFilter(draft.id, patch)}
+              onRemove={() => removeFilter(draft.id)}
+            />
+          ))}
+          <button
+            type="button"
+            className="button button--small"
+            disabled={form.filters.length >= 20}
+            onClick={() => updateForm({ filters: [...form.filters, { id: newDraftId(), field: '', op: 'eq', value: '' }] })}
+          >
+            Add filter
+          </button>
+        </fieldset>
+
+        <div className="search-form__actions" ref={actionsRef}>
+          <ChargeButton
+            operation="searchProperties"
+            request={firstRequest}
+            label="Search properties"
+            what={`a page of properties in ${areaLabel}`}
+            busy={busy}
+            onRun={(options) => {
+              if (!check.ok) return;
+              setRun({ first: check.body, cursors: [], page: 0 });
+              void page.run(options, { body: check.body });
+            }}
+          />
+          <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
+          {problems && problems.form.length > 0 && (
+            <span className="search-problem" role="status">
+              {problems.form.join(' ')}
+            </span>
+          )}
+        </div>
+      </form>
+
+      {run && (
+        <section className="search-results" aria-label="Property search results">
+          <PageBar
+            summary={describePropertyRun(run.first)}
+            run={run}
+            onPage={(index) => setRun({ ...run, page: index })}
+            next={
+              nextRequest && nextCursor ? (
+                <ChargeButton
+                  operation="searchProperties"
+                  request={nextRequest}
+                  label="Next page"
+                  what="the next page of properties"
+                  busy={busy}
+                  primary={false}
+                  onRun={(options) => {
+                    setRun(nextPage(run, nextCursor));
+                    void page.run(options, nextRequest);
+                  }}
+                />
+              ) : pageData ? (
+                <span className="muted">Last page</span>
+              ) : null
+            }
+          />
+          {page.query.isError && !noMatches && <ErrorNotice error={page.query.error} onRetry={() => void page.run({ confirmed: true })} />}
+          {envelope?.status === 'partial' && (
+            <p className="notice notice--warning" role="status">
+              The service answered only in part{envelope.meta.warnings?.length ? `: ${envelope.meta.warnings.join('; ')}` : '.'}
+            </p>
+          )}
+          {busy && !pageData && (
+            <p className="muted" role="status">
+              Searching…
+            </p>
+          )}
+          {noMatches && <NoMatches what="properties" />}
+          {pageData && (
+            <DataTable
+              label={`Properties, page ${run.page + 1}`}
+              columns={columns}
+              rows={rows}
+              rowKey={(row) => row.item.entity_ref}
+              onOpen={(row) => openEntity(row.item.entity_ref)}
+              empty={<span role="status">No properties match. Nothing was charged: empty results are free. Loosen a filter.</span>}
+              toolbar={rows.length > 0 ? <span className="muted">Enter or double-click a row to open the property</span> : undefined}
+            />
+          )}
+        </section>
+      )}
+      {!run && (
+        <p className="search-hint muted">
+          Search the properties of one area by their facts, for example owner name contains a word, or assessed value at least an amount. Facts adds the property’s values to each row.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function PropertyFilterRow(props: {
+  draft: PropertyFilterDraft;
+  index: number;
+  problem: string | undefined;
+  onChange: (patch: Partial<PropertyFilterDraft>) => void;
+  onRemove: () => void;
+}) {
+  const { draft } = props;
+  const info = propertyFieldInfo(draft.field);
+  const operators = propertyOperatorsFor(info?.type ?? 'text');
+  const n = props.index + 1;
+  const problemId = `property-filter-problem-${draft.id}`;
+  return (
+    <div className="filter-row">
+      <select
+        className="input filter-row__field"
+        aria-label={`Filter ${n} field`}
+        value={draft.field}
+        onChange={(event) => {
+          const next = propertyFieldInfo(event.target.value);
+          const allowed = propertyOperatorsFor(next?.type ?? 'text');
+          props.onChange({ field: event.target.value, op: allowed.includes(draft.op) ? draft.op : (allowed[0] ?? 'eq') });
+        }}
+      >
+        <option value="">Field…</option>
+        {propertyFields.map((candidate) => (
+          <option key={candidate.field} value={candidate.field}>
+            {candidate.label}
+          </option>
+        ))}
+      </select>
+      <select
+        className="input filter-row__op"
+        aria-label={`Filter ${n} operator`}
+        value={draft.op}
+        onChange={(event) => props.onChange({ op: event.target.value as V2FilterOperator })}
+      >
+        {operators.map((op) => (
+          <option key={op} value={op}>
+            {propertyOperatorLabel[op]}
+          </option>
+        ))}
+      </select>
+      <input
+        className="input filter-row__value"
+        aria-label={`Filter ${n} value`}
+        value={draft.value}
+        placeholder={info?.type === 'number' ? 'a number' : info?.type === 'date' ? 'YYYY-MM-DD' : 'text'}
+        aria-invalid={props.problem ? true : undefined}
+        aria-describedby={props.problem ? problemId : undefined}
+        onChange={(event) => props.onChange({ value: event.target.value })}
+      />
+      <button type="button" className="button button--small" aria-label={`Remove filter ${n}`} onClick={props.onRemove}>
+        Remove
+      </button>
+      {props.problem && (
+        <span className="search-problem filter-row__problem" id={problemId}>
+          {props.problem}
+        </span>
+      )}
+    </div>
+  );
+}
+
+const DOLLAR_KEYS = /_dollars$/;
+
+function columnText(row: PropertyRow, key: string): string {
+  const value = row.values[key];
+  // Whole-dollar facts read better as money; cellText formats its known dollar columns so.
+  return typeof value === 'number' && DOLLAR_KEYS.test(key) ? cellText('PRICE', value) : cellText(key, value);
+}
+
+function propertyColumns(rows: PropertyRow[]): Column<PropertyRow>[] {
+  const keys = propertyColumnsFor(rows.map((row) => row.values));
+  const columns: Column<PropertyRow>[] = keys.map((key) => ({
+    id: key,
+    header: propertyColumnLabel(key),
+    text: (row) => columnText(row, key),
+    render: (row) => {
+      const text = columnText(row, key);
+      return row.syntheticKeys.includes(key) && text !== '' ? (
+        <span className="synthetic-value" title="Synthetic: made up for Plat’s sample, not a public record">
+          {text}
+        </span>
+      ) : (
+        <CellText text={text} />
+      );
+    },
+    sortValue: (row) => {
+      const value = row.values[key];
+      return typeof value === 'number' ? value : value === null || value === undefined ? null : String(value);
+    },
+    align: rows.some((row) => typeof row.values[key] === 'number') ? 'right' : 'left',
+  }));
+  if (rows.some((row) => row.citations.length > 0)) {
+    columns.push({
+      id: 'sources',
+      header: 'Sources',
+      text: (row) => row.citations.map((citation) => [citation.publisher, citation.dataset, citation.asOf].filter(Boolean).join(', ')).join('; '),
+      render: (row) => (
+        <span className="search-chips">
+          {row.citations.map((citation, index) => (
+            <CitationChip key={`${citation.sourceId ?? citation.publisher}-${index}`} citation={citation} />
+          ))}
+        </span>
+      ),
+    });
+  }
+  return columns;
+}
+
+function describePropertyRun(body: PropertySearchBody): string {
+  const parts = [propertyAreas.find((area) => area.areaUid === body.area_uid)?.label ?? body.area_uid];
+  for (const filter of body.filters) {
+    const value = typeof filter.value === 'number' ? filter.value.toLocaleString('en-US') : filter.value;
+    parts.push(`${propertyColumnLabel(filter.field)} ${propertyOperatorLabel[filter.op]} ${value}`);
+  }
+  if (body.sort) parts.push(`sorted by ${propertyColumnLabel(body.sort.field)} ${body.sort.direction === 'asc' ? '↑' : '↓'}`);
+  parts.push(body.projection === 'fact_summary' ? 'facts' : 'identity');
+  return parts.join(' · ');
+}

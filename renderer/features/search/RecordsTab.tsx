@@ -1,0 +1,379 @@
+// Records tab: one record kind in one jurisdiction, filtered on the source's own fields (v4 search).
+// The catalog (free) says which kinds and fields exist; a page of results costs money, so every
+// page is fetched only by a click on a priced button, and pages already bought stay one click away.
+import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { findJurisdiction, isJurisdictionCode } from '../../../shared/jurisdictions.ts';
+import type { V4SearchRecord } from '../../../shared/service/index.ts';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { CitationChip } from '../../components/CitationChip.tsx';
+import { fromV4Citation } from '../../components/citation.ts';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
+import { callService, serviceQueryKey } from '../../platform/service-calls.ts';
+import { JurisdictionPicker } from './JurisdictionPicker.tsx';
+import { RecordPanel } from './RecordPanel.tsx';
+import {
+  buildRecordSearchQuery,
+  cellText,
+  fieldsForKind,
+  isSyntheticSource,
+  kindLabel,
+  kindsOf,
+  operatorLabel,
+  operatorsFor,
+  recordColumnsFor,
+  recordData,
+  type RecordFilterDraft,
+  type RecordSearchQuery,
+  type SourceFieldInfo,
+} from './record-search.ts';
+import { newDraftId, nextPage, pageCursor, useSearchStore } from './search-store.ts';
+import { submitOnEnter } from './submit-on-enter.ts';
+import { usePaidQuery } from './use-paid-query.ts';
+import { CellText, NoMatches, PageBar } from './PageBar.tsx';
+
+const MAX_FILTERS = 5;
+
+export function RecordsTab() {
+  const form = useSearchStore((state) => state.records.form);
+  const run = useSearchStore((state) => state.records.run);
+  const openRecordRef = useSearchStore((state) => state.records.openRecordRef);
+  const updateForm = useSearchStore((state) => state.updateRecordsForm);
+  const setRun = useSearchStore((state) => state.setRecordsRun);
+  const openRecord = useSearchStore((state) => state.openRecord);
+  const runButtonRef = useRef<HTMLDivElement>(null);
+  const tableRef = useRef<HTMLDivElement>(null);
+
+  // The catalog of the chosen jurisdiction: free, so an ordinary query.
+  const catalogRequest = { query: { jurisdiction: form.jurisdiction } };
+  const catalog = useQuery({
+    queryKey: serviceQueryKey('getSourceCatalog', catalogRequest),
+    queryFn: () => callService('getSourceCatalog', catalogRequest),
+    enabled: isJurisdictionCode(form.jurisdiction),
+  });
+  const catalogItems = useMemo(
+    () => (catalog.data?.envelope.status === 'ok' ? catalog.data.envelope.data.items : []),
+    [catalog.data],
+  );
+  const kinds = useMemo(() => kindsOf(catalogItems), [catalogItems]);
+  // A kind or source from another jurisdiction's catalog does not apply here.
+  const kindOption = kinds.find((option) => option.kind === form.kind);
+  const kind = kindOption ? form.kind : '';
+  const sourceId = kindOption?.sources.some((source) => source.source_id === form.sourceId) ? form.sourceId : '';
+  const fields = useMemo(() => fieldsForKind(catalogItems, kind, sourceId), [catalogItems, kind, sourceId]);
+
+  const check = buildRecordSearchQuery({ ...form, kind, sourceId }, fields);
+  const firstRequest = check.ok ? { query: check.query } : null;
+
+  const cursor = run ? pageCursor(run) : undefined;
+  const pageRequest = run ? { query: cursor ? { ...run.first, cursor } : run.first } : null;
+  const page = usePaidQuery('searchRecords', pageRequest);
+  const envelope = page.query.data?.envelope;
+  const pageData = envelope?.status === 'ok' ? envelope.data : undefined;
+  // "No search matches" may come back as a 404 rather than an empty page; either way it is free.
+  const noMatches = page.query.isError && platErrorOf(page.query.error).code === 'not_found';
+  const records = useMemo(() => pageData?.items ?? [], [pageData]);
+  const nextCursor = pageData?.next_cursor ?? envelope?.meta.next_cursor ?? null;
+  const nextRequest = run && nextCursor ? { query: { ...run.first, cursor: nextCursor } } : null;
+  const busy = page.query.fetchStatus === 'fetching';
+
+  const runFields = useMemo(() => (run ? fieldsForKind(catalogItems, run.first.kind, '') : []), [catalogItems, run]);
+  const columns = useMemo(() => recordColumns(run?.first.kind ?? '', records, runFields), [run, records, runFields]);
+  const openRecordData = records.find((record) => record.record_ref === openRecordRef);
+
+  const setFilter = (id: string, patch: Partial<RecordFilterDraft>) =>
+    updateForm({ filters: form.filters.map((draft) => (draft.id === id ? { ...draft, ...patch } : draft)) });
+  const removeFilter = (id: string) => {
+    const rest = form.filters.filter((draft) => draft.id !== id);
+    updateForm({ filters: rest.length > 0 ? rest : [{ id: newDraftId(), field: '', op: 'eq', value: '' }] });
+  };
+
+  const startSearch = (options: { confirmed?: boolean }) => {
+    if (!check.ok) return;
+    setRun({ first: check.query, cursors: [], page: 0 });
+    void page.run(options, { query: check.query });
+  };
+
+  const closePanel = () => {
+    openRecord(null);
+    tableRef.current?.querySelector<HTMLElement>('tbody tr[tabindex="0"]')?.focus();
+  };
+
+  const problems = check.ok ? null : check.problems;
+  const jurisdictionName = findJurisdiction(form.jurisdiction)?.name ?? form.jurisdiction;
+
+  return (
+    <div className="search-tab">
+      <form className="search-form" aria-label="Record search" onSubmit={(event) => event.preventDefault()} onKeyDown={(event: KeyboardEvent) => submitOnEnter(event, runButtonRef.current)}>
+        <div className="search-form__row">
+          <div className="search-field search-field--wide">
+            <label className="search-field__label" htmlFor="records-jurisdiction">
+              Jurisdiction
+            </label>
+            <JurisdictionPicker id="records-jurisdiction" value={form.jurisdiction} onChange={(code) => updateForm({ jurisdiction: code })} />
+          </div>
+          <label className="search-field">
+            <span className="search-field__label">Record kind</span>
+            <select className="input" value={kind} onChange={(event) => updateForm({ kind: event.target.value, sourceId: '' })} disabled={kinds.length === 0}>
+              <option value="">{catalog.isFetching ? 'Loading kinds…' : kinds.length === 0 ? 'No kinds here' : 'Choose a kind…'}</option>
+              {kinds.map((option) => (
+                <option key={option.kind} value={option.kind}>
+                  {option.label} ({option.records.toLocaleString('en-US')})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="search-field">
+            <span className="search-field__label">Source</span>
+            <select className="input" value={sourceId} onChange={(event) => updateForm({ sourceId: event.target.value })} disabled={!kindOption}>
+              <option value="">All sources of this kind</option>
+              {kindOption?.sources.map((source) => (
+                <option key={source.source_id} value={source.source_id}>
+                  {source.source} — {source.dataset}
+                  {isSyntheticSource(source) ? ' (synthetic)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="search-field search-field--narrow">
+            <span className="search-field__label">Per page</span>
+            <input
+              className="input"
+              inputMode="numeric"
+              value={form.limit}
+              aria-invalid={problems?.limit ? true : undefined}
+              aria-describedby={problems?.limit ? 'records-limit-problem' : undefined}
+              onChange={(event) => updateForm({ limit: event.target.value })}
+            />
+          </label>
+        </div>
+        {problems?.limit && (
+          <p className="search-problem" id="records-limit-problem">
+            {problems.limit}
+          </p>
+        )}
+
+        {catalog.isError && <ErrorNotice error={catalog.error} onRetry={() => void catalog.refetch()} />}
+        {catalog.isSuccess && kinds.length === 0 && (
+          <p className="notice" role="status">
+            The service lists no published sources for {jurisdictionName}. Choose another jurisdiction.
+          </p>
+        )}
+
+        <fieldset className="search-filters" disabled={!kindOption}>
+          <legend>
+            Filters <span className="muted">(up to {MAX_FILTERS}, all must hold; field names as the publisher wrote them)</span>
+          </legend>
+          {form.filters.map((draft, index) => (
+            <FilterRow
+              key={draft.id}
+              draft={draft}
+              index={index}
+              fields={fields}
+              problem={problems?.filters[draft.id]}
+              onChange={(patch) => setFilter(draft.id, patch)}
+              onRemove={() => removeFilter(draft.id)}
+            />
+          ))}
+          <button
+            type="button"
+            className="button button--small"
+            disabled={form.filters.length >= MAX_FILTERS}
+            onClick={() => updateForm({ filters: [...form.filters, { id: newDraftId(), field: '', op: 'eq', value: '' }] })}
+          >
+            Add filter
+          </button>
+        </fieldset>
+
+        <div className="search-form__actions" ref={runButtonRef}>
+          <ChargeButton
+            operation="searchRecords"
+            request={firstRequest}
+            label="Search records"
+            what={`a page of ${kindOption?.label.toLowerCase() ?? 'records'} in ${jurisdictionName}`}
+            busy={busy}
+            onRun={startSearch}
+          />
+          <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
+          {problems && problems.form.length > 0 && (
+            <span className="search-problem" role="status">
+              {problems.form.join(' ')}
+            </span>
+          )}
+        </div>
+      </form>
+
+      {run && (
+        <section className="search-results" aria-label="Record search results">
+          <PageBar
+            summary={describeRun(run.first, catalogItems)}
+            run={run}
+            onPage={(index) => setRun({ ...run, page: index })}
+            next={
+              nextRequest && nextCursor ? (
+                <ChargeButton
+                  operation="searchRecords"
+                  request={nextRequest}
+                  label="Next page"
+                  what="the next page of results"
+                  busy={busy}
+                  primary={false}
+                  onRun={(options) => {
+                    setRun(nextPage(run, nextCursor));
+                    void page.run(options, nextRequest);
+                  }}
+                />
+              ) : pageData ? (
+                <span className="muted">Last page</span>
+              ) : null
+            }
+          />
+          {page.query.isError && !noMatches && <ErrorNotice error={page.query.error} onRetry={() => void page.run({ confirmed: true })} />}
+          {busy && !pageData && (
+            <p className="muted" role="status">
+              Searching…
+            </p>
+          )}
+          {noMatches && <NoMatches what="records" />}
+          {pageData && (
+            <div className={`search-results__body${openRecordData ? ' has-panel' : ''}`}>
+              <div ref={tableRef} className="search-results__table">
+                <DataTable
+                  label={`${kindLabel(run.first.kind)} records, page ${run.page + 1}`}
+                  columns={columns}
+                  rows={records}
+                  rowKey={(record) => record.record_ref}
+                  onOpen={(record) => openRecord(record.record_ref)}
+                  empty={
+                    <span role="status">
+                      No records match this search. Nothing was charged: empty results are free. Loosen a filter or choose another kind.
+                    </span>
+                  }
+                  toolbar={records.length > 0 ? <span className="muted">Enter or double-click a row for its full source row</span> : undefined}
+                />
+              </div>
+              {openRecordData && <RecordPanel record={openRecordData} onClose={closePanel} />}
+            </div>
+          )}
+        </section>
+      )}
+      {!run && (
+        <p className="search-hint muted">
+          Choose a jurisdiction and a record kind, add filters on the source’s own fields (for example <span className="mono">owner</span> equals an owner name), and search. The price shows beside the button before anything is spent.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function FilterRow(props: {
+  draft: RecordFilterDraft;
+  index: number;
+  fields: SourceFieldInfo[];
+  problem: string | undefined;
+  onChange: (patch: Partial<RecordFilterDraft>) => void;
+  onRemove: () => void;
+}) {
+  const { draft, fields } = props;
+  const field = fields.find((candidate) => candidate.name === draft.field);
+  const operators = operatorsFor(field?.type ?? 'unknown');
+  const problemId = `record-filter-problem-${draft.id}`;
+  const n = props.index + 1;
+  return (
+    <div className="filter-row">
+      <select
+        className="input filter-row__field"
+        aria-label={`Filter ${n} field`}
+        value={draft.field}
+        onChange={(event) => {
+          const next = fields.find((candidate) => candidate.name === event.target.value);
+          props.onChange({ field: event.target.value, op: next && operatorsFor(next.type).includes(draft.op) ? draft.op : 'eq' });
+        }}
+      >
+        <option value="">Field…</option>
+        {/* A field typed before the kind changed stays visible, so nothing typed is lost. */}
+        {draft.field !== '' && !field && <option value={draft.field}>{draft.field} (not in this kind)</option>}
+        {fields.map((candidate) => (
+          <option key={candidate.name} value={candidate.name} title={candidate.description ?? undefined}>
+            {candidate.name}
+            {candidate.type !== 'unknown' && candidate.type !== 'string' ? ` (${candidate.type})` : ''}
+          </option>
+        ))}
+      </select>
+      <select
+        className="input filter-row__op"
+        aria-label={`Filter ${n} operator`}
+        value={draft.op}
+        onChange={(event) => props.onChange({ op: event.target.value === 'gte' ? 'gte' : 'eq' })}
+      >
+        {(operators.includes(draft.op) ? operators : [...operators, draft.op]).map((op) => (
+          <option key={op} value={op}>
+            {operatorLabel[op]}
+          </option>
+        ))}
+      </select>
+      <input
+        className="input filter-row__value"
+        aria-label={`Filter ${n} value`}
+        value={draft.value}
+        placeholder={field?.type === 'number' ? 'a number' : field?.type === 'date' ? 'YYYY-MM-DD' : 'value as published'}
+        aria-invalid={props.problem ? true : undefined}
+        aria-describedby={props.problem ? problemId : undefined}
+        onChange={(event) => props.onChange({ value: event.target.value })}
+      />
+      <button type="button" className="button button--small" aria-label={`Remove filter ${n}`} onClick={props.onRemove}>
+        Remove
+      </button>
+      {props.problem && (
+        <span className="search-problem filter-row__problem" id={problemId}>
+          {props.problem}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function recordColumns(kind: string, records: V4SearchRecord[], fields: SourceFieldInfo[]): Column<V4SearchRecord>[] {
+  const numeric = new Set(fields.filter((field) => field.type === 'number').map((field) => field.name));
+  const dataColumns: Column<V4SearchRecord>[] = recordColumnsFor(kind, records, fields).map((field) => ({
+    id: `data.${field}`,
+    header: field,
+    text: (record) => cellText(field, recordData(record)[field]),
+    render: (record) => <CellText text={cellText(field, recordData(record)[field])} />,
+    sortValue: (record) => {
+      const value = recordData(record)[field];
+      return typeof value === 'number' ? value : value === null || value === undefined ? null : String(value);
+    },
+    align: numeric.has(field) || records.some((record) => typeof recordData(record)[field] === 'number') ? 'right' : 'left',
+  }));
+  return [
+    ...dataColumns,
+    {
+      id: 'citation',
+      header: 'Source',
+      text: (record) => [record.citation.source, record.citation.dataset, record.citation.as_of].filter(Boolean).join(', '),
+      render: (record) => <CitationChip citation={fromV4Citation(record.citation, { sourceId: record.source_id, recordRef: record.record_ref })} />,
+    },
+  ];
+}
+
+function describeRun(query: RecordSearchQuery, catalogItems: ReadonlyArray<{ source_id: string; source: string }>): string {
+  const place = findJurisdiction(query.jurisdiction)?.name ?? query.jurisdiction;
+  const parts = [`${kindLabel(query.kind)} in ${place}`];
+  if (query.filter) {
+    try {
+      const filter = JSON.parse(query.filter) as Record<string, unknown>;
+      for (const [field, value] of Object.entries(filter)) {
+        if (field === '$source_id') {
+          const source = catalogItems.find((item) => item.source_id === value);
+          parts.push(`source ${source ? source.source : String(value)}`);
+        } else if (value && typeof value === 'object' && 'gte' in value) parts.push(`${field} ≥ ${String((value as { gte: unknown }).gte)}`);
+        else parts.push(`${field} = ${String(value)}`);
+      }
+    } catch {
+      parts.push(query.filter);
+    }
+  }
+  return parts.join(' · ');
+}

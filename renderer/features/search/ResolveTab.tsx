@@ -1,0 +1,260 @@
+// Resolve tab: paste addresses, SSLs, Alexandria account numbers or MAR ids, one per line; each
+// line's scheme is detected (and can be changed); lines that cannot be sent say why and get outcome
+// invalid_input, the rest are resolved in one priced call (v2 resolutions). A candidate opens its entity.
+import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { useUiStore } from '../../app/ui-store.ts';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { propertyAreas } from './property-search.ts';
+import {
+  buildResolveBatch,
+  identifierSchemes,
+  identityText,
+  isIdentifierScheme,
+  MAX_RESOLVE_LINES,
+  outcomeRowsOf,
+  parseResolveLines,
+  schemeLabel,
+  type OutcomeRow,
+  type ResolveLine,
+} from './resolve-lines.ts';
+import { useSearchStore, type ResolveRun } from './search-store.ts';
+import { usePaidQuery } from './use-paid-query.ts';
+
+const stopRowKeys = (event: KeyboardEvent) => event.stopPropagation();
+
+export function ResolveTab() {
+  const text = useSearchStore((state) => state.resolve.text);
+  const areaUid = useSearchStore((state) => state.resolve.areaUid);
+  const chosenSchemes = useSearchStore((state) => state.resolve.chosenSchemes);
+  const run = useSearchStore((state) => state.resolve.run);
+  const updateResolve = useSearchStore((state) => state.updateResolve);
+  const chooseScheme = useSearchStore((state) => state.chooseScheme);
+  const setRun = useSearchStore((state) => state.setResolveRun);
+  const openEntity = useUiStore((state) => state.openEntity);
+  const actionsRef = useRef<HTMLDivElement>(null);
+  const resultsRef = useRef<HTMLElement>(null);
+
+  const lines = useMemo(() => parseResolveLines(text, chosenSchemes), [text, chosenSchemes]);
+  const batch = useMemo(() => buildResolveBatch(lines, areaUid), [lines, areaUid]);
+  const request = batch.body ? { body: batch.body } : null;
+
+  const resolution = usePaidQuery('resolveEntities', run ? { body: run.body } : null);
+  const envelope = resolution.query.data?.envelope;
+  const results = envelope && envelope.status !== 'error' ? envelope.data.items : undefined;
+  const busy = resolution.query.fetchStatus === 'fetching';
+  const outcomeRows = useMemo(() => (run ? outcomeRowsOf(run, results) : []), [run, results]);
+
+  const lineColumns = useMemo<Column<ResolveLine>[]>(
+    () => [
+      { id: 'n', header: '#', text: (line) => String(line.lineNumber), sortValue: (line) => line.lineNumber, align: 'right', width: '3em' },
+      { id: 'value', header: 'Line', text: (line) => line.value, render: (line) => <span className="mono">{line.value}</span> },
+      {
+        id: 'scheme',
+        header: 'Scheme',
+        text: (line) => schemeLabel[line.scheme],
+        render: (line) => (
+          <select
+            className="input input--compact"
+            aria-label={`Scheme of line ${line.lineNumber}`}
+            value={line.scheme}
+            onKeyDown={stopRowKeys}
+            onChange={(event) => {
+              const scheme = event.target.value;
+              if (isIdentifierScheme(scheme)) chooseScheme(line.value, scheme);
+            }}
+          >
+            {identifierSchemes.map((scheme) => (
+              <option key={scheme} value={scheme}>
+                {schemeLabel[scheme]}
+                {scheme === line.scheme && !line.schemeChosen ? ' (detected)' : ''}
+              </option>
+            ))}
+          </select>
+        ),
+      },
+      {
+        id: 'check',
+        header: 'Check',
+        text: (line) => line.problem ?? 'Ready',
+        render: (line) =>
+          line.problem ? <span className="search-problem">Will not be sent: {line.problem}</span> : <span className="muted">Ready</span>,
+      },
+    ],
+    [chooseScheme],
+  );
+
+  const outcomeColumns = useMemo<Column<OutcomeRow>[]>(
+    () => [
+      { id: 'n', header: '#', text: (row) => String(row.lineNumber), sortValue: (row) => row.lineNumber, align: 'right', width: '3em' },
+      { id: 'value', header: 'Line', text: (row) => row.value, render: (row) => <span className="mono">{row.value}</span> },
+      {
+        id: 'outcome',
+        header: 'Outcome',
+        text: (row) => (row.reason ? `${row.outcome}: ${row.reason}` : row.outcome),
+        render: (row) => (
+          <span className={`outcome outcome--${row.outcome === 'invalid_input' ? 'invalid' : row.candidateCount > 0 ? 'found' : 'none'}`}>
+            <span className="mono">{row.outcome}</span>
+            {row.reason && <span className="outcome__reason">{row.reason}</span>}
+          </span>
+        ),
+      },
+      {
+        id: 'open',
+        header: 'Open',
+        text: (row) => row.candidate?.entity_ref ?? '',
+        render: (row) =>
+          row.candidate ? (
+            <button
+              type="button"
+              className="button button--small"
+              onKeyDown={stopRowKeys}
+              onClick={() => row.candidate && openEntity(row.candidate.entity_ref)}
+              aria-label={`Open ${row.candidate.entity_kind.replace(/_/g, ' ')} for line ${row.lineNumber}`}
+            >
+              Open
+            </button>
+          ) : null,
+      },
+      {
+        id: 'candidate',
+        header: 'Candidate',
+        text: (row) => (row.candidate ? identityText(row.candidate.canonical_identity) || row.candidate.entity_ref : ''),
+        render: (row) =>
+          row.candidate ? (
+            <span>
+              {identityText(row.candidate.canonical_identity) || <span className="mono">{row.candidate.entity_ref}</span>}
+              {row.candidateCount > 1 && <span className="muted">
+                  {' '}
+                  ({row.candidateIndex + 1} of {row.candidateCount})
+                </span>}
+            </span>
+          ) : (
+            <span className="muted">No candidate</span>
+          ),
+      },
+      { id: 'kind', header: 'Kind', text: (row) => row.candidate?.entity_kind.replace(/_/g, ' ') ?? '' },
+      { id: 'basis', header: 'Match basis', text: (row) => row.candidate?.match_basis ?? '' },
+      { id: 'precision', header: 'Precision', text: (row) => row.candidate?.precision ?? '' },
+      { id: 'method', header: 'Method', text: (row) => row.candidate?.method ?? '' },
+    ],
+    [openEntity],
+  );
+
+  const sendable = batch.sent.length;
+  const startRun = (options: { confirmed?: boolean }) => {
+    if (!batch.body) return;
+    const next: ResolveRun = {
+      body: batch.body,
+      areaUid,
+      lines: lines.map((line) => ({
+        lineNumber: line.lineNumber,
+        clientId: line.clientId,
+        value: line.value,
+        scheme: line.scheme,
+        refusedReason: batch.refused.find((refused) => refused.line === line)?.reason ?? null,
+      })),
+    };
+    setRun(next);
+    void resolution.run(options, { body: batch.body });
+    // The outcomes appear under the pasted lines: bring them into view.
+    window.requestAnimationFrame(() => resultsRef.current?.scrollIntoView({ block: 'start' }));
+  };
+
+  return (
+    <div className="search-tab">
+      <form
+        className="search-form"
+        aria-label="Resolve identifiers"
+        onSubmit={(event) => event.preventDefault()}
+        onKeyDown={(event) => {
+          // Ctrl/⌘+Enter in the text area resolves (plain Enter adds a line).
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            const button = actionsRef.current?.querySelector<HTMLButtonElement>('button');
+            if (button && !button.disabled) button.click();
+          }
+        }}
+      >
+        <div className="resolve-input">
+          <label className="search-field resolve-input__text">
+            <span className="search-field__label">Lines to resolve, one per line</span>
+            <textarea
+              className="input resolve-input__area"
+              value={text}
+              rows={6}
+              spellCheck={false}
+              placeholder={'1716 21ST ST NW\n0150 0295\n13195000'}
+              onChange={(event) => updateResolve({ text: event.target.value })}
+              aria-describedby="resolve-help"
+            />
+          </label>
+          <div className="resolve-input__side">
+            <label className="search-field">
+              <span className="search-field__label">Area</span>
+              <select className="input" value={areaUid} onChange={(event) => updateResolve({ areaUid: event.target.value })}>
+                <option value="">Any area</option>
+                {propertyAreas.map((area) => (
+                  <option key={area.areaUid} value={area.areaUid}>
+                    {area.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <p className="muted" id="resolve-help">
+              Addresses, DC SSLs (<span className="mono">0150 0295</span>), Alexandria account numbers (8 digits), DC MAR ids or entity ids. Up to {MAX_RESOLVE_LINES} lines; Ctrl+Enter resolves.
+            </p>
+          </div>
+        </div>
+
+        {lines.length > 0 && (
+          <DataTable label="Lines to resolve" columns={lineColumns} rows={lines} rowKey={(line) => line.clientId} />
+        )}
+
+        <div className="search-form__actions" ref={actionsRef}>
+          <ChargeButton
+            operation="resolveEntities"
+            request={request}
+            label={sendable > 0 ? `Resolve ${sendable} ${sendable === 1 ? 'line' : 'lines'}` : 'Resolve'}
+            what={`resolving ${sendable} ${sendable === 1 ? 'line' : 'lines'}`}
+            busy={busy}
+            onRun={startRun}
+          />
+          <span className="muted search-form__note">Charged per line that finds a match; lines that cannot be sent are never charged.</span>
+          {lines.length > 0 && sendable === 0 && (
+            <span className="search-problem" role="status">
+              No line can be sent: fix the lines marked above.
+            </span>
+          )}
+        </div>
+      </form>
+
+      {run && (
+        <section className="search-results" aria-label="Resolution results" ref={resultsRef}>
+          {resolution.query.isError && <ErrorNotice error={resolution.query.error} onRetry={() => void resolution.run({ confirmed: true })} />}
+          {busy && (
+            <p className="muted" role="status">
+              Resolving…
+            </p>
+          )}
+          {envelope?.status === 'partial' && (
+            <p className="notice notice--warning" role="status">
+              Some lines could not be resolved by the service{envelope.meta.warnings?.length ? `: ${envelope.meta.warnings.join('; ')}` : '.'}
+            </p>
+          )}
+          {(results || run.body.items.length === 0 || resolution.query.isError) && (
+            <DataTable
+              label="Resolution outcomes"
+              columns={outcomeColumns}
+              rows={outcomeRows}
+              rowKey={(row) => row.key}
+              onOpen={(row) => row.candidate && openEntity(row.candidate.entity_ref)}
+              toolbar={<span className="muted">Enter on a row with a candidate opens it</span>}
+            />
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { V2ResolutionItemSchema } from '../../../shared/service/index.ts';
+import { buildResolveBatch, detectScheme, identityText, outcomeRowsOf, parseResolveLines, schemeProblem } from './resolve-lines.ts';
+import type { ResolveRun } from './search-store.ts';
+
+describe('detecting what a pasted line is', () => {
+  it.each([
+    ['1716 21ST ST NW', 'address'],
+    ['0150    0295', 'ssl'],
+    ['0150 0295', 'ssl'],
+    ['0150-0295', 'ssl'],
+    ['0066S   0800', 'ssl'],
+    ['PAR 02600014', 'ssl'],
+    ['13195000', 'account_no'],
+    ['309673', 'mar_id'],
+    ['prop_856ad90f-6142-5733-94b5-28bd3e08e66c', 'entity_ref'],
+  ])('%s is %s', (line, scheme) => {
+    expect(detectScheme(line)).toBe(scheme);
+  });
+
+  it('explains why a value does not fit a hand-picked scheme', () => {
+    expect(schemeProblem('ssl', '1716 21ST ST NW')).toMatch(/Not an SSL/);
+    expect(schemeProblem('mar_id', '12a')).toMatch(/digits only/);
+    expect(schemeProblem('address', '!!!')).toMatch(/no street name/);
+    expect(schemeProblem('address', 'MAIN STREET')).toMatch(/no house number/);
+    expect(schemeProblem('account_no', '13195000')).toBe(null);
+  });
+});
+
+describe('a pasted batch', () => {
+  const text = '1716 21ST ST NW\n\n0150 0295\n???\n13195000\n';
+
+  it('numbers lines as the editor does, skips blanks, and applies a hand-picked scheme by line text', () => {
+    const lines = parseResolveLines(text, { '13195000': 'mar_id' });
+    expect(lines.map((line) => [line.lineNumber, line.scheme, line.schemeChosen])).toEqual([
+      [1, 'address', false],
+      [3, 'ssl', false],
+      [4, 'address', false],
+      [5, 'mar_id', true],
+    ]);
+  });
+
+  it('sends the good lines as valid resolution items and refuses the bad one with its reason', () => {
+    const batch = buildResolveBatch(parseResolveLines(text), 'area_us_dc');
+    expect(batch.refused.map((refused) => [refused.line.lineNumber, refused.reason])).toEqual([[4, 'Not an address: it has no street name.']]);
+    expect(batch.body?.items).toHaveLength(3);
+    for (const item of batch.body?.items ?? []) expect(V2ResolutionItemSchema.safeParse(item).success).toBe(true);
+    expect(batch.body?.items[1]).toEqual({
+      client_id: 'L3',
+      subject_kind: 'identifier',
+      identifiers: [{ scheme: 'ssl', value: '0150 0295' }],
+      include_retired_identifiers: false,
+      area_uid: 'area_us_dc',
+    });
+  });
+
+  it('has no body when no line can be sent', () => {
+    expect(buildResolveBatch(parseResolveLines('???\n'), '').body).toBe(null);
+  });
+
+  it('caps a batch at 100 lines and says so on the rest', () => {
+    const lines = parseResolveLines(Array.from({ length: 102 }, (_, i) => `${i + 1} MAIN ST`).join('\n'));
+    expect(lines.filter((line) => line.problem !== null).map((line) => line.lineNumber)).toEqual([101, 102]);
+  });
+});
+
+describe('outcomes', () => {
+  const run: ResolveRun = {
+    body: { items: [], candidate_limit: 10 },
+    areaUid: '',
+    lines: [
+      { lineNumber: 1, clientId: 'L1', value: '1716 21ST ST NW', scheme: 'address', refusedReason: null },
+      { lineNumber: 2, clientId: 'L2', value: '???', scheme: 'address', refusedReason: 'Not an address: it has no street name.' },
+      { lineNumber: 3, clientId: 'L3', value: '1 NOWHERE ST', scheme: 'address', refusedReason: null },
+    ],
+  };
+
+  it('gives every line a row: candidates, refusals as invalid_input, and the service reason for a miss', () => {
+    const rows = outcomeRowsOf(run, [
+      {
+        client_id: 'L1',
+        outcome: 'ok',
+        candidates: [
+          { entity_ref: 'prop_a', entity_kind: 'property', match_basis: 'address_exact', precision: 'exact' },
+          { entity_ref: 'parc_b', entity_kind: 'parcel', match_basis: 'address_premise', precision: 'exact' },
+        ],
+      },
+      { client_id: 'L3', outcome: 'not_found', candidates: [], reason: 'No entity in the sample matches these identifiers.' },
+    ]);
+    expect(rows.map((row) => [row.lineNumber, row.outcome, row.candidate?.entity_ref ?? null, row.reason])).toEqual([
+      [1, 'ok', 'prop_a', null],
+      [1, 'ok', 'parc_b', null],
+      [2, 'invalid_input', null, 'Not an address: it has no street name.'],
+      [3, 'not_found', null, 'No entity in the sample matches these identifiers.'],
+    ]);
+  });
+
+  it('names a candidate by its identity', () => {
+    expect(identityText({ address: '1716 21ST ST NW', ssl: '0065    0004' })).toBe('1716 21ST ST NW · 0065    0004');
+    expect(identityText(undefined)).toBe('');
+  });
+});

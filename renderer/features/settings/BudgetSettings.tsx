@@ -1,0 +1,131 @@
+// Budgets: the session cap (Plat refuses a call that would go over it) and the confirmation
+// threshold (Plat asks before a charge at or above it). Dollars in, micro-USD to the core.
+import { useId, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BudgetSettings as Budgets } from '../../../shared/ipc.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { callPlat } from '../../platform/plat.ts';
+import { spendQueryKey } from '../../app/SpendMeter.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { parseOptionalUsd, usdInputText } from './settings-model.ts';
+import { budgetsQueryKey, invalidatePricing, useBudgets } from './settings-queries.ts';
+import { Field, fieldIds, Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
+
+export function BudgetSettings() {
+  const budgets = useBudgets();
+  return (
+    <SettingsSection
+      id="settings-budgets"
+      title="Budgets"
+      description="Hard limits on spending. A call that would go over a cap is refused before it is sent; caps per assignment are set on projects below."
+    >
+      {budgets.isError && <ErrorNotice error={budgets.error} onRetry={() => void budgets.refetch()} />}
+      {budgets.isPending && <p className="muted" role="status">Reading budgets…</p>}
+      {budgets.data && <BudgetForm stored={budgets.data} />}
+    </SettingsSection>
+  );
+}
+
+function BudgetForm({ stored }: { stored: Budgets }) {
+  const queryClient = useQueryClient();
+  const spend = useQuery({ queryKey: spendQueryKey, queryFn: () => callPlat('getSpend', {}) });
+  const [capText, setCapText] = useState(usdInputText(stored.sessionCapMicroUsd));
+  const [thresholdText, setThresholdText] = useState(usdInputText(stored.confirmationThresholdMicroUsd));
+  const [errors, setErrors] = useState<{ cap?: string; threshold?: string }>({});
+  const [savedNote, setSavedNote] = useState<string | null>(null);
+  const ids = { cap: useId(), threshold: useId() };
+
+  const save = useMutation({
+    mutationFn: (next: Budgets) => callPlat('setBudgets', next),
+    onSuccess: (next) => {
+      queryClient.setQueryData(budgetsQueryKey, next);
+      void invalidatePricing(queryClient);
+    },
+  });
+
+  const submit = () => {
+    const cap = parseOptionalUsd(capText, 'Session cap');
+    const threshold = parseOptionalUsd(thresholdText, 'Ask before charges of');
+    const nextErrors = { ...(cap.ok ? {} : { cap: cap.error }), ...(threshold.ok ? {} : { threshold: threshold.error }) };
+    setErrors(nextErrors);
+    if (!cap.ok || !threshold.ok) return;
+    setSavedNote(null);
+    save.mutate(
+      { sessionCapMicroUsd: cap.value, confirmationThresholdMicroUsd: threshold.value },
+      {
+        onSuccess: (next) => {
+          // Shown as the core now holds them ("5" reads back as "5.00").
+          setCapText(usdInputText(next.sessionCapMicroUsd));
+          setThresholdText(usdInputText(next.confirmationThresholdMicroUsd));
+          setSavedNote('Budgets saved.');
+        },
+      },
+    );
+  };
+
+  const sessionSpent = spend.data?.sessionMicroUsd;
+  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
+  const thresholdIds = fieldIds(ids.threshold, { hint: true, error: errors.threshold !== undefined });
+
+  return (
+    <form
+      className="settings-form"
+      aria-label="Budgets"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <div className="settings-row">
+        <Field
+          id={ids.cap}
+          label="Session cap"
+          error={errors.cap ?? null}
+          hint={
+            <>
+              Most this session may spend. Empty: no cap.
+              {sessionSpent !== undefined && <> Spent so far: {formatUsd(sessionSpent)}.</>}
+            </>
+          }
+        >
+          <UsdInput
+            id={ids.cap}
+            value={capText}
+            placeholder="No cap"
+            invalid={errors.cap !== undefined}
+            describedBy={capIds.describedBy}
+            onChange={(text) => {
+              setCapText(text);
+              setSavedNote(null);
+            }}
+          />
+        </Field>
+        <Field
+          id={ids.threshold}
+          label="Ask before charges of"
+          error={errors.threshold ?? null}
+          hint="Plat asks you to confirm any call priced at or above this. Empty: never ask; 0: ask before every charged call."
+        >
+          <UsdInput
+            id={ids.threshold}
+            value={thresholdText}
+            placeholder="Never ask"
+            invalid={errors.threshold !== undefined}
+            describedBy={thresholdIds.describedBy}
+            onChange={(text) => {
+              setThresholdText(text);
+              setSavedNote(null);
+            }}
+          />
+        </Field>
+      </div>
+      <div className="settings-actions">
+        <button type="submit" className="button button--primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save budgets'}
+        </button>
+        {savedNote && <Outcome tone="ok">{savedNote}</Outcome>}
+      </div>
+      {save.isError && <ErrorNotice error={save.error} />}
+    </form>
+  );
+}

@@ -1,0 +1,227 @@
+// The response cache: what it holds, how long free answers live, its bounds, and clearing it.
+// Paid answers never expire by age (buying them again would cost money), so clearing asks first.
+import { useId, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CacheStatus } from '../../../shared/ipc.ts';
+import { callPlat } from '../../platform/plat.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import {
+  bytesToMebibytesText,
+  formatBytes,
+  hitRate,
+  parseMaxEntries,
+  parseMaxMebibytes,
+  parseTtl,
+  ttlToForm,
+  TTL_UNITS,
+  type TtlUnit,
+} from './settings-model.ts';
+import { cacheStatusQueryKey, invalidatePricing, useCacheStatus } from './settings-queries.ts';
+import { ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
+
+export function CacheSettings() {
+  const cache = useCacheStatus();
+  return (
+    <SettingsSection
+      id="settings-cache"
+      title="Cache"
+      description="Answers Plat already has are shown again for free. Answers you paid for never expire by age: they leave only when the cache is full or cleared, so a record is never bought twice by accident."
+    >
+      {cache.isError && <ErrorNotice error={cache.error} onRetry={() => void cache.refetch()} />}
+      {cache.isPending && <p className="muted" role="status">Reading the cache…</p>}
+      {cache.data && (
+        <>
+          <CacheStats status={cache.data} />
+          <CachePolicyForm status={cache.data} />
+          <ClearCache status={cache.data} />
+        </>
+      )}
+    </SettingsSection>
+  );
+}
+
+function CacheStats({ status }: { status: CacheStatus }) {
+  return (
+    <dl className="settings-stats" data-testid="cache-stats">
+      <div>
+        <dt>Answers kept</dt>
+        <dd data-testid="cache-entries">{status.entries.toLocaleString('en-US')}</dd>
+      </div>
+      <div>
+        <dt>Size</dt>
+        <dd>
+          {formatBytes(status.bytes)} <span className="muted">of {formatBytes(status.maxBytes)}</span>
+        </dd>
+      </div>
+      <div>
+        <dt>Hits</dt>
+        <dd>{status.hits.toLocaleString('en-US')}</dd>
+      </div>
+      <div>
+        <dt>Misses</dt>
+        <dd>{status.misses.toLocaleString('en-US')}</dd>
+      </div>
+      <div>
+        <dt>Hit rate</dt>
+        <dd>{hitRate(status.hits, status.misses)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function CachePolicyForm({ status }: { status: CacheStatus }) {
+  const queryClient = useQueryClient();
+  const initialTtl = ttlToForm(status.ttlSeconds);
+  const [ttlAmount, setTtlAmount] = useState(initialTtl.amount);
+  const [ttlUnit, setTtlUnit] = useState<TtlUnit>(initialTtl.unit);
+  const [entriesText, setEntriesText] = useState(String(status.maxEntries));
+  const [sizeText, setSizeText] = useState(bytesToMebibytesText(status.maxBytes));
+  const [errors, setErrors] = useState<{ ttl?: string; entries?: string; size?: string }>({});
+  const [note, setNote] = useState<string | null>(null);
+  const ids = { ttl: useId(), unit: useId(), entries: useId(), size: useId() };
+
+  const save = useMutation({
+    mutationFn: (policy: { ttlSeconds: number; maxEntries: number; maxBytes: number }) => callPlat('setCachePolicy', policy),
+    onSuccess: (next) => queryClient.setQueryData(cacheStatusQueryKey, next),
+  });
+
+  const submit = () => {
+    const ttl = parseTtl(ttlAmount, ttlUnit);
+    const entries = parseMaxEntries(entriesText);
+    const size = parseMaxMebibytes(sizeText);
+    setErrors({
+      ...(ttl.ok ? {} : { ttl: ttl.error }),
+      ...(entries.ok ? {} : { entries: entries.error }),
+      ...(size.ok ? {} : { size: size.error }),
+    });
+    if (!ttl.ok || !entries.ok || !size.ok) return;
+    setNote(null);
+    save.mutate(
+      { ttlSeconds: ttl.value, maxEntries: entries.value, maxBytes: size.value },
+      { onSuccess: (next) => setNote(next.entries < status.entries ? `Saved. ${status.entries - next.entries} answers were removed to fit.` : 'Saved.') },
+    );
+  };
+
+  const changed = (apply: (text: string) => void) => (text: string) => {
+    apply(text);
+    setNote(null);
+  };
+  const ttlIds = fieldIds(ids.ttl, { hint: true, error: errors.ttl !== undefined });
+  const entriesIds = fieldIds(ids.entries, { error: errors.entries !== undefined });
+  const sizeIds = fieldIds(ids.size, { error: errors.size !== undefined });
+
+  return (
+    <form
+      className="settings-form"
+      aria-label="Cache policy"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <div className="settings-row">
+        <Field id={ids.ttl} label="Keep free answers for" error={errors.ttl ?? null} hint="Paid answers are kept regardless.">
+          <span className="settings-inline">
+            <input
+              id={ids.ttl}
+              className="settings-input settings-input--number"
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              value={ttlAmount}
+              aria-invalid={errors.ttl !== undefined}
+              aria-describedby={ttlIds.describedBy}
+              onChange={(event) => changed(setTtlAmount)(event.target.value)}
+            />
+            <select
+              id={ids.unit}
+              className="settings-input"
+              aria-label="Unit"
+              value={ttlUnit}
+              onChange={(event) => changed((text) => setTtlUnit(text as TtlUnit))(event.target.value)}
+            >
+              {(Object.keys(TTL_UNITS) as TtlUnit[]).map((unit) => (
+                <option key={unit} value={unit}>
+                  {unit}
+                </option>
+              ))}
+            </select>
+          </span>
+        </Field>
+        <Field id={ids.entries} label="Most answers kept" error={errors.entries ?? null}>
+          <input
+            id={ids.entries}
+            className="settings-input settings-input--number"
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={entriesText}
+            aria-invalid={errors.entries !== undefined}
+            aria-describedby={entriesIds.describedBy}
+            onChange={(event) => changed(setEntriesText)(event.target.value)}
+          />
+        </Field>
+        <Field id={ids.size} label="Largest size (MB)" error={errors.size ?? null}>
+          <input
+            id={ids.size}
+            className="settings-input settings-input--number"
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={sizeText}
+            aria-invalid={errors.size !== undefined}
+            aria-describedby={sizeIds.describedBy}
+            onChange={(event) => changed(setSizeText)(event.target.value)}
+          />
+        </Field>
+      </div>
+      <div className="settings-actions">
+        <button type="submit" className="button button--primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save cache policy'}
+        </button>
+        {note && <Outcome tone="ok">{note}</Outcome>}
+      </div>
+      {save.isError && <ErrorNotice error={save.error} />}
+    </form>
+  );
+}
+
+function ClearCache({ status }: { status: CacheStatus }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const clear = useMutation({
+    mutationFn: () => callPlat('clearCache', {}),
+    onSuccess: (next) => {
+      queryClient.setQueryData(cacheStatusQueryKey, next);
+      // "Cached · free" prices are no longer true.
+      void invalidatePricing(queryClient);
+    },
+  });
+  return (
+    <div className="settings-actions settings-actions--separate">
+      <button type="button" className="button" disabled={clear.isPending || status.entries === 0} onClick={() => setConfirming(true)}>
+        {clear.isPending ? 'Clearing…' : 'Clear cache…'}
+      </button>
+      {status.entries === 0 && !note && <span className="muted settings-actions__note">The cache is empty.</span>}
+      {note && <Outcome tone="ok">{note}</Outcome>}
+      {clear.isError && <ErrorNotice error={clear.error} />}
+      <ConfirmDialog
+        open={confirming}
+        title="Clear the cache?"
+        confirmLabel={`Clear ${status.entries.toLocaleString('en-US')} ${status.entries === 1 ? 'answer' : 'answers'}`}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          const before = status.entries;
+          clear.mutate(undefined, { onSuccess: () => setNote(`Cleared ${before.toLocaleString('en-US')} cached ${before === 1 ? 'answer' : 'answers'}.`) });
+        }}
+      >
+        <p>
+          Plat forgets {status.entries.toLocaleString('en-US')} {status.entries === 1 ? 'answer' : 'answers'} ({formatBytes(status.bytes)}). Answers
+          you paid for will cost money again the next time you ask for them. The spend ledger is not touched.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

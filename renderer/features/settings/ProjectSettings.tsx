@@ -1,0 +1,314 @@
+// Projects: one per assignment, each with an optional spending cap. The active project is charged
+// for new calls and its cap is enforced; archiving keeps a finished project's history but takes it
+// out of the choices.
+import { useId, useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { IpcRequest, Project } from '../../../shared/ipc.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { callPlat } from '../../platform/plat.ts';
+import { spendQueryKey } from '../../app/SpendMeter.tsx';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { parseOptionalUsd, usdInputText } from './settings-model.ts';
+import { invalidatePricing, projectsQueryKey, useProjects } from './settings-queries.ts';
+import { Field, fieldIds, Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
+
+interface ProjectRow extends Project {
+  active: boolean;
+  spentMicroUsd: number;
+}
+
+export function ProjectSettings() {
+  const queryClient = useQueryClient();
+  const projects = useProjects();
+  const spend = useQuery({ queryKey: spendQueryKey, queryFn: () => callPlat('getSpend', {}) });
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const ids = { active: useId() };
+
+  const setActive = useMutation({
+    mutationFn: (id: string | null) => callPlat('setActiveProject', { id }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
+      void invalidatePricing(queryClient);
+    },
+  });
+
+  const list = projects.data?.projects;
+  const activeId = projects.data?.activeProjectId ?? null;
+  const rows: ProjectRow[] = useMemo(
+    () =>
+      (list ?? []).map((project) => ({
+        ...project,
+        active: project.id === activeId,
+        spentMicroUsd: spend.data?.byProject.find((entry) => entry.projectId === project.id)?.microUsd ?? 0,
+      })),
+    [list, activeId, spend.data],
+  );
+  const open = rows.filter((row) => !row.archived);
+  const editing = rows.find((row) => row.id === editingId) ?? null;
+
+  const columns: Column<ProjectRow>[] = [
+    {
+      id: 'name',
+      header: 'Name',
+      text: (row) => row.name,
+      render: (row) => (
+        <>
+          {row.name}
+          {row.active && <span className="settings-badge settings-badge--active">Active</span>}
+          {row.archived && <span className="settings-badge">Archived</span>}
+        </>
+      ),
+    },
+    { id: 'spent', header: 'Spent', align: 'right', text: (row) => formatUsd(row.spentMicroUsd), sortValue: (row) => row.spentMicroUsd },
+    {
+      id: 'cap',
+      header: 'Cap',
+      align: 'right',
+      text: (row) => (row.capMicroUsd === null ? 'No cap' : formatUsd(row.capMicroUsd)),
+      sortValue: (row) => row.capMicroUsd,
+    },
+    { id: 'created', header: 'Created', text: (row) => row.createdAt.slice(0, 10), sortValue: (row) => row.createdAt },
+    {
+      id: 'edit',
+      header: 'Change',
+      text: () => '',
+      render: (row) => (
+        <button type="button" className="button button--small" onClick={() => setEditingId(row.id)} aria-label={`Change ${row.name}`}>
+          Change…
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <SettingsSection
+      id="settings-projects"
+      title="Projects"
+      description="One project per assignment. New calls are charged to the active project, and its cap is enforced like the session cap."
+    >
+      {projects.isError && <ErrorNotice error={projects.error} onRetry={() => void projects.refetch()} />}
+      <div className="settings-row">
+        <Field id={ids.active} label="Active project" hint="Calls made from now on are charged to it.">
+          <select
+            id={ids.active}
+            className="settings-input"
+            value={activeId ?? ''}
+            disabled={!projects.data || setActive.isPending}
+            aria-describedby={fieldIds(ids.active, { hint: true }).describedBy}
+            onChange={(event) => setActive.mutate(event.target.value === '' ? null : event.target.value)}
+          >
+            <option value="">No project</option>
+            {open.map((project) => (
+              <option key={project.id} value={project.id}>
+                {project.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      {setActive.isError && <ErrorNotice error={setActive.error} />}
+      <CreateProjectForm />
+      <DataTable
+        label="Projects"
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.id}
+        onOpen={(row) => setEditingId(row.id)}
+        empty={projects.isPending ? 'Loading projects…' : 'No projects yet. Create one per assignment to keep its spending apart.'}
+        initialSort={{ columnId: 'name', direction: 'asc' }}
+      />
+      {editing && <ProjectEditor key={editing.id} project={editing} onClose={() => setEditingId(null)} />}
+    </SettingsSection>
+  );
+}
+
+function CreateProjectForm() {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [capText, setCapText] = useState('');
+  const [errors, setErrors] = useState<{ name?: string; cap?: string }>({});
+  const [created, setCreated] = useState<string | null>(null);
+  const ids = { name: useId(), cap: useId() };
+
+  const create = useMutation({
+    mutationFn: (request: IpcRequest<'createProject'>) => callPlat('createProject', request),
+    onSuccess: (project) => {
+      void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
+      setCreated(`Created “${project.name}”. Choose it as the active project to charge calls to it.`);
+      setName('');
+      setCapText('');
+    },
+  });
+
+  const submit = () => {
+    const trimmed = name.trim();
+    const cap = parseOptionalUsd(capText, 'Cap');
+    const nextErrors = {
+      ...(trimmed === '' ? { name: 'Give the project a name (up to 120 characters).' } : {}),
+      ...([...trimmed].length > 120 ? { name: 'A project name has at most 120 characters.' } : {}),
+      ...(cap.ok ? {} : { cap: cap.error }),
+    };
+    setErrors(nextErrors);
+    if (nextErrors.name || !cap.ok) return;
+    setCreated(null);
+    create.mutate({ name: trimmed, capMicroUsd: cap.value });
+  };
+
+  const nameIds = fieldIds(ids.name, { error: errors.name !== undefined });
+  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
+  return (
+    <form
+      className="settings-form settings-form--inline"
+      aria-label="New project"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <div className="settings-row">
+        <Field id={ids.name} label="New project" error={errors.name ?? null} wide>
+          <input
+            id={ids.name}
+            className="settings-input settings-input--name"
+            type="text"
+            autoComplete="off"
+            placeholder="e.g. 1234 Main St appraisal"
+            value={name}
+            aria-invalid={errors.name !== undefined}
+            aria-describedby={nameIds.describedBy}
+            onChange={(event) => {
+              setName(event.target.value);
+              setCreated(null);
+            }}
+          />
+        </Field>
+        <Field id={ids.cap} label="Cap (optional)" error={errors.cap ?? null} hint="Empty: no cap.">
+          <UsdInput id={ids.cap} value={capText} placeholder="No cap" invalid={errors.cap !== undefined} describedBy={capIds.describedBy} onChange={setCapText} />
+        </Field>
+        <div className="settings-row__action">
+          <button type="submit" className="button button--primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create project'}
+          </button>
+        </div>
+      </div>
+      {created && <Outcome tone="ok">{created}</Outcome>}
+      {create.isError && <ErrorNotice error={create.error} />}
+    </form>
+  );
+}
+
+function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(project.name);
+  const [capText, setCapText] = useState(usdInputText(project.capMicroUsd));
+  const [errors, setErrors] = useState<{ name?: string; cap?: string }>({});
+  const [note, setNote] = useState<string | null>(null);
+  const ids = { name: useId(), cap: useId(), title: useId() };
+
+  const update = useMutation({
+    mutationFn: (request: IpcRequest<'updateProject'>) => callPlat('updateProject', request),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
+      void invalidatePricing(queryClient);
+    },
+  });
+  const activate = useMutation({
+    mutationFn: () => callPlat('setActiveProject', { id: project.id }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
+      void invalidatePricing(queryClient);
+    },
+  });
+
+  const save = () => {
+    const trimmed = name.trim();
+    const cap = parseOptionalUsd(capText, 'Cap');
+    const nextErrors = {
+      ...(trimmed === '' ? { name: 'A project needs a name.' } : {}),
+      ...(cap.ok ? {} : { cap: cap.error }),
+    };
+    setErrors(nextErrors);
+    if (nextErrors.name || !cap.ok) return;
+    const request: IpcRequest<'updateProject'> = { id: project.id };
+    if (trimmed !== project.name) request.name = trimmed;
+    if (cap.value !== project.capMicroUsd) request.capMicroUsd = cap.value;
+    if (request.name === undefined && request.capMicroUsd === undefined) {
+      setNote('Nothing changed.');
+      return;
+    }
+    setNote(null);
+    update.mutate(request, { onSuccess: (saved) => setNote(`Saved “${saved.name}”.`) });
+  };
+
+  const nameIds = fieldIds(ids.name, { error: errors.name !== undefined });
+  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
+  return (
+    <form
+      className="settings-editor"
+      aria-labelledby={ids.title}
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClose();
+        }
+      }}
+    >
+      <h3 id={ids.title}>
+        Change “{project.name}”{project.archived && <span className="settings-badge">Archived</span>}
+        {project.active && <span className="settings-badge settings-badge--active">Active</span>}
+      </h3>
+      <div className="settings-row">
+        <Field id={ids.name} label="Name" error={errors.name ?? null} wide>
+          <input
+            id={ids.name}
+            className="settings-input settings-input--name"
+            type="text"
+            autoComplete="off"
+            value={name}
+            autoFocus
+            aria-invalid={errors.name !== undefined}
+            aria-describedby={nameIds.describedBy}
+            onChange={(event) => setName(event.target.value)}
+          />
+        </Field>
+        <Field id={ids.cap} label="Cap" error={errors.cap ?? null} hint={`Spent so far: ${formatUsd(project.spentMicroUsd)}. Empty: no cap.`}>
+          <UsdInput id={ids.cap} value={capText} placeholder="No cap" invalid={errors.cap !== undefined} describedBy={capIds.describedBy} onChange={setCapText} />
+        </Field>
+      </div>
+      <div className="settings-actions">
+        <button type="submit" className="button button--primary" disabled={update.isPending}>
+          Save changes
+        </button>
+        {!project.archived && !project.active && (
+          <button type="button" className="button" disabled={activate.isPending} onClick={() => activate.mutate()}>
+            Make active
+          </button>
+        )}
+        <button
+          type="button"
+          className="button"
+          disabled={update.isPending}
+          onClick={() =>
+            update.mutate(
+              { id: project.id, archived: !project.archived },
+              { onSuccess: (saved) => setNote(saved.archived ? `Archived “${saved.name}”. Its spending stays in the ledger.` : `Restored “${saved.name}”.`) },
+            )
+          }
+        >
+          {project.archived ? 'Restore' : 'Archive'}
+        </button>
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {note && <Outcome tone="ok">{note}</Outcome>}
+      {update.isError && <ErrorNotice error={update.error} />}
+      {activate.isError && <ErrorNotice error={activate.error} />}
+    </form>
+  );
+}

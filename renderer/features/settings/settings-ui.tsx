@@ -1,0 +1,144 @@
+// The Settings view's building blocks: a titled section, a labelled field with its hint and error,
+// an outcome line, and a confirmation dialog for actions that cannot be undone.
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { splitNextStep } from './settings-model.ts';
+
+export function SettingsSection(props: { id: string; title: string; description: ReactNode; children: ReactNode }) {
+  const titleId = `${props.id}-title`;
+  return (
+    <section className="settings-section" id={props.id} aria-labelledby={titleId}>
+      <header className="settings-section__header">
+        <h2 id={titleId} tabIndex={-1}>
+          {props.title}
+        </h2>
+        <p className="muted">{props.description}</p>
+      </header>
+      <div className="settings-section__body">{props.children}</div>
+    </section>
+  );
+}
+
+/** ids for a control's hint and error, and the aria-describedby that names whichever are shown. */
+export function fieldIds(id: string, shown: { hint?: boolean; error?: boolean }) {
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [shown.hint ? hintId : null, shown.error ? errorId : null].filter(Boolean).join(' ');
+  return { hintId, errorId, describedBy: describedBy === '' ? undefined : describedBy };
+}
+
+export function Field(props: { id: string; label: string; hint?: ReactNode; error?: string | null; children: ReactNode; wide?: boolean }) {
+  const { hintId, errorId } = fieldIds(props.id, {});
+  return (
+    <div className={`settings-field${props.wide ? ' settings-field--wide' : ''}`}>
+      <label className="settings-field__label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <div className="settings-field__control">{props.children}</div>
+      {props.hint && (
+        <p className="settings-field__hint" id={hintId}>
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p className="settings-field__error" id={errorId} role="alert">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A dollar input with its "$" shown beside it, not inside the text. */
+export function UsdInput(props: {
+  id: string;
+  value: string;
+  onChange: (text: string) => void;
+  invalid: boolean;
+  describedBy: string | undefined;
+  placeholder?: string;
+}) {
+  return (
+    <span className="usd-input">
+      <span className="usd-input__sign" aria-hidden="true">
+        $
+      </span>
+      <input
+        id={props.id}
+        className="settings-input settings-input--money"
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        spellCheck={false}
+        value={props.value}
+        placeholder={props.placeholder}
+        aria-invalid={props.invalid}
+        aria-describedby={props.describedBy}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </span>
+  );
+}
+
+export type OutcomeTone = 'ok' | 'warning' | 'error' | 'info';
+
+/** The result of an action, said once beside it: "Saved.", "The key works. Balance $24.98." */
+export function Outcome(props: { tone: OutcomeTone; title?: string; children: ReactNode; testId?: string }) {
+  return (
+    <div
+      className={`settings-outcome settings-outcome--${props.tone}`}
+      role={props.tone === 'error' ? 'alert' : 'status'}
+      data-testid={props.testId}
+    >
+      {props.title && <strong>{props.title} </strong>}
+      {props.children}
+    </div>
+  );
+}
+
+/** The outcome of a check (a key test): what the core said, with its next step on its own line. */
+export function CheckOutcome(props: { ok: boolean; title: string; message: string; testId?: string; tone?: OutcomeTone }) {
+  const { detail, nextStep } = splitNextStep(props.message);
+  return (
+    <Outcome tone={props.tone ?? (props.ok ? 'ok' : 'error')} title={props.title} testId={props.testId}>
+      {detail}
+      {nextStep && (
+        <span className="settings-outcome__next">
+          <span className="settings-outcome__label">Next step:</span> {nextStep}
+        </span>
+      )}
+    </Outcome>
+  );
+}
+
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (props.open && !dialog.open) dialog.showModal();
+    if (!props.open && dialog.open) dialog.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} className="confirm-dialog" aria-labelledby={titleId} onClose={props.onCancel}>
+      <h2 id={titleId}>{props.title}</h2>
+      {props.children}
+      <div className="confirm-dialog__actions">
+        {/* Cancel first and focused: Enter or Escape right away changes nothing. */}
+        <button type="button" className="button" onClick={props.onCancel} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="button button--danger" onClick={props.onConfirm}>
+          {props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

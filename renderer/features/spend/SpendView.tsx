@@ -1,0 +1,456 @@
+// The Spend view: what was spent (this session, today, all time, by project), live from the core's
+// spendUpdated event, and the ledger of every call behind those totals, filterable and exportable.
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import type { LedgerFilter, LedgerRow, Project, SpendSnapshot } from '../../../shared/ipc.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { callPlat } from '../../platform/plat.ts';
+import { canonicalJson } from '../../platform/service-calls.ts';
+import { spendQueryKey } from '../../app/SpendMeter.tsx';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Money } from '../../components/Money.tsx';
+import { useBudgets, useProjects } from '../settings/settings-queries.ts';
+import { downloadTextFile } from './download.ts';
+import {
+  ALL_PROJECTS,
+  emptyLedgerFilterForm,
+  formatLocalTime,
+  isFiltered,
+  ledgerFilterFromForm,
+  NO_PROJECT,
+  operationLabel,
+  pageRange,
+  projectName,
+  rowKindLabel,
+  statusText,
+  statusTone,
+  summarizeRequest,
+  type LedgerFilterForm,
+} from './spend-model.ts';
+import './spend.css';
+
+export const LEDGER_PAGE_SIZE = 50;
+
+export function SpendView() {
+  return (
+    <div className="spend-view">
+      <div className="spend-view__top">
+        <SpendTotals />
+        <SpendByProject />
+      </div>
+      <Ledger />
+    </div>
+  );
+}
+
+function useSpend() {
+  // The same key and source as the status line's meter, which keeps it live from spendUpdated.
+  return useQuery({ queryKey: spendQueryKey, queryFn: () => callPlat('getSpend', {}) });
+}
+
+function SpendTotals() {
+  const spend = useSpend();
+  const budgets = useBudgets();
+  const data = spend.data;
+  const sessionCap = budgets.data?.sessionCapMicroUsd ?? null;
+  return (
+    <section className="spend-section spend-totals" aria-labelledby="spend-totals-title">
+      <h2 id="spend-totals-title" className="spend-section__title">
+        Totals
+      </h2>
+      {spend.isError ? (
+        <ErrorNotice error={spend.error} onRetry={() => void spend.refetch()} />
+      ) : (
+        <dl className="spend-totals__grid" aria-busy={spend.isPending}>
+          <Stat label="This session" testId="total-session" value={data?.sessionMicroUsd}>
+            {sessionCap !== null ? `of a ${formatUsd(sessionCap)} session cap` : 'no session cap'}
+          </Stat>
+          <Stat label="Today" testId="total-today" value={data?.todayMicroUsd}>
+            since local midnight
+          </Stat>
+          <Stat label="All time" testId="total-all-time" value={data?.allTimeMicroUsd}>
+            every call in this ledger
+          </Stat>
+          <Stat label="Balance" testId="total-balance" value={data?.lastKnownBalanceMicroUsd}>
+            as the service last reported it
+          </Stat>
+          <Stat label="Last charge" testId="total-last" value={data?.lastChargeMicroUsd}>
+            {data?.lastChargeAt ? formatLocalTime(data.lastChargeAt) : 'none yet'}
+          </Stat>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+function Stat(props: { label: string; value: number | null | undefined; testId: string; children: ReactNode }) {
+  return (
+    <div className="spend-stat">
+      <dt className="spend-stat__label">{props.label}</dt>
+      <dd className="spend-stat__value" data-testid={props.testId}>
+        <Money micro={props.value} />
+      </dd>
+      <dd className="spend-stat__note">{props.children}</dd>
+    </div>
+  );
+}
+
+interface ProjectSpendRow {
+  projectId: string | null;
+  name: string;
+  microUsd: number;
+  capMicroUsd: number | null;
+  archived: boolean;
+}
+
+function projectSpendRows(spend: SpendSnapshot | undefined, projects: readonly Project[] | undefined): ProjectSpendRow[] {
+  return (spend?.byProject ?? []).map((entry) => {
+    const project = projects?.find((p) => p.id === entry.projectId);
+    return {
+      projectId: entry.projectId,
+      name: entry.projectId === null ? 'No project' : (project?.name ?? 'Deleted project'),
+      microUsd: entry.microUsd,
+      capMicroUsd: project?.capMicroUsd ?? null,
+      archived: project?.archived ?? false,
+    };
+  });
+}
+
+const projectSpendColumns: Column<ProjectSpendRow>[] = [
+  {
+    id: 'name',
+    header: 'Project',
+    text: (row) => `${row.name}${row.archived ? ' (archived)' : ''}`,
+    render: (row) =>
+      row.projectId === null ? (
+        <span title="Calls made with no active project, and unreported charges found by reconciliation">{row.name}</span>
+      ) : (
+        <>
+          {row.name}
+          {row.archived && <span className="spend-badge spend-badge--muted">archived</span>}
+        </>
+      ),
+  },
+  { id: 'spent', header: 'Spent', align: 'right', text: (row) => formatUsd(row.microUsd), sortValue: (row) => row.microUsd },
+  {
+    id: 'cap',
+    header: 'Cap',
+    align: 'right',
+    text: (row) => (row.capMicroUsd === null ? 'No cap' : formatUsd(row.capMicroUsd)),
+    sortValue: (row) => row.capMicroUsd,
+  },
+  {
+    id: 'left',
+    header: 'Left',
+    align: 'right',
+    text: (row) => (row.capMicroUsd === null ? '—' : formatUsd(Math.max(0, row.capMicroUsd - row.microUsd))),
+    sortValue: (row) => (row.capMicroUsd === null ? null : row.capMicroUsd - row.microUsd),
+  },
+];
+
+function SpendByProject() {
+  const spend = useSpend();
+  const projects = useProjects();
+  const rows = useMemo(() => projectSpendRows(spend.data, projects.data?.projects), [spend.data, projects.data]);
+  return (
+    <section className="spend-section spend-by-project" aria-labelledby="spend-by-project-title">
+      <h2 id="spend-by-project-title" className="spend-section__title">
+        By project
+      </h2>
+      {projects.isError && <ErrorNotice error={projects.error} compact onRetry={() => void projects.refetch()} />}
+      <DataTable
+        label="Spend by project"
+        columns={projectSpendColumns}
+        rows={rows}
+        rowKey={(row) => row.projectId ?? '(none)'}
+        empty={spend.isPending ? 'Loading…' : 'Nothing charged yet.'}
+        initialSort={{ columnId: 'spent', direction: 'desc' }}
+      />
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ledger
+
+function ledgerColumns(projects: readonly Project[] | undefined): Column<LedgerRow>[] {
+  return [
+    {
+      id: 'time',
+      header: 'Time',
+      width: '140px',
+      text: (row) => formatLocalTime(row.startedAt),
+      render: (row) => <span className="spend-ledger__time">{formatLocalTime(row.startedAt)}</span>,
+      sortValue: (row) => row.startedAt,
+    },
+    {
+      id: 'operation',
+      header: 'Operation',
+      text: (row) => {
+        const kind = rowKindLabel(row);
+        return kind ? `${kind}: ${operationLabel(row.operation)}` : `${operationLabel(row.operation)} (${row.operation})`;
+      },
+      render: (row) => {
+        const kind = rowKindLabel(row);
+        if (kind) {
+          return <span className={`spend-badge spend-badge--${row.kind}`}>{kind}</span>;
+        }
+        return (
+          <span className="spend-ledger__op" title={row.operation}>
+            {operationLabel(row.operation)}
+          </span>
+        );
+      },
+    },
+    {
+      id: 'request',
+      header: 'Request',
+      text: (row) => summarizeRequest(row).short,
+      render: (row) => {
+        const summary = summarizeRequest(row);
+        return (
+          <span className={`spend-ledger__request${row.kind !== 'call' ? ' spend-ledger__request--adjustment' : ''}`} title={summary.full}>
+            {summary.short}
+          </span>
+        );
+      },
+    },
+    {
+      id: 'charged',
+      header: 'Charged',
+      align: 'right',
+      text: (row) => (row.kind === 'credit' ? '' : formatUsd(row.chargedMicroUsd)),
+      render: (row) =>
+        row.kind === 'credit' ? (
+          <span className="muted">—</span>
+        ) : (
+          <Money micro={row.chargedMicroUsd} className={row.chargedMicroUsd > 0 ? 'spend-amount--charged' : 'spend-amount--zero'} />
+        ),
+      sortValue: (row) => row.chargedMicroUsd,
+    },
+    {
+      id: 'unreported',
+      header: 'Unreported',
+      align: 'right',
+      text: (row) => (row.unreportedChargeMicroUsd > 0 ? formatUsd(row.unreportedChargeMicroUsd) : ''),
+      render: (row) =>
+        row.unreportedChargeMicroUsd > 0 ? (
+          <span title="Found by reconciliation: the balance fell by more than the service reported">
+            <Money micro={row.unreportedChargeMicroUsd} className="spend-amount--unreported" />
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        ),
+      sortValue: (row) => row.unreportedChargeMicroUsd,
+    },
+    {
+      id: 'balance',
+      header: 'Balance',
+      align: 'right',
+      text: (row) => (row.balanceAfterMicroUsd === null ? '' : formatUsd(row.balanceAfterMicroUsd)),
+      render: (row) => <Money micro={row.balanceAfterMicroUsd} />,
+      sortValue: (row) => row.balanceAfterMicroUsd,
+    },
+    {
+      // Replays and cache hits are both free answers to an earlier call; one column keeps the table within 1280 px.
+      id: 'reuse',
+      header: 'Replay / cache',
+      text: (row) => (row.replayed ? 'Replayed' : row.cacheHit ? 'Cache hit' : ''),
+      render: (row) =>
+        row.replayed ? (
+          <span title="The service replayed its earlier answer to the same action, free">Replayed</span>
+        ) : row.cacheHit ? (
+          <span title="Answered from Plat's cache, free">Cache hit</span>
+        ) : null,
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      text: statusText,
+      render: (row) => <span className={`spend-status spend-status--${statusTone(row)}`}>{statusText(row)}</span>,
+    },
+    {
+      id: 'project',
+      header: 'Project',
+      text: (row) => projectName(row.projectId, projects),
+      render: (row) => (
+        <span className="spend-ledger__project" title={projectName(row.projectId, projects)}>
+          {projectName(row.projectId, projects)}
+        </span>
+      ),
+    },
+  ];
+}
+
+function Ledger() {
+  const projects = useProjects();
+  const [form, setForm] = useState<LedgerFilterForm>(emptyLedgerFilterForm);
+  // The filter last typed correctly: a half-typed date keeps the table on the previous answer.
+  const [filter, setFilter] = useState<LedgerFilter>({});
+  const [offset, setOffset] = useState(0);
+  const [exported, setExported] = useState<string | null>(null);
+  const checked = ledgerFilterFromForm(form);
+  const ids = { project: useId(), from: useId(), to: useId(), error: useId() };
+
+  const ledger = useQuery({
+    queryKey: ['ledger', 'page', canonicalJson(filter), offset],
+    queryFn: () => callPlat('listLedger', { filter, limit: LEDGER_PAGE_SIZE, offset }),
+    placeholderData: keepPreviousData,
+  });
+
+  const exportCsv = useMutation({
+    mutationFn: () => callPlat('exportLedgerCsv', { filter }),
+    onSuccess: ({ filename, csv }) => {
+      downloadTextFile(filename, csv, 'text/csv;charset=utf-8');
+      const rows = csv.split('\r\n').filter((line) => line !== '').length - 1;
+      setExported(`Exported ${rows} ${rows === 1 ? 'row' : 'rows'} to ${filename}.`);
+    },
+  });
+
+  const update = (patch: Partial<LedgerFilterForm>) => {
+    const next = { ...form, ...patch };
+    setForm(next);
+    setExported(null);
+    const result = ledgerFilterFromForm(next);
+    if (result.ok) {
+      setFilter(result.filter);
+      setOffset(0);
+    }
+  };
+
+  const columns = useMemo(() => ledgerColumns(projects.data?.projects), [projects.data]);
+  const rows = ledger.data?.rows ?? [];
+  const total = ledger.data?.total ?? 0;
+  const filtered = isFiltered(form);
+  const openProjects = projects.data?.projects ?? [];
+
+  return (
+    <section className="spend-section spend-ledger" aria-labelledby="spend-ledger-title">
+      <div className="spend-ledger__head">
+        <h2 id="spend-ledger-title" className="spend-section__title">
+          Ledger
+        </h2>
+        <p className="muted spend-ledger__intro">
+          Every service call, written before it was sent and closed with what the service charged. Newest first.
+        </p>
+      </div>
+      <form className="spend-filters" aria-label="Ledger filters" onSubmit={(event) => event.preventDefault()}>
+        <label className="spend-filters__field" htmlFor={ids.project}>
+          <span>Project</span>
+          <select id={ids.project} value={form.project} onChange={(event) => update({ project: event.target.value })}>
+            <option value={ALL_PROJECTS}>All projects</option>
+            <option value={NO_PROJECT}>No project</option>
+            {openProjects.map((project) => (
+              <option key={project.id} value={project.id}>
+                {project.name}
+                {project.archived ? ' (archived)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="spend-filters__field" htmlFor={ids.from}>
+          <span>From</span>
+          <input
+            id={ids.from}
+            type="date"
+            value={form.fromDate}
+            aria-invalid={!checked.ok && checked.field === 'fromDate'}
+            aria-describedby={!checked.ok ? ids.error : undefined}
+            onChange={(event) => update({ fromDate: event.target.value })}
+          />
+        </label>
+        <label className="spend-filters__field" htmlFor={ids.to}>
+          <span>To (inclusive)</span>
+          <input
+            id={ids.to}
+            type="date"
+            value={form.toDate}
+            aria-invalid={!checked.ok && checked.field === 'toDate'}
+            aria-describedby={!checked.ok ? ids.error : undefined}
+            onChange={(event) => update({ toDate: event.target.value })}
+          />
+        </label>
+        {filtered && (
+          <button type="button" className="button button--small spend-filters__clear" onClick={() => update(emptyLedgerFilterForm)}>
+            Clear filters
+          </button>
+        )}
+        <span className="spend-filters__spacer" />
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => {
+            setExported(null);
+            exportCsv.mutate();
+          }}
+          disabled={exportCsv.isPending || !checked.ok}
+        >
+          {exportCsv.isPending ? 'Exporting…' : 'Export CSV'}
+        </button>
+      </form>
+      {!checked.ok && (
+        <p className="spend-filters__error" id={ids.error} role="alert">
+          {checked.error}
+        </p>
+      )}
+      {exported && (
+        <p className="spend-ledger__exported" role="status">
+          {exported}
+        </p>
+      )}
+      {exportCsv.isError && <ErrorNotice error={exportCsv.error} compact />}
+      {ledger.isError ? (
+        <ErrorNotice error={ledger.error} onRetry={() => void ledger.refetch()} />
+      ) : (
+        <DataTable
+          label="Spend ledger"
+          columns={columns}
+          rows={rows}
+          rowKey={(row) => String(row.id)}
+          empty={
+            ledger.isPending ? (
+              <span role="status">Loading the ledger…</span>
+            ) : filtered ? (
+              <>
+                No calls match these filters.{' '}
+                <button type="button" className="button button--small" onClick={() => update(emptyLedgerFilterForm)}>
+                  Clear filters
+                </button>
+              </>
+            ) : (
+              'No service calls yet. Every call you make appears here with what it cost.'
+            )
+          }
+          toolbar={
+            <span className="spend-ledger__paging" aria-live="polite">
+              <span data-testid="ledger-range">{pageRange(offset, rows.length, total)}</span>
+              <button
+                type="button"
+                className="button button--small"
+                disabled={offset === 0 || ledger.isFetching}
+                onClick={() => setOffset(Math.max(0, offset - LEDGER_PAGE_SIZE))}
+              >
+                Newer
+              </button>
+              <button
+                type="button"
+                className="button button--small"
+                disabled={offset + LEDGER_PAGE_SIZE >= total || ledger.isFetching}
+                onClick={() => setOffset(offset + LEDGER_PAGE_SIZE)}
+              >
+                Older
+              </button>
+            </span>
+          }
+        />
+      )}
+      <p className="spend-legend muted">
+        <span className="spend-badge spend-badge--reconciliation">Reconciliation</span> a charge the service took without
+        reporting it on a call, found by comparing the balance with the reported charges; it counts in the totals.{' '}
+        <span className="spend-badge spend-badge--credit">Credit</span> the balance rose (a top-up of credit); not a charge,
+        not counted. <strong>Unreported</strong> on a call is the part of its charge found that way.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { LedgerRow } from '../../../shared/ipc.ts';
+import { encodeSearchFilter } from '../../../shared/service/index.ts';
+import {
+  ALL_PROJECTS,
+  ledgerFilterFromForm,
+  localDayStart,
+  NO_PROJECT,
+  operationLabel,
+  pageRange,
+  projectName,
+  rowKindLabel,
+  statusText,
+  summarizeRequest,
+} from './spend-model.ts';
+
+const row = (patch: Partial<LedgerRow>): LedgerRow => ({
+  id: 1,
+  kind: 'call',
+  startedAt: '2024-05-01T12:00:00.000Z',
+  finishedAt: '2024-05-01T12:00:01.000Z',
+  operation: 'v4.search',
+  requestSummary: '{}',
+  requestId: 'req_1',
+  idempotencyKey: 'plat-abc',
+  httpStatus: 200,
+  status: 'succeeded',
+  expectedCostMicroUsd: 20_000,
+  chargedMicroUsd: 20_000,
+  unreportedChargeMicroUsd: 0,
+  balanceAfterMicroUsd: 24_980_000,
+  replayed: false,
+  cacheHit: false,
+  projectId: null,
+  errorCode: null,
+  ...patch,
+});
+
+describe('ledgerFilterFromForm', () => {
+  it('sends whole local days with the end day included', () => {
+    const result = ledgerFilterFromForm({ project: ALL_PROJECTS, fromDate: '2024-05-01', toDate: '2024-05-03' });
+    expect(result).toEqual({
+      ok: true,
+      filter: { from: new Date(2024, 4, 1).toISOString(), to: new Date(2024, 4, 4).toISOString() },
+    });
+  });
+
+  it('tells "no project" apart from "all projects"', () => {
+    expect(ledgerFilterFromForm({ project: ALL_PROJECTS, fromDate: '', toDate: '' })).toEqual({ ok: true, filter: {} });
+    expect(ledgerFilterFromForm({ project: NO_PROJECT, fromDate: '', toDate: '' })).toEqual({ ok: true, filter: { projectId: null } });
+    expect(ledgerFilterFromForm({ project: 'p-1', fromDate: '', toDate: '' })).toEqual({ ok: true, filter: { projectId: 'p-1' } });
+  });
+
+  it('refuses an end before the start, naming the field', () => {
+    const result = ledgerFilterFromForm({ project: ALL_PROJECTS, fromDate: '2024-05-03', toDate: '2024-05-01' });
+    expect(result).toEqual({ ok: false, field: 'toDate', error: 'The end date is before the start date.' });
+  });
+
+  it('refuses a date that does not exist instead of rolling it over', () => {
+    expect(localDayStart('2024-02-31')).toBeNull();
+    expect(ledgerFilterFromForm({ project: ALL_PROJECTS, fromDate: '2024-02-31', toDate: '' })).toMatchObject({ ok: false, field: 'fromDate' });
+    expect(localDayStart('2024-02-29')?.getDate()).toBe(29);
+  });
+});
+
+describe('ledger rows in words', () => {
+  it('summarises a v4 search by jurisdiction, kind and filter', () => {
+    const filter = encodeSearchFilter({
+      conditions: [
+        { field: 'OWNERNAME', op: 'eq', value: 'SMITH JOHN' },
+        { field: 'SALEPRICE', op: 'gte', value: 100000 },
+      ],
+    });
+    const summary = summarizeRequest(row({ requestSummary: JSON.stringify({ query: { jurisdiction: '11001', kind: 'ownership', filter, limit: 50 } }) }));
+    expect(summary.short).toBe('11001 · ownership · OWNERNAME = SMITH JOHN, SALEPRICE ≥ 100000 · limit 50');
+    expect(summary.full).toContain('"jurisdiction": "11001"');
+  });
+
+  it('summarises other operations by their parameters', () => {
+    const summary = summarizeRequest(
+      row({ operation: 'v4.summary', requestSummary: JSON.stringify({ path: { q_id: 'parc_1' }, query: { fields: 'year_built' } }) }),
+    );
+    expect(summary.short).toBe('q_id=parc_1 · fields=year_built');
+  });
+
+  it('explains a reconciliation row from its evidence', () => {
+    const reconciliation = row({
+      kind: 'reconciliation',
+      operation: 'reconciliation',
+      status: 'recorded',
+      chargedMicroUsd: 100_000,
+      unreportedChargeMicroUsd: 100_000,
+      requestSummary: JSON.stringify({ baselineMicroUsd: 25_000_000, reportedMicroUsd: 0, balanceMicroUsd: 24_900_000, gapMicroUsd: 100_000, calls: [7, 8], ambiguous: false }),
+    });
+    expect(rowKindLabel(reconciliation)).toBe('Reconciliation');
+    expect(summarizeRequest(reconciliation)).toEqual({
+      short: 'Unreported $0.10 (calls #7, #8)',
+      full: 'The balance fell $0.10 more than the service reported charging for calls #7, #8.',
+    });
+    const overlapping = { ...reconciliation, requestSummary: JSON.stringify({ gapMicroUsd: 30_000, calls: [1, 2, 3, 4, 5, 6], ambiguous: true }) };
+    expect(summarizeRequest(overlapping).short).toBe('Unreported $0.03 (calls #2, #3, #4, #5, #6, …), not attributed');
+    expect(summarizeRequest(overlapping).full).toContain('could not be pinned to one of them');
+  });
+
+  it('calls a credit row a top-up, never a refund of a charge', () => {
+    const credit = row({
+      kind: 'credit',
+      operation: 'credit',
+      status: 'recorded',
+      chargedMicroUsd: 0,
+      requestSummary: JSON.stringify({ gapMicroUsd: -25_000_000, calls: [3], ambiguous: false }),
+    });
+    expect(rowKindLabel(credit)).toBe('Credit');
+    expect(summarizeRequest(credit).short).toBe('Top-up: balance rose $25.00 (calls #3)');
+    expect(summarizeRequest(credit).full).toContain('This is not a refund and does not count as spending.');
+    expect(rowKindLabel(row({}))).toBeNull();
+  });
+
+  it('says how a call ended', () => {
+    expect(statusText(row({}))).toBe('OK 200');
+    expect(statusText(row({ status: 'failed', httpStatus: 404, errorCode: 'not_found' }))).toBe('Failed 404 · not_found');
+    expect(statusText(row({ status: 'pending', httpStatus: null }))).toBe('Outcome unknown');
+  });
+
+  it('names operations and projects', () => {
+    expect(operationLabel('v4.summary')).toBe('Entity summary');
+    expect(operationLabel('v9.unknown')).toBe('v9.unknown');
+    const projects = [{ id: 'p1', name: 'Main St', capMicroUsd: null, archived: false, createdAt: '2024-01-01T00:00:00Z' }];
+    expect(projectName('p1', projects)).toBe('Main St');
+    expect(projectName(null, projects)).toBe('');
+    expect(projectName('gone', projects)).toBe('Deleted project');
+  });
+
+  it('pages as "Rows a–b of n"', () => {
+    expect(pageRange(0, 50, 120)).toBe('Rows 1–50 of 120');
+    expect(pageRange(100, 20, 120)).toBe('Rows 101–120 of 120');
+    expect(pageRange(0, 0, 0)).toBe('No rows');
+  });
+});
