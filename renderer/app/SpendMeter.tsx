@@ -15,8 +15,10 @@ export function SpendMeter() {
     () =>
       plat().onSpendUpdated((snapshot) => {
         queryClient.setQueryData<SpendSnapshot>(spendQueryKey, snapshot);
-        // Ledger views show the new row too.
+        // Ledger views show the new row too, and prices shown beside buttons may have changed
+        // (a bought answer is now cached and free; a cap may now be in reach).
         void queryClient.invalidateQueries({ queryKey: ['ledger'] });
+        void queryClient.invalidateQueries({ queryKey: ['previewCost'] });
       }),
     [queryClient],
   );

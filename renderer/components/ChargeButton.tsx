@@ -47,7 +47,7 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
       >
         {props.busy ? 'Working…' : props.label}
       </button>{' '}
-      <CostTag preview={preview.data} />
+      <CostTag preview={preview.data} incomplete={props.request === null} />
       {blocked && (
         <span className="charge-button__blocked" role="note">
           {' '}

@@ -28,7 +28,9 @@ export function costText(preview: CostPreview): string {
   return `${formatUsd(preview.expectedCostMicroUsd)}${preview.basis === 'last_observed' ? ' (est.)' : ''}`;
 }
 
-export function CostTag({ preview }: { preview: CostPreview | undefined }) {
+export function CostTag({ preview, incomplete = false }: { preview: CostPreview | undefined; incomplete?: boolean }) {
+  // Nothing to price until the form is complete; say so instead of waiting forever.
+  if (incomplete) return <span className="cost-tag cost-tag--pending">Price shown when the form is complete</span>;
   if (!preview) return <span className="cost-tag cost-tag--pending">Pricing…</span>;
   const tone = preview.blockedBy ? 'blocked' : preview.cached || preview.expectedCostMicroUsd === 0 ? 'free' : 'paid';
   return (

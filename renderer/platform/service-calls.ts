@@ -1,8 +1,7 @@
 // How views make service calls: a stable query key per operation and request (so TanStack Query never
 // fetches the same thing twice), and one action id per user action, reused when that action is
 // retried, which the core turns into the Idempotency-Key so a retry is replayed free.
-import type { IpcResponse, ServiceCallIpcName, ServiceCallRequest } from '../../shared/ipc.ts';
-import { serviceCallOperations } from '../../shared/ipc.ts';
+import type { IpcResponse, ServiceCallIpcName, ServiceCallRequest, serviceCallOperations } from '../../shared/ipc.ts';
 import { callPlat } from './plat.ts';
 
 export type ServiceRequestParts<N extends ServiceCallIpcName> = ServiceCallRequest<(typeof serviceCallOperations)[N]>['request'];
