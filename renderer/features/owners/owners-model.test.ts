@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { V2PropertySearchSchema } from '../../../shared/service/v2.ts';
+import { groupByOwner, holdingsFrom, lastSaleText, ownerCoverage, ownerNameProblem, ownerSearchBody } from './owners-model.ts';
+
+const otr = {
+  source: 'DC Office of Tax and Revenue',
+  dataset: 'Real Property Tax Database: assessment neighborhood OLD CITY II (tax year 2016)',
+  as_of: '2017-02-05T00:00:00Z',
+  source_id: 'dc_otr_ownership',
+  release_id: '20170205',
+  official_url: 'https://www.taxpayerservicecenter.com/',
+  synthetic: false,
+};
+const fact = (value: string | number, sourceId = 'dc_otr_ownership') => ({ value, synthetic: false, citation: { ...otr, source_id: sourceId } });
+
+function property(ref: string, owner: string, address: string, extra: Record<string, unknown> = {}) {
+  return {
+    entity_ref: ref,
+    entity_kind: 'property',
+    property_ref: ref,
+    facts: {
+      owner_name: fact(owner),
+      address: fact(address),
+      ssl: fact('0449    0040'),
+      use_code: fact('11'),
+      assessed_value_dollars: fact(545160, 'dc_otr_assessment'),
+      last_sale_price_dollars: fact(0, 'dc_otr_sale'),
+      last_sale_date: fact('1999-09-03', 'dc_otr_sale'),
+      ...extra,
+    },
+  };
+}
+const land = (ref: string, kind: 'parcel' | 'unit', propertyRef: string) => ({ entity_ref: ref, entity_kind: kind, property_ref: propertyRef, facts: {} });
+
+describe('ownerNameProblem', () => {
+  it('accepts part of a name in any case', () => {
+    expect(ownerNameProblem('zion church')).toBeNull();
+    expect(ownerNameProblem('  Smith ')).toBeNull();
+  });
+  it('says what is wrong with an empty, too short or too long name', () => {
+    expect(ownerNameProblem('   ')).toMatch(/Type part/);
+    expect(ownerNameProblem('r')).toMatch(/at least two letters/);
+    expect(ownerNameProblem('& -')).toMatch(/at least two letters/);
+    expect(ownerNameProblem('x'.repeat(101))).toMatch(/at most 100/);
+  });
+});
+
+describe('ownerSearchBody', () => {
+  it('is a valid v2 property search for the owner name, with the properties and their land', () => {
+    const body = ownerSearchBody('area_us_dc', '  zion church ');
+    const parsed = V2PropertySearchSchema.parse(body);
+    expect(parsed.filters).toEqual([{ field: 'owner_name', op: 'contains', value: 'zion church' }]);
+    expect(parsed.entity_kinds).toEqual(['property', 'parcel', 'unit']);
+    expect(parsed.projection).toBe('fact_summary');
+    expect(parsed.cursor).toBeUndefined();
+    expect(V2PropertySearchSchema.parse(ownerSearchBody('area_us_dc', 'x y', 'abc')).cursor).toBe('abc');
+  });
+});
+
+describe('ownerCoverage', () => {
+  it('searches only areas whose records carry owner names, and keeps the notes of the others', () => {
+    const coverage = ownerCoverage({
+      facet: 'coverage',
+      items: [
+        { area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II only.' },
+        { area_uid: 'area_us_va_alexandria', name: 'Alexandria, VA', domain_key: 'ownership', status: 'none', note: 'No owner names.' },
+        { area_uid: null, name: 'Maryland', domain_key: 'ownership', status: 'none', note: 'No Maryland records.' },
+      ],
+    });
+    expect(coverage.searchable).toEqual([{ areaUid: 'area_us_dc', name: 'Washington, DC', note: 'OLD CITY II only.' }]);
+    expect(coverage.without.map((place) => place.name)).toEqual(['Alexandria, VA', 'Maryland']);
+  });
+});
+
+describe('holdingsFrom', () => {
+  it('makes one holding per property, opening its parcel or unit, with the property’s cited facts', () => {
+    const holdings = holdingsFrom([
+      property('prop_a', 'GALBRAITH AME ZION CHURCH', '1128 6TH ST NW'),
+      land('parc_a', 'parcel', 'prop_a'),
+      property('prop_b', 'MT ZION PENTECOSTAL CHURCH', '1241 12TH ST NW'),
+      land('unit_b', 'unit', 'prop_b'),
+    ]);
+    expect(holdings).toHaveLength(2);
+    const first = holdings[0];
+    expect(first?.openId).toBe('parc_a');
+    expect(first?.openKind).toBe('parcel');
+    expect(first?.ownerName).toBe('GALBRAITH AME ZION CHURCH');
+    expect(first?.identifierScheme).toBe('ssl');
+    expect(first?.assessed?.text).toBe('$545,160');
+    expect(first?.assessed?.citation.publisher).toBe('DC Office of Tax and Revenue');
+    // Ownership, assessment and sale are one publication: one chip.
+    expect(first?.citations).toHaveLength(1);
+    expect(holdings[1]?.openId).toBe('unit_b');
+  });
+
+  it('joins a property and its land that arrived on different pages, and opens a property without land', () => {
+    const holdings = holdingsFrom([property('prop_a', 'A', '1 A ST'), property('prop_c', 'C', '3 C ST'), land('parc_a', 'parcel', 'prop_a')]);
+    expect(holdings.map((h) => [h.propertyRef, h.openId])).toEqual([
+      ['prop_a', 'parc_a'],
+      ['prop_c', 'prop_c'],
+    ]);
+  });
+
+  it('uses the account number where there is no SSL, and says when no owner name was published', () => {
+    const [holding] = holdingsFrom([
+      { entity_ref: 'prop_v', entity_kind: 'property', property_ref: 'prop_v', facts: { account_no: fact('12345', 'va_alexandria_parcels') } },
+    ]);
+    expect(holding?.identifierScheme).toBe('account');
+    expect(holding?.identifier?.text).toBe('12345');
+    expect(holding?.ownerName).toBe('(no owner name published)');
+  });
+});
+
+describe('groupByOwner', () => {
+  it('groups by the name exactly as published, in the order first ranked', () => {
+    const holdings = holdingsFrom([
+      property('prop_1', 'GALBRAITH AME ZION CHURCH', '1128 6TH ST NW'),
+      property('prop_2', 'JOHN WESLEY A M E ZION CHURCH', '1615 14TH ST NW'),
+      property('prop_3', 'GALBRAITH AME ZION CHURCH', '1126 6TH ST NW'),
+      property('prop_4', 'Galbraith AME Zion Church', '1124 6TH ST NW'),
+    ]);
+    const groups = groupByOwner(holdings);
+    expect(groups.map((g) => [g.name, g.holdings.length])).toEqual([
+      ['GALBRAITH AME ZION CHURCH', 2],
+      ['JOHN WESLEY A M E ZION CHURCH', 1],
+      ['Galbraith AME Zion Church', 1],
+    ]);
+  });
+});
+
+describe('lastSaleText', () => {
+  it('reads a zero price as a non-market transfer', () => {
+    const [holding] = holdingsFrom([property('prop_a', 'A', '1 A ST')]);
+    expect(holding && lastSaleText(holding)).toBe('no price (non-market transfer) on 1999-09-03');
+  });
+  it('shows a price and a date, or a dash when neither was published', () => {
+    const [sold] = holdingsFrom([property('prop_a', 'A', '1 A ST', { last_sale_price_dollars: fact(612000) })]);
+    expect(sold && lastSaleText(sold)).toBe('$612,000 on 1999-09-03');
+    expect(lastSaleText({ lastSalePrice: null, lastSaleDate: null })).toBe('—');
+  });
+});

@@ -1,0 +1,169 @@
+// Owner lookup as pure functions: the v2 property search that finds every holding whose owner name
+// contains the typed text (any case, any word order: the service folds both), and the answer pages
+// turned into holdings grouped by the owner name exactly as the publisher printed it.
+import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../../../shared/service/v2.ts';
+import { citedFieldValue, type CitedValue } from '../entity/entity-model.ts';
+import type { CitationView } from '../../components/citation.ts';
+
+export const OWNER_NAME_MAX = 100;
+/** A page holds up to 100 search items; each holding is its property plus its parcel or unit. */
+export const PAGE_LIMIT = 100;
+
+/** Why the typed name cannot be searched yet, or null when it can. */
+export function ownerNameProblem(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return 'Type part of an owner’s name.';
+  const letters = trimmed.replace(/[^\p{L}\p{N}]/gu, '');
+  if (letters.length < 2) return 'Type at least two letters or digits of the name.';
+  if (trimmed.length > OWNER_NAME_MAX) return `Use at most ${OWNER_NAME_MAX} characters (this is ${trimmed.length}).`;
+  return null;
+}
+
+/**
+ * The search for one page. Properties with their parcel or condominium unit: the property carries the
+ * facts, the parcel or unit is what the entity page can list connections for.
+ */
+export function ownerSearchBody(areaUid: string, name: string, cursor?: string): V2PropertySearchInput {
+  return {
+    area_uid: areaUid,
+    filters: [{ field: 'owner_name', op: 'contains', value: name.trim() }],
+    entity_kinds: ['property', 'parcel', 'unit'],
+    projection: 'fact_summary',
+    limit: PAGE_LIMIT,
+    ...(cursor === undefined ? {} : { cursor }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Areas that hold owner names (v2 catalog, coverage facet, ownership domain)
+
+export interface OwnerArea {
+  areaUid: string;
+  name: string;
+  note: string;
+}
+
+export interface OwnerCoverage {
+  /** Areas whose records carry owner names: the only ones worth searching (and paying for). */
+  searchable: OwnerArea[];
+  /** Places without owner names, with the service's own note. */
+  without: Array<{ name: string; note: string }>;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+export function ownerCoverage(data: V2CatalogData): OwnerCoverage {
+  const rows = data.items.filter((item) => item.domain_key === undefined || item.domain_key === 'ownership');
+  const searchable: OwnerArea[] = [];
+  const without: OwnerCoverage['without'] = [];
+  for (const row of rows) {
+    const name = text(row.name) || text(row.area_uid) || text(row.jurisdiction);
+    if (row.status !== 'none' && typeof row.area_uid === 'string' && row.area_uid !== '') {
+      if (!searchable.some((area) => area.areaUid === row.area_uid)) searchable.push({ areaUid: row.area_uid, name, note: text(row.note) });
+    } else {
+      without.push({ name, note: text(row.note) });
+    }
+  }
+  return { searchable, without };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Holdings
+
+export interface Holding {
+  propertyRef: string;
+  /** The entity the holding opens: its parcel or unit when the answer named one, else the property. */
+  openId: string;
+  openKind: string;
+  ownerName: string;
+  owner: CitedValue | null;
+  address: CitedValue | null;
+  /** DC: the SSL; Alexandria: the account number. */
+  identifier: CitedValue | null;
+  identifierScheme: 'ssl' | 'account' | null;
+  use: CitedValue | null;
+  assessed: CitedValue | null;
+  lastSalePrice: CitedValue | null;
+  lastSaleDate: CitedValue | null;
+  /** The distinct sources of the values shown (one chip each). */
+  citations: CitationView[];
+}
+
+export interface OwnerGroup {
+  /** The owner name exactly as published. */
+  name: string;
+  holdings: Holding[];
+}
+
+type SearchItem = V2EntitySummary & Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function factsOf(item: SearchItem | undefined): Record<string, unknown> {
+  return item && isRecord(item.facts) ? item.facts : {};
+}
+
+function citationKey(citation: CitationView): string {
+  return [citation.publisher, citation.dataset, citation.asOf, citation.synthetic].join('|');
+}
+
+/** Items of every loaded page as holdings, one per property, in the order the service ranked them. */
+export function holdingsFrom(items: readonly SearchItem[]): Holding[] {
+  const byProperty = new Map<string, { property?: SearchItem; land?: SearchItem }>();
+  for (const item of items) {
+    const propertyRef = typeof item.property_ref === 'string' ? item.property_ref : item.entity_ref;
+    const entry = byProperty.get(propertyRef) ?? {};
+    if (item.entity_kind === 'property') entry.property = item;
+    else entry.land ??= item;
+    byProperty.set(propertyRef, entry);
+  }
+  const holdings: Holding[] = [];
+  for (const [propertyRef, { property, land }] of byProperty) {
+    // The property carries every fact; a parcel or unit alone (its property on another page) has the same.
+    const facts = { ...factsOf(land), ...factsOf(property) };
+    const fact = (field: string) => citedFieldValue(field, facts[field]);
+    const owner = fact('owner_name');
+    const ssl = fact('ssl');
+    const account = ssl ? null : fact('account_no');
+    const shown = [owner, fact('address'), ssl ?? account, fact('use_code') ?? fact('land_use'), fact('assessed_value_dollars'), fact('last_sale_price_dollars'), fact('last_sale_date')];
+    const citations = new Map<string, CitationView>();
+    for (const value of shown) if (value) citations.set(citationKey(value.citation), value.citation);
+    holdings.push({
+      propertyRef,
+      openId: land?.entity_ref ?? propertyRef,
+      openKind: land?.entity_kind ?? 'property',
+      ownerName: owner && typeof owner.value === 'string' ? owner.value : '(no owner name published)',
+      owner,
+      address: fact('address'),
+      identifier: ssl ?? account,
+      identifierScheme: ssl ? 'ssl' : account ? 'account' : null,
+      use: fact('use_code') ?? fact('land_use'),
+      assessed: fact('assessed_value_dollars'),
+      lastSalePrice: fact('last_sale_price_dollars'),
+      lastSaleDate: fact('last_sale_date'),
+      citations: [...citations.values()],
+    });
+  }
+  return holdings;
+}
+
+/** Holdings grouped by owner name as published, groups in the order their first holding was ranked. */
+export function groupByOwner(holdings: readonly Holding[]): OwnerGroup[] {
+  const groups = new Map<string, Holding[]>();
+  for (const holding of holdings) {
+    const list = groups.get(holding.ownerName);
+    if (list) list.push(holding);
+    else groups.set(holding.ownerName, [holding]);
+  }
+  return [...groups].map(([name, list]) => ({ name, holdings: list }));
+}
+
+/** "$612,000 on 2001-09-24", "no price (non-market transfer) on 1998-07-22", or "—". */
+export function lastSaleText(holding: Pick<Holding, 'lastSalePrice' | 'lastSaleDate'>): string {
+  const price = holding.lastSalePrice;
+  const date = holding.lastSaleDate?.text;
+  const priceText = price === null ? null : price.value === 0 ? 'no price (non-market transfer)' : price.text;
+  if (priceText === null && !date) return '—';
+  if (priceText === null) return `on ${date}`;
+  return date ? `${priceText} on ${date}` : priceText;
+}
