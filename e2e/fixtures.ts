@@ -48,15 +48,31 @@ export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<{ host: Ru
   };
 }
 
-export const test = base.extend<{ shot: (name: string) => Promise<void> }, { host: RunningHost }>({
-  host: [
+// One host per spec file: each file starts on a clean ledger, cache and service account, while the
+// tests inside a file share it (as a person's session would). The previous file's host is stopped
+// when the next file begins, and the last one when the worker ends.
+let current: { file: string; started: Promise<{ host: RunningHost; child: ChildProcess }> } | null = null;
+
+async function hostFor(file: string): Promise<RunningHost> {
+  if (current?.file !== file) {
+    if (current) (await current.started.catch(() => null))?.child.kill('SIGTERM');
+    current = { file, started: startHost() };
+  }
+  return (await current.started).host;
+}
+
+export const test = base.extend<{ shot: (name: string) => Promise<void>; host: RunningHost }, { hostCleanup: void }>({
+  hostCleanup: [
     async ({}, use) => {
-      const { host, child } = await startHost();
-      await use(host);
-      child.kill('SIGTERM');
+      await use();
+      if (current) (await current.started.catch(() => null))?.child.kill('SIGTERM');
+      current = null;
     },
-    { scope: 'worker' },
+    { scope: 'worker', auto: true },
   ],
+  host: async ({}, use, testInfo) => {
+    await use(await hostFor(testInfo.file));
+  },
   shot: async ({ page }, use) => {
     mkdirSync(screenshotDir, { recursive: true });
     await use(async (name) => {
