@@ -95,14 +95,12 @@ test.describe('owners, catalog and entity page', () => {
     await shot('entity-summary');
     await expectAccessible(page, 'the entity page with a bought summary');
 
-    // The record (priced per call, below the confirmation threshold): identifiers and cited attributes.
+    // The record is free (v2 get entity), so it loads by itself: identifiers and cited attributes.
     const record = page.getByTestId('entity-record');
-    await expect(record.getByTestId('cost-tag')).toHaveText('$0.01');
-    await record.getByRole('button', { name: 'Load the record' }).click();
     await expect(record.getByRole('table', { name: 'Identifiers' })).toContainText('0449');
     await expect(record.getByRole('table', { name: 'Attributes' })).toContainText('GALBRAITH AME ZION CHURCH');
-    await expect(record).toContainText('Bought for $0.01');
-    await expect(session(page)).toHaveText('$0.13');
+    await expect(record.getByRole('button', { name: 'Load the record' })).toHaveCount(0);
+    await expect(session(page)).toHaveText('$0.12');
     await shot('entity-record');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.locator('.entity-page__body').evaluate((body) => body.scrollTo(0, 0));
@@ -110,17 +108,15 @@ test.describe('owners, catalog and entity page', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // Follow a link to the property: the trail grows. A property is not something the connected
-    // operation takes, so its links come from the priced traversal, behind its button.
+    // operation takes, so its links come from the v2 traversal, which is free and loads by itself.
     await connected.getByRole('button', { name: /^Property / }).click();
     const trail = page.getByRole('navigation', { name: 'Entity trail' });
     await expect(trail.locator('li')).toHaveCount(3);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Property');
     const propertyLinks = page.getByTestId('entity-connected');
-    await expect(propertyLinks.getByTestId('cost-tag')).toHaveText('$0.01');
-    await propertyLinks.getByRole('button', { name: 'List its links' }).click();
     await expect(propertyLinks.getByRole('heading', { name: /Located in/ })).toBeVisible();
     await expect(propertyLinks.getByRole('button', { name: /^Parcel / })).toBeVisible();
-    await expect(session(page)).toHaveText('$0.14');
+    await expect(session(page)).toHaveText('$0.12');
     await shot('entity-property-links');
     await expectAccessible(page, 'the entity page of a property');
     await page.getByRole('button', { name: '← Back' }).click();
@@ -138,8 +134,8 @@ test.describe('owners, catalog and entity page', () => {
     await expect(summary.getByTestId('summary-delivery')).toContainText('From your cache — no charge');
     await expect(summary.getByTestId('summary-delivery')).toContainText('first bought for $0.10');
     await expect(summary.getByRole('table', { name: 'Entity summary' })).toContainText('GALBRAITH AME ZION CHURCH');
-    await expect(record).toContainText('From your cache — no charge');
-    await expect(session(page)).toHaveText('$0.14');
+    await expect(record.getByRole('table', { name: 'Identifiers' })).toContainText('0449');
+    await expect(session(page)).toHaveText('$0.12');
     await shot('entity-summary-reopened');
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot('entity-dark');

@@ -31,7 +31,8 @@ const ADDR = 'addr_87654321-4321-4321-8321-ba0987654321';
 const OTHER_QID = 'parc_00000000-0000-4000-8000-000000000001';
 const SUMMARY_PRICE = serviceOperations['v4.summary'].price.microUsd;
 const SEARCH_PRICE = serviceOperations['v4.search'].price.microUsd;
-const ENTITY_PRICE = serviceOperations['v2.getEntity'].price.microUsd;
+// What a live service might charge for a v2 GET (Plat's own sample service makes it free).
+const ENTITY_PRICE = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const citation = { source: 'DC Office of Tax and Revenue', dataset: 'ITS Public Extract', as_of: '2024-06-01' };

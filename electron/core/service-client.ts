@@ -694,9 +694,10 @@ export class ServiceClient {
   async #call(plan: CallPlan, idempotencyKey: string | null, options: CallOptions): Promise<ServiceCallOutcome<unknown, { meta: unknown }>> {
     const { operation } = plan;
     const spec = serviceOperations[operation];
-    // A lost answer may have been charged. Repeating it is safe only when the service would replay
-    // it (Idempotency-Key) or it is free; a charged v2 GET is not repeated after a lost answer.
-    const lostAnswerRepeatable = spec.idempotencyKey || spec.price.kind === 'free';
+    // A lost answer may have been charged. Repeating it is safe only when the service would replay it
+    // (Idempotency-Key). A request without a key (the v2 GETs) is not repeated after a lost answer,
+    // whatever Plat's price table says: a live service may charge for it.
+    const lostAnswerRepeatable = spec.idempotencyKey;
     const url = new URL(`${this.#base}${plan.path}`);
     if (plan.query !== undefined) url.search = plan.query.toString();
     const body = plan.body === undefined ? undefined : JSON.stringify(plan.body);

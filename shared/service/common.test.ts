@@ -122,8 +122,8 @@ describe('operations and prices', () => {
     expect(priceRuleFor('v4.search').kind).toBe('per_page_with_results');
     expect(priceRuleFor('v2.searchProperties')).toEqual({ kind: 'per_page_with_results', microUsd: 20_000 });
     expect(priceRuleFor('v2.resolveEntities')).toEqual({ kind: 'per_resolved_item', microUsd: 5_000 });
-    expect(priceRuleFor('v2.getEntity')).toEqual({ kind: 'per_call', microUsd: 10_000 });
-    expect(priceRuleFor('v2.traverseRelationships')).toEqual({ kind: 'per_call', microUsd: 10_000 });
+    expect(priceRuleFor('v2.getEntity')).toEqual({ kind: 'free' });
+    expect(priceRuleFor('v2.traverseRelationships')).toEqual({ kind: 'free' });
     expect(priceRuleFor('v2.getCatalog')).toEqual({ kind: 'free' });
     expect(priceRuleFor('v3.recordQuery', { mode: 'report', projection: 'report_subject_v1' })).toEqual({ kind: 'per_call', microUsd: 250_000 });
     expect(priceRuleFor('v3.recordQuery', { mode: 'report', projection: 'report_comparables_v1' })).toEqual({ kind: 'per_page_with_results', microUsd: 150_000 });

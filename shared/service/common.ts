@@ -319,9 +319,10 @@ export const serviceOperations = {
     envelopeOperation: 'get_entity',
     method: 'GET',
     path: '/api/v2/entities/:entity_ref',
-    // The spec offers the header on v2 POSTs only: a retry of this charged GET is charged again.
+    // The spec offers the header on v2 POSTs only, so a retry of a GET could not be replayed: Plat's
+    // local service makes the two v2 GETs free, so no retry can ever charge twice.
     idempotencyKey: false,
-    price: { kind: 'per_call', microUsd: 10_000 },
+    price: FREE,
   },
   'v2.traverseRelationships': {
     name: 'v2.traverseRelationships',
@@ -330,7 +331,7 @@ export const serviceOperations = {
     method: 'GET',
     path: '/api/v2/entities/:entity_ref/relationships',
     idempotencyKey: false,
-    price: { kind: 'per_call', microUsd: 10_000 },
+    price: FREE,
   },
 } as const satisfies Record<string, ServiceOperation>;
 

@@ -15,8 +15,9 @@ import { normaliseOwnerName } from '../sample-keys.ts';
 
 const SEARCH_PRICE = 20_000;
 const RESOLVED_ITEM_PRICE = 5_000;
-const ENTITY_PRICE = 10_000;
-const TRAVERSAL_PRICE = 10_000;
+// The two v2 GETs take no Idempotency-Key, so Plat's sample service makes them free (shared price table).
+const ENTITY_PRICE = 0;
+const TRAVERSAL_PRICE = 0;
 const SYNTHETIC_SOURCE = 'plat_synthetic_characteristics';
 
 let store: SampleStore;

@@ -1,10 +1,11 @@
 // A service answer that costs money: never fetched by rendering, only by `buy` (called from a
 // ChargeButton with the user's confirmation), then kept in the query cache for the rest of the session
 // so that showing it again makes no call at all.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { skipToken, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { IpcResponse, ServiceCallIpcName } from '../../../shared/ipc.ts';
 import { callService, serviceQueryKey, type CallOptions, type ServiceRequestParts } from '../../platform/service-calls.ts';
+import { useCostPreview } from '../../components/CostTag.tsx';
 
 /**
  * Makes a priced call for the user's action and keeps the answer under its query key for the session.
@@ -47,6 +48,18 @@ export function usePaidAnswer<N extends ServiceCallIpcName>(operation: N, reques
     void buyAnswer(queryClient, operation, request, options);
   };
   const retry = () => buy(lastOptions.current);
+
+  // A free answer (free operation, or already in Plat's cache) loads itself: there is nothing to
+  // approve. Anything that costs money still waits for the button.
+  const preview = useCostPreview(operation, request);
+  const free = preview.data !== undefined && preview.data.expectedCostMicroUsd === 0 && preview.data.blockedBy === null;
+  const autoLoaded = useRef(false);
+  useEffect(() => {
+    if (!free || autoLoaded.current || request === null || query.data !== undefined || query.isFetching) return;
+    autoLoaded.current = true;
+    lastOptions.current = {};
+    void buyAnswer(queryClient, operation, request, {});
+  }, [free, request, query.data, query.isFetching, queryClient, operation]);
 
   const shownAgain = query.data !== undefined && query.dataUpdatedAt < openedAt;
   return { query, buy, retry, shownAgain };
