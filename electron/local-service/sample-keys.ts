@@ -209,7 +209,8 @@ function ordinal(n: string): string {
 }
 
 function normaliseUnit(raw: string): string | null {
-  let u = raw.replace(/^(UNIT|APT|STE|SUITE|#)\s*:?\s*/, '').replace(/[#:]/g, ' ').replace(/\s+/g, ' ').trim();
+  // Every leading designator goes (`# UNIT 4`, `UNIT UNIT`), so normalising twice changes nothing.
+  let u = raw.replace(/^(?:(?:UNIT|APT|STE|SUITE)\b|#)(?:\s*:?\s*(?:(?:UNIT|APT|STE|SUITE)\b|#))*\s*:?\s*/, '').replace(/[#:]/g, ' ').replace(/\s+/g, ' ').trim();
   if (u === '' || u === 'N/A' || u === 'NA') return null;
   u = u.replace(/^0+(?=[0-9A-Z])/, '');
   return u;
