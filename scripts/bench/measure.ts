@@ -57,7 +57,7 @@ export function printLatencyTable(rows: LatencyFigures[]): void {
     String(r.requests),
     r.p50Ms.toFixed(3),
     r.p99Ms.toFixed(3),
-    r.requestsPerSecond.toFixed(0),
+    Number.isNaN(r.requestsPerSecond) ? '—' : r.requestsPerSecond.toFixed(0),
     r.target ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]?.length ?? 0)));
