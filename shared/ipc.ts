@@ -91,8 +91,14 @@ export const CallBillingSchema = z.object({
 });
 export type CallBilling = z.infer<typeof CallBillingSchema>;
 
-const serviceCallResponse = <N extends ServiceOperationName>(operation: N) =>
-  z.object({ envelope: operationSchemas[operation].response as (typeof operationSchemas)[N]['response'], billing: CallBillingSchema });
+// The envelope is checked once, where it arrives: the main process's service client parses every
+// answer with the same shared/service schema before it is cached or returned, so the IPC layer
+// passes it on without parsing it a second time (pages of 100 records made that the costliest step).
+const serviceCallResponse = <N extends ServiceOperationName>(_operation: N) =>
+  z.object({
+    envelope: z.custom<z.output<(typeof operationSchemas)[N]['response']>>((value) => typeof value === 'object' && value !== null),
+    billing: CallBillingSchema,
+  });
 
 export const ServiceCallOperationSchema = z.enum(serviceOperationNames as [ServiceOperationName, ...ServiceOperationName[]]);
 

@@ -18,7 +18,7 @@
 // a crash mid-upgrade leaves the database at the previous step. `PRAGMA user_version` versions
 // this bookkeeping itself (1 = the `app_migrations` table), so a file written by a newer Plat with a
 // different layout is refused instead of misread.
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
 /** The bookkeeping layout this code understands, kept in PRAGMA user_version. */
 const APP_DB_LAYOUT_VERSION = 1;
@@ -147,4 +147,24 @@ export function openAppDatabase(path: string): DatabaseSync {
 /** Runs `work` in one write transaction (BEGIN IMMEDIATE), rolling back if it throws. */
 export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
   return transaction(db, work);
+}
+
+const statementCache = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/**
+ * The prepared statement for `sql` on `db`, compiled once and reused: node:sqlite compiles on every
+ * `prepare`, which on the ledger's per-call writes cost more than the writes themselves.
+ */
+export function statement(db: DatabaseSync, sql: string): StatementSync {
+  let statements = statementCache.get(db);
+  if (!statements) {
+    statements = new Map();
+    statementCache.set(db, statements);
+  }
+  let prepared = statements.get(sql);
+  if (!prepared) {
+    prepared = db.prepare(sql);
+    statements.set(sql, prepared);
+  }
+  return prepared;
 }

@@ -7,7 +7,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { PlatError } from '../../shared/errors.ts';
 import { formatUsd, MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
 import { maxChargeFor, priceRuleFor, type FlatPriceRule, type ServiceOperationName } from '../../shared/service/index.ts';
-import { applyMigrations } from './app-db.ts';
+import { applyMigrations, statement } from './app-db.ts';
 import { PlatFailure } from './failure.ts';
 import { ProjectError, SettingsStore, type ProjectStore } from './projects.ts';
 
@@ -316,8 +316,7 @@ export class CostEstimator {
     const charged = checkAmount('chargedMicroUsd', input.chargedMicroUsd);
     if (charged === 0) return false;
     if (priceRuleFor(input.operation, input.v3Request).kind !== 'per_page_with_results') return false;
-    this.#db
-      .prepare(
+    statement(this.#db, 
         `INSERT INTO observed_page_charges (connection_id, price_key, micro_usd, observed_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (connection_id, price_key) DO UPDATE SET micro_usd = excluded.micro_usd, observed_at = excluded.observed_at`,
       )
@@ -331,8 +330,7 @@ export class CostEstimator {
   }
 
   lastObservedPageCharge(operation: ServiceOperationName, v3Request?: V3PriceRequest, connectionId?: string): MicroUsd | null {
-    const row = this.#db
-      .prepare('SELECT micro_usd FROM observed_page_charges WHERE connection_id = ? AND price_key = ?')
+    const row = statement(this.#db, 'SELECT micro_usd FROM observed_page_charges WHERE connection_id = ? AND price_key = ?')
       .get(connectionId ?? DEFAULT_CONNECTION, priceKey(operation, v3Request));
     return row ? Number(row['micro_usd']) : null;
   }

@@ -8,7 +8,7 @@
 // Totals are kept by triggers in a one-row table, so bounds checks cost O(1) on the main thread.
 import { createHash } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { applyMigrations, inTransaction } from './app-db.ts';
+import { applyMigrations, inTransaction, statement } from './app-db.ts';
 
 export const CACHE_MODULE = 'response-cache';
 
@@ -190,8 +190,7 @@ export class ResponseCache {
     const next: CachePolicy = { ...this.#policy, ...definedOnly(update) };
     checkPolicy(next);
     this.#write(() => {
-      this.#db
-        .prepare(
+      statement(this.#db, 
           `INSERT INTO response_cache_policy (id, ttl_seconds, max_entries, max_bytes) VALUES (1, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET ttl_seconds = excluded.ttl_seconds, max_entries = excluded.max_entries, max_bytes = excluded.max_bytes`,
         )
@@ -259,8 +258,7 @@ export class ResponseCache {
   /** Drops free answers older than the TTL; returns how many. Optional housekeeping (get() already ignores them). */
   purgeExpired(now: number): number {
     const { ttlSeconds } = this.#policy;
-    const result = this.#db
-      .prepare('DELETE FROM response_cache WHERE charged_micro_usd = 0 AND stored_at <= ?')
+    const result = statement(this.#db, 'DELETE FROM response_cache WHERE charged_micro_usd = 0 AND stored_at <= ?')
       .run(now - ttlSeconds * 1000);
     return Number(result.changes);
   }
@@ -299,8 +297,7 @@ export class ResponseCache {
     let totals = this.#totals();
     const excessEntries = totals.entries - maxEntries;
     if (excessEntries > 0) {
-      this.#db
-        .prepare('DELETE FROM response_cache WHERE key IN (SELECT key FROM response_cache ORDER BY last_used LIMIT ?)')
+      statement(this.#db, 'DELETE FROM response_cache WHERE key IN (SELECT key FROM response_cache ORDER BY last_used LIMIT ?)')
         .run(excessEntries);
       totals = this.#totals();
     }
@@ -308,7 +305,7 @@ export class ResponseCache {
     if (excessBytes <= 0) return;
     const victims: string[] = [];
     let freed = 0;
-    for (const row of this.#db.prepare('SELECT key, bytes FROM response_cache ORDER BY last_used').iterate()) {
+    for (const row of statement(this.#db, 'SELECT key, bytes FROM response_cache ORDER BY last_used').iterate()) {
       victims.push(String(row['key']));
       freed += Number(row['bytes']);
       if (freed >= excessBytes) break;

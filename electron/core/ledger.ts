@@ -56,7 +56,7 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import { z } from 'zod';
 import { addMicroUsd, formatUsd, MicroUsdSchema } from '../../shared/money.ts';
 import type { MicroUsd } from '../../shared/money.ts';
-import { applyMigrations, inTransaction, registerMigrations } from './app-db.ts';
+import { applyMigrations, inTransaction, registerMigrations, statement } from './app-db.ts';
 
 export const LEDGER_MIGRATIONS: readonly string[] = [
   `CREATE TABLE spend_ledger (
@@ -482,8 +482,7 @@ export class SpendLedger {
     const parsed = BeginAttemptSchema.parse(input);
     const summary = summaryJson(input.requestSummary);
     const at = this.#now().toISOString();
-    const result = this.#db
-      .prepare(
+    const result = statement(this.#db, 
         `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, idempotency_key,
            expected_cost_micro_usd, project_id, session_id)
          VALUES ('call', 'pending', ?, ?, ?, ?, ?, ?, ?)`,
@@ -510,8 +509,7 @@ export class SpendLedger {
     const parsed = CacheHitSchema.parse(input);
     const summary = summaryJson(input.requestSummary);
     const at = this.#now().toISOString();
-    const result = this.#db
-      .prepare(
+    const result = statement(this.#db, 
         `INSERT INTO spend_ledger (kind, status, started_at, finished_at, operation, request_summary, request_id,
            charged_micro_usd, cache_hit, cache_served_at, project_id, session_id, reconciled)
          VALUES ('call', 'succeeded', ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, 1)`,
@@ -528,8 +526,7 @@ export class SpendLedger {
    * its Idempotency-Key and close it with recordRecovery.
    */
   pendingAttempts(): SpendEntry[] {
-    return this.#db
-      .prepare(`SELECT * FROM spend_ledger WHERE status = 'pending' ORDER BY id`)
+    return statement(this.#db, `SELECT * FROM spend_ledger WHERE status = 'pending' ORDER BY id`)
       .all()
       .map(entryFrom)
       .filter((entry) => !this.#inFlight.has(entry.id));
@@ -537,7 +534,7 @@ export class SpendLedger {
 
   /** The balance reconciliation measures against, or null before the first balance was seen. */
   balanceBaseline(): { balanceMicroUsd: MicroUsd; observedAt: string } | null {
-    const row = this.#db.prepare('SELECT balance_micro_usd, observed_at FROM spend_balance_baseline WHERE id = 1').get();
+    const row = statement(this.#db, 'SELECT balance_micro_usd, observed_at FROM spend_balance_baseline WHERE id = 1').get();
     return row ? { balanceMicroUsd: num(row, 'balance_micro_usd'), observedAt: str(row, 'observed_at') } : null;
   }
 
@@ -555,14 +552,14 @@ export class SpendLedger {
   }
 
   get(id: number): SpendEntry | undefined {
-    const row = this.#db.prepare('SELECT * FROM spend_ledger WHERE id = ?').get(id);
+    const row = statement(this.#db, 'SELECT * FROM spend_ledger WHERE id = ?').get(id);
     return row ? entryFrom(row) : undefined;
   }
 
   /** How many rows match the filter (for paging). */
   count(filter: SpendFilter = {}): number {
     const { where, params } = filterSql(PageSchema.omit({ limit: true, offset: true }).parse(filter));
-    const row = this.#db.prepare(`SELECT COUNT(*) AS n FROM spend_ledger ${where}`).get(...params);
+    const row = statement(this.#db, `SELECT COUNT(*) AS n FROM spend_ledger ${where}`).get(...params);
     return row ? num(row, 'n') : 0;
   }
 
@@ -570,8 +567,7 @@ export class SpendLedger {
   list(page: SpendPage): SpendEntry[] {
     const parsed = PageSchema.parse(page);
     const { where, params } = filterSql(parsed);
-    return this.#db
-      .prepare(`SELECT * FROM spend_ledger ${where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`)
+    return statement(this.#db, `SELECT * FROM spend_ledger ${where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`)
       .all(...params, parsed.limit, parsed.offset ?? 0)
       .map(entryFrom);
   }
@@ -580,8 +576,7 @@ export class SpendLedger {
   exportCsv(filter: SpendFilter = {}): string {
     const parsed = PageSchema.omit({ limit: true, offset: true }).parse(filter);
     const { where, params } = filterSql(parsed);
-    const entries = this.#db
-      .prepare(`SELECT * FROM spend_ledger ${where} ORDER BY started_at DESC, id DESC`)
+    const entries = statement(this.#db, `SELECT * FROM spend_ledger ${where} ORDER BY started_at DESC, id DESC`)
       .all(...params)
       .map(entryFrom);
     return spendEntriesToCsv(entries);
@@ -600,20 +595,17 @@ export class SpendLedger {
         coalesce(charged_micro_usd, 0) + unreported_charge_micro_usd AS charge
       FROM spend_ledger INDEXED BY spend_ledger_charged
       WHERE kind IN ('call', 'reconciliation') AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0)`;
-    const sums = this.#db
-      .prepare(
+    const sums = statement(this.#db, 
         `SELECT coalesce(sum(CASE WHEN session_id = ? THEN charge END), 0) AS session_total,
            coalesce(sum(CASE WHEN finished_at >= ? AND finished_at < ? THEN charge END), 0) AS today_total,
            coalesce(sum(charge), 0) AS all_total
          FROM (${charges})`,
       )
       .get(query.sessionId, dayStart.toISOString(), dayEnd.toISOString());
-    const byProject = this.#db
-      .prepare(`SELECT project_id, sum(charge) AS total FROM (${charges}) GROUP BY project_id HAVING total > 0 ORDER BY total DESC, project_id`)
+    const byProject = statement(this.#db, `SELECT project_id, sum(charge) AS total FROM (${charges}) GROUP BY project_id HAVING total > 0 ORDER BY total DESC, project_id`)
       .all()
       .map((row) => ({ projectId: strOrNull(row, 'project_id'), microUsd: num(row, 'total') }));
-    const last = this.#db
-      .prepare(`SELECT charge, finished_at FROM (${charges}) WHERE charge > 0 ORDER BY finished_at DESC, id DESC LIMIT 1`)
+    const last = statement(this.#db, `SELECT charge, finished_at FROM (${charges}) WHERE charge > 0 ORDER BY finished_at DESC, id DESC LIMIT 1`)
       .get();
     const totals = {
       sessionMicroUsd: sums ? num(sums, 'session_total') : 0,
@@ -633,7 +625,7 @@ export class SpendLedger {
   #close(callId: number, answerInput: CallAnswer, reason: 'answered' | 'recovered'): void {
     const answer = CallAnswerSchema.parse(answerInput);
     const changed = inTransaction(this.#db, () => {
-      const row = this.#db.prepare('SELECT * FROM spend_ledger WHERE id = ?').get(callId);
+      const row = statement(this.#db, 'SELECT * FROM spend_ledger WHERE id = ?').get(callId);
       if (!row) throw new Error(`ledger: no call ${callId}`);
       const entry = entryFrom(row);
       if (entry.kind !== 'call' || entry.cacheHit) throw new Error(`ledger: entry ${callId} is not a service call`);
@@ -642,16 +634,14 @@ export class SpendLedger {
 
       if (answer.httpStatus === null) {
         // No answer: the service may or may not have committed (and charged) it. Stay pending.
-        this.#db
-          .prepare(
+        statement(this.#db, 
             `UPDATE spend_ledger SET finished_at = ?, attempts = ?, error_code = ?, charge_unseen = 1, reconciled = 0 WHERE id = ?`,
           )
           .run(at, answer.attempts, answer.errorCode ?? 'no_answer', callId);
       } else {
         const status = reason === 'recovered' ? 'recovered' : answer.httpStatus >= 200 && answer.httpStatus < 300 ? 'succeeded' : 'failed';
         const chargeUnseen = answer.replayed && !this.#keySeenCharged(entry.idempotencyKey);
-        this.#db
-          .prepare(
+        statement(this.#db, 
             `UPDATE spend_ledger SET status = ?, finished_at = ?, http_status = ?, request_id = ?, charged_micro_usd = ?,
                balance_after_micro_usd = ?, replayed = ?, error_code = ?, attempts = ?, charge_unseen = ?, reconciled = 0
              WHERE id = ?`,
@@ -688,8 +678,7 @@ export class SpendLedger {
   /** Whether any row already shows a charge for this Idempotency-Key (so a replay of it cost nothing unseen). */
   #keySeenCharged(idempotencyKey: string | null): boolean {
     if (idempotencyKey === null) return false;
-    const row = this.#db
-      .prepare(
+    const row = statement(this.#db, 
         `SELECT 1 AS seen FROM spend_ledger WHERE idempotency_key = ?
            AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0) LIMIT 1`,
       )
@@ -709,8 +698,7 @@ export class SpendLedger {
     if (!lastAnswered) return [];
     this.#window = [];
 
-    const calls: UnreconciledCall[] = this.#db
-      .prepare(
+    const calls: UnreconciledCall[] = statement(this.#db, 
         `SELECT id, charged_micro_usd, expected_cost_micro_usd, charge_unseen FROM spend_ledger
          WHERE reconciled = 0 AND kind = 'call' AND finished_at IS NOT NULL ORDER BY id`,
       )
@@ -738,10 +726,9 @@ export class SpendLedger {
     }
 
     const changed: number[] = [];
-    const markReconciled = this.#db.prepare('UPDATE spend_ledger SET reconciled = 1 WHERE id = ?');
+    const markReconciled = statement(this.#db, 'UPDATE spend_ledger SET reconciled = 1 WHERE id = ?');
     for (const call of calls) markReconciled.run(call.id);
-    this.#db
-      .prepare(
+    statement(this.#db, 
         `INSERT INTO spend_balance_baseline (id, balance_micro_usd, observed_at) VALUES (1, ?, ?)
          ON CONFLICT (id) DO UPDATE SET balance_micro_usd = excluded.balance_micro_usd, observed_at = excluded.observed_at`,
       )
@@ -771,7 +758,7 @@ export class SpendLedger {
       credit = -gap + pricedSum;
     }
 
-    const addUnreported = this.#db.prepare(
+    const addUnreported = statement(this.#db, 
       'UPDATE spend_ledger SET unreported_charge_micro_usd = unreported_charge_micro_usd + ? WHERE id = ?',
     );
     for (const [id, amount] of attributed) {
@@ -801,8 +788,7 @@ export class SpendLedger {
     evidence: Record<string, unknown>,
     at: string,
   ): number {
-    const result = this.#db
-      .prepare(
+    const result = statement(this.#db, 
         `INSERT INTO spend_ledger (kind, status, started_at, finished_at, operation, request_summary,
            unreported_charge_micro_usd, credit_micro_usd, balance_after_micro_usd, session_id, reconciled)
          VALUES (?, 'recorded', ?, ?, ?, ?, ?, ?, ?, ?, 1)`,

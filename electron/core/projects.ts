@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Project as IpcProject } from '../../shared/ipc.ts';
 import { MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
-import { applyMigrations, inTransaction } from './app-db.ts';
+import { applyMigrations, inTransaction, statement } from './app-db.ts';
 import { PlatFailure } from './failure.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -34,7 +34,7 @@ export class SettingsStore {
 
   /** The stored value, or undefined when the key was never set (or holds unreadable JSON). */
   get(key: string): unknown {
-    const row = this.#db.prepare('SELECT value_json FROM core_settings WHERE key = ?').get(key);
+    const row = statement(this.#db, 'SELECT value_json FROM core_settings WHERE key = ?').get(key);
     if (!row) return undefined;
     try {
       return JSON.parse(String(row['value_json'])) as unknown;
@@ -46,8 +46,7 @@ export class SettingsStore {
   set(key: string, value: unknown, now: Date = new Date()): void {
     const json = JSON.stringify(value);
     if (json === undefined) throw new TypeError(`setting ${key} must be JSON-serialisable`);
-    this.#db
-      .prepare(
+    statement(this.#db, 
         `INSERT INTO core_settings (key, value_json, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
       )
@@ -55,7 +54,7 @@ export class SettingsStore {
   }
 
   delete(key: string): void {
-    this.#db.prepare('DELETE FROM core_settings WHERE key = ?').run(key);
+    statement(this.#db, 'DELETE FROM core_settings WHERE key = ?').run(key);
   }
 }
 
@@ -152,8 +151,7 @@ export class ProjectStore {
     const id = randomUUID();
     this.#write(() => {
       this.#refuseNameClash(name, null);
-      this.#db
-        .prepare('INSERT INTO projects (id, name, name_key, spending_cap_micro_usd, created_at) VALUES (?, ?, ?, ?, ?)')
+      statement(this.#db, 'INSERT INTO projects (id, name, name_key, spending_cap_micro_usd, created_at) VALUES (?, ?, ?, ?, ?)')
         .run(id, name, nameKey(name), cap, this.#now().toISOString());
     });
     return this.#require(id);
@@ -164,7 +162,7 @@ export class ProjectStore {
     this.#write(() => {
       const project = this.#require(id);
       if (project.archivedAt === null) this.#refuseNameClash(normalized, id);
-      this.#db.prepare('UPDATE projects SET name = ?, name_key = ? WHERE id = ?').run(normalized, nameKey(normalized), id);
+      statement(this.#db, 'UPDATE projects SET name = ?, name_key = ? WHERE id = ?').run(normalized, nameKey(normalized), id);
     });
     return this.#require(id);
   }
@@ -173,7 +171,7 @@ export class ProjectStore {
   setSpendingCap(id: string, capMicroUsd: MicroUsd | null): Project {
     const cap = checkCap(capMicroUsd);
     this.#require(id);
-    this.#db.prepare('UPDATE projects SET spending_cap_micro_usd = ? WHERE id = ?').run(cap, id);
+    statement(this.#db, 'UPDATE projects SET spending_cap_micro_usd = ? WHERE id = ?').run(cap, id);
     return this.#require(id);
   }
 
@@ -182,7 +180,7 @@ export class ProjectStore {
     this.#write(() => {
       const project = this.#require(id);
       if (project.archivedAt !== null) return;
-      this.#db.prepare('UPDATE projects SET archived_at = ? WHERE id = ?').run(this.#now().toISOString(), id);
+      statement(this.#db, 'UPDATE projects SET archived_at = ? WHERE id = ?').run(this.#now().toISOString(), id);
       if (this.activeProjectId() === id) this.#settings.set(ACTIVE_PROJECT_SETTING, null, this.#now());
     });
     return this.#require(id);
@@ -194,7 +192,7 @@ export class ProjectStore {
       const project = this.#require(id);
       if (project.archivedAt === null) return;
       this.#refuseNameClash(project.name, id);
-      this.#db.prepare('UPDATE projects SET archived_at = NULL WHERE id = ?').run(id);
+      statement(this.#db, 'UPDATE projects SET archived_at = NULL WHERE id = ?').run(id);
     });
     return this.#require(id);
   }
@@ -202,14 +200,13 @@ export class ProjectStore {
   /** Open projects by name; archived ones too when asked. */
   list(options: { includeArchived?: boolean } = {}): Project[] {
     const where = options.includeArchived ? '' : 'WHERE archived_at IS NULL';
-    return this.#db
-      .prepare(`SELECT * FROM projects ${where} ORDER BY name_key, created_at`)
+    return statement(this.#db, `SELECT * FROM projects ${where} ORDER BY name_key, created_at`)
       .all()
       .map(projectFromRow);
   }
 
   get(id: string): Project | null {
-    const row = this.#db.prepare('SELECT * FROM projects WHERE id = ?').get(id);
+    const row = statement(this.#db, 'SELECT * FROM projects WHERE id = ?').get(id);
     return row ? projectFromRow(row) : null;
   }
 
@@ -238,8 +235,7 @@ export class ProjectStore {
   }
 
   #refuseNameClash(name: string, exceptId: string | null): void {
-    const clash = this.#db
-      .prepare('SELECT id FROM projects WHERE name_key = ? AND archived_at IS NULL AND id IS NOT ?')
+    const clash = statement(this.#db, 'SELECT id FROM projects WHERE name_key = ? AND archived_at IS NULL AND id IS NOT ?')
       .get(nameKey(name), exceptId);
     if (clash) throw new ProjectError(`A project named "${name}" already exists`);
   }
