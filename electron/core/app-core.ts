@@ -307,6 +307,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     connection: () => connection,
     close: async () => {
       await ready;
+      gateway.dispose();
       await localService?.stop();
       localService = null;
       db.close();

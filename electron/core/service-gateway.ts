@@ -10,7 +10,7 @@
 import type { z } from 'zod';
 import { operationSchemas, serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
 import type { CallBilling, CostPreview, SpendSnapshot } from '../../shared/ipc.ts';
-import type { SpendLedger } from './ledger.ts';
+import type { CallAnswer, SpendLedger } from './ledger.ts';
 import type { ResponseCache } from './cache.ts';
 import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy, type CostEstimator, type V3PriceRequest } from './budgets.ts';
@@ -101,6 +101,36 @@ const canCharge = (operation: ServiceOperationName, parts: RequestParts): boolea
   return price.kind !== 'free';
 };
 
+/** The ledger's record of an answered call. */
+function answerOf(outcome: ServiceCallOutcome<unknown, { meta: unknown }>): CallAnswer {
+  return {
+    httpStatus: outcome.http.status,
+    requestId: outcome.http.requestId,
+    chargedMicroUsd: outcome.http.chargedMicroUsd,
+    balanceAfterMicroUsd: outcome.http.balanceMicroUsd,
+    replayed: outcome.http.replayed,
+    errorCode: null,
+    attempts: outcome.attempts,
+  };
+}
+
+/**
+ * The ledger's record of a failed call. An unknown outcome (sent, no answer) keeps the row pending
+ * for recovery; a request the client refused before sending anything is closed as a 400, the status
+ * the service gives the same mistake, so it is never re-sent.
+ */
+function answerOfFailure(error: ServiceCallError): CallAnswer {
+  return {
+    httpStatus: error.outcomeUnknown ? null : (error.httpStatus ?? 400),
+    requestId: error.http?.requestId ?? null,
+    chargedMicroUsd: error.http?.chargedMicroUsd ?? null,
+    balanceAfterMicroUsd: error.http?.balanceMicroUsd ?? null,
+    replayed: false,
+    errorCode: error.platError.code,
+    attempts: error.attempts,
+  };
+}
+
 /** Runs `work` after every earlier call has finished. */
 class ChargeQueue {
   #tail: Promise<unknown> = Promise.resolve();
@@ -115,20 +145,28 @@ export class ServiceGateway {
   readonly #o: ServiceGatewayOptions;
   readonly #queue = new ChargeQueue();
   readonly #now: () => Date;
+  #pendingSpendEvent: NodeJS.Immediate | null = null;
+  #unsubscribe: () => void = () => {};
 
   constructor(options: ServiceGatewayOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
     // One spend event per burst of ledger writes, and none for a write-ahead row (it costs nothing yet).
-    let scheduled = false;
-    options.ledger.onChange((change) => {
-      if (change.reason === 'begun' || scheduled) return;
-      scheduled = true;
-      setImmediate(() => {
-        scheduled = false;
+    const unsubscribe = options.ledger.onChange((change) => {
+      if (change.reason === 'begun' || this.#pendingSpendEvent) return;
+      this.#pendingSpendEvent = setImmediate(() => {
+        this.#pendingSpendEvent = null;
         options.events.emit('spendUpdated', this.spend());
       });
     });
+    this.#unsubscribe = unsubscribe;
+  }
+
+  /** Stops pushing spend events (before the database closes). */
+  dispose(): void {
+    this.#unsubscribe();
+    if (this.#pendingSpendEvent) clearImmediate(this.#pendingSpendEvent);
+    this.#pendingSpendEvent = null;
   }
 
   spend(): SpendSnapshot {
@@ -283,15 +321,7 @@ export class ServiceGateway {
           }
         },
       });
-      this.#o.ledger.recordAnswer(callId, {
-        httpStatus: outcome.http.status,
-        requestId: outcome.http.requestId,
-        chargedMicroUsd: outcome.http.chargedMicroUsd,
-        balanceAfterMicroUsd: outcome.http.balanceMicroUsd,
-        replayed: outcome.http.replayed,
-        errorCode: null,
-        attempts: outcome.attempts,
-      });
+      this.#o.ledger.recordAnswer(callId, answerOf(outcome));
       const entry = this.#o.ledger.get(callId);
       const charged = entry?.totalChargeMicroUsd ?? outcome.http.chargedMicroUsd ?? 0;
       if (outcome.http.chargedMicroUsd) {
@@ -329,26 +359,22 @@ export class ServiceGateway {
     } catch (error) {
       if (error instanceof ServiceCallError) {
         // No answer at all: the outcome is unknown, the row stays pending for recovery.
-        this.#o.ledger.recordAnswer(callId, {
-          httpStatus: error.outcomeUnknown ? null : (error.httpStatus ?? 0),
-          requestId: error.http?.requestId ?? null,
-          chargedMicroUsd: error.http?.chargedMicroUsd ?? null,
-          balanceAfterMicroUsd: error.http?.balanceMicroUsd ?? null,
-          replayed: false,
-          errorCode: error.platError.code,
-          attempts: error.attempts,
-        });
+        this.#o.ledger.recordAnswer(callId, answerOfFailure(error));
         throw PlatFailure.from(error.platError);
       }
-      this.#o.ledger.recordAnswer(callId, {
-        httpStatus: 0,
-        requestId: null,
-        chargedMicroUsd: null,
-        balanceAfterMicroUsd: null,
-        replayed: false,
-        errorCode: 'internal',
-        attempts: 0,
-      });
+      // Plat itself failed around the call. If the answer was not booked yet, whether the service
+      // charged is unknown: the row stays pending and the next start replays its key (free).
+      if (this.#o.ledger.get(callId)?.status === 'pending') {
+        this.#o.ledger.recordAnswer(callId, {
+          httpStatus: null,
+          requestId: null,
+          chargedMicroUsd: null,
+          balanceAfterMicroUsd: null,
+          replayed: false,
+          errorCode: 'internal',
+          attempts: 1,
+        });
+      }
       throw error;
     }
   }
@@ -371,27 +397,11 @@ export class ServiceGateway {
         const outcome = await this.#queue.run(() =>
           this.#invoke(service.client, operation, entry.requestSummary as RequestParts, { idempotencyKey: entry.idempotencyKey ?? undefined }),
         );
-        this.#o.ledger.recordRecovery(entry.id, {
-          httpStatus: outcome.http.status,
-          requestId: outcome.http.requestId,
-          chargedMicroUsd: outcome.http.chargedMicroUsd,
-          balanceAfterMicroUsd: outcome.http.balanceMicroUsd,
-          replayed: outcome.http.replayed,
-          errorCode: null,
-          attempts: outcome.attempts,
-        });
+        this.#o.ledger.recordRecovery(entry.id, answerOf(outcome));
         recovered++;
       } catch (error) {
         if (error instanceof ServiceCallError && !error.outcomeUnknown) {
-          this.#o.ledger.recordRecovery(entry.id, {
-            httpStatus: error.httpStatus ?? 0,
-            requestId: error.http?.requestId ?? null,
-            chargedMicroUsd: error.http?.chargedMicroUsd ?? null,
-            balanceAfterMicroUsd: error.http?.balanceMicroUsd ?? null,
-            replayed: false,
-            errorCode: error.platError.code,
-            attempts: error.attempts,
-          });
+          this.#o.ledger.recordRecovery(entry.id, answerOfFailure(error));
         }
         unresolved++;
       }

@@ -27,6 +27,7 @@ import { cellText } from './record-search.ts';
 import { newDraftId, nextPage, pageCursor, useSearchStore } from './search-store.ts';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidQuery } from './use-paid-query.ts';
+import { FilterValue } from './FilterValue.tsx';
 
 interface PropertyRow extends PropertyRowView {
   item: V2EntitySummary;
@@ -295,23 +296,16 @@ function PropertyFilterRow(props: {
           </option>
         ))}
       </select>
-      <input
-        className="input filter-row__value"
-        aria-label={`Filter ${n} value`}
+      <FilterValue
+        n={n}
         value={draft.value}
-        placeholder={info?.type === 'number' ? 'a number' : info?.type === 'date' ? 'YYYY-MM-DD' : 'text'}
-        aria-invalid={props.problem ? true : undefined}
-        aria-describedby={props.problem ? problemId : undefined}
-        onChange={(event) => props.onChange({ value: event.target.value })}
+        type={info?.type}
+        textHint="text"
+        problem={props.problem}
+        problemId={problemId}
+        onValue={(value) => props.onChange({ value })}
+        onRemove={props.onRemove}
       />
-      <button type="button" className="button button--small" aria-label={`Remove filter ${n}`} onClick={props.onRemove}>
-        Remove
-      </button>
-      {props.problem && (
-        <span className="search-problem filter-row__problem" id={problemId}>
-          {props.problem}
-        </span>
-      )}
     </div>
   );
 }

@@ -32,6 +32,7 @@ import { newDraftId, nextPage, pageCursor, useSearchStore } from './search-store
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidQuery } from './use-paid-query.ts';
 import { CellText, NoMatches, PageBar } from './PageBar.tsx';
+import { FilterValue } from './FilterValue.tsx';
 
 const MAX_FILTERS = 5;
 
@@ -313,23 +314,16 @@ function FilterRow(props: {
           </option>
         ))}
       </select>
-      <input
-        className="input filter-row__value"
-        aria-label={`Filter ${n} value`}
+      <FilterValue
+        n={n}
         value={draft.value}
-        placeholder={field?.type === 'number' ? 'a number' : field?.type === 'date' ? 'YYYY-MM-DD' : 'value as published'}
-        aria-invalid={props.problem ? true : undefined}
-        aria-describedby={props.problem ? problemId : undefined}
-        onChange={(event) => props.onChange({ value: event.target.value })}
+        type={field?.type}
+        textHint="value as published"
+        problem={props.problem}
+        problemId={problemId}
+        onValue={(value) => props.onChange({ value })}
+        onRemove={props.onRemove}
       />
-      <button type="button" className="button button--small" aria-label={`Remove filter ${n}`} onClick={props.onRemove}>
-        Remove
-      </button>
-      {props.problem && (
-        <span className="search-problem filter-row__problem" id={problemId}>
-          {props.problem}
-        </span>
-      )}
     </div>
   );
 }
