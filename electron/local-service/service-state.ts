@@ -179,7 +179,9 @@ export class ServiceState {
     this.db = new DatabaseSync(dbPath);
     const onFile = dbPath !== ':memory:' && dbPath !== '';
     // WAL lets an inspector read the file while the service writes; memory databases have no journal.
-    if (onFile) this.db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;');
+    // WAL with synchronous=NORMAL: a commit survives the process being killed (what the fault and crash
+    // tests exercise); only a power cut could lose the last few, which a local sample can afford.
+    if (onFile) this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
     this.db.exec('PRAGMA foreign_keys = ON;');
     this.db.exec(SCHEMA);
     this.#seedIfEmpty();
