@@ -2,7 +2,7 @@
 // responses, in one node:sqlite database. Everything here is synchronous on purpose: the server
 // calls it inside a single turn of the event loop, so no two requests can interleave between a
 // replay lookup, a charge and storing the response.
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SQLOutputValue } from 'node:sqlite';
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -191,6 +191,18 @@ export class ServiceState {
     if (this.db.isOpen) this.db.close();
   }
 
+  readonly #statements = new Map<string, StatementSync>();
+
+  /** Compiled once per SQL text: node:sqlite compiles on every prepare, a cost paid per request. */
+  #statement(sql: string): StatementSync {
+    let prepared = this.#statements.get(sql);
+    if (!prepared) {
+      prepared = this.db.prepare(sql);
+      this.#statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
   #transaction<T>(work: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
     try {
@@ -205,16 +217,16 @@ export class ServiceState {
 
   #seedIfEmpty(): void {
     this.#transaction(() => {
-      const row = this.db.prepare('SELECT count(*) AS n FROM accounts').get();
+      const row = this.#statement('SELECT count(*) AS n FROM accounts').get();
       if (row && int(row, 'n') > 0) return;
       const createdAt = this.#now().toISOString();
-      const insertAccount = this.db.prepare(
+      const insertAccount = this.#statement(
         'INSERT INTO accounts (id, name, status, balance_micro_usd, has_payment_method, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       );
       for (const account of SEED_ACCOUNTS) {
         insertAccount.run(account.id, account.name, account.status, account.balance, account.hasPaymentMethod ? 1 : 0, createdAt);
       }
-      const insertKey = this.db.prepare(
+      const insertKey = this.#statement(
         'INSERT INTO api_keys (id, account_id, key_sha256, demo_role, demo_key, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       );
       for (const seed of SEED_KEYS) {
@@ -227,7 +239,7 @@ export class ServiceState {
 
   /** The seeded demo keys, by role. */
   demoKeys(): DemoKeys {
-    const rows = this.db.prepare('SELECT demo_role, demo_key FROM api_keys WHERE demo_role IS NOT NULL').all();
+    const rows = this.#statement('SELECT demo_role, demo_key FROM api_keys WHERE demo_role IS NOT NULL').all();
     const keys: Partial<DemoKeys> = {};
     for (const row of rows) {
       const role = text(row, 'demo_role');
@@ -242,15 +254,13 @@ export class ServiceState {
   createKey(accountId: string): { keyId: string; apiKey: string } {
     const apiKey = generateApiKey();
     const keyId = `key_${randomBytes(8).toString('hex')}`;
-    this.db
-      .prepare('INSERT INTO api_keys (id, account_id, key_sha256, created_at) VALUES (?, ?, ?, ?)')
+    this.#statement('INSERT INTO api_keys (id, account_id, key_sha256, created_at) VALUES (?, ?, ?, ?)')
       .run(keyId, accountId, sha256Hex(apiKey), this.#now().toISOString());
     return { keyId, apiKey };
   }
 
   authenticate(apiKey: string): Authentication {
-    const row = this.db
-      .prepare(
+    const row = this.#statement(
         `SELECT k.id AS key_id, k.revoked_at, a.id, a.status, a.balance_micro_usd, a.has_payment_method
          FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_sha256 = ?`,
       )
@@ -263,15 +273,14 @@ export class ServiceState {
   }
 
   account(accountId: string): Account {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(accountId);
+    const row = this.#statement('SELECT * FROM accounts WHERE id = ?').get(accountId);
     if (!row) throw new Error(`state db: no account ${accountId}`);
     return accountFrom(row);
   }
 
   /** The account an API key belongs to (revoked keys included), or undefined for an unknown key. */
   accountOfKey(apiKey: string): Account | undefined {
-    const row = this.db
-      .prepare('SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_sha256 = ?')
+    const row = this.#statement('SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_sha256 = ?')
       .get(sha256Hex(apiKey));
     return row ? accountFrom(row) : undefined;
   }
@@ -279,8 +288,7 @@ export class ServiceState {
   /** The stored response for (account, key) if one was stored within the replay window. */
   findReplay(accountId: string, idempotencyKey: string): StoredResponse | undefined {
     const oldest = this.#now().getTime() - IDEMPOTENCY_WINDOW_MS;
-    const row = this.db
-      .prepare(
+    const row = this.#statement(
         `SELECT fingerprint, operation, status, body FROM idempotent_responses
          WHERE account_id = ? AND idempotency_key = ? AND stored_at_ms >= ?`,
       )
@@ -304,7 +312,7 @@ export class ServiceState {
       let toppedUp = 0;
       if (commit.chargeMicroUsd > balance) {
         if (!account.hasPaymentMethod) return { ok: false, reason: 'insufficient_credit', balanceMicroUsd: balance };
-        const insertTopUp = this.db.prepare(
+        const insertTopUp = this.#statement(
           'INSERT INTO top_ups (account_id, amount_micro_usd, request_id, topped_up_at) VALUES (?, ?, ?, ?)',
         );
         while (commit.chargeMicroUsd > balance) {
@@ -314,10 +322,9 @@ export class ServiceState {
         }
       }
       balance -= commit.chargeMicroUsd;
-      this.db.prepare('UPDATE accounts SET balance_micro_usd = ? WHERE id = ?').run(balance, account.id);
+      this.#statement('UPDATE accounts SET balance_micro_usd = ? WHERE id = ?').run(balance, account.id);
       if (commit.chargeMicroUsd > 0) {
-        this.db
-          .prepare(
+        this.#statement(
             `INSERT INTO charges (request_id, operation, amount_micro_usd, key_id, account_id, balance_after_micro_usd, charged_at)
              VALUES (?, ?, ?, ?, ?, ?, ?)`,
           )
@@ -325,9 +332,8 @@ export class ServiceState {
       }
       if (commit.replay) {
         const nowMs = commit.now.getTime();
-        this.db.prepare('DELETE FROM idempotent_responses WHERE stored_at_ms < ?').run(nowMs - IDEMPOTENCY_WINDOW_MS);
-        this.db
-          .prepare(
+        this.#statement('DELETE FROM idempotent_responses WHERE stored_at_ms < ?').run(nowMs - IDEMPOTENCY_WINDOW_MS);
+        this.#statement(
             `INSERT OR REPLACE INTO idempotent_responses
              (account_id, idempotency_key, fingerprint, operation, status, body, stored_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
           )
@@ -338,8 +344,7 @@ export class ServiceState {
   }
 
   charges(accountId: string): ChargeRow[] {
-    return this.db
-      .prepare('SELECT * FROM charges WHERE account_id = ? ORDER BY id')
+    return this.#statement('SELECT * FROM charges WHERE account_id = ? ORDER BY id')
       .all(accountId)
       .map((row) => ({
         requestId: text(row, 'request_id'),
@@ -353,8 +358,7 @@ export class ServiceState {
   }
 
   topUps(accountId: string): TopUpRow[] {
-    return this.db
-      .prepare('SELECT * FROM top_ups WHERE account_id = ? ORDER BY id')
+    return this.#statement('SELECT * FROM top_ups WHERE account_id = ? ORDER BY id')
       .all(accountId)
       .map((row) => ({
         accountId: text(row, 'account_id'),
