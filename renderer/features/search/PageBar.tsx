@@ -40,8 +40,10 @@ export function NoMatches({ what }: { what: string }) {
 
 /** A cell that stays on one line: published spacing kept (SSLs pad with spaces), long text cut with its full text on hover. */
 export function CellText({ text }: { text: string }) {
+  // Short values are plain text: a wrapper per cell would add a node to every one of a page's cells.
+  if (text.length <= 32) return text;
   return (
-    <span className="cell-text" title={text.length > 32 ? text : undefined}>
+    <span className="cell-text" title={text}>
       {text}
     </span>
   );
