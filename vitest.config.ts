@@ -7,6 +7,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          setupFiles: ['./vitest.setup.ts'],
           include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'scripts/**/*.test.ts'],
           testTimeout: 30_000,
         },
@@ -15,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'happy-dom',
+          setupFiles: ['./vitest.setup.ts'],
           include: ['renderer/**/*.test.ts', 'renderer/**/*.test.tsx'],
         },
       },

@@ -24,7 +24,8 @@ export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<{ host: Ru
   const dataDir = mkdtempSync(path.join(tmpdir(), 'plat-e2e-'));
   const child = spawn(process.execPath, [path.join(root, 'electron', 'host', 'host-main.ts')], {
     cwd: root,
-    env: { ...process.env, PLAT_DATA_DIR: dataDir, ...env },
+    // Verbose: the service's request log is part of the output, so tests can check what logs hold.
+    env: { ...process.env, PLAT_DATA_DIR: dataDir, PLAT_VERBOSE: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -320,6 +320,9 @@ test.describe.serial('Spend and Settings', () => {
     expect(storage).not.toContain(sentinel);
     expect(responseBodies.length).toBeGreaterThan(5);
     for (const body of responseBodies) expect(body).not.toContain(sentinel);
+    // Nor in any log: the host's output and its service's request log (the host runs verbose here).
+    expect(host.output()).toContain('[service]');
+    expect(host.output()).not.toContain(sentinel);
     // The settings view at its widest.
     await page.setViewportSize({ width: 1920, height: 1080 });
     await shot('settings-1920');

@@ -89,6 +89,13 @@ describe('normaliseAddress', () => {
     expect(normaliseAddress('   ')).toBeNull();
   });
 
+  it('normalises the cases the property below once found twice to the same text', () => {
+    for (const text of ['12 # UNIT UNIT', '12 # : UNIT', '12 # : UNIT 12', '12 A Q 12 12']) {
+      const once = normaliseAddress(text);
+      expect(normaliseAddress(once?.full ?? '')?.full, text).toBe(once?.full);
+    }
+  });
+
   it('is idempotent on address-like text', () => {
     const token = fc.constantFrom('12', '0555', '2101/2', 'A', 'N', 'E', 'MT', 'VERNON', 'ST', 'AV', 'AVENUE', 'NW', 'SE', 'UNIT', '#', '4', 'Q', ':', '00101', 'G2-271');
     fc.assert(
@@ -97,6 +104,8 @@ describe('normaliseAddress', () => {
         if (once === null) return;
         expect(normaliseAddress(once.full)?.full).toBe(once.full);
       }),
+      // Many runs: short random addresses found two real non-idempotent cases before.
+      { numRuns: 5000 },
     );
   });
 });

@@ -209,8 +209,10 @@ function ordinal(n: string): string {
 }
 
 function normaliseUnit(raw: string): string | null {
-  // Every leading designator goes (`# UNIT 4`, `UNIT UNIT`), so normalising twice changes nothing.
-  let u = raw.replace(/^(?:(?:UNIT|APT|STE|SUITE)\b|#)(?:\s*:?\s*(?:(?:UNIT|APT|STE|SUITE)\b|#))*\s*:?\s*/, '').replace(/[#:]/g, ' ').replace(/\s+/g, ' ').trim();
+  // Punctuation first, then every leading designator (`# : UNIT 4`, `UNIT UNIT`), so that
+  // normalising an already normalised address changes nothing.
+  let u = raw.replace(/[#:]/g, ' ').replace(/\s+/g, ' ').trim();
+  while (/^(UNIT|APT|STE|SUITE)\b/.test(u)) u = u.replace(/^(UNIT|APT|STE|SUITE)\b\s*/, '');
   if (u === '' || u === 'N/A' || u === 'NA') return null;
   u = u.replace(/^0+(?=[0-9A-Z])/, '');
   return u;
@@ -258,7 +260,15 @@ export function normaliseAddress(raw: string): NormalisedAddress | null {
     const next = tokens[2] ?? '';
     // Not N/S/E/W: those are directional prefixes (`201 E LURAY AVE`).
     // Only outside DC, where letter streets (`40 N ST NW`, `1906 T ST1/2 NW`) follow the number.
-    if (quadrantAt < 0 && /^[A-DF-MO-RT-VX-Z]$/.test(letter) && tokens.length >= 4 && STREET_TYPES[next] === undefined && !DC_QUADRANTS.has(next)) {
+    // And only onto a bare number: `12A Q ST` already has its suffix, so normalising again keeps it.
+    if (
+      quadrantAt < 0 &&
+      /^\d+(-\d+)?$/.test(tokens[0] ?? '') &&
+      /^[A-DF-MO-RT-VX-Z]$/.test(letter) &&
+      tokens.length >= 4 &&
+      STREET_TYPES[next] === undefined &&
+      !DC_QUADRANTS.has(next)
+    ) {
       tokens.splice(0, 2, `${tokens[0]}${letter}`);
     }
   }
