@@ -1,7 +1,11 @@
 // Above a paged result: what was asked, the pages already fetched (free to show again), and the
 // priced button for the next page when the service says there is one.
 import type { ReactNode } from 'react';
-import type { PagedRun } from './search-store.ts';
+import type { ServiceCallIpcName } from '../../../shared/ipc.ts';
+import type { CallOptions, ServiceRequestParts } from '../../platform/service-calls.ts';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { nextPage, type PagedRun } from './search-store.ts';
 
 export function PageBar<R>(props: { summary: string; run: PagedRun<R>; onPage: (page: number) => void; next: ReactNode }) {
   const pages = props.run.cursors.length + 1;
@@ -46,5 +50,62 @@ export function CellText({ text }: { text: string }) {
     <span className="cell-text" title={text}>
       {text}
     </span>
+  );
+}
+
+/**
+ * Everything above a paged result table, for every paged search: the page bar with its priced
+ * "Next page", the error, "Searching…" and the free empty result.
+ */
+export function PagedResultsHead<N extends ServiceCallIpcName, Q>(props: {
+  operation: N;
+  summary: string;
+  run: PagedRun<Q>;
+  setRun: (run: PagedRun<Q>) => void;
+  page: { query: { isError: boolean; error: unknown }; run: (options: CallOptions, target?: ServiceRequestParts<N>) => unknown };
+  nextRequest: ServiceRequestParts<N> | null;
+  nextCursor: string | null;
+  /** "the next page of properties". */
+  nextWhat: string;
+  /** "properties", for the empty result. */
+  noun: string;
+  busy: boolean;
+  hasData: boolean;
+  noMatches: boolean;
+}) {
+  const { run, nextRequest, nextCursor } = props;
+  return (
+    <>
+      <PageBar
+        summary={props.summary}
+        run={run}
+        onPage={(index) => props.setRun({ ...run, page: index })}
+        next={
+          nextRequest && nextCursor ? (
+            <ChargeButton
+              operation={props.operation}
+              request={nextRequest}
+              label="Next page"
+              what={props.nextWhat}
+              busy={props.busy}
+              primary={false}
+              onRun={(options) => {
+                props.setRun(nextPage(run, nextCursor));
+                void props.page.run(options, nextRequest);
+              }}
+            />
+          ) : props.hasData ? (
+            <span className="muted">Last page</span>
+          ) : null
+        }
+      />
+      {props.page.query.isError && !props.noMatches && <ErrorNotice error={props.page.query.error} onRetry={() => void props.page.run({ confirmed: true })} />}
+      {props.busy && !props.hasData && (
+        <p className="muted" role="status">
+          Searching…
+        </p>
+      )}
+      {props.noMatches && <NoMatches what={props.noun} />}
+    </>
   );
 }

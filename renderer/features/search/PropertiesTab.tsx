@@ -7,8 +7,8 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
-import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
-import { CellText, NoMatches, PageBar } from './PageBar.tsx';
+import { platErrorOf } from '../../components/ErrorNotice.tsx';
+import { CellText, PagedResultsHead } from './PageBar.tsx';
 import {
   buildPropertySearchBody,
   propertyAreas,
@@ -24,7 +24,7 @@ import {
   type PropertySearchBody,
 } from './property-search.ts';
 import { cellText } from './record-search.ts';
-import { newDraftId, nextPage, pageCursor, useSearchStore } from './search-store.ts';
+import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidQuery } from './use-paid-query.ts';
 import { FilterValue } from './FilterValue.tsx';
@@ -196,41 +196,25 @@ export function PropertiesTab() {
 
       {run && (
         <section className="search-results" aria-label="Property search results">
-          <PageBar
+          <PagedResultsHead
+            operation="searchProperties"
             summary={describePropertyRun(run.first)}
             run={run}
-            onPage={(index) => setRun({ ...run, page: index })}
-            next={
-              nextRequest && nextCursor ? (
-                <ChargeButton
-                  operation="searchProperties"
-                  request={nextRequest}
-                  label="Next page"
-                  what="the next page of properties"
-                  busy={busy}
-                  primary={false}
-                  onRun={(options) => {
-                    setRun(nextPage(run, nextCursor));
-                    void page.run(options, nextRequest);
-                  }}
-                />
-              ) : pageData ? (
-                <span className="muted">Last page</span>
-              ) : null
-            }
+            setRun={setRun}
+            page={page}
+            nextRequest={nextRequest}
+            nextCursor={nextCursor}
+            nextWhat="the next page of properties"
+            noun="properties"
+            busy={busy}
+            hasData={pageData !== undefined && pageData !== null}
+            noMatches={noMatches}
           />
-          {page.query.isError && !noMatches && <ErrorNotice error={page.query.error} onRetry={() => void page.run({ confirmed: true })} />}
           {envelope?.status === 'partial' && (
             <p className="notice notice--warning" role="status">
               The service answered only in part{envelope.meta.warnings?.length ? `: ${envelope.meta.warnings.join('; ')}` : '.'}
             </p>
           )}
-          {busy && !pageData && (
-            <p className="muted" role="status">
-              Searching…
-            </p>
-          )}
-          {noMatches && <NoMatches what="properties" />}
           {pageData && (
             <DataTable
               label={`Properties, page ${run.page + 1}`}

@@ -28,10 +28,10 @@ import {
   type RecordSearchQuery,
   type SourceFieldInfo,
 } from './record-search.ts';
-import { newDraftId, nextPage, pageCursor, useSearchStore } from './search-store.ts';
+import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidQuery } from './use-paid-query.ts';
-import { CellText, NoMatches, PageBar } from './PageBar.tsx';
+import { CellText, PagedResultsHead } from './PageBar.tsx';
 import { FilterValue } from './FilterValue.tsx';
 
 const MAX_FILTERS = 5;
@@ -207,36 +207,20 @@ export function RecordsTab() {
 
       {run && (
         <section className="search-results" aria-label="Record search results">
-          <PageBar
+          <PagedResultsHead
+            operation="searchRecords"
             summary={describeRun(run.first, catalogItems)}
             run={run}
-            onPage={(index) => setRun({ ...run, page: index })}
-            next={
-              nextRequest && nextCursor ? (
-                <ChargeButton
-                  operation="searchRecords"
-                  request={nextRequest}
-                  label="Next page"
-                  what="the next page of results"
-                  busy={busy}
-                  primary={false}
-                  onRun={(options) => {
-                    setRun(nextPage(run, nextCursor));
-                    void page.run(options, nextRequest);
-                  }}
-                />
-              ) : pageData ? (
-                <span className="muted">Last page</span>
-              ) : null
-            }
+            setRun={setRun}
+            page={page}
+            nextRequest={nextRequest}
+            nextCursor={nextCursor}
+            nextWhat="the next page of results"
+            noun="records"
+            busy={busy}
+            hasData={pageData !== undefined && pageData !== null}
+            noMatches={noMatches}
           />
-          {page.query.isError && !noMatches && <ErrorNotice error={page.query.error} onRetry={() => void page.run({ confirmed: true })} />}
-          {busy && !pageData && (
-            <p className="muted" role="status">
-              Searching…
-            </p>
-          )}
-          {noMatches && <NoMatches what="records" />}
           {pageData && (
             <div className={`search-results__body${openRecordData ? ' has-panel' : ''}`}>
               <div ref={tableRef} className="search-results__table">
