@@ -1,32 +1,18 @@
 // Quiet but always there: a small chip beside a value that opens the full source on click or Enter.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { citationLabel, type CitationView } from './citation.ts';
 import './citation-chip.css';
 
 export function CitationChip({ citation, children }: { citation: CitationView; children?: React.ReactNode }) {
+  // Tables show a chip on every row, so a closed chip is kept small: its document listeners live in
+  // the panel, which exists only while open (a passive effect per row doubled a 100-row render).
   const [open, setOpen] = useState(false);
-  const panelId = useId();
   const rootRef = useRef<HTMLSpanElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        buttonRef.current?.focus();
-      }
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) buttonRef.current?.focus();
+  };
 
   const label = citationLabel(citation);
   return (
@@ -36,7 +22,7 @@ export function CitationChip({ citation, children }: { citation: CitationView; c
         type="button"
         className={`citation__chip${citation.synthetic ? ' citation__chip--synthetic' : ''}`}
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-haspopup="dialog"
         // The name starts with the visible text, so speech users can say what they see (WCAG 2.5.3).
         aria-label={`${label}: source ${citation.publisher ?? 'unknown'}${citation.asOf ? `, as of ${citation.asOf}` : ''}${citation.synthetic ? ' (synthetic, not a public record)' : ''}`}
         onClick={() => setOpen((value) => !value)}
@@ -44,56 +30,84 @@ export function CitationChip({ citation, children }: { citation: CitationView; c
         {label}
       </button>
       {open && (
-        <div className="citation__panel" id={panelId} role="dialog" aria-label="Source of this value">
-          {citation.synthetic && <p className="citation__synthetic">Synthetic value made for Plat’s sample — not a public record.</p>}
-          <dl>
-            <dt>Publisher</dt>
-            <dd>{citation.publisher ?? '—'}</dd>
-            <dt>Dataset</dt>
-            <dd>{citation.dataset ?? '—'}</dd>
-            <dt>As of</dt>
-            <dd>{citation.asOf ?? '—'}</dd>
-            {citation.sourceId && (
-              <>
-                <dt>Source id</dt>
-                <dd className="mono">{citation.sourceId}</dd>
-              </>
-            )}
-            {citation.recordRef && (
-              <>
-                <dt>Record</dt>
-                <dd className="mono">{citation.recordRef}</dd>
-              </>
-            )}
-            {citation.releaseId != null && (
-              <>
-                <dt>Release</dt>
-                <dd className="mono">{String(citation.releaseId)}</dd>
-              </>
-            )}
-            {citation.sha256 && (
-              <>
-                <dt>SHA-256</dt>
-                <dd className="mono citation__hash">{citation.sha256}</dd>
-              </>
-            )}
-            {Object.entries(citation.extra ?? {})
-              .filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object')
-              .map(([key, value]) => (
-                <span key={key} className="citation__extra">
-                  <dt>{key.replace(/_/g, ' ')}</dt>
-                  <dd>{String(value)}</dd>
-                </span>
-              ))}
-          </dl>
-          {citation.officialUrl?.startsWith('https://') && (
-            <a href={citation.officialUrl} target="_blank" rel="noreferrer noopener">
-              Open the publisher’s page
-            </a>
-          )}
+        <CitationPanel citation={citation} rootRef={rootRef} onClose={close}>
           {children}
-        </div>
+        </CitationPanel>
       )}
     </span>
+  );
+}
+
+function CitationPanel(props: {
+  citation: CitationView;
+  rootRef: React.RefObject<HTMLSpanElement | null>;
+  onClose: (refocus: boolean) => void;
+  children?: React.ReactNode;
+}) {
+  const { citation, rootRef, onClose, children } = props;
+  useEffect(() => {
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) onClose(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose(true);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [rootRef, onClose]);
+  return (
+    <div className="citation__panel" role="dialog" aria-label="Source of this value">
+      {citation.synthetic && <p className="citation__synthetic">Synthetic value made for Plat’s sample — not a public record.</p>}
+      <dl>
+        <dt>Publisher</dt>
+        <dd>{citation.publisher ?? '—'}</dd>
+        <dt>Dataset</dt>
+        <dd>{citation.dataset ?? '—'}</dd>
+        <dt>As of</dt>
+        <dd>{citation.asOf ?? '—'}</dd>
+        {citation.sourceId && (
+          <>
+            <dt>Source id</dt>
+            <dd className="mono">{citation.sourceId}</dd>
+          </>
+        )}
+        {citation.recordRef && (
+          <>
+            <dt>Record</dt>
+            <dd className="mono">{citation.recordRef}</dd>
+          </>
+        )}
+        {citation.releaseId != null && (
+          <>
+            <dt>Release</dt>
+            <dd className="mono">{String(citation.releaseId)}</dd>
+          </>
+        )}
+        {citation.sha256 && (
+          <>
+            <dt>SHA-256</dt>
+            <dd className="mono citation__hash">{citation.sha256}</dd>
+          </>
+        )}
+        {Object.entries(citation.extra ?? {})
+          .filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object')
+          .map(([key, value]) => (
+            <span key={key} className="citation__extra">
+              <dt>{key.replace(/_/g, ' ')}</dt>
+              <dd>{String(value)}</dd>
+            </span>
+          ))}
+      </dl>
+      {citation.officialUrl?.startsWith('https://') && (
+        <a href={citation.officialUrl} target="_blank" rel="noreferrer noopener">
+          Open the publisher’s page
+        </a>
+      )}
+      {children}
+    </div>
   );
 }

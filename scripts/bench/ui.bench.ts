@@ -69,7 +69,7 @@ export async function benchUi(): Promise<LatencyFigures[]> {
 
     const tableCommit: number[] = [];
     const tableFrame: number[] = [];
-    for (let run = 0; run < 20; run++) {
+    for (let run = 0; run < 60; run++) {
       const target = run % 2 === 0 ? 1 : 2;
       const [commit, frame] = await page.evaluate(
         (pageNumber) =>

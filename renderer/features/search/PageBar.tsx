@@ -42,9 +42,13 @@ export function NoMatches({ what }: { what: string }) {
   );
 }
 
-/** A cell that stays on one line: published spacing kept (SSLs pad with spaces), long text cut with its full text on hover. */
-export function CellText({ text }: { text: string }) {
-  // Short values are plain text: a wrapper per cell would add a node to every one of a page's cells.
+/**
+ * A table cell's text, on one line with the published spacing kept (SSLs pad with spaces): plain
+ * for short values, clipped with the full text on hover for long ones.
+ * A function, not a component: a 100-row page has 700 such cells, and a component each was a
+ * measurable part of its render.
+ */
+export function cellContent(text: string): ReactNode {
   if (text.length <= 32) return text;
   return (
     <span className="cell-text" title={text}>

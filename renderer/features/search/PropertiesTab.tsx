@@ -8,7 +8,7 @@ import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { platErrorOf } from '../../components/ErrorNotice.tsx';
-import { CellText, PagedResultsHead } from './PageBar.tsx';
+import { cellContent, PagedResultsHead } from './PageBar.tsx';
 import {
   buildPropertySearchBody,
   propertyAreas,
@@ -315,7 +315,7 @@ function propertyColumns(rows: PropertyRow[]): Column<PropertyRow>[] {
           {text}
         </span>
       ) : (
-        <CellText text={text} />
+        cellContent(text)
       );
     },
     sortValue: (row) => {

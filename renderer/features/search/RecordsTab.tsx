@@ -31,7 +31,7 @@ import {
 import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidQuery } from './use-paid-query.ts';
-import { CellText, PagedResultsHead } from './PageBar.tsx';
+import { cellContent, PagedResultsHead } from './PageBar.tsx';
 import { FilterValue } from './FilterValue.tsx';
 
 const MAX_FILTERS = 5;
@@ -318,7 +318,7 @@ function recordColumns(kind: string, records: V4SearchRecord[], fields: SourceFi
     id: `data.${field}`,
     header: field,
     text: (record) => cellText(field, recordData(record)[field]),
-    render: (record) => <CellText text={cellText(field, recordData(record)[field])} />,
+    render: (record) => cellContent(cellText(field, recordData(record)[field])),
     sortValue: (record) => {
       const value = recordData(record)[field];
       return typeof value === 'number' ? value : value === null || value === undefined ? null : String(value);
