@@ -5,7 +5,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAppDatabase } from './app-db.ts';
-import { canonicalJson, canonicalRequestKey, DEFAULT_CACHE_POLICY, ResponseCache, type CacheEntry } from './cache.ts';
+import { canonicalJson } from '../../shared/canonical-json.ts';
+import { canonicalRequestKey, DEFAULT_CACHE_POLICY, ResponseCache, type CacheEntry } from './cache.ts';
 
 const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
 const HOUR = 60 * 60 * 1000;

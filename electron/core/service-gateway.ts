@@ -190,13 +190,7 @@ export class ServiceGateway {
   preview(operation: ServiceOperationName, parts: RequestParts): CostPreview {
     const { connectionId } = this.#o.activeService();
     const cached = this.#o.cache.get(this.#cacheKey(connectionId, operation, parts), this.#now().getTime()) !== null;
-    const estimate = this.#o.estimator.estimate({
-      operation,
-      cached,
-      connectionId,
-      ...(v3PriceRequestOf(operation, parts) ? { v3Request: v3PriceRequestOf(operation, parts) } : {}),
-      ...(itemsOf(operation, parts) ? { items: itemsOf(operation, parts) } : {}),
-    });
+    const estimate = this.#estimate(operation, parts, connectionId, cached);
     const decision = this.#decide(operation, estimate.expectedCostMicroUsd, false);
     return {
       operation,
@@ -210,6 +204,19 @@ export class ServiceGateway {
           ? { cap: decision.cap, capMicroUsd: decision.capMicroUsd, spentMicroUsd: decision.spentMicroUsd, message: decision.message }
           : null,
     };
+  }
+
+  /** The expected cost of a call, for the preview and for the budget check before sending. */
+  #estimate(operation: ServiceOperationName, parts: RequestParts, connectionId: string, cached: boolean) {
+    const v3Request = v3PriceRequestOf(operation, parts);
+    const items = itemsOf(operation, parts);
+    return this.#o.estimator.estimate({
+      operation,
+      cached,
+      connectionId,
+      ...(v3Request ? { v3Request } : {}),
+      ...(items ? { items } : {}),
+    });
   }
 
   #decide(operation: ServiceOperationName, expectedCostMicroUsd: number, confirmed: boolean) {
@@ -260,14 +267,7 @@ export class ServiceGateway {
     }
 
     const v3Request = v3PriceRequestOf(operation, parts);
-    const items = itemsOf(operation, parts);
-    const estimate = this.#o.estimator.estimate({
-      operation,
-      cached: false,
-      connectionId: service.connectionId,
-      ...(v3Request ? { v3Request } : {}),
-      ...(items ? { items } : {}),
-    });
+    const estimate = this.#estimate(operation, parts, service.connectionId, false);
     const decision = this.#decide(operation, estimate.expectedCostMicroUsd, request.confirmed === true);
     if (!decision.allowed) throw PlatFailure.from(spendRefusalError(decision));
 

@@ -2,42 +2,22 @@
 // charged calls are in flight, start it again on the same data folder, and check the books: every
 // charge the service made is in the ledger against its call, or was recovered by replaying its key.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { openSampleStore } from '../local-service/sample-store.ts';
 import { openAppDatabase } from '../core/app-db.ts';
 import { SpendLedger } from '../core/ledger.ts';
+import { spawnBrowserHost, type SpawnedHost } from './spawn-host.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
 
-async function startHost(dataDir: string): Promise<{ child: ChildProcess; origin: string; token: string }> {
-  const child = spawn(process.execPath, [path.join(root, 'electron/host/host-main.ts')], {
-    cwd: root,
-    env: { ...process.env, PLAT_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`host did not start: ${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Open (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  });
-  const parsed = new URL(url);
-  return { child, origin: parsed.origin, token: parsed.hash.replace('#token=', '') };
+async function startHost(dataDir: string): Promise<SpawnedHost> {
+  const host = await spawnBrowserHost({ dataDir });
+  children.push(host.child);
+  return host;
 }
 
 function bridge(host: { origin: string; token: string }, operation: string, payload: unknown) {

@@ -4,7 +4,8 @@ import type { CostPreview, ServiceCallIpcName } from '../../shared/ipc.ts';
 import { serviceCallOperations } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
 import { callPlat } from '../platform/plat.ts';
-import { canonicalJson, type ServiceRequestParts } from '../platform/service-calls.ts';
+import { canonicalJson } from '../../shared/canonical-json.ts';
+import type { ServiceRequestParts } from '../platform/service-calls.ts';
 import './cost-tag.css';
 
 export function useCostPreview<N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N> | null) {

@@ -2,21 +2,10 @@
 // fetches the same thing twice), and one action id per user action, reused when that action is
 // retried, which the core turns into the Idempotency-Key so a retry is replayed free.
 import type { IpcResponse, ServiceCallIpcName, ServiceCallRequest, serviceCallOperations } from '../../shared/ipc.ts';
+import { canonicalJson } from '../../shared/canonical-json.ts';
 import { callPlat } from './plat.ts';
 
 export type ServiceRequestParts<N extends ServiceCallIpcName> = ServiceCallRequest<(typeof serviceCallOperations)[N]>['request'];
-
-/** Sorted-key JSON, so two requests that mean the same thing share a key. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 export const serviceQueryKey = <N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N>) =>
   ['service', operation, canonicalJson(request)] as const;

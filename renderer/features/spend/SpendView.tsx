@@ -5,7 +5,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { LedgerFilter, LedgerRow, Project, SpendSnapshot } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { callPlat } from '../../platform/plat.ts';
-import { canonicalJson } from '../../platform/service-calls.ts';
+import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { spendQueryKey } from '../../app/SpendMeter.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
