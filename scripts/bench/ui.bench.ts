@@ -2,32 +2,8 @@
 // search form, and a 100-row results table rendering (
 // switching between two kept result pages mounts a fresh table: React and the DOM, not the network). Targets: form ≤ 1 s, table ≤ 50 ms.
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnBrowserHost } from '../../electron/host/spawn-host.ts';
 import { percentile, type LatencyFigures } from './measure.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-async function startHost(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [path.join(root, 'electron/host/host-main.ts')], {
-    cwd: root,
-    env: { ...process.env, PLAT_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'plat-bench-ui-')) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Open (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`host exited (${code})`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 function figures(name: string, samples: number[], target: string): LatencyFigures {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -35,7 +11,7 @@ function figures(name: string, samples: number[], target: string): LatencyFigure
 }
 
 export async function benchUi(): Promise<LatencyFigures[]> {
-  const host = await startHost();
+  const host = await spawnBrowserHost();
   const browser = await chromium.launch({
     executablePath: process.env.PLAT_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -101,6 +77,6 @@ export async function benchUi(): Promise<LatencyFigures[]> {
     ];
   } finally {
     await browser.close();
-    host.stop();
+    host.child.kill('SIGTERM');
   }
 }
