@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -27,13 +28,15 @@ export interface Finding {
 }
 
 export function parseFindings(csv: string): Finding[] {
-  const rows = csv.trim().split('\n').slice(1);
-  return rows
-    .filter((row) => row.trim() !== '')
-    .map((row) => {
-      const cells = row.match(/("([^"]|"")*"|[^,]*)(,|$)/g)?.map((cell) => cell.replace(/,$/, '').replace(/^"|"$/g, '')) ?? [];
-      return { issue: cells[0] ?? '', severity: cells[1] ?? '', location: `${cells[3] ?? ''}:${cells[4] ?? ''}`, description: cells[6] ?? '' };
-    });
+  // Samples are pieces of code and policy (commas, quotes, semicolons): a real CSV parser, not a
+  // hand-written split, which misread the CSP finding once in CI.
+  const rows = parse(csv, { columns: false, from_line: 2, relax_quotes: true, skip_empty_lines: true, trim: true }) as string[][];
+  return rows.map((cells) => ({
+    issue: cells[0] ?? '',
+    severity: cells[1] ?? '',
+    location: `${cells[3] ?? ''}:${cells[4] ?? ''}`,
+    description: cells[6] ?? '',
+  }));
 }
 
 function run(): number {
