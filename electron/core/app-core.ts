@@ -11,7 +11,7 @@ import { serviceCallOperations, type ServiceCallIpcName } from '../../shared/ipc
 import { formatUsd } from '../../shared/money.ts';
 import { createIpcDispatcher, type IpcDispatch, type IpcHandlers, type IpcSender } from './ipc-dispatch.ts';
 import { EventHub } from './events.ts';
-import { openAppDatabase } from './app-db.ts';
+import { inTransaction, openAppDatabase } from './app-db.ts';
 import { SpendLedger } from './ledger.ts';
 import { ResponseCache } from './cache.ts';
 import { ProjectStore, SettingsStore, toIpcProject } from './projects.ts';
@@ -144,6 +144,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     projects,
     events,
     sessionId,
+    commitTogether: (work) => inTransaction(db, work),
     activeService: () => {
       if (!active) throw new PlatFailure('service_unavailable', connection.detail ?? 'The service is not connected yet.');
       if (stored.mode === 'live' && !vault.status().configured) throw new PlatFailure('key_not_configured');

@@ -104,4 +104,22 @@ describe('inTransaction', () => {
     expect(db.prepare('SELECT group_concat(v) AS vs FROM t').get()?.['vs']).toBe('1');
     db.close();
   });
+
+  it('lets a nested call join the outer transaction, so both commit or roll back together', () => {
+    const db = openAppDatabase(':memory:');
+    db.exec('CREATE TABLE t (v INTEGER) STRICT');
+    inTransaction(db, () => {
+      db.prepare('INSERT INTO t VALUES (1)').run();
+      inTransaction(db, () => db.prepare('INSERT INTO t VALUES (2)').run());
+    });
+    expect(() =>
+      inTransaction(db, () => {
+        inTransaction(db, () => db.prepare('INSERT INTO t VALUES (3)').run());
+        throw new Error('after the inner work');
+      }),
+    ).toThrow('after the inner work');
+    expect(db.prepare('SELECT group_concat(v) AS vs FROM t').get()?.['vs']).toBe('1,2');
+    expect(db.isTransaction).toBe(false);
+    db.close();
+  });
 });

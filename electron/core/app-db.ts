@@ -54,6 +54,9 @@ export function registerMigrations(moduleName: string, migrations: readonly stri
 }
 
 function transaction<T>(db: DatabaseSync, work: () => T): T {
+  // Inside another transaction the work simply joins it: a caller can commit a ledger row and a
+  // cache entry together, and a failure rolls back both (the outer call's catch does it).
+  if (db.isTransaction) return work();
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = work();
@@ -144,7 +147,10 @@ export function openAppDatabase(path: string): DatabaseSync {
   }
 }
 
-/** Runs `work` in one write transaction (BEGIN IMMEDIATE), rolling back if it throws. */
+/**
+ * Runs `work` in one write transaction (BEGIN IMMEDIATE), rolling back if it throws. Called inside
+ * another transaction, `work` becomes part of it and commits (or rolls back) with it.
+ */
 export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
   return transaction(db, work);
 }

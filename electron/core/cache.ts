@@ -6,7 +6,7 @@
 // to fetch fresh. A charged answer does not expire by age, because expiring it would buy it again
 // without the user asking; it leaves only by LRU eviction under the size bounds, clear(), or a refresh.
 // Totals are kept by triggers in a one-row table, so bounds checks cost O(1) on the main thread.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { applyMigrations, inTransaction, statement } from './app-db.ts';
 import { canonicalJson } from '../../shared/canonical-json.ts';
@@ -92,7 +92,7 @@ export interface CacheStats {
  */
 export function canonicalRequestKey(connectionId: string, operation: string, request: unknown): string {
   const text = `[${JSON.stringify(connectionId)},${JSON.stringify(operation)},${canonicalJson(request)}]`;
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 function checkPolicy(policy: CachePolicy): void {

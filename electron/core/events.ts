@@ -1,5 +1,5 @@
 // Pushes main-process events (spend updates, connection changes) to every attached renderer:
-// Electron windows through webContents.send, browser-host pages through their event stream.
+// Electron windows through webContents.send, browser-host pages through their bridge socket.
 import { ipcEvents, type IpcEventName, type IpcEventPayload } from '../../shared/ipc.ts';
 
 export type EventListener = <E extends IpcEventName>(event: E, payload: IpcEventPayload<E>) => void;

@@ -11,7 +11,7 @@ import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { SEED_CREDIT_MICRO_USD } from '../local-service/service-state.ts';
 import { encodeSearchFilter, type ServiceOperationName } from '../../shared/service/index.ts';
-import { openAppDatabase } from './app-db.ts';
+import { inTransaction, openAppDatabase } from './app-db.ts';
 import { SpendLedger } from './ledger.ts';
 import { ResponseCache } from './cache.ts';
 import { ProjectStore } from './projects.ts';
@@ -69,6 +69,7 @@ function buildGateway(dbPath: string) {
     projects,
     events: new EventHub(),
     sessionId: 'fault-run',
+    commitTogether: (work) => inTransaction(db, work),
     activeService: () => ({ client, connectionId: 'local-sample' }),
     now: clock,
   });

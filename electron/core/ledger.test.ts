@@ -116,6 +116,55 @@ describe('write-ahead and answers', () => {
     expect(h.ledger.get(callId)).toMatchObject({ status: 'failed', errorCode: 'not_found', totalChargeMicroUsd: 0 });
   });
 
+  it('records a call that cannot charge in one commit, after its answer, and measures its balance', () => {
+    const h = harness();
+    const changes: SpendChange[] = [];
+    h.ledger.onChange((change) => changes.push(change));
+    const closed = h.ledger.recordUnchargedCall(
+      { operation: 'v4.catalog', requestSummary: {}, idempotencyKey: null, expectedCostMicroUsd: 0, projectId: null, sessionId: 'sess_1' },
+      ok(0, 2_000_000),
+    );
+    expect(closed.totalChargeMicroUsd).toBe(0);
+    expect(h.ledger.get(closed.callId)).toMatchObject({ status: 'succeeded', operation: 'v4.catalog', idempotencyKey: null, totalChargeMicroUsd: 0 });
+    expect(changes.map((change) => [change.reason, change.ids])).toEqual([['answered', [closed.callId]]]);
+    expect(h.ledger.balanceBaseline()?.balanceMicroUsd).toBe(2_000_000);
+    expect(h.ledger.pendingAttempts()).toEqual([]);
+  });
+
+  it('writes a free answer that changes nothing as one finished row, and reconciles one that does', () => {
+    const h = harness();
+    const free = { operation: 'v4.catalog', requestSummary: {}, idempotencyKey: null, expectedCostMicroUsd: 0, projectId: null, sessionId: 'sess_1' };
+    observe(h, 2_000_000);
+    const quiet = h.ledger.recordUnchargedCall(free, ok(0, 2_000_000));
+    expect(h.ledger.get(quiet.callId)).toMatchObject({ kind: 'call', status: 'succeeded', httpStatus: 200, balanceAfterMicroUsd: 2_000_000, totalChargeMicroUsd: 0 });
+    expect(h.ledger.totals({ sessionId: 'sess_1' }).sessionMicroUsd).toBe(0);
+    // A charged call after it is reconciled against the same baseline.
+    h.ledger.recordAnswer(h.begin(), ok(SUMMARY, 2_000_000 - SUMMARY));
+    expect(h.ledger.totals({ sessionId: 'sess_1' })).toMatchObject({ sessionMicroUsd: SUMMARY, lastKnownBalanceMicroUsd: 2_000_000 - SUMMARY });
+    // A free answer showing a higher balance (a top-up) is reconciled: the rise becomes a credit row.
+    h.ledger.recordUnchargedCall(free, ok(0, 2_000_000 - SUMMARY + TOP_UP));
+    expect(rows(h.ledger).filter((row) => row.kind === 'credit').map((row) => row.creditMicroUsd)).toEqual([TOP_UP]);
+    expect(h.ledger.balanceBaseline()?.balanceMicroUsd).toBe(2_000_000 - SUMMARY + TOP_UP);
+    expect(h.ledger.pendingAttempts()).toEqual([]);
+  });
+
+  it('refuses to record a priced call without writing it ahead', () => {
+    const h = harness();
+    const input = { operation: 'v4.summary', requestSummary: {}, idempotencyKey: null, expectedCostMicroUsd: 0, projectId: null, sessionId: 's' };
+    expect(() => h.ledger.recordUnchargedCall({ ...input, expectedCostMicroUsd: SUMMARY }, ok(0, 1))).toThrow(/only a free call/);
+    expect(rows(h.ledger)).toEqual([]);
+  });
+
+  it("returns a call's whole charge when it closes, an unseen charge booked against it included", () => {
+    const h = harness();
+    observe(h, 1_000_000);
+    const callId = h.begin();
+    // Replayed for free: the first attempt's charge never reached Plat, only the balance shows it.
+    const closed = h.ledger.recordAnswer(callId, ok(0, 1_000_000 - SUMMARY, { replayed: true }));
+    expect(closed).toEqual({ callId, totalChargeMicroUsd: SUMMARY });
+    expect(h.ledger.get(callId)?.totalChargeMicroUsd).toBe(SUMMARY);
+  });
+
   it('keeps a call with no answer at all pending, for recovery', () => {
     const h = harness();
     const callId = h.begin();
@@ -533,7 +582,7 @@ describe('change events', () => {
     observe(h, 100_000);
     const callId = h.begin({ expectedCostMicroUsd: 150_000 });
     h.ledger.recordAnswer(callId, ok(150_000, 100_000 + TOP_UP - 150_000));
-    expect(changes.map((change) => [change.reason, change.entries.map((entry) => entry.kind)])).toEqual([
+    expect(changes.map((change) => [change.reason, change.entries().map((entry) => entry.kind)])).toEqual([
       ['begun', ['call']],
       ['answered', ['call']],
       ['begun', ['call']],

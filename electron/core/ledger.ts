@@ -4,6 +4,8 @@
 //
 // Lifecycle of a call row (kind `call`):
 //   beginAttempt   -> status `pending`, committed before the request leaves (write-ahead).
+//   recordUnchargedCall -> begin and answer in one commit, after the answer: for a call that cannot
+//                     charge (free by the price table), where a write-ahead row has nothing to recover.
 //   recordAnswer   -> `succeeded` (2xx) or `failed`, with the reported charge and balance headers.
 //                     httpStatus null = no HTTP answer at all (network failure on the last attempt):
 //                     the outcome is unknown, so the row stays `pending` and pendingAttempts() lists it.
@@ -101,6 +103,14 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
   // are skipped by this partial index instead of being summed as zeros.
   `CREATE INDEX spend_ledger_charged ON spend_ledger (finished_at)
      WHERE kind IN ('call', 'reconciliation') AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0);`,
+  // Every index is written on every call, so only those a query uses are kept: nothing reads by
+  // finished_at or session alone (totals go through spend_ledger_charged), and keys are looked up
+  // only among rows that cost something (was a replayed key ever charged?).
+  `DROP INDEX spend_ledger_finished;
+   DROP INDEX spend_ledger_session;
+   DROP INDEX spend_ledger_key;
+   CREATE INDEX spend_ledger_charged_key ON spend_ledger (idempotency_key)
+     WHERE idempotency_key IS NOT NULL AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0);`,
 ];
 
 registerMigrations('ledger', LEDGER_MIGRATIONS);
@@ -214,8 +224,16 @@ export type SpendChangeReason = 'begun' | 'answered' | 'recovered' | 'cache-hit'
 /** Pushed after every committed write, so the core can tell the renderer about spend. */
 export interface SpendChange {
   reason: SpendChangeReason;
-  /** The rows written or changed by this write (new reconciliation and credit rows included). */
-  entries: SpendEntry[];
+  /** The ids of the rows written or changed by this write (new reconciliation and credit rows included). */
+  ids: number[];
+  /** Those rows as they are now (read when asked: most listeners only need to know that spend moved). */
+  entries(): SpendEntry[];
+}
+
+/** A call's row once closed: what it cost, reported and attributed by reconciliation together. */
+export interface ClosedCall {
+  callId: number;
+  totalChargeMicroUsd: MicroUsd;
 }
 
 export type SpendChangeListener = (change: SpendChange) => void;
@@ -479,29 +497,94 @@ export class SpendLedger {
    * Returns the call id.
    */
   beginAttempt(input: BeginAttemptInput): number {
-    const parsed = BeginAttemptSchema.parse(input);
-    const summary = summaryJson(input.requestSummary);
-    const at = this.#now().toISOString();
-    const result = statement(this.#db, 
-        `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, idempotency_key,
-           expected_cost_micro_usd, project_id, session_id)
-         VALUES ('call', 'pending', ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(at, parsed.operation, summary, parsed.idempotencyKey, parsed.expectedCostMicroUsd, parsed.projectId, parsed.sessionId);
-    const callId = Number(result.lastInsertRowid);
-    this.#inFlight.add(callId);
+    const callId = this.#insertAttempt(input);
     this.#emit('begun', [callId]);
     return callId;
   }
 
   /** Closes a call begun with beginAttempt with its final answer (see the file header for httpStatus null). */
-  recordAnswer(callId: number, answer: CallAnswer): void {
-    this.#close(callId, answer, 'answered');
+  recordAnswer(callId: number, answer: CallAnswer): ClosedCall {
+    return this.#close(callId, answer, 'answered');
   }
 
   /** Closes a pending call re-sent after a crash or a lost answer; status `recovered`. */
-  recordRecovery(callId: number, answer: CallAnswer): void {
-    this.#close(callId, answer, 'recovered');
+  recordRecovery(callId: number, answer: CallAnswer): ClosedCall {
+    return this.#close(callId, answer, 'recovered');
+  }
+
+  /**
+   * Records a call that cannot charge (free by the price table) after its answer, begin and answer in
+   * one commit. A write-ahead row would protect nothing: there is no charge to lose, so replaying its
+   * key after a crash would recover nothing. Reconciliation still measures its balance like any other
+   * answer (and books any charge a live service made anyway, as for any call).
+   */
+  recordUnchargedCall(input: BeginAttemptInput, answerInput: CallAnswer): ClosedCall {
+    if (input.expectedCostMicroUsd !== 0) throw new Error('ledger: only a free call can be recorded after its answer');
+    const answer = CallAnswerSchema.parse(answerInput);
+    return inTransaction(this.#db, () => {
+      const settled = this.#settledFreeAnswer(answer);
+      if (!settled) return this.#close(this.#insertAttempt(input), answer, 'answered');
+      // The common case, written as one finished row: nothing else is open, and the answer shows the
+      // very balance the ledger expects, so reconciling it would find no gap and change nothing.
+      const parsed = BeginAttemptSchema.parse(input);
+      const at = this.#now().toISOString();
+      const result = statement(
+        this.#db,
+        `INSERT INTO spend_ledger (kind, status, started_at, finished_at, operation, request_summary, idempotency_key,
+           request_id, http_status, attempts, charged_micro_usd, balance_after_micro_usd, replayed, error_code,
+           project_id, session_id, reconciled)
+         VALUES ('call', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+      ).run(
+        settled.status,
+        at,
+        at,
+        parsed.operation,
+        summaryJson(input.requestSummary),
+        parsed.idempotencyKey,
+        answer.requestId,
+        settled.httpStatus,
+        answer.attempts,
+        answer.chargedMicroUsd,
+        answer.balanceAfterMicroUsd,
+        answer.replayed ? 1 : 0,
+        answer.errorCode,
+        parsed.projectId,
+        parsed.sessionId,
+      );
+      const callId = Number(result.lastInsertRowid);
+      this.#emit('answered', [callId], { totalsChanged: false });
+      return { callId, totalChargeMicroUsd: 0 };
+    });
+  }
+
+  /**
+   * For a free call's answer: its final status when recording it needs no reconciliation (no call in
+   * flight or waiting in the window, no answered row unreconciled, no charge, and the balance equal to
+   * the baseline); otherwise null.
+   */
+  #settledFreeAnswer(answer: CallAnswer): { status: 'succeeded' | 'failed'; httpStatus: number } | null {
+    if (answer.httpStatus === null || (answer.chargedMicroUsd ?? 0) !== 0 || answer.replayed) return null;
+    if (this.#inFlight.size > 0 || this.#window.length > 0) return null;
+    const baseline = this.balanceBaseline();
+    if (baseline === null || answer.balanceAfterMicroUsd !== baseline.balanceMicroUsd) return null;
+    const waiting = statement(this.#db, `SELECT 1 AS waiting FROM spend_ledger WHERE reconciled = 0 LIMIT 1`).get();
+    if (waiting) return null;
+    return { status: answer.httpStatus >= 200 && answer.httpStatus < 300 ? 'succeeded' : 'failed', httpStatus: answer.httpStatus };
+  }
+
+  #insertAttempt(input: BeginAttemptInput): number {
+    const parsed = BeginAttemptSchema.parse(input);
+    const summary = summaryJson(input.requestSummary);
+    const at = this.#now().toISOString();
+    const result = statement(
+      this.#db,
+      `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, idempotency_key,
+         expected_cost_micro_usd, project_id, session_id)
+       VALUES ('call', 'pending', ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(at, parsed.operation, summary, parsed.idempotencyKey, parsed.expectedCostMicroUsd, parsed.projectId, parsed.sessionId);
+    const callId = Number(result.lastInsertRowid);
+    this.#inFlight.add(callId);
+    return callId;
   }
 
   /** Records a response served from the local cache: no request was sent, nothing was charged. */
@@ -516,7 +599,7 @@ export class SpendLedger {
       )
       .run(at, at, parsed.operation, summary, parsed.originalRequestId, parsed.servedAt, parsed.projectId, parsed.sessionId);
     const id = Number(result.lastInsertRowid);
-    this.#emit('cache-hit', [id]);
+    this.#emit('cache-hit', [id], { totalsChanged: false });
     return id;
   }
 
@@ -622,9 +705,9 @@ export class SpendLedger {
 
   // -------------------------------------------------------------------------------------------
 
-  #close(callId: number, answerInput: CallAnswer, reason: 'answered' | 'recovered'): void {
+  #close(callId: number, answerInput: CallAnswer, reason: 'answered' | 'recovered'): ClosedCall {
     const answer = CallAnswerSchema.parse(answerInput);
-    const changed = inTransaction(this.#db, () => {
+    const { changed, totalChargeMicroUsd } = inTransaction(this.#db, () => {
       const row = statement(this.#db, 'SELECT * FROM spend_ledger WHERE id = ?').get(callId);
       if (!row) throw new Error(`ledger: no call ${callId}`);
       const entry = entryFrom(row);
@@ -668,11 +751,14 @@ export class SpendLedger {
         movesBalance: entry.expectedCostMicroUsd > 0 || (answer.chargedMicroUsd ?? 0) > 0,
         sessionId: entry.sessionId,
       });
-      const ids = [callId];
-      if (this.#inFlight.size === 0) ids.push(...this.#reconcileWindow(at));
-      return ids;
+      const reconciled = this.#inFlight.size === 0 ? this.#reconcileWindow(at) : { changed: [], attributed: new Map<number, MicroUsd>() };
+      return {
+        changed: [callId, ...reconciled.changed],
+        totalChargeMicroUsd: addMicroUsd(entry.unreportedChargeMicroUsd, answer.chargedMicroUsd ?? 0, reconciled.attributed.get(callId) ?? 0),
+      };
     });
     this.#emit(reason, changed);
+    return { callId, totalChargeMicroUsd };
   }
 
   /** Whether any row already shows a charge for this Idempotency-Key (so a replay of it cost nothing unseen). */
@@ -688,14 +774,16 @@ export class SpendLedger {
 
   /**
    * Closes the current window (see the file header). Runs inside the caller's transaction. Returns
-   * the ids of rows it changed or wrote.
+   * the ids of rows it changed or wrote, and the unreported charges it booked against calls.
    */
-  #reconcileWindow(at: string): number[] {
+  #reconcileWindow(at: string): { changed: number[]; attributed: Map<number, MicroUsd> } {
+    const attributed = new Map<number, MicroUsd>();
+    const changed: number[] = [];
     const window = this.#window;
     const answered = window.filter((answer): answer is WindowAnswer & { balance: MicroUsd } => answer.balance !== null);
     const lastAnswered = answered.at(-1);
     // Without a balance there is nothing to measure; the rows wait for the next window.
-    if (!lastAnswered) return [];
+    if (!lastAnswered) return { changed, attributed };
     this.#window = [];
 
     const calls: UnreconciledCall[] = statement(this.#db, 
@@ -725,7 +813,6 @@ export class SpendLedger {
       ambiguous = !consistent;
     }
 
-    const changed: number[] = [];
     const markReconciled = statement(this.#db, 'UPDATE spend_ledger SET reconciled = 1 WHERE id = ?');
     for (const call of calls) markReconciled.run(call.id);
     statement(this.#db, 
@@ -733,15 +820,14 @@ export class SpendLedger {
          ON CONFLICT (id) DO UPDATE SET balance_micro_usd = excluded.balance_micro_usd, observed_at = excluded.observed_at`,
       )
       .run(endBalance, at);
-    if (baseline === null) return changed;
+    if (baseline === null) return { changed, attributed };
 
     const gap = baseline.balanceMicroUsd - reported - endBalance;
-    if (gap === 0) return changed;
+    if (gap === 0) return { changed, attributed };
 
     const candidates = ambiguous ? [] : calls.filter((call) => call.chargeUnseen);
     const priced = candidates.filter((call) => call.expected > 0);
     const pricedSum = addMicroUsd(...priced.map((call) => call.expected));
-    const attributed = new Map<number, MicroUsd>();
     let unattributed = 0;
     let credit = 0;
     if (gap > 0) {
@@ -776,7 +862,7 @@ export class SpendLedger {
     const sessionId = lastAnswered.sessionId;
     if (unattributed > 0) changed.push(this.#insertAdjustment('reconciliation', unattributed, 0, endBalance, sessionId, evidence, at));
     if (credit > 0) changed.push(this.#insertAdjustment('credit', 0, credit, endBalance, sessionId, evidence, at));
-    return changed;
+    return { changed, attributed };
   }
 
   #insertAdjustment(
@@ -797,13 +883,14 @@ export class SpendLedger {
     return Number(result.lastInsertRowid);
   }
 
-  #emit(reason: SpendChangeReason, ids: number[]): void {
-    this.#totalsMemo = null;
+  #emit(reason: SpendChangeReason, ids: number[], options: { totalsChanged: boolean } = { totalsChanged: true }): void {
+    // A write that moved no money (no charge, no adjustment, the same balance) leaves the totals as they were.
+    if (options.totalsChanged) this.#totalsMemo = null;
     if (this.#listeners.size === 0) return;
-    const entries = ids.map((id) => this.get(id)).filter((entry): entry is SpendEntry => entry !== undefined);
+    const entries = () => ids.map((id) => this.get(id)).filter((entry): entry is SpendEntry => entry !== undefined);
     for (const listener of this.#listeners) {
       try {
-        listener({ reason, entries });
+        listener({ reason, ids, entries });
       } catch {
         // The write is committed; a failing subscriber (a closed window) must not make it look failed.
       }

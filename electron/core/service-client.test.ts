@@ -284,7 +284,7 @@ describe('ServiceClient against the local service', () => {
 
   it('builds each operation’s request per the contract and validates each answer', async () => {
     const recorder = recordingFetch();
-    const c = client({ fetch: recorder.fetch });
+    const c = client({ transport: recorder.fetch });
 
     const search = await c.search({ jurisdiction: '11001', kind: 'sale', filter: { conditions: [{ field: 'SALEPRICE', op: 'gte', value: 500000 }], sourceId: 'dc_sales' }, limit: 10 });
     expect(search.data.items[0]?.record_ref).toBe('rec_1');
@@ -333,12 +333,17 @@ describe('ServiceClient against the local service', () => {
     expect(withKey).toEqual(['/api/v4/search', '/api/v4/catalog', `/api/v4/entities/${QID}/connected`, '/api/v3/record-queries', '/api/v3/record-queries', '/api/v2/property-searches', '/api/v2/resolutions']);
     expect(recorder.calls.every((call) => call.headers['Authorization'] === `Bearer ${svc.keys.active}`)).toBe(true);
     expect(recorder.calls.find((call) => call.url.includes('/entities/prop'))?.url).toContain('/api/v2/entities/prop%2F1%20a');
+
+    // A caller that knows a call is free can send it without a key.
+    const keyless = await c.catalog({ jurisdiction: '11' }, { idempotencyKey: null });
+    expect(keyless.idempotencyKey).toBeNull();
+    expect(recorder.calls.at(-1)?.headers['Idempotency-Key']).toBeUndefined();
   });
 
   it('refuses invalid requests before sending anything, naming the parameter', async () => {
     const recorder = recordingFetch();
     const events: AttemptEvent[] = [];
-    const c = client({ fetch: recorder.fetch, onAttempt: (event) => void events.push(event) });
+    const c = client({ transport: recorder.fetch, onAttempt: (event) => void events.push(event) });
     const sixFields = { conditions: ['A', 'B', 'C', 'D', 'E', 'F'].map((field) => ({ field, op: 'eq' as const, value: 1 })) };
 
     const refusals: Array<[() => Promise<unknown>, string]> = [
@@ -480,7 +485,7 @@ describe('ServiceClient against the local service', () => {
       if (refused++ === 0) return Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
       return fetch(input, init);
     };
-    const outcome = await client({ fetch: flakyFetch }).getEntity('prop_1');
+    const outcome = await client({ transport: flakyFetch }).getEntity('prop_1');
     expect(outcome.attempts).toBe(2);
     expect(svc.balance()).toBe(before - 2 * ENTITY_PRICE);
   });
@@ -499,7 +504,7 @@ describe('ServiceClient against the local service', () => {
 
   it('times out each attempt, retries, and stops at maxAttempts', async () => {
     const events: AttemptEvent[] = [];
-    const error = await caught(client({ fetch: hangingFetch, timeoutMs: 20, maxAttempts: 2, onAttempt: (event) => void events.push(event) }).summary(QID));
+    const error = await caught(client({ transport: hangingFetch, timeoutMs: 20, maxAttempts: 2, onAttempt: (event) => void events.push(event) }).summary(QID));
     expect(error.platError).toMatchObject({ code: 'timeout', retryable: true });
     expect(error.attempts).toBe(2);
     expect(error.cancelled).toBe(false);
@@ -509,13 +514,13 @@ describe('ServiceClient against the local service', () => {
     let calls = 0;
     const slowThenFine: typeof fetch = (input, init) => (calls++ === 0 ? hangingFetch(input, init) : fetch(input, init));
     // Long enough for a real answer on a busy machine; the first attempt hangs until it expires.
-    const recovered = await client({ fetch: slowThenFine, timeoutMs: 300 }).catalog();
+    const recovered = await client({ transport: slowThenFine, timeoutMs: 300 }).catalog();
     expect(recovered.attempts).toBe(2);
   });
 
   it('stops at once when the caller aborts', async () => {
     const controller = new AbortController();
-    const pending = client({ fetch: hangingFetch }).summary(QID, {}, { signal: controller.signal });
+    const pending = client({ transport: hangingFetch }).summary(QID, {}, { signal: controller.signal });
     setTimeout(() => controller.abort(), 5);
     const error = await caught(pending);
     expect(error.cancelled).toBe(true);
@@ -554,7 +559,7 @@ describe('ServiceClient against the local service', () => {
       return fetch(input, init);
     };
     await client({
-      fetch: fetchChecking,
+      transport: fetchChecking,
       onAttempt: async (event) => {
         await new Promise((resolve) => setTimeout(resolve, 1));
         if (event.phase === 'sending' && event.idempotencyKey) ledger.push(event.idempotencyKey);
@@ -581,9 +586,9 @@ describe('ServiceClient against the local service', () => {
 
     const errors = [
       await caught(sentinelClient().summary(QID)),
-      await caught(sentinelClient({ fetch: leakyFetch }).summary(QID)),
-      await caught(sentinelClient({ fetch: echoingFetch }).summary(QID)),
-      await caught(sentinelClient({ fetch: hangingFetch, timeoutMs: 20 }).summary(QID)),
+      await caught(sentinelClient({ transport: leakyFetch }).summary(QID)),
+      await caught(sentinelClient({ transport: echoingFetch }).summary(QID)),
+      await caught(sentinelClient({ transport: hangingFetch, timeoutMs: 20 }).summary(QID)),
       await caught(keyInvalid.summary(QID)),
     ];
     expect(errors.map((error) => error.platError.code)).toEqual(['unauthorized', 'network_error', 'invalid_request', 'timeout', 'key_not_configured']);
@@ -622,7 +627,7 @@ describe('ServiceClient with a scripted fetch', () => {
   }
 
   function scriptedClient(fetchFn: typeof fetch, time: FakeTime, options: Partial<ServiceClientOptions> = {}): ServiceClient {
-    return new ServiceClient({ baseUrl: base, getApiKey: () => 'svc_live_test', fetch: fetchFn, sleep: time.sleep, now: () => time.now, random: () => 0.5, ...options });
+    return new ServiceClient({ baseUrl: base, getApiKey: () => 'svc_live_test', transport: fetchFn, sleep: time.sleep, now: () => time.now, random: () => 0.5, ...options });
   }
 
   const ok = (init: RequestInit | undefined, headers: Record<string, string> = okHeaders) =>

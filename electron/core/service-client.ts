@@ -1,9 +1,10 @@
-// The one client for the Property Records Service (v2, v3 and v4) on Node's fetch. It refuses bad
+// The one client for the Property Records Service (v2, v3 and v4) over HTTP (http-transport.ts). It refuses bad
 // requests before they can spend money, sends the bearer key read fresh at each attempt (never kept,
 // never echoed), gives every charged call an Idempotency-Key that its retries reuse (so a lost answer
 // is replayed free instead of charged twice), retries only what may succeed, paces itself when the
 // rate limit runs low, and checks every answer against the shared contract.
 import { randomUUID } from 'node:crypto';
+import { undiciTransport, type HttpAnswer, type HttpTransport } from './http-transport.ts';
 import { z } from 'zod';
 import { toPlatError } from '../../shared/errors.ts';
 import type { PlatError, PlatErrorCode } from '../../shared/errors.ts';
@@ -141,9 +142,11 @@ export interface CallOptions {
   /**
    * One per user action; reuse it when the caller repeats the action so the service replays instead
    * of charging again. Without one the client generates one and reuses it across its own retries.
-   * Ignored by operations that take no key.
+   * Ignored by operations that take no key. `null`: send none, for a call the caller knows is free
+   * (it has nothing to replay, and a key would only make the service keep a copy of the answer); such
+   * a call is still repeated after a lost answer, since repeating it costs nothing.
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | null;
   /** Cancels the call (including any wait between attempts). */
   signal?: AbortSignal;
   onAttempt?: AttemptHook;
@@ -157,7 +160,8 @@ export interface ServiceClientOptions {
   baseUrl: string;
   /** Read at each attempt; the key is never kept on the client. null: no key configured. */
   getApiKey: () => string | null;
-  fetch?: typeof fetch;
+  /** How a request is sent; default undici (fetch-shaped functions fit too). */
+  transport?: HttpTransport;
   /** Per attempt, headers and body together. Default 20 s. */
   timeoutMs?: number;
   /** Including the first. Default 4. */
@@ -350,7 +354,7 @@ export function parseRetryAfterMs(header: string | null, nowMs: number): number 
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-function integerHeader(headers: Headers, name: string): number | null {
+function integerHeader(headers: HttpAnswer['headers'], name: string): number | null {
   const value = headers.get(name);
   if (value === null || !/^\s*\d{1,15}\s*$/.test(value)) return null;
   return Number(value);
@@ -358,7 +362,7 @@ function integerHeader(headers: Headers, name: string): number | null {
 
 type MoneyHeader = { ok: true; value: MicroUsd | null } | { ok: false };
 
-function moneyHeader(headers: Headers, name: string): MoneyHeader {
+function moneyHeader(headers: HttpAnswer['headers'], name: string): MoneyHeader {
   const value = headers.get(name);
   if (value === null) return { ok: true, value: null };
   const parsed = MicroUsdHeaderSchema.safeParse(value.trim());
@@ -369,7 +373,7 @@ function moneyHeader(headers: Headers, name: string): MoneyHeader {
  * The billing and limit headers of an answer. `moneyMalformed` is set when a money header is present
  * but not plain digits: on a success that is a malformed response (the ledger cannot trust it).
  */
-export function readServiceHeaders(status: number, headers: Headers): { http: ServiceHttpInfo; moneyMalformed: boolean } {
+export function readServiceHeaders(status: number, headers: HttpAnswer['headers']): { http: ServiceHttpInfo; moneyMalformed: boolean } {
   const charged = moneyHeader(headers, 'X-Svc-Charged-Micro-USD');
   const balance = moneyHeader(headers, 'X-Svc-Balance-Micro-USD');
   return {
@@ -494,7 +498,7 @@ interface RateBudget {
 export class ServiceClient {
   readonly #base: string;
   readonly #getApiKey: () => string | null;
-  readonly #fetch: typeof fetch;
+  readonly #transport: HttpTransport;
   readonly #timeoutMs: number;
   readonly #maxAttempts: number;
   readonly #random: () => number;
@@ -518,7 +522,7 @@ export class ServiceClient {
     if (base.search !== '' || base.hash !== '') throw new TypeError('ServiceClient: baseUrl must not carry a query or fragment');
     this.#base = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
     this.#getApiKey = options.getApiKey;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#transport = options.transport ?? undiciTransport;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!(Number.isFinite(this.#timeoutMs) && this.#timeoutMs > 0)) throw new RangeError('ServiceClient: timeoutMs must be positive');
     this.#maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
@@ -680,7 +684,7 @@ export class ServiceClient {
     // Validation first: a bad request gets no key, no hook call and no HTTP request.
     const callPlan = plan();
     let idempotencyKey: string | null = null;
-    if (serviceOperations[operation].idempotencyKey) {
+    if (serviceOperations[operation].idempotencyKey && options.idempotencyKey !== null) {
       if (options.idempotencyKey !== undefined) {
         this.#check(operation, RequestHeadersSchema, { 'idempotency-key': options.idempotencyKey });
         idempotencyKey = options.idempotencyKey;
@@ -867,7 +871,7 @@ export class ServiceClient {
     let status: number;
     try {
       // A redirect is not followed: it would carry the key somewhere the caller did not choose.
-      const response = await this.#fetch(url, { method, headers, signal, redirect: 'manual', ...(body === undefined ? {} : { body }) });
+      const response = await this.#transport(url, { method, headers, signal, redirect: 'manual', ...(body === undefined ? {} : { body }) });
       status = response.status;
       ({ http, moneyMalformed } = readServiceHeaders(status, response.headers));
       retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'), this.#now());

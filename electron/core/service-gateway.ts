@@ -56,6 +56,11 @@ export interface ServiceGatewayOptions {
   sessionId: string;
   /** The service calls go to now; throws a PlatFailure when none is usable (e.g. no key). */
   activeService: () => ActiveService;
+  /**
+   * Runs the ledger's answer and the cache's copy of it as one commit (the app passes a database
+   * transaction: both live in one file, and one commit costs less than two). Default: as they come.
+   */
+  commitTogether?: <T>(work: () => T) => T;
   now?: () => Date;
 }
 
@@ -131,6 +136,12 @@ function answerOfFailure(error: ServiceCallError): CallAnswer {
   };
 }
 
+/**
+ * How long a spend event waits for more ledger writes to join it: about one display frame, so the
+ * meter is never visibly late, and a burst of calls costs one event instead of one per call.
+ */
+export const SPEND_EVENT_COALESCE_MS = 16;
+
 /** Runs `work` after every earlier call has finished. */
 class ChargeQueue {
   #tail: Promise<unknown> = Promise.resolve();
@@ -145,19 +156,22 @@ export class ServiceGateway {
   readonly #o: ServiceGatewayOptions;
   readonly #queue = new ChargeQueue();
   readonly #now: () => Date;
-  #pendingSpendEvent: NodeJS.Immediate | null = null;
+  readonly #commitTogether: <T>(work: () => T) => T;
+  #pendingSpendEvent: ReturnType<typeof setTimeout> | null = null;
   #unsubscribe: () => void = () => {};
 
   constructor(options: ServiceGatewayOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
-    // One spend event per burst of ledger writes, and none for a write-ahead row (it costs nothing yet).
+    this.#commitTogether = options.commitTogether ?? ((work) => work());
+    // One spend event per frame's worth of ledger writes (a burst of calls pushes one, at most
+    // SPEND_EVENT_COALESCE_MS after the first), and none for a write-ahead row (it costs nothing yet).
     const unsubscribe = options.ledger.onChange((change) => {
       if (change.reason === 'begun' || this.#pendingSpendEvent) return;
-      this.#pendingSpendEvent = setImmediate(() => {
+      this.#pendingSpendEvent = setTimeout(() => {
         this.#pendingSpendEvent = null;
         options.events.emit('spendUpdated', this.spend());
-      });
+      }, SPEND_EVENT_COALESCE_MS);
     });
     this.#unsubscribe = unsubscribe;
   }
@@ -165,7 +179,7 @@ export class ServiceGateway {
   /** Stops pushing spend events (before the database closes). */
   dispose(): void {
     this.#unsubscribe();
-    if (this.#pendingSpendEvent) clearImmediate(this.#pendingSpendEvent);
+    if (this.#pendingSpendEvent) clearTimeout(this.#pendingSpendEvent);
     this.#pendingSpendEvent = null;
   }
 
@@ -294,20 +308,21 @@ export class ServiceGateway {
     v3Request: V3PriceRequest | undefined,
   ): Promise<GatewayAnswer> {
     const { operation, parts } = request;
-    const takesKey = serviceOperations[operation].idempotencyKey;
+    // A call that can charge is written ahead with its Idempotency-Key, so a charge whose answer is
+    // lost in a crash is found and replayed (free) at the next start. A call that cannot charge has
+    // nothing to recover or replay: it goes without a key and is written once, with its answer,
+    // before the answer goes back.
+    const chargeable = expectedCostMicroUsd !== 0 || canCharge(operation, parts);
     // One key per user action: the renderer's action id, so a retried action is replayed free.
-    const idempotencyKey = takesKey ? `plat-${request.actionId ?? crypto.randomUUID()}` : null;
-    const callId = this.#o.ledger.beginAttempt({
-      operation,
-      requestSummary: parts,
-      idempotencyKey,
-      expectedCostMicroUsd,
-      projectId,
-      sessionId: this.#o.sessionId,
-    });
+    const idempotencyKey = chargeable && serviceOperations[operation].idempotencyKey ? `plat-${request.actionId ?? crypto.randomUUID()}` : null;
+    const attempt = { operation, requestSummary: parts, idempotencyKey, expectedCostMicroUsd, projectId, sessionId: this.#o.sessionId };
+    const callId = chargeable ? this.#o.ledger.beginAttempt(attempt) : null;
+    let closed = false;
+    const close = (answer: CallAnswer) =>
+      callId === null ? this.#o.ledger.recordUnchargedCall(attempt, answer) : this.#o.ledger.recordAnswer(callId, answer);
     try {
       const outcome = await this.#invoke(service.client, operation, parts, {
-        ...(idempotencyKey ? { idempotencyKey } : {}),
+        idempotencyKey,
         onRetry: (event) => {
           if (request.actionId) {
             this.#o.events.emit('callProgress', {
@@ -321,27 +336,36 @@ export class ServiceGateway {
           }
         },
       });
-      this.#o.ledger.recordAnswer(callId, answerOf(outcome));
-      const entry = this.#o.ledger.get(callId);
-      const charged = entry?.totalChargeMicroUsd ?? outcome.http.chargedMicroUsd ?? 0;
+      const servedAt = String((outcome.meta as { served_at?: unknown }).served_at ?? this.#now().toISOString());
+      const requestId = outcome.http.requestId ?? String((outcome.envelope as { request_id?: unknown }).request_id ?? '');
+      let charged: number;
+      try {
+        charged = this.#commitTogether(() => {
+          const total = close(answerOf(outcome)).totalChargeMicroUsd;
+          if (cacheKey) {
+            this.#o.cache.put(cacheKey, {
+              value: outcome.envelope,
+              servedAt,
+              requestId,
+              // A replayed retry of a charged call still cost what the first attempt was charged.
+              chargedMicroUsd: total,
+              storedAt: this.#now().getTime(),
+            });
+          }
+          return total;
+        });
+      } catch {
+        // Keeping a copy failed and the commit rolled back: the ledger's record goes in alone, and the
+        // caller still gets what was paid for; it is only not cached.
+        charged = close(answerOf(outcome)).totalChargeMicroUsd;
+      }
+      closed = true;
       if (outcome.http.chargedMicroUsd) {
         this.#o.estimator.recordObservedCharge({
           operation,
           chargedMicroUsd: outcome.http.chargedMicroUsd,
           connectionId: service.connectionId,
           ...(v3Request ? { v3Request } : {}),
-        });
-      }
-      const servedAt = String((outcome.meta as { served_at?: unknown }).served_at ?? this.#now().toISOString());
-      const requestId = outcome.http.requestId ?? String((outcome.envelope as { request_id?: unknown }).request_id ?? '');
-      if (cacheKey) {
-        this.#o.cache.put(cacheKey, {
-          value: outcome.envelope,
-          servedAt,
-          requestId,
-          // A replayed retry of a charged call still cost what the first attempt was charged.
-          chargedMicroUsd: charged,
-          storedAt: this.#now().getTime(),
         });
       }
       return {
@@ -359,21 +383,25 @@ export class ServiceGateway {
     } catch (error) {
       if (error instanceof ServiceCallError) {
         // No answer at all: the outcome is unknown, the row stays pending for recovery.
-        this.#o.ledger.recordAnswer(callId, answerOfFailure(error));
+        close(answerOfFailure(error));
         throw PlatFailure.from(error.platError);
       }
       // Plat itself failed around the call. If the answer was not booked yet, whether the service
       // charged is unknown: the row stays pending and the next start replays its key (free).
-      if (this.#o.ledger.get(callId)?.status === 'pending') {
-        this.#o.ledger.recordAnswer(callId, {
-          httpStatus: null,
-          requestId: null,
-          chargedMicroUsd: null,
-          balanceAfterMicroUsd: null,
-          replayed: false,
-          errorCode: 'internal',
-          attempts: 1,
-        });
+      if (!closed) {
+        try {
+          close({
+            httpStatus: null,
+            requestId: null,
+            chargedMicroUsd: null,
+            balanceAfterMicroUsd: null,
+            replayed: false,
+            errorCode: 'internal',
+            attempts: 1,
+          });
+        } catch {
+          // The ledger itself is what failed; the original error says more than this one would.
+        }
       }
       throw error;
     }

@@ -1,0 +1,95 @@
+// When the gateway writes a call to the ledger: ahead of sending when it can charge, once with its
+// answer when it cannot. Real gateway, client, ledger and cache against the local service.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalService, type LocalService } from '../local-service/server.ts';
+import { localOperations } from '../local-service/operations/index.ts';
+import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
+import { inTransaction, openAppDatabase } from './app-db.ts';
+import { SpendLedger, type SpendEntry } from './ledger.ts';
+import { ResponseCache } from './cache.ts';
+import { ProjectStore } from './projects.ts';
+import { BudgetPolicy, CostEstimator } from './budgets.ts';
+import { EventHub } from './events.ts';
+import { ServiceClient } from './service-client.ts';
+import { ServiceGateway } from './service-gateway.ts';
+
+let store: SampleStore;
+let service: LocalService;
+beforeAll(async () => {
+  store = openSampleStore();
+  service = await createLocalService({ operations: localOperations, store });
+});
+afterAll(async () => {
+  await service.close();
+  store.close();
+});
+
+function buildGateway(options: { failingCache?: boolean } = {}) {
+  const db = openAppDatabase(':memory:');
+  const cache = new ResponseCache(db);
+  if (options.failingCache) {
+    cache.put = () => {
+      throw new Error('disk full');
+    };
+  }
+  const ledger = new SpendLedger(db);
+  const projects = new ProjectStore(db);
+  const budgets = new BudgetPolicy(db, projects);
+  budgets.update({ confirmationThresholdMicroUsd: null, sessionCapMicroUsd: null });
+  /** The ledger's rows at the moment each request leaves. */
+  const atSending: Array<{ operation: string; rows: SpendEntry[] }> = [];
+  const client = new ServiceClient({
+    baseUrl: service.url,
+    getApiKey: () => service.keys.active,
+    onAttempt: (event) => {
+      if (event.phase === 'sending') atSending.push({ operation: event.operation, rows: ledger.list({ limit: 100 }) });
+    },
+  });
+  const gateway = new ServiceGateway({
+    ledger,
+    cache,
+    budgets,
+    estimator: new CostEstimator(db),
+    projects,
+    events: new EventHub(),
+    sessionId: 'gateway-test',
+    commitTogether: (work) => inTransaction(db, work),
+    activeService: () => ({ client, connectionId: 'local-sample' }),
+  });
+  return { ledger, gateway, atSending };
+}
+
+describe('the gateway and the ledger', () => {
+  it('writes a call that can charge ahead of sending it, and a free call once, with its answer', async () => {
+    const { ledger, gateway, atSending } = buildGateway();
+    const property = store.searchProperties({ areaUid: 'area_us_dc', limit: 1 }).items[0]!;
+
+    const catalog = await gateway.call({ operation: 'v4.catalog', parts: { query: { jurisdiction: '11001' } } });
+    expect(catalog.billing).toMatchObject({ chargedMicroUsd: 0, cacheHit: false });
+    expect(atSending).toEqual([{ operation: 'v4.catalog', rows: [] }]);
+    // Free, so sent without an Idempotency-Key: there is nothing to replay.
+    expect(ledger.list({ limit: 10 }).map((row) => [row.operation, row.status, row.expectedCostMicroUsd, row.idempotencyKey])).toEqual([['v4.catalog', 'succeeded', 0, null]]);
+
+    const summary = await gateway.call({ operation: 'v4.summary', parts: { path: { q_id: property.entity_id } }, actionId: 'open-summary-1' });
+    expect(summary.billing).toMatchObject({ chargedMicroUsd: 100_000, replayed: false });
+    const sending = atSending.at(-1);
+    expect(sending?.operation).toBe('v4.summary');
+    expect(sending?.rows[0]).toMatchObject({ operation: 'v4.summary', status: 'pending', idempotencyKey: 'plat-open-summary-1', expectedCostMicroUsd: 100_000 });
+    expect(ledger.list({ limit: 1 })[0]).toMatchObject({ operation: 'v4.summary', status: 'succeeded', totalChargeMicroUsd: 100_000 });
+  });
+
+  it('books and returns an answer even when keeping a copy of it fails', async () => {
+    const { ledger, gateway } = buildGateway({ failingCache: true });
+    const property = store.searchProperties({ areaUid: 'area_us_dc', limit: 1 }).items[0]!;
+    const parts = { path: { q_id: property.entity_id } };
+    const answer = await gateway.call({ operation: 'v4.summary', parts, actionId: 'summary-disk-full' });
+    expect(answer.billing).toMatchObject({ chargedMicroUsd: 100_000, cacheHit: false });
+    // The ledger and the cache commit together; when the cache's part fails, the ledger's goes in alone.
+    expect(ledger.list({ limit: 10 }).map((row) => [row.operation, row.status, row.totalChargeMicroUsd])).toEqual([
+      ['v4.summary', 'succeeded', 100_000],
+      ['v4.catalog', 'succeeded', 0],
+    ]);
+    expect(ledger.pendingAttempts()).toEqual([]);
+    expect(gateway.preview('v4.summary', parts).cached).toBe(false);
+  });
+});
