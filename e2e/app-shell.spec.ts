@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { test, expect } from './fixtures.ts';
+import { connectBridge } from '../electron/host/bridge-client.ts';
 
 test.describe('app shell in the browser host', () => {
   test('opens, names its service, and exposes only the contract on window.plat', async ({ page, host, shot }) => {
@@ -56,20 +57,16 @@ test.describe('app shell in the browser host', () => {
     await expect.poll(() => violations).toContain('script-src-elem');
   });
 
-  test('refuses bridge calls without the token or from another origin', async ({ host, request }) => {
-    const noToken = await request.post(`${host.origin}/bridge/op/getAppInfo`, { headers: { Origin: host.origin }, data: {} });
-    expect(noToken.status()).toBe(403);
-    const otherOrigin = await request.post(`${host.origin}/bridge/op/getAppInfo`, {
-      headers: { Origin: 'http://evil.example', 'X-Plat-Token': host.token },
-      data: {},
-    });
-    expect(otherOrigin.status()).toBe(403);
-    const good = await request.post(`${host.origin}/bridge/op/getAppInfo`, {
-      headers: { Origin: host.origin, 'X-Plat-Token': host.token },
-      data: {},
-    });
-    expect(good.status()).toBe(200);
-    expect((await good.json()).ok).toBe(true);
+  test('refuses the bridge socket without the token or from another origin', async ({ host }) => {
+    const noToken = connectBridge({ origin: host.origin, token: 'x'.repeat(43) });
+    expect(await noToken.api.getAppInfo({})).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    noToken.close();
+    const otherOrigin = connectBridge(host, { origin: 'http://evil.example' });
+    expect(await otherOrigin.api.getAppInfo({})).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    otherOrigin.close();
+    const good = connectBridge(host);
+    expect(await good.api.getAppInfo({})).toMatchObject({ ok: true, value: { runtime: 'browser-host' } });
+    good.close();
   });
 
   test('navigates between views with the keyboard', async ({ page, host }) => {

@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
+import { answerOnBridge, pushOnBridge } from './bridge-routes.ts';
 
 type IpcResult = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; retryable: boolean } };
 
@@ -250,13 +251,9 @@ test.describe.serial('Spend and Settings', () => {
 
   test('the API key is set, tested and deleted without ever coming back, and a dead live URL is reported', async ({ page, host, shot }) => {
     const sentinel = `svc_live_SENTINEL${Date.now().toString(16)}deadbeefcafe`;
+    // Everything the host sends the page: every answer and every event on the bridge socket.
     const responseBodies: string[] = [];
-    page.on('response', async (response) => {
-      if (!response.url().includes('/bridge/')) return;
-      // The event stream stays open; read only finished operation answers.
-      if (response.url().includes('/bridge/events')) return;
-      responseBodies.push(await response.text().catch(() => ''));
-    });
+    page.on('websocket', (socket) => socket.on('framereceived', (frame) => responseBodies.push(String(frame.payload))));
 
     await start(page, host.url);
     await openView(page, 'Settings');
@@ -336,7 +333,7 @@ test.describe.serial('Spend and Settings', () => {
       { ...base, id: 10, kind: 'reconciliation', status: 'recorded', startedAt: '2026-01-05T15:03:00.000Z', operation: 'reconciliation', requestSummary: JSON.stringify({ gapMicroUsd: 100_000, calls: [8, 9], ambiguous: true }), chargedMicroUsd: 100_000, unreportedChargeMicroUsd: 100_000, balanceAfterMicroUsd: 24_880_000 },
       { ...base, id: 9, kind: 'call', status: 'recovered', startedAt: '2026-01-05T15:02:00.000Z', operation: 'v4.summary', requestSummary: JSON.stringify({ path: { q_id: 'prop_5c1682e5-39f4-5c75-a7f8-81b6ccdd926c' } }), httpStatus: 200, expectedCostMicroUsd: 100_000, chargedMicroUsd: 100_000, unreportedChargeMicroUsd: 100_000, balanceAfterMicroUsd: 24_980_000, replayed: true },
     ];
-    await page.route('**/bridge/op/listLedger', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: true, value: { rows, total: rows.length } }) }));
+    await answerOnBridge(page, 'listLedger', { rows, total: rows.length });
     await start(page, host.url);
     await openView(page, 'Spend');
     const ledger = page.getByRole('table', { name: 'Spend ledger' });
@@ -354,24 +351,15 @@ test.describe.serial('Spend and Settings', () => {
   });
 
   test('a retry in progress is shown in the status line', async ({ page, host, shot }) => {
-    // The event stream is replaced with one callProgress event, as the core sends while it waits.
-    await page.route('**/bridge/events', (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/x-ndjson',
-        body: `${JSON.stringify({
-          event: 'callProgress',
-          payload: {
-            actionId: 'e2e-progress',
-            operation: 'v4.summary',
-            state: 'retrying',
-            attempt: 1,
-            delayMs: 2000,
-            reason: 'The service timed out or is temporarily unavailable',
-          },
-        })}\n`,
-      }),
-    );
+    // One callProgress event is pushed on the bridge, as the core sends while it waits.
+    await pushOnBridge(page, 'callProgress', {
+      actionId: 'e2e-progress',
+      operation: 'v4.summary',
+      state: 'retrying',
+      attempt: 1,
+      delayMs: 2000,
+      reason: 'The service timed out or is temporarily unavailable',
+    });
     await start(page, host.url);
     const notice = page.getByTestId('call-progress');
     await expect(notice).toContainText('retrying');

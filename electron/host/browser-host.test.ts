@@ -6,6 +6,8 @@ import { request as httpRequest } from 'node:http';
 import { startBrowserHost, type BrowserHost } from './browser-host.ts';
 import { EventHub } from '../core/events.ts';
 import type { IpcDispatch } from '../core/ipc-dispatch.ts';
+import { BRIDGE_PATH, BRIDGE_PROTOCOL, bridgeProtocols } from '../../shared/bridge-protocol.ts';
+import { bridgeUrl, connectBridge } from './bridge-client.ts';
 
 const calls: Array<{ operation: string; payload: unknown }> = [];
 const dispatch: IpcDispatch = async (operation, payload) => {
@@ -40,7 +42,6 @@ function raw(method: string, urlPath: string, headers: Record<string, string>, b
 }
 
 const hostHeader = () => new URL(host.origin).host;
-const bridgeHeaders = () => ({ Host: hostHeader(), Origin: host.origin, 'X-Plat-Token': host.token, 'Content-Type': 'application/json' });
 
 describe('browser host', () => {
   it('listens on loopback with a long random token in the URL fragment', () => {
@@ -72,51 +73,79 @@ describe('browser host', () => {
     expect(res.status).toBe(421);
   });
 
-  it('passes a bridge call with token and same origin to the dispatcher', async () => {
-    const res = await raw('POST', '/bridge/op/getAppInfo', bridgeHeaders(), JSON.stringify({ a: 1 }));
-    expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ ok: true, value: { echoed: 'getAppInfo' } });
-    expect(calls.at(-1)).toEqual({ operation: 'getAppInfo', payload: { a: 1 } });
+  it('passes a call on the bridge socket to the dispatcher and answers it', async () => {
+    const client = connectBridge(host);
+    try {
+      const result = await client.api.getAppInfo({ a: 1 } as never);
+      expect(result).toEqual({ ok: true, value: { echoed: 'getAppInfo' } });
+      expect(calls.at(-1)).toEqual({ operation: 'getAppInfo', payload: { a: 1 } });
+    } finally {
+      client.close();
+    }
   });
 
-  it('refuses bridge calls with no token, a wrong token, or another origin, without dispatching', async () => {
+  it('refuses the socket with no token, a wrong token, another origin or another Host, without dispatching', async () => {
     const before = calls.length;
-    const { 'X-Plat-Token': _token, ...noToken } = bridgeHeaders();
-    expect((await raw('POST', '/bridge/op/getAppInfo', noToken, '{}')).status).toBe(403);
-    expect((await raw('POST', '/bridge/op/getAppInfo', { ...bridgeHeaders(), 'X-Plat-Token': 'x'.repeat(43) }, '{}')).status).toBe(403);
-    expect((await raw('POST', '/bridge/op/getAppInfo', { ...bridgeHeaders(), Origin: 'http://evil.example' }, '{}')).status).toBe(403);
-    const { Origin: _origin, ...noOrigin } = bridgeHeaders();
-    expect((await raw('POST', '/bridge/op/getAppInfo', noOrigin, '{}')).status).toBe(403);
-    expect((await raw('GET', '/bridge/op/getAppInfo', bridgeHeaders())).status).toBe(405);
+    // A raw handshake, so the test sets Host, Origin and the offered protocols exactly.
+    const handshake = (headers: Record<string, string>) =>
+      new Promise<{ status: number }>((resolve, reject) => {
+        const req = httpRequest({
+          host: '127.0.0.1',
+          port: new URL(host.origin).port,
+          path: BRIDGE_PATH,
+          headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+        });
+        req.on('upgrade', (res, socket) => {
+          socket.destroy();
+          resolve({ status: res.statusCode ?? 0 });
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0 });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const good = { Host: hostHeader(), Origin: host.origin, 'Sec-WebSocket-Protocol': bridgeProtocols(host.token).join(', ') };
+    expect((await handshake({ ...good, 'Sec-WebSocket-Protocol': BRIDGE_PROTOCOL })).status).toBe(403);
+    expect((await handshake({ ...good, 'Sec-WebSocket-Protocol': bridgeProtocols('x'.repeat(43)).join(', ') })).status).toBe(403);
+    expect((await handshake({ ...good, Origin: 'http://evil.example' })).status).toBe(403);
+    const { Origin: _origin, ...noOrigin } = good;
+    expect((await handshake(noOrigin)).status).toBe(403);
+    expect((await handshake({ ...good, Host: `evil.example:${new URL(host.origin).port}` })).status).toBe(421);
+    // Through a real client too: the wrong origin gets no socket, so the call fails as unanswered.
+    const stranger = connectBridge(host, { origin: 'http://evil.example' });
+    expect(await stranger.api.getAppInfo({})).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    stranger.close();
     expect(calls.length).toBe(before);
+    // The handshake that passes all checks is switched to the bridge protocol.
+    expect((await handshake(good)).status).toBe(101);
   });
 
-  it('answers bad JSON with a clean error', async () => {
-    const res = await raw('POST', '/bridge/op/getAppInfo', bridgeHeaders(), '{not json');
-    expect(res.status).toBe(400);
+  it('tells a plain HTTP request to the bridge that it is a WebSocket', async () => {
+    const res = await raw('POST', BRIDGE_PATH, { Host: hostHeader(), Origin: host.origin, 'Content-Type': 'application/json' }, '{}');
+    expect(res.status).toBe(426);
     expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
   });
 
-  it('streams pushed events to an authenticated page', async () => {
-    const { port } = new URL(host.origin);
-    const lines: string[] = [];
-    await new Promise<void>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/bridge/events', headers: bridgeHeaders() }, (res) => {
-        res.on('data', (chunk: Buffer) => {
-          lines.push(...chunk.toString().split('\n').filter(Boolean));
-          if (lines.length === 1) {
-            events.emit('serviceConnectionChanged', { mode: 'local-sample', baseUrl: 'http://127.0.0.1:1', label: 'Local sample service', state: 'ready', detail: null });
-          }
-          if (lines.length >= 2) {
-            req.destroy();
-            resolve();
-          }
-        });
-      });
-      req.on('error', (error) => (lines.length >= 2 ? resolve() : reject(error)));
-      req.end();
-    });
-    expect(JSON.parse(lines[0] ?? '')).toEqual({ event: 'ready' });
-    expect(JSON.parse(lines[1] ?? '')).toMatchObject({ event: 'serviceConnectionChanged', payload: { state: 'ready' } });
+  it('closes a socket that sends something other than a bridge call', async () => {
+    const socket = new WebSocket(bridgeUrl(host.origin), { protocols: bridgeProtocols(host.token), headers: { Origin: host.origin } } as unknown as string[]);
+    await new Promise((resolve) => socket.addEventListener('open', resolve));
+    const closed = new Promise<number>((resolve) => socket.addEventListener('close', (event) => resolve(event.code)));
+    socket.send('{not json');
+    expect(await closed).toBe(1008);
+  });
+
+  it('pushes events to a connected page', async () => {
+    const client = connectBridge(host);
+    try {
+      const received: unknown[] = [];
+      client.api.onServiceConnectionChanged((payload) => received.push(payload));
+      await client.api.getAppInfo({}); // the socket is open once a call has been answered
+      events.emit('serviceConnectionChanged', { mode: 'local-sample', baseUrl: 'http://127.0.0.1:1', label: 'Local sample service', state: 'ready', detail: null });
+      await expect.poll(() => received).toEqual([expect.objectContaining({ state: 'ready' })]);
+    } finally {
+      client.close();
+    }
   });
 });

@@ -1,10 +1,13 @@
 // The browser host: the same renderer build and the same IPC handlers as Electron, served over HTTP on
-// 127.0.0.1 only. The page proves itself with a per-launch token (handed over in the URL fragment,
-// which browsers never send to servers or Referers) and a same-origin Origin header on every bridge
-// call. The API key stays in this process: the bridge only carries IPC requests and results.
+// 127.0.0.1 only. Calls and events travel on one WebSocket per page (shared/bridge-protocol.ts). The
+// page proves itself in the socket's handshake: the per-launch token (handed over in the URL fragment,
+// which browsers never send to servers or Referers), a same-origin Origin and our own Host. The API
+// key stays in this process: the bridge only carries IPC requests, results and events.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { BRIDGE_MAX_MESSAGE_BYTES, BRIDGE_PATH, BRIDGE_PROTOCOL, BridgeCallSchema, tokenFromProtocols, type BridgeMessage } from '../../shared/bridge-protocol.ts';
 import type { IpcDispatch } from '../core/ipc-dispatch.ts';
 import type { EventHub } from '../core/events.ts';
 import { securityHeaders } from './content-security.ts';
@@ -30,17 +33,14 @@ export interface BrowserHost {
   close(): Promise<void>;
 }
 
-export const BRIDGE_TOKEN_HEADER = 'x-plat-token';
-const MAX_BRIDGE_BODY = 1024 * 1024;
-
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const tokenBytes = Buffer.from(token);
   let origin = '';
   let hostHeader = '';
-  const streams = new Set<ServerResponse>();
+  const sender = () => ({ runtime: 'browser-host' as const, url: origin, isMainFrame: true });
 
-  const tokenMatches = (presented: string | undefined): boolean => {
+  const tokenMatches = (presented: string | null): boolean => {
     if (!presented) return false;
     const bytes = Buffer.from(presented);
     return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes);
@@ -55,24 +55,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (req.headers.host !== hostHeader) return refuse(res, 421, 'forbidden_sender', 'Wrong host.');
     const url = new URL(req.url ?? '/', origin);
 
-    if (url.pathname.startsWith('/bridge/')) {
-      if (req.method !== 'POST') return refuse(res, 405, 'invalid_payload', 'Bridge calls are POST.');
-      if (req.headers.origin !== origin) return refuse(res, 403, 'forbidden_sender', 'Requests from another origin are refused.');
-      const presented = req.headers[BRIDGE_TOKEN_HEADER];
-      if (!tokenMatches(typeof presented === 'string' ? presented : undefined))
-        return refuse(res, 403, 'forbidden_sender', 'This page is not the one Plat opened (missing or wrong token).');
-
-      if (url.pathname === '/bridge/events') return openEventStream(res);
-      const match = /^\/bridge\/op\/([A-Za-z][A-Za-z0-9]{0,63})$/.exec(url.pathname);
-      if (!match?.[1]) return refuse(res, 404, 'invalid_payload', 'No such bridge path.');
-      let payload: unknown;
-      try {
-        payload = JSON.parse((await readBody(req, MAX_BRIDGE_BODY)) || '{}');
-      } catch {
-        return refuse(res, 400, 'invalid_payload', 'The request body is not JSON (or is too large).');
-      }
-      const result = await options.dispatch(match[1], payload, { runtime: 'browser-host', url: origin, isMainFrame: true });
-      return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(result));
+    // The bridge is a WebSocket (see the upgrade handler below); a plain request gets told so.
+    if (url.pathname === BRIDGE_PATH || url.pathname.startsWith(`${BRIDGE_PATH}/`)) {
+      return refuse(res, 426, 'invalid_payload', 'The bridge is a WebSocket.');
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'invalid_payload', 'Method not allowed.');
@@ -82,17 +67,38 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     res.end(req.method === 'HEAD' ? undefined : file.body);
   };
 
-  const openEventStream = (res: ServerResponse): void => {
-    res.writeHead(200, { ...securityHeaders, 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.write('{"event":"ready"}\n');
-    streams.add(res);
-    const unsubscribe = options.events.subscribe((event, payload) => {
-      res.write(`${JSON.stringify({ event, payload })}\n`);
+  const bridge = new WebSocketServer({
+    noServer: true,
+    maxPayload: BRIDGE_MAX_MESSAGE_BYTES,
+    handleProtocols: (offered) => (offered.has(BRIDGE_PROTOCOL) ? BRIDGE_PROTOCOL : false),
+  });
+
+  /** Refuses a handshake before it becomes a socket: the page learns only the status. */
+  const refuseUpgrade = (socket: Socket, status: number, reason: string): void => {
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
+
+  const serveBridge = (socket: WebSocket): void => {
+    const send = (message: BridgeMessage) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    };
+    const unsubscribe = options.events.subscribe((event, payload) => send({ event, payload }));
+    socket.on('message', (data, isBinary) => {
+      let call;
+      try {
+        call = BridgeCallSchema.parse(JSON.parse(isBinary ? '' : data.toString()));
+      } catch {
+        // Not a bridge call: the page's own client never sends one, so this is not the page.
+        socket.close(1008, 'Not a bridge call');
+        return;
+      }
+      void options.dispatch(call.op, call.payload, sender()).then(
+        (result) => send({ id: call.id, result }),
+        () => send({ id: call.id, result: { ok: false, error: { code: 'internal', message: 'The host failed to answer.', retryable: false } } }),
+      );
     });
-    res.on('close', () => {
-      unsubscribe();
-      streams.delete(res);
-    });
+    socket.on('error', () => socket.terminate());
+    socket.on('close', unsubscribe);
   };
 
   const server = createServer((req, res) => {
@@ -100,6 +106,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (!res.headersSent) refuse(res, 500, 'internal', 'The host failed to answer.');
       else res.destroy();
     });
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    // Same checks as a page request, then the page's proof: same origin and the launch token.
+    if (req.headers.host !== hostHeader) return refuseUpgrade(socket, 421, 'Misdirected Request');
+    if (new URL(req.url ?? '/', origin).pathname !== BRIDGE_PATH) return refuseUpgrade(socket, 404, 'Not Found');
+    if (req.headers.origin !== origin) return refuseUpgrade(socket, 403, 'Forbidden');
+    if (!tokenMatches(tokenFromProtocols(req.headers['sec-websocket-protocol']))) return refuseUpgrade(socket, 403, 'Forbidden');
+    bridge.handleUpgrade(req, socket, head, serveBridge);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -115,7 +129,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     token,
     server,
     close: async () => {
-      for (const stream of streams) stream.end();
+      for (const socket of bridge.clients) socket.terminate();
+      bridge.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -125,22 +140,4 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {
   res.writeHead(status, { ...securityHeaders, 'Content-Type': contentType, 'Cache-Control': 'no-store' });
   res.end(body);
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -11,6 +11,8 @@ import { openSampleStore } from '../local-service/sample-store.ts';
 import { openAppDatabase } from '../core/app-db.ts';
 import { SpendLedger } from '../core/ledger.ts';
 import { spawnBrowserHost, type SpawnedHost } from './spawn-host.ts';
+import { connectBridge } from './bridge-client.ts';
+import type { BridgeClient } from '../../shared/bridge-protocol.ts';
 
 const children: ChildProcess[] = [];
 
@@ -20,15 +22,15 @@ async function startHost(dataDir: string): Promise<SpawnedHost> {
   return host;
 }
 
-function bridge(host: { origin: string; token: string }, operation: string, payload: unknown) {
-  return fetch(`${host.origin}/bridge/op/${operation}`, {
-    method: 'POST',
-    headers: { Origin: host.origin, 'X-Plat-Token': host.token, 'Content-Type': 'application/json' },
-    body: JSON.stringify(payload),
-  }).then((response) => response.json() as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>);
+const clients: BridgeClient[] = [];
+function bridge(host: { origin: string; token: string }) {
+  const client = connectBridge(host);
+  clients.push(client);
+  return client.api;
 }
 
 afterAll(() => {
+  for (const client of clients) client.close();
   for (const child of children) child.kill('SIGKILL');
 });
 
@@ -40,14 +42,15 @@ describe('a host killed mid-run', () => {
     store.close();
 
     const first = await startHost(dataDir);
+    const firstBridge = bridge(first);
     // Summaries cost $0.10 and need confirmation; four user actions at a time, each its own key.
     let sent = 0;
     let answered = 0;
     const inFlight = new Set<Promise<unknown>>();
     const fire = () => {
       const index = sent++;
-      const call = bridge(first, 'getEntitySummary', {
-        request: { path: { q_id: properties[index % properties.length] } },
+      const call = firstBridge.getEntitySummary({
+        request: { path: { q_id: properties[index % properties.length] ?? '' } },
         actionId: `crash-run-${index.toString().padStart(4, '0')}`,
         confirmed: true,
         refresh: true,
@@ -68,7 +71,7 @@ describe('a host killed mid-run', () => {
 
     // Start again on the same folder: the core replays whatever was left pending before answering.
     const second = await startHost(dataDir);
-    const info = await bridge(second, 'getAppInfo', {});
+    const info = await bridge(second).getAppInfo({});
     expect(info.ok).toBe(true);
     second.child.kill('SIGTERM');
     await new Promise((resolve) => second.child.once('exit', resolve));
