@@ -6,6 +6,7 @@ import { createIpcDispatcher, type IpcHandlers } from '../../electron/core/ipc-d
 import { EventHub } from '../../electron/core/events.ts';
 import { startBrowserHost } from '../../electron/host/browser-host.ts';
 import { measureLatency, type LatencyFigures } from './measure.ts';
+import { measureFromPage } from './page.ts';
 
 export async function benchIpc(): Promise<LatencyFigures[]> {
   const appInfo = {
@@ -19,16 +20,13 @@ export async function benchIpc(): Promise<LatencyFigures[]> {
   const rendererDir = mkdtempSync(path.join(tmpdir(), 'plat-bench-'));
   writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html>');
   const host = await startBrowserHost({ dispatch, events: new EventHub(), rendererDir });
-  const headers = { 'Content-Type': 'application/json', Origin: host.origin, 'X-Plat-Token': host.token };
   try {
-    return [
-      await measureLatency('ipc dispatch (validate in and out)', () => dispatch('getAppInfo', {}, sender), { requests: 20_000, concurrency: 1 }),
-      await measureLatency(
-        'browser-host bridge round trip',
-        async () => (await fetch(`${host.origin}/bridge/op/getAppInfo`, { method: 'POST', headers, body: '{}' })).json(),
-        { requests: 2_000, concurrency: 1 },
-      ),
-    ];
+    const [roundTrip] = await measureFromPage({
+      host: { origin: host.origin, token: host.token },
+      cases: [{ name: 'browser-host bridge round trip (page thread → host socket → dispatch)', kind: 'bridge', operation: 'getAppInfo', payload: {}, requests: 5_000 }],
+    });
+    if (!roundTrip) throw new Error('the page worker returned no figures');
+    return [await measureLatency('ipc dispatch (validate in and out)', () => dispatch('getAppInfo', {}, sender), { requests: 20_000, concurrency: 1 }), roundTrip];
   } finally {
     await host.close();
   }
