@@ -114,6 +114,7 @@ export class ResponseCache {
   readonly #selectTotals: StatementSync;
   #policy: CachePolicy;
   #hits = 0;
+  #clears = 0;
   #misses = 0;
 
   constructor(db: DatabaseSync) {
@@ -231,6 +232,12 @@ export class ResponseCache {
     this.#write(() => {
       this.#db.exec('DELETE FROM response_cache');
     });
+    this.#clears += 1;
+  }
+
+  /** How many times the cache was cleared: a copy taken before a clear must not be put back after it. */
+  get clears(): number {
+    return this.#clears;
   }
 
   stats(): CacheStats {

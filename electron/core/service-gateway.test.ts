@@ -24,6 +24,9 @@ afterAll(async () => {
   store.close();
 });
 
+const caches = new WeakMap<ServiceGateway, ResponseCache>();
+const cacheOf = (gateway: ServiceGateway) => caches.get(gateway)!;
+
 function buildGateway(options: { failingCache?: boolean } = {}) {
   const db = openAppDatabase(':memory:');
   const cache = new ResponseCache(db);
@@ -56,6 +59,7 @@ function buildGateway(options: { failingCache?: boolean } = {}) {
     commitTogether: (work) => inTransaction(db, work),
     activeService: () => ({ client, connectionId: 'local-sample' }),
   });
+  caches.set(gateway, cache);
   return { ledger, gateway, atSending };
 }
 
@@ -91,5 +95,21 @@ describe('the gateway and the ledger', () => {
     ]);
     expect(ledger.pendingAttempts()).toEqual([]);
     expect(gateway.preview('v4.summary', parts).cached).toBe(false);
+  });
+
+  it("keeps a free answer's copy just after the answer goes back, unless the cache was cleared meanwhile", async () => {
+    const { gateway } = buildGateway();
+    const catalog = { query: { jurisdiction: '11001' } };
+    await gateway.call({ operation: 'v4.catalog', parts: catalog });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gateway.preview('v4.catalog', catalog).cached).toBe(true);
+    expect((await gateway.call({ operation: 'v4.catalog', parts: catalog })).billing.cacheHit).toBe(true);
+
+    const other = { query: { jurisdiction: '51510' } };
+    const answered = await gateway.call({ operation: 'v4.catalog', parts: other });
+    expect(answered.billing.cacheHit).toBe(false);
+    cacheOf(gateway).clear();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gateway.preview('v4.catalog', other).cached).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // Every service call the renderer asks for goes through here, in this order:
-//   price (cost estimate) → budget and confirmation → cache → ledger (write-ahead) → client → ledger
-//   (answer, reconciliation) → cache → spend event.
+//   price (cost estimate) → budget and confirmation → cache → ledger (write-ahead, for a call that
+//   can charge) → client → ledger (answer, reconciliation) and a paid answer's cached copy, in one
+//   commit → the answer goes back → a free answer's cached copy → spend event (coalesced).
 // The renderer never builds a request, never sees the key and never computes a charge.
 //
 // Calls are serialised (one in flight at a time) so the ledger can attribute every balance change to
@@ -11,7 +12,7 @@ import type { z } from 'zod';
 import { operationSchemas, serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
 import type { CallBilling, CostPreview, SpendSnapshot } from '../../shared/ipc.ts';
 import type { CallAnswer, SpendLedger } from './ledger.ts';
-import type { ResponseCache } from './cache.ts';
+import type { CacheEntry, ResponseCache } from './cache.ts';
 import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy, type CostEstimator, type V3PriceRequest } from './budgets.ts';
 import type { ProjectStore } from './projects.ts';
@@ -338,20 +339,14 @@ export class ServiceGateway {
       });
       const servedAt = String((outcome.meta as { served_at?: unknown }).served_at ?? this.#now().toISOString());
       const requestId = outcome.http.requestId ?? String((outcome.envelope as { request_id?: unknown }).request_id ?? '');
+      const copy = (chargedMicroUsd: number) => ({ value: outcome.envelope, servedAt, requestId, chargedMicroUsd, storedAt: this.#now().getTime() });
       let charged: number;
       try {
         charged = this.#commitTogether(() => {
           const total = close(answerOf(outcome)).totalChargeMicroUsd;
-          if (cacheKey) {
-            this.#o.cache.put(cacheKey, {
-              value: outcome.envelope,
-              servedAt,
-              requestId,
-              // A replayed retry of a charged call still cost what the first attempt was charged.
-              chargedMicroUsd: total,
-              storedAt: this.#now().getTime(),
-            });
-          }
+          // A paid answer's copy is kept before the answer goes back, so it is never bought twice (a
+          // replayed retry still cost what the first attempt was charged).
+          if (cacheKey && chargeable) this.#o.cache.put(cacheKey, copy(total));
           return total;
         });
       } catch {
@@ -360,6 +355,8 @@ export class ServiceGateway {
         charged = close(answerOf(outcome)).totalChargeMicroUsd;
       }
       closed = true;
+      // A free answer's copy only saves a round trip, so it is kept just after the answer goes back.
+      if (cacheKey && !chargeable) this.#keepCopyAfterAnswer(cacheKey, copy(0));
       if (outcome.http.chargedMicroUsd) {
         this.#o.estimator.recordObservedCharge({
           operation,
@@ -405,6 +402,19 @@ export class ServiceGateway {
       }
       throw error;
     }
+  }
+
+  #keepCopyAfterAnswer(cacheKey: string, entry: CacheEntry): void {
+    const clearsBefore = this.#o.cache.clears;
+    setImmediate(() => {
+      // Cleared in between: the user asked for nothing to be kept from before.
+      if (this.#o.cache.clears !== clearsBefore) return;
+      try {
+        this.#o.cache.put(cacheKey, entry);
+      } catch {
+        // Not kept (the app is closing, or the disk refused): the next identical request asks again, free.
+      }
+    });
   }
 
   /** Re-sends calls begun before a crash with their keys (free replays) and closes their rows. */

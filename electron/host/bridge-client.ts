@@ -1,14 +1,18 @@
 // The browser host's bridge from Node (tests, benchmarks, the crash test): the same client the page
-// uses (shared/bridge-protocol.ts) on Node's WebSocket, which, unlike a browser's, must be told the
-// Origin a page on the host would send.
+// uses (shared/bridge-protocol.ts) on a `ws` socket, which speaks the standard WebSocket interface
+// and, unlike a browser's, must be told the Origin a page on the host would send.
+import { WebSocket } from 'ws';
 import { BRIDGE_PATH, bridgeProtocols, createBridgeClient, type BridgeClient, type BridgeSocket } from '../../shared/bridge-protocol.ts';
 
 export function bridgeUrl(origin: string): string {
   return `${origin.replace(/^http/, 'ws')}${BRIDGE_PATH}`;
 }
 
+/** A raw bridge socket, as a page on `origin` would open it (tests use it to send what a page would not). */
+export function openBridgeSocket(host: { origin: string; token: string }, origin = host.origin): WebSocket {
+  return new WebSocket(bridgeUrl(host.origin), bridgeProtocols(host.token), { origin });
+}
+
 export function connectBridge(host: { origin: string; token: string }, options: { origin?: string; reconnectDelayMs?: number } = {}): BridgeClient {
-  // Node's WebSocket (undici) takes an init object with headers as its second argument.
-  const init = { protocols: bridgeProtocols(host.token), headers: { Origin: options.origin ?? host.origin } };
-  return createBridgeClient(() => new WebSocket(bridgeUrl(host.origin), init as unknown as string[]) as BridgeSocket, options);
+  return createBridgeClient(() => openBridgeSocket(host, options.origin) as unknown as BridgeSocket, options);
 }

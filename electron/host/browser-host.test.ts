@@ -7,7 +7,7 @@ import { startBrowserHost, type BrowserHost } from './browser-host.ts';
 import { EventHub } from '../core/events.ts';
 import type { IpcDispatch } from '../core/ipc-dispatch.ts';
 import { BRIDGE_PATH, BRIDGE_PROTOCOL, bridgeProtocols } from '../../shared/bridge-protocol.ts';
-import { bridgeUrl, connectBridge } from './bridge-client.ts';
+import { connectBridge, openBridgeSocket } from './bridge-client.ts';
 
 const calls: Array<{ operation: string; payload: unknown }> = [];
 const dispatch: IpcDispatch = async (operation, payload) => {
@@ -129,9 +129,9 @@ describe('browser host', () => {
   });
 
   it('closes a socket that sends something other than a bridge call', async () => {
-    const socket = new WebSocket(bridgeUrl(host.origin), { protocols: bridgeProtocols(host.token), headers: { Origin: host.origin } } as unknown as string[]);
-    await new Promise((resolve) => socket.addEventListener('open', resolve));
-    const closed = new Promise<number>((resolve) => socket.addEventListener('close', (event) => resolve(event.code)));
+    const socket = openBridgeSocket(host);
+    await new Promise((resolve) => socket.once('open', resolve));
+    const closed = new Promise<number>((resolve) => socket.once('close', (code: number) => resolve(code)));
     socket.send('{not json');
     expect(await closed).toBe(1008);
   });

@@ -23,7 +23,8 @@ export async function benchIpc(): Promise<LatencyFigures[]> {
   try {
     const [roundTrip] = await measureFromPage({
       host: { origin: host.origin, token: host.token },
-      cases: [{ name: 'browser-host bridge round trip (page thread → host socket → dispatch)', kind: 'bridge', operation: 'getAppInfo', payload: {}, requests: 5_000 }],
+      cases: [{ name: 'browser-host bridge round trip (page thread → host socket → dispatch)', kind: 'bridge', operation: 'getAppInfo', payload: {} }],
+      requests: 5_000,
     });
     if (!roundTrip) throw new Error('the page worker returned no figures');
     return [await measureLatency('ipc dispatch (validate in and out)', () => dispatch('getAppInfo', {}, sender), { requests: 20_000, concurrency: 1 }), roundTrip];

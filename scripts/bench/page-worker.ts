@@ -1,32 +1,59 @@
 // The "page" side of the core and IPC benchmarks, on its own thread as a real page is in its own
 // process: its client work (building requests, parsing answers) must not queue behind the host's.
-// Runs each case it is given and posts the figures back.
+// The cases take turns in blocks of BLOCK calls, so a slow spell of this shared machine falls on all
+// of them alike rather than on whichever case happened to be running, while each call still follows
+// one of its own kind (as a page's calls do); the figures go back to the caller.
 import { parentPort, workerData } from 'node:worker_threads';
 import { connectBridge } from '../../electron/host/bridge-client.ts';
-import { measureLatency, type LatencyFigures } from './measure.ts';
+import { percentile, type LatencyFigures } from './measure.ts';
 
 export type PageCase =
-  | { name: string; kind: 'fetch'; url: string; headers: Record<string, string>; requests: number; target?: string }
-  | { name: string; kind: 'bridge'; operation: string; payload: unknown; requests: number; target?: string };
+  | { name: string; kind: 'fetch'; url: string; headers: Record<string, string>; target?: string }
+  | { name: string; kind: 'bridge'; operation: string; payload: unknown; target?: string };
 
 export interface PageWorkerInput {
   host: { origin: string; token: string };
   cases: PageCase[];
+  /** Timed calls per case, after `warmup` untimed ones. */
+  requests: number;
+  warmup?: number;
 }
 
-const { host, cases } = workerData as PageWorkerInput;
+const BLOCK = 100;
+const { host, cases, requests, warmup = 100 } = workerData as PageWorkerInput;
 const bridge = connectBridge(host);
 const api = bridge.api as unknown as Record<string, (payload: unknown) => Promise<{ ok: boolean }>>;
-const results: LatencyFigures[] = [];
-for (const item of cases) {
-  const task =
-    item.kind === 'fetch'
-      ? async () => (await fetch(item.url, { headers: item.headers })).json()
-      : async () => {
-          const result = await api[item.operation]!(item.payload);
-          if (!result.ok) throw new Error(`${item.operation} failed: ${JSON.stringify(result)}`);
-        };
-  results.push(await measureLatency(item.name, task, { requests: item.requests, concurrency: 1, warmup: 100, ...(item.target ? { target: item.target } : {}) }));
+const tasks = cases.map((item) =>
+  item.kind === 'fetch'
+    ? async () => (await fetch(item.url, { headers: item.headers })).json()
+    : async () => {
+        const result = await api[item.operation]!(item.payload);
+        if (!result.ok) throw new Error(`${item.operation} failed: ${JSON.stringify(result)}`);
+      },
+);
+for (let i = 0; i < warmup; i++) for (const task of tasks) await task();
+const samples = cases.map(() => [] as number[]);
+for (let done = 0; done < requests; done += BLOCK) {
+  for (const [index, task] of tasks.entries()) {
+    for (let i = done; i < Math.min(requests, done + BLOCK); i++) {
+      const started = performance.now();
+      await task();
+      samples[index]!.push(performance.now() - started);
+    }
+  }
 }
 bridge.close();
-parentPort?.postMessage(results);
+const figures: LatencyFigures[] = cases.map((item, index) => {
+  const sorted = samples[index]!.sort((a, b) => a - b);
+  const totalS = sorted.reduce((sum, ms) => sum + ms, 0) / 1000;
+  return {
+    name: item.name,
+    concurrency: 1,
+    requests: sorted.length,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    requestsPerSecond: sorted.length / totalS,
+    ...(item.target ? { target: item.target } : {}),
+  };
+});
+parentPort?.postMessage(figures);

@@ -1,9 +1,9 @@
 // The renderer in headless Chromium against the real browser host: from navigation to a usable
 // search form, and a 100-row results table rendering (switching between two kept result pages mounts
 // a fresh table: React and the DOM, not the network). Targets: form ≤ 1 s, table ≤ 50 ms.
-import { chromium } from '@playwright/test';
 import { spawnBrowserHost } from '../../electron/host/spawn-host.ts';
 import { percentile, type LatencyFigures } from './measure.ts';
+import { launchChromium } from './chromium.ts';
 
 function figures(name: string, samples: number[], target: string): LatencyFigures {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -12,10 +12,7 @@ function figures(name: string, samples: number[], target: string): LatencyFigure
 
 export async function benchUi(): Promise<LatencyFigures[]> {
   const host = await spawnBrowserHost();
-  const browser = await chromium.launch({
-    executablePath: process.env.PLAT_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
