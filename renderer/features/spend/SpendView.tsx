@@ -332,7 +332,7 @@ function Ledger() {
           Ledger
         </h2>
         <p className="muted spend-ledger__intro">
-          Every service call, written before it was sent and closed with what the service charged. Newest first.
+          Every service call with what the service charged; one that can cost money is written before it is sent. Newest first.
         </p>
       </div>
       <form className="spend-filters" aria-label="Ledger filters" onSubmit={(event) => event.preventDefault()}>
