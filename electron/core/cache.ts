@@ -153,7 +153,7 @@ export class ResponseCache {
   setPolicy(update: Partial<CachePolicy>): CachePolicy {
     const next: CachePolicy = { ...this.#policy, ...definedOnly(update) };
     checkPolicy(next);
-    this.#write(() => {
+    inTransaction(this.#db, () => {
       statement(this.#db, 
           `INSERT INTO response_cache_policy (id, ttl_seconds, max_entries, max_bytes) VALUES (1, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET ttl_seconds = excluded.ttl_seconds, max_entries = excluded.max_entries, max_bytes = excluded.max_bytes`,
@@ -203,7 +203,7 @@ export class ResponseCache {
     if (!Number.isFinite(entry.storedAt)) throw new RangeError('storedAt must be epoch milliseconds');
     const bytes =
       Buffer.byteLength(valueJson, 'utf8') + Buffer.byteLength(entry.servedAt, 'utf8') + Buffer.byteLength(entry.requestId, 'utf8');
-    return this.#write(() => {
+    return inTransaction(this.#db, () => {
       if (bytes > this.#policy.maxBytes) {
         this.#deleteEntry.run(key);
         return false;
@@ -229,7 +229,7 @@ export class ResponseCache {
 
   /** Empties the cache. Hit and miss counts are kept: they describe the session. */
   clear(): void {
-    this.#write(() => {
+    inTransaction(this.#db, () => {
       this.#db.exec('DELETE FROM response_cache');
     });
     this.#clears += 1;
@@ -281,11 +281,6 @@ export class ResponseCache {
       if (freed >= excessBytes) break;
     }
     for (const key of victims) this.#deleteEntry.run(key);
-  }
-
-  // One write transaction, or part of the caller's when one is already open.
-  #write<T>(work: () => T): T {
-    return this.#db.isTransaction ? work() : inTransaction(this.#db, work);
   }
 }
 

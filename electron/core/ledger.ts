@@ -115,6 +115,14 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
 
 registerMigrations('ledger', LEDGER_MIGRATIONS);
 
+/** The rows the next reconciliation sums: calls closed (with or without an answer) and not yet measured. */
+const ANSWERED_UNRECONCILED = `reconciled = 0 AND kind = 'call' AND finished_at IS NOT NULL`;
+
+/** A call's status from its HTTP answer. */
+function answeredStatus(httpStatus: number): 'succeeded' | 'failed' {
+  return httpStatus >= 200 && httpStatus < 300 ? 'succeeded' : 'failed';
+}
+
 export type SpendEntryKind = 'call' | 'reconciliation' | 'credit';
 export type SpendEntryStatus = 'pending' | 'succeeded' | 'failed' | 'recovered' | 'recorded';
 
@@ -562,14 +570,14 @@ export class SpendLedger {
    * flight or waiting in the window, no answered row unreconciled, no charge, and the balance equal to
    * the baseline); otherwise null.
    */
-  #settledFreeAnswer(answer: CallAnswer): { status: 'succeeded' | 'failed'; httpStatus: number } | null {
+  #settledFreeAnswer(answer: CallAnswer): { status: SpendEntryStatus; httpStatus: number } | null {
     if (answer.httpStatus === null || (answer.chargedMicroUsd ?? 0) !== 0 || answer.replayed) return null;
     if (this.#inFlight.size > 0 || this.#window.length > 0) return null;
     const baseline = this.balanceBaseline();
     if (baseline === null || answer.balanceAfterMicroUsd !== baseline.balanceMicroUsd) return null;
-    const waiting = statement(this.#db, `SELECT 1 AS waiting FROM spend_ledger WHERE reconciled = 0 LIMIT 1`).get();
+    const waiting = statement(this.#db, `SELECT 1 AS waiting FROM spend_ledger WHERE ${ANSWERED_UNRECONCILED} LIMIT 1`).get();
     if (waiting) return null;
-    return { status: answer.httpStatus >= 200 && answer.httpStatus < 300 ? 'succeeded' : 'failed', httpStatus: answer.httpStatus };
+    return { status: answeredStatus(answer.httpStatus), httpStatus: answer.httpStatus };
   }
 
   #insertAttempt(input: BeginAttemptInput): number {
@@ -722,7 +730,7 @@ export class SpendLedger {
           )
           .run(at, answer.attempts, answer.errorCode ?? 'no_answer', callId);
       } else {
-        const status = reason === 'recovered' ? 'recovered' : answer.httpStatus >= 200 && answer.httpStatus < 300 ? 'succeeded' : 'failed';
+        const status = reason === 'recovered' ? 'recovered' : answeredStatus(answer.httpStatus);
         const chargeUnseen = answer.replayed && !this.#keySeenCharged(entry.idempotencyKey);
         statement(this.#db, 
             `UPDATE spend_ledger SET status = ?, finished_at = ?, http_status = ?, request_id = ?, charged_micro_usd = ?,
@@ -788,7 +796,7 @@ export class SpendLedger {
 
     const calls: UnreconciledCall[] = statement(this.#db, 
         `SELECT id, charged_micro_usd, expected_cost_micro_usd, charge_unseen FROM spend_ledger
-         WHERE reconciled = 0 AND kind = 'call' AND finished_at IS NOT NULL ORDER BY id`,
+         WHERE ${ANSWERED_UNRECONCILED} ORDER BY id`,
       )
       .all()
       .map((row) => ({

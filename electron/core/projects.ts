@@ -149,7 +149,7 @@ export class ProjectStore {
     const name = normalizeProjectName(input.name);
     const cap = checkCap(input.spendingCapMicroUsd);
     const id = randomUUID();
-    this.#write(() => {
+    inTransaction(this.#db, () => {
       this.#refuseNameClash(name, null);
       statement(this.#db, 'INSERT INTO projects (id, name, name_key, spending_cap_micro_usd, created_at) VALUES (?, ?, ?, ?, ?)')
         .run(id, name, nameKey(name), cap, this.#now().toISOString());
@@ -159,7 +159,7 @@ export class ProjectStore {
 
   rename(id: string, name: string): Project {
     const normalized = normalizeProjectName(name);
-    this.#write(() => {
+    inTransaction(this.#db, () => {
       const project = this.#require(id);
       if (project.archivedAt === null) this.#refuseNameClash(normalized, id);
       statement(this.#db, 'UPDATE projects SET name = ?, name_key = ? WHERE id = ?').run(normalized, nameKey(normalized), id);
@@ -177,7 +177,7 @@ export class ProjectStore {
 
   /** Closes the project: it leaves the default list, and stops being the active one. Its spending stays in the ledger. */
   archive(id: string): Project {
-    this.#write(() => {
+    inTransaction(this.#db, () => {
       const project = this.#require(id);
       if (project.archivedAt !== null) return;
       statement(this.#db, 'UPDATE projects SET archived_at = ? WHERE id = ?').run(this.#now().toISOString(), id);
@@ -188,7 +188,7 @@ export class ProjectStore {
 
   /** Reopens an archived project, unless an open project has taken its name meanwhile. */
   restore(id: string): Project {
-    this.#write(() => {
+    inTransaction(this.#db, () => {
       const project = this.#require(id);
       if (project.archivedAt === null) return;
       this.#refuseNameClash(project.name, id);
@@ -238,11 +238,6 @@ export class ProjectStore {
     const clash = statement(this.#db, 'SELECT id FROM projects WHERE name_key = ? AND archived_at IS NULL AND id IS NOT ?')
       .get(nameKey(name), exceptId);
     if (clash) throw new ProjectError(`A project named "${name}" already exists`);
-  }
-
-  #write(work: () => void): void {
-    if (this.#db.isTransaction) work();
-    else inTransaction(this.#db, work);
   }
 }
 
