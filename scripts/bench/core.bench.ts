@@ -12,18 +12,12 @@ import { createAppCore } from '../../electron/core/app-core.ts';
 import { MemoryKeyVault } from '../../electron/core/key-vault.ts';
 import { launchLocalService } from '../../electron/local-service/launch.ts';
 import { startBrowserHost } from '../../electron/host/browser-host.ts';
-import { measureLatency, percentile, type LatencyFigures } from './measure.ts';
+import { latencyFigures, measureLatency, type LatencyFigures } from './measure.ts';
 import { measureFromPage } from './page.ts';
 import { launchChromium } from './chromium.ts';
 
 const rendererDir = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 const BLOCK = 100;
-
-function figuresOf(name: string, samples: number[], target?: string): LatencyFigures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const totalS = sorted.reduce((sum, ms) => sum + ms, 0) / 1000;
-  return { name, concurrency: 1, requests: sorted.length, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), requestsPerSecond: sorted.length / totalS, ...(target ? { target } : {}) };
-}
 
 /**
  * The same pair from real pages: Plat's page calling through `window.plat` (its bridge socket), and
@@ -73,8 +67,8 @@ async function measureInChromium(input: { appUrl: string; serviceUrl: string; se
       proxied.push(...proxiedBlock);
     }
     return [
-      figuresOf('Chromium: a page fetching the service directly', direct),
-      figuresOf('Chromium: Plat’s page → host → service', proxied, 'overhead ≤ 1 ms or ≤ 10 %'),
+      latencyFigures('Chromium: a page fetching the service directly', direct),
+      latencyFigures('Chromium: Plat’s page → host → service', proxied, { target: 'overhead ≤ 1 ms or ≤ 10 %' }),
     ];
   } finally {
     await browser.close();

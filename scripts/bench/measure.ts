@@ -17,6 +17,28 @@ export function percentile(sortedMs: number[], p: number): number {
   return sortedMs[Math.max(0, index)] ?? Number.NaN;
 }
 
+/**
+ * Figures from timed samples. `elapsedS`: the wall time they took together (with concurrency above 1
+ * it is less than their sum); default their sum; null where a rate means nothing (screen frames).
+ */
+export function latencyFigures(
+  name: string,
+  samples: number[],
+  options: { concurrency?: number; elapsedS?: number | null; target?: string } = {},
+): LatencyFigures {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const elapsedS = options.elapsedS === undefined ? sorted.reduce((sum, ms) => sum + ms, 0) / 1000 : options.elapsedS;
+  return {
+    name,
+    concurrency: options.concurrency ?? 1,
+    requests: sorted.length,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    requestsPerSecond: elapsedS === null ? Number.NaN : sorted.length / elapsedS,
+    ...(options.target ? { target: options.target } : {}),
+  };
+}
+
 /** Runs `task` `requests` times with `concurrency` in flight, after `warmup` untimed runs. */
 export async function measureLatency(
   name: string,
@@ -37,17 +59,9 @@ export async function measureLatency(
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const elapsedS = (performance.now() - started) / 1000;
-  samples.sort((a, b) => a - b);
-  return {
-    name,
-    concurrency: options.concurrency,
-    requests: samples.length,
-    p50Ms: percentile(samples, 50),
-    p99Ms: percentile(samples, 99),
-    requestsPerSecond: samples.length / elapsedS,
-    ...(options.target ? { target: options.target } : {}),
-  };
+  return latencyFigures(name, samples, { concurrency: options.concurrency, elapsedS, ...(options.target ? { target: options.target } : {}) });
 }
+
 
 export function printLatencyTable(rows: LatencyFigures[]): void {
   const header = ['case', 'conc', 'n', 'p50 ms', 'p99 ms', 'req/s', 'target'];

@@ -5,7 +5,7 @@
 // one of its own kind (as a page's calls do); the figures go back to the caller.
 import { parentPort, workerData } from 'node:worker_threads';
 import { connectBridge } from '../../electron/host/bridge-client.ts';
-import { percentile, type LatencyFigures } from './measure.ts';
+import { latencyFigures, type LatencyFigures } from './measure.ts';
 
 export type PageCase =
   | { name: string; kind: 'fetch'; url: string; headers: Record<string, string>; target?: string }
@@ -43,17 +43,5 @@ for (let done = 0; done < requests; done += BLOCK) {
   }
 }
 bridge.close();
-const figures: LatencyFigures[] = cases.map((item, index) => {
-  const sorted = samples[index]!.sort((a, b) => a - b);
-  const totalS = sorted.reduce((sum, ms) => sum + ms, 0) / 1000;
-  return {
-    name: item.name,
-    concurrency: 1,
-    requests: sorted.length,
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-    requestsPerSecond: sorted.length / totalS,
-    ...(item.target ? { target: item.target } : {}),
-  };
-});
+const figures: LatencyFigures[] = cases.map((item, index) => latencyFigures(item.name, samples[index]!, item.target ? { target: item.target } : {}));
 parentPort?.postMessage(figures);

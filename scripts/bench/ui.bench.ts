@@ -2,13 +2,8 @@
 // search form, and a 100-row results table rendering (switching between two kept result pages mounts
 // a fresh table: React and the DOM, not the network). Targets: form ≤ 1 s, table ≤ 50 ms.
 import { spawnBrowserHost } from '../../electron/host/spawn-host.ts';
-import { percentile, type LatencyFigures } from './measure.ts';
+import { latencyFigures, type LatencyFigures } from './measure.ts';
 import { launchChromium } from './chromium.ts';
-
-function figures(name: string, samples: number[], target: string): LatencyFigures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { name, concurrency: 1, requests: samples.length, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), requestsPerSecond: Number.NaN, target };
-}
 
 export async function benchUi(): Promise<LatencyFigures[]> {
   const host = await spawnBrowserHost();
@@ -91,10 +86,10 @@ export async function benchUi(): Promise<LatencyFigures[]> {
       );
     }
     return [
-      figures('navigation → usable search form (ms since navigation start)', formReady, '≤ 1,000 ms'),
-      figures('100-row results table render (React commit, DOM ready)', tableCommit, '≤ 50 ms'),
-      figures('100-row results table on screen (incl. software paint)', tableFrame, ''),
-      figures('a one-word change on screen (the same frames, for scale)', wordFrame, ''),
+      latencyFigures('navigation → usable search form (ms since navigation start)', formReady, { elapsedS: null, target: '≤ 1,000 ms' }),
+      latencyFigures('100-row results table render (React commit, DOM ready)', tableCommit, { elapsedS: null, target: '≤ 50 ms' }),
+      latencyFigures('100-row results table on screen (incl. software paint)', tableFrame, { elapsedS: null }),
+      latencyFigures('a one-word change on screen (the same frames, for scale)', wordFrame, { elapsedS: null }),
     ];
   } finally {
     await browser.close();
