@@ -28,6 +28,7 @@ import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidQuery } from './use-paid-query.ts';
 import { FilterValue } from './FilterValue.tsx';
+import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
 interface PropertyRow extends PropertyRowView {
   item: V2EntitySummary;
@@ -130,23 +131,9 @@ export function PropertiesTab() {
               </label>
             </div>
           </fieldset>
-          <label className="search-field search-field--narrow">
-            <span className="search-field__label">Per page</span>
-            <input
-              className="input"
-              inputMode="numeric"
-              value={form.limit}
-              aria-invalid={problems?.limit ? true : undefined}
-              aria-describedby={problems?.limit ? 'properties-limit-problem' : undefined}
-              onChange={(event) => updateForm({ limit: event.target.value })}
-            />
-          </label>
+          <PerPageField idPrefix="properties" value={form.limit} problem={problems?.limit} onChange={(limit) => updateForm({ limit })} />
         </div>
-        {problems?.limit && (
-          <p className="search-problem" id="properties-limit-problem">
-            {problems.limit}
-          </p>
-        )}
+        <PerPageProblem idPrefix="properties" problem={problems?.limit} />
 
         <fieldset className="search-filters">
           <legend>

@@ -33,6 +33,7 @@ import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidQuery } from './use-paid-query.ts';
 import { cellContent, PagedResultsHead } from './PageBar.tsx';
 import { FilterValue } from './FilterValue.tsx';
+import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
 const MAX_FILTERS = 5;
 
@@ -137,23 +138,9 @@ export function RecordsTab() {
               ))}
             </select>
           </label>
-          <label className="search-field search-field--narrow">
-            <span className="search-field__label">Per page</span>
-            <input
-              className="input"
-              inputMode="numeric"
-              value={form.limit}
-              aria-invalid={problems?.limit ? true : undefined}
-              aria-describedby={problems?.limit ? 'records-limit-problem' : undefined}
-              onChange={(event) => updateForm({ limit: event.target.value })}
-            />
-          </label>
+          <PerPageField idPrefix="records" value={form.limit} problem={problems?.limit} onChange={(limit) => updateForm({ limit })} />
         </div>
-        {problems?.limit && (
-          <p className="search-problem" id="records-limit-problem">
-            {problems.limit}
-          </p>
-        )}
+        <PerPageProblem idPrefix="records" problem={problems?.limit} />
 
         {catalog.isError && <ErrorNotice error={catalog.error} onRetry={() => void catalog.refetch()} />}
         {catalog.isSuccess && kinds.length === 0 && (
