@@ -176,6 +176,9 @@ class FixedWindowRateLimiter {
 // ---------------------------------------------------------------------------------------------
 // Request fingerprint for idempotency: method + path + canonical query + canonical JSON body.
 
+// The body as sent, before validation, so by JSON's own rules (a number too large for a double is
+// Infinity and writes as null): shared/canonical-json.ts refuses such values, right for cache keys
+// of validated requests, but here it would turn a bad body into a 500 instead of its 400.
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {

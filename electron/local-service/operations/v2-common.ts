@@ -6,6 +6,7 @@ import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { Citation, SampleSource, SampleStore, SourceCitation } from '../sample-store.ts';
 import { ServiceFailure } from '../operation.ts';
+import { canonicalJson } from '../../../shared/canonical-json.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Generation
@@ -39,17 +40,6 @@ export function generationMeta(store: SampleStore): { publication_id: string; ge
 
 // ---------------------------------------------------------------------------------------------
 // Cursors
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** A short hash of what a request asked (key order does not matter), to bind its cursors to it. */
 export function requestFingerprint(scope: string, request: unknown): string {
