@@ -9,7 +9,7 @@ import {
   entityPrefix,
   type EntityIdPrefix,
 } from '../../../shared/service/common.ts';
-import { summaryCanonicalFields, V4SummaryFieldSchema, type V4ConnectedItem } from '../../../shared/service/v4.ts';
+import { summaryCanonicalFields, V4SummaryFieldSchema, type V4ConnectedItem, type V4SummaryField } from '../../../shared/service/v4.ts';
 import type { V2RelationshipEdge, V2TraversalData } from '../../../shared/service/v2.ts';
 import { fromV2Source, fromV4Citation, type CitationView } from '../../components/citation.ts';
 
@@ -256,6 +256,17 @@ export function citedFieldValue(field: string, entry: unknown): CitedValue | nul
   return parsed.success ? citedValue(field, parsed.data) : null;
 }
 
+/** A row for a field that came with its best value, citation and alternatives. */
+function citedRow(field: string, parsed: V4SummaryField): SummaryRow {
+  return {
+    field,
+    label: fieldLabel(field),
+    best: citedValue(field, parsed),
+    raw: null,
+    alternatives: parsed.alternatives.map((alternative) => citedValue(field, alternative)),
+  };
+}
+
 /** The summary's canonical fields in Plat's order (then any others), and its limitations. */
 export function summaryView(data: Record<string, unknown>): SummaryView {
   const limitations = Array.isArray(data.limitations) ? data.limitations.filter((l): l is string => typeof l === 'string') : [];
@@ -265,13 +276,7 @@ export function summaryView(data: Record<string, unknown>): SummaryView {
     const entry = data[field];
     const parsed = V4SummaryFieldSchema.safeParse(entry);
     if (!parsed.success) return { field, label: fieldLabel(field), best: null, raw: formatFieldValue(field, entry), alternatives: [] };
-    return {
-      field,
-      label: fieldLabel(field),
-      best: citedValue(field, parsed.data),
-      raw: null,
-      alternatives: parsed.data.alternatives.map((alternative) => citedValue(field, alternative)),
-    };
+    return citedRow(field, parsed.data);
   });
   return { rows, limitations };
 }
@@ -327,15 +332,7 @@ export function identifierRows(identifiers: readonly unknown[] | undefined, cita
 export function attributeRows(attributes: Record<string, unknown> | undefined, citations: ReadonlyMap<string, CitationView> = new Map()): SummaryRow[] {
   return Object.entries(attributes ?? {}).map(([field, entry]): SummaryRow => {
     const parsed = V4SummaryFieldSchema.safeParse(isRecord(entry) && !('alternatives' in entry) ? { ...entry, alternatives: [] } : entry);
-    if (parsed.success) {
-      return {
-        field,
-        label: fieldLabel(field),
-        best: citedValue(field, parsed.data),
-        raw: null,
-        alternatives: parsed.data.alternatives.map((alternative) => citedValue(field, alternative)),
-      };
-    }
+    if (parsed.success) return citedRow(field, parsed.data);
     const value = isRecord(entry) && 'value' in entry ? entry.value : entry;
     const citation = isRecord(entry) ? firstCitation(entry.source_refs, citations) : null;
     if (citation && (value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
