@@ -96,14 +96,44 @@ function serveRenderer(): void {
   });
 }
 
+/** One signal per loaded page: it fires when the page navigates away, reloads or its window closes. */
+const pageSignals = new WeakMap<Electron.WebContents, AbortController>();
+function pageSignal(contents: Electron.WebContents): AbortSignal {
+  let controller = pageSignals.get(contents);
+  if (!controller) {
+    const created = new AbortController();
+    controller = created;
+    pageSignals.set(contents, created);
+    const gone = () => {
+      created.abort();
+      pageSignals.delete(contents);
+    };
+    contents.once('destroyed', gone);
+    contents.once('render-process-gone', gone);
+    // A reload or another document (hash routes stay in the same document and keep their calls).
+    const navigated = (details: Electron.Event<Electron.WebContentsDidStartNavigationEventParams>) => {
+      if (details.isSameDocument || !details.isMainFrame) return;
+      contents.off('did-start-navigation', navigated);
+      gone();
+    };
+    contents.on('did-start-navigation', navigated);
+  }
+  return controller.signal;
+}
+
 function routeIpc(core: AppCore): void {
   for (const operation of ipcOperationNames) {
     ipcMain.handle(ipcChannel(operation), (event, payload: unknown) =>
-      core.dispatch(operation, payload, {
-        runtime: 'electron',
-        url: event.senderFrame?.url ?? '',
-        isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame,
-      }),
+      core.dispatch(
+        operation,
+        payload,
+        {
+          runtime: 'electron',
+          url: event.senderFrame?.url ?? '',
+          isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame,
+        },
+        { signal: pageSignal(event.sender) },
+      ),
     );
   }
   core.events.subscribe((event, payload) => {

@@ -62,6 +62,14 @@ export const errorCatalogue = {
   forbidden_sender: entry('forbidden_sender', undefined, 'Request refused', 'The request did not come from the Plat window', 'use Plat from its own window', false),
   key_not_configured: entry('key_not_configured', undefined, 'No API key', 'No API key is set up', 'add one in Settings', false),
   internal: entry('internal', undefined, 'Something went wrong', 'Plat hit an unexpected problem', 'try again; if it persists, report it', false),
+  // A call the service charged for but whose answer never arrived. Trying again sends the same
+  // Idempotency-Key, so the service replays the answer free; the charge is already booked on the call.
+  charged_answer_lost: entry('charged_answer_lost', undefined, 'Charged, answer not received', 'The service charged for this call, but its answer did not arrive', 'try again: the same request is replayed free', true),
+  // Plat's data folder refused a write (no space left). A charge already made is kept in memory and
+  // written as soon as space allows (at the latest on the next start).
+  disk_full: entry('disk_full', undefined, 'Disk full', 'The disk holding Plat\'s data folder is full', 'free some space; charges already made are kept and will be saved', true),
+  // The page that asked for the call has gone (closed or reloaded) before it ran.
+  cancelled: entry('cancelled', undefined, 'Cancelled', 'The call was cancelled before it ran', 'nothing was sent or charged; ask again if you still need it', true),
 } as const satisfies Record<string, ErrorCatalogueEntry>;
 
 export type PlatErrorCode = keyof typeof errorCatalogue;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppInfo, ServiceConnection } from '../../shared/ipc.ts';
 import { serviceCallOperations, type ServiceCallIpcName } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
-import { createIpcDispatcher, type IpcDispatch, type IpcHandlers, type IpcSender } from './ipc-dispatch.ts';
+import { createIpcDispatcher, type CallContext, type IpcDispatch, type IpcHandlers, type IpcSender } from './ipc-dispatch.ts';
 import { EventHub } from './events.ts';
 import { inTransaction, openAppDatabase } from './app-db.ts';
 import { SpendLedger } from './ledger.ts';
@@ -171,7 +171,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
 
   const serviceHandler =
     <N extends ServiceCallIpcName>(name: N) =>
-    async (request: { request: unknown; actionId?: string | undefined; confirmed?: boolean | undefined; refresh?: boolean | undefined }) => {
+    async (
+      request: { request: unknown; actionId?: string | undefined; confirmed?: boolean | undefined; refresh?: boolean | undefined },
+      context: CallContext,
+    ) => {
       await ready;
       return gateway.call({
         operation: serviceCallOperations[name],
@@ -179,6 +182,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         actionId: request.actionId,
         confirmed: request.confirmed,
         refresh: request.refresh,
+        signal: context.signal,
       }) as never;
     };
 

@@ -5,8 +5,16 @@ import type { z } from 'zod';
 import { ipcOperations, type IpcOperationName, type IpcResponse, type IpcResult } from '../../shared/ipc.ts';
 import { PlatFailure, toIpcError } from './failure.ts';
 
+/**
+ * What a handler knows about the call beyond its payload. `signal` fires when the page that asked has
+ * gone (its window closed or reloaded, its bridge socket closed): work still queued for it is dropped.
+ */
+export interface CallContext {
+  signal: AbortSignal;
+}
+
 export type IpcHandlers = {
-  [N in IpcOperationName]: (request: z.output<(typeof ipcOperations)[N]['request']>) => Promise<IpcResponse<N>>;
+  [N in IpcOperationName]: (request: z.output<(typeof ipcOperations)[N]['request']>, context: CallContext) => Promise<IpcResponse<N>>;
 };
 
 /** Who is calling: an Electron frame (with its URL) or the browser host's authenticated page. */
@@ -16,12 +24,15 @@ export interface IpcSender {
   isMainFrame: boolean;
 }
 
-export type IpcDispatch = (operation: string, payload: unknown, sender: IpcSender) => Promise<IpcResult<unknown>>;
+export type IpcDispatch = (operation: string, payload: unknown, sender: IpcSender, context?: CallContext) => Promise<IpcResult<unknown>>;
+
+/** For calls with no page behind them (tools, tests): a signal that never fires. */
+const NO_PAGE: CallContext = { signal: new AbortController().signal };
 
 const isOperation = (name: string): name is IpcOperationName => Object.hasOwn(ipcOperations, name);
 
 export function createIpcDispatcher(handlers: IpcHandlers, isTrustedSender: (sender: IpcSender) => boolean): IpcDispatch {
-  return async (operation, payload, sender) => {
+  return async (operation, payload, sender, context = NO_PAGE) => {
     try {
       if (!isTrustedSender(sender)) throw new PlatFailure('forbidden_sender');
       if (!isOperation(operation)) throw new PlatFailure('invalid_payload', `There is no operation named "${String(operation).slice(0, 60)}".`);
@@ -32,8 +43,8 @@ export function createIpcDispatcher(handlers: IpcHandlers, isTrustedSender: (sen
         const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
         throw new PlatFailure('invalid_payload', `The request for ${operation} was rejected${where}: ${issue?.message ?? 'invalid'}.`);
       }
-      const handler = handlers[operation] as (request: unknown) => Promise<unknown>;
-      const value = await handler(parsed.data);
+      const handler = handlers[operation] as (request: unknown, context: CallContext) => Promise<unknown>;
+      const value = await handler(parsed.data, context);
       // Our own answer is checked too: a response that breaks the contract is a bug, not data to show.
       const checked = contract.response.safeParse(value);
       if (!checked.success) throw new PlatFailure('internal', `The app produced an invalid ${operation} response.`);

@@ -40,6 +40,8 @@ export interface GatewayCall {
   actionId?: string | undefined;
   confirmed?: boolean | undefined;
   refresh?: boolean | undefined;
+  /** Fires when the page that asked has gone: the call is dropped if it has not been sent yet. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface GatewayAnswer {

@@ -83,6 +83,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
     };
     const unsubscribe = options.events.subscribe((event, payload) => send({ event, payload }));
+    // When the page goes, work still queued for it is dropped (nobody is left to read the answer).
+    const page = new AbortController();
     socket.on('message', (data, isBinary) => {
       let call;
       try {
@@ -92,13 +94,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         socket.close(1008, 'Not a bridge call');
         return;
       }
-      void options.dispatch(call.op, call.payload, sender()).then(
+      void options.dispatch(call.op, call.payload, sender(), { signal: page.signal }).then(
         (result) => send({ id: call.id, result }),
         () => send({ id: call.id, result: { ok: false, error: { code: 'internal', message: 'The host failed to answer.', retryable: false } } }),
       );
     });
     socket.on('error', () => socket.terminate());
-    socket.on('close', unsubscribe);
+    socket.on('close', () => {
+      unsubscribe();
+      page.abort();
+    });
   };
 
   const server = createServer((req, res) => {
