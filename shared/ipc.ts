@@ -12,8 +12,17 @@ export const ServiceConnectionSchema = z.object({
   baseUrl: z.string(),
   /** What the status line shows, e.g. "Local sample service" or the live host name. */
   label: z.string(),
-  state: z.enum(['starting', 'ready', 'failed']),
+  /**
+   * What was last checked, never assumed: `starting` (the embedded service is starting), `checking`
+   * (a free call is proving the connection now), `ready` (the last check or call was answered),
+   * `unreachable` (the last check or call got no answer: network, timeout, 5xx; it may come back),
+   * `failed` (unusable as set up: the embedded service did not start, the key was refused, or a
+   * stored setting could not be used; `detail` says why and what to do).
+   */
+  state: z.enum(['starting', 'checking', 'ready', 'unreachable', 'failed']),
   detail: z.string().nullable(),
+  /** When the state was last checked against the service (ISO); null before the first check. */
+  checkedAt: z.string().nullable(),
 });
 export type ServiceConnection = z.infer<typeof ServiceConnectionSchema>;
 
@@ -113,6 +122,14 @@ export const SpendSnapshotSchema = z.object({
   lastKnownBalanceMicroUsd: z.number().int().nullable(),
   lastChargeMicroUsd: MicroUsd.nullable(),
   lastChargeAt: IsoDateTime.nullable(),
+  /**
+   * Charges the service made that are counted above but not yet written to disk (the data folder
+   * refused the write, e.g. a full disk); they are written as soon as it allows, at the latest on
+   * the next start. 0 in normal operation.
+   */
+  unsavedMicroUsd: MicroUsd,
+  /** A problem with Plat's data folder the person must know about (e.g. "The disk is full…"); null when none. */
+  storageProblem: z.string().nullable(),
 });
 export type SpendSnapshot = z.infer<typeof SpendSnapshotSchema>;
 

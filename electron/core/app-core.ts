@@ -86,6 +86,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     label: stored.mode === 'live' ? liveLabel(stored.baseUrl) : 'Local sample service',
     state: 'starting',
     detail: stored.mode === 'live' ? null : 'Starting the embedded service…',
+    checkedAt: null,
   };
 
   const setConnection = (next: ServiceConnection): ServiceConnection => {
@@ -125,15 +126,16 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         label: liveLabel(stored.baseUrl),
         state: 'ready',
         detail: vault.status().configured ? null : 'No API key yet — add one in Settings.',
+        checkedAt: null,
       });
     }
     if (!localService) {
       active = null;
-      return setConnection({ mode: 'local-sample', baseUrl: '', label: 'Local sample service', state: 'failed', detail: connection.detail });
+      return setConnection({ mode: 'local-sample', baseUrl: '', label: 'Local sample service', state: 'failed', detail: connection.detail, checkedAt: null });
     }
     const service = localService;
     active = { client: makeClient(service.url, () => service.keys.active), connectionId: 'local-sample' };
-    return setConnection({ mode: 'local-sample', baseUrl: service.url, label: 'Local sample service', state: 'ready', detail: null });
+    return setConnection({ mode: 'local-sample', baseUrl: service.url, label: 'Local sample service', state: 'ready', detail: null, checkedAt: null });
   };
 
   const gateway = new ServiceGateway({

@@ -196,6 +196,8 @@ export class ServiceGateway {
       lastKnownBalanceMicroUsd: totals.lastKnownBalanceMicroUsd,
       lastChargeMicroUsd: totals.lastChargeMicroUsd,
       lastChargeAt: totals.lastChargeAt,
+      unsavedMicroUsd: 0,
+      storageProblem: null,
     };
   }
 

@@ -142,7 +142,7 @@ describe('browser host', () => {
       const received: unknown[] = [];
       client.api.onServiceConnectionChanged((payload) => received.push(payload));
       await client.api.getAppInfo({}); // the socket is open once a call has been answered
-      events.emit('serviceConnectionChanged', { mode: 'local-sample', baseUrl: 'http://127.0.0.1:1', label: 'Local sample service', state: 'ready', detail: null });
+      events.emit('serviceConnectionChanged', { mode: 'local-sample', baseUrl: 'http://127.0.0.1:1', label: 'Local sample service', state: 'ready', detail: null, checkedAt: null });
       await expect.poll(() => received).toEqual([expect.objectContaining({ state: 'ready' })]);
     } finally {
       client.close();

@@ -11,7 +11,13 @@ import { parseLiveUrl } from './settings-model.ts';
 import { invalidatePricing, recordConnectionCheck, useConnectionCheck, useKeyStatus, type ConnectionCheck } from './settings-queries.ts';
 import { CheckOutcome, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
-const STATE_WORDS: Record<ServiceConnection['state'], string> = { starting: 'Starting', ready: 'Ready', failed: 'Not available' };
+const STATE_WORDS: Record<ServiceConnection['state'], string> = {
+  starting: 'Starting',
+  checking: 'Checking…',
+  ready: 'Ready',
+  unreachable: 'Not reachable',
+  failed: 'Not available',
+};
 
 export function ConnectionSettings() {
   // The status line keeps this query live from serviceConnectionChanged.
