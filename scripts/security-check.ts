@@ -1,14 +1,22 @@
 // Runs @doyensec/electronegativity over the Electron entry points and the renderer page, and fails
-// on any finding that is not reviewed below. electronegativity always exits 0 (and, offline, may
-// crash after writing its report), so its CSV is what counts.
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// on any finding that is not reviewed below, on a file it could not parse, and on a scan that
+// reports nothing at all (these files always carry the reviewed findings, so an empty report means
+// the scan did not happen).
+//
+// The findings come from electronegativity's programmatic API, never from its report file: its CSV
+// writer issues the header and the findings as two unsynchronised async writes, so the header
+// could overwrite part of the first finding (a parse error about one run in five) or, the other
+// way round, leave only the header (a pass with no findings).
+import Module, { createRequire } from 'node:module';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'csv-parse/sync';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** What the gate scans when run without arguments. */
+export const scannedFiles = ['electron/main.ts', 'electron/preload.ts', 'renderer/index.html'];
 
 /** Findings a person has reviewed, with the reason they are acceptable. */
 const reviewed: Record<string, string> = {
@@ -27,43 +35,110 @@ export interface Finding {
   description: string;
 }
 
-export function parseFindings(csv: string): Finding[] {
-  // Samples are pieces of code and policy (commas, quotes, semicolons): a real CSV parser, not a
-  // hand-written split, which misread the CSP finding once in CI.
-  const rows = parse(csv, { columns: false, from_line: 2, relax_quotes: true, skip_empty_lines: true, trim: true }) as string[][];
-  return rows.map((cells) => ({
-    issue: cells[0] ?? '',
-    severity: cells[1] ?? '',
-    location: `${cells[3] ?? ''}:${cells[4] ?? ''}`,
-    description: cells[6] ?? '',
-  }));
+export interface ScanResult {
+  findings: Finding[];
+  /** Files electronegativity could not parse (so it checked nothing in them). */
+  unparsed: { file: string; message: string }[];
 }
 
-function run(): number {
-  const scanDir = mkdtempSync(path.join(tmpdir(), 'plat-eneg-'));
-  for (const file of ['electron/main.ts', 'electron/preload.ts', 'renderer/index.html']) {
-    copyFileSync(path.join(root, file), path.join(scanDir, path.basename(file)));
-  }
-  const report = path.join(scanDir, 'report.csv');
-  spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/@doyensec/electronegativity/dist/index.js'), '-i', scanDir, '-x', 'AvailableSecurityFixesGlobalCheck', '-e', '45.4.1', '-o', report],
-    { cwd: root, encoding: 'utf8', timeout: 120_000 },
-  );
-  if (!existsSync(report)) {
-    console.error('electronegativity wrote no report');
-    return 1;
-  }
-  const findings = parseFindings(readFileSync(report, 'utf8'));
-  rmSync(scanDir, { recursive: true, force: true });
+/** The shape of one issue as electronegativity's runner returns it (dist/runner.js). */
+export interface ScannerIssue {
+  id: string;
+  severity: { name: string };
+  file: string;
+  location: { line: number; column: number };
+  description: string;
+}
+
+interface ScannerResult {
+  issues: ScannerIssue[];
+  errors: { file: string; message: string; tolerable: boolean }[];
+}
+
+type ScannerRun = (options: {
+  input: string;
+  customScan: string[];
+  excludeFromScan: string[];
+  electronVersionOverride: string;
+  parserPlugins: string[];
+}) => Promise<ScannerResult>;
+
+export function toFinding(issue: ScannerIssue, sourceFor: (file: string) => string = (file) => file): Finding {
+  return {
+    issue: issue.id,
+    severity: issue.severity.name,
+    location: `${sourceFor(issue.file)}:${issue.location.line}:${issue.location.column}`,
+    description: issue.description,
+  };
+}
+
+/** The gate's decision and what it prints; pure, so every way it can fail is tested. */
+export function verdict(result: ScanResult): { ok: boolean; lines: string[] } {
   const noteFor = (finding: Finding) => reviewed[`${finding.issue}:${finding.severity}`] ?? reviewed[finding.issue];
-  const open = findings.filter((finding) => !noteFor(finding));
-  for (const finding of findings) {
+  const lines: string[] = [];
+  for (const finding of result.findings) {
     const note = noteFor(finding);
-    console.log(`${note ? 'reviewed' : 'FINDING '} ${finding.issue} (${finding.severity}) ${finding.location}${note ? ` — ${note}` : ` — ${finding.description}`}`);
+    lines.push(`${note ? 'reviewed' : 'FINDING '} ${finding.issue} (${finding.severity}) ${finding.location}${note ? ` — ${note}` : ` — ${finding.description}`}`);
   }
-  console.log(`electronegativity: ${findings.length} findings, ${open.length} not reviewed`);
-  return open.length === 0 ? 0 : 1;
+  for (const { file, message } of result.unparsed) lines.push(`UNPARSED ${file} — ${message}`);
+  const open = result.findings.filter((finding) => !noteFor(finding));
+  lines.push(`electronegativity: ${result.findings.length} findings, ${open.length} not reviewed`);
+  if (result.findings.length === 0) lines.push('electronegativity reported nothing at all: the scanned files always carry the reviewed findings, so the scan did not run');
+  if (result.unparsed.length > 0) lines.push(`electronegativity could not parse ${result.unparsed.length} file(s): nothing in them was checked`);
+  return { ok: result.findings.length > 0 && open.length === 0 && result.unparsed.length === 0, lines };
 }
 
-if (import.meta.main) process.exit(run());
+function loadScanner(): ScannerRun {
+  const require = createRequire(import.meta.url);
+  // The runner first downloads translations (got, 1 s timeout); offline, got's retry then throws
+  // an uncaught error from a timer, which could kill the process in the middle of a scan. The
+  // gate's output is its own, so the runner gets the bundled en-US strings and no network.
+  const stringsPath = require.resolve('@doyensec/electronegativity/dist/locales/i18n.js');
+  const i18n = createRequire(stringsPath)('i18n') as { configure(options: object): void; setLocale(locale: string): void };
+  const localStrings = () => {
+    i18n.configure({ locales: ['en-US'], defaultLocale: 'en-US', directory: path.dirname(stringsPath), updateFiles: false, objectNotation: true, retryInDefaultLocale: true, register: globalThis });
+    i18n.setLocale('en-US');
+    return Promise.resolve();
+  };
+  const stringsModule = new Module(stringsPath);
+  stringsModule.exports = localStrings;
+  stringsModule.loaded = true;
+  require.cache[stringsPath] = stringsModule;
+  return require('@doyensec/electronegativity') as ScannerRun;
+}
+
+/** Scans copies of `files` (paths relative to the repository, or absolute) in one folder. */
+export async function scan(files: readonly string[] = scannedFiles): Promise<ScanResult> {
+  const scanDir = mkdtempSync(path.join(tmpdir(), 'plat-eneg-'));
+  const sources = new Map<string, string>();
+  try {
+    for (const file of files) {
+      const copy = path.join(scanDir, path.basename(file));
+      copyFileSync(path.resolve(root, file), copy);
+      sources.set(copy, file);
+    }
+    const result = await loadScanner()({
+      input: scanDir,
+      customScan: [],
+      excludeFromScan: ['AvailableSecurityFixesGlobalCheck'],
+      electronVersionOverride: '45.4.1',
+      parserPlugins: [],
+    });
+    const sourceFor = (file: string) => sources.get(file) ?? file;
+    return {
+      findings: result.issues.map((issue) => toFinding(issue, sourceFor)),
+      unparsed: result.errors.filter((error) => !error.tolerable).map((error) => ({ file: sourceFor(error.file), message: error.message })),
+    };
+  } finally {
+    rmSync(scanDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const { ok, lines } = verdict(await scan(args.length > 0 ? args : scannedFiles));
+  for (const line of lines) console.log(line);
+  return ok ? 0 : 1;
+}
+
+if (import.meta.main) process.exit(await main());
