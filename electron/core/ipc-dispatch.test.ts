@@ -8,7 +8,7 @@ const appInfo = {
   appName: 'Plat',
   appVersion: '0.1.0',
   runtime: 'browser-host' as const,
-  service: { mode: 'local-sample' as const, baseUrl: 'http://127.0.0.1:1', label: 'Local sample service', state: 'ready' as const, detail: null },
+  service: { mode: 'local-sample' as const, baseUrl: 'http://127.0.0.1:1', label: 'Local sample service', state: 'ready' as const, detail: null, checkedAt: null },
 };
 const trusted: IpcSender = { runtime: 'electron', url: 'app://plat/index.html', isMainFrame: true };
 const isTrusted = (sender: IpcSender) => sender.isMainFrame && sender.url.startsWith('app://plat/');
@@ -39,6 +39,22 @@ describe('IPC dispatcher', () => {
     expect(await dispatch('invoke', {}, trusted)).toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
     expect(await dispatch('__proto__', {}, trusted)).toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
     expect(await dispatch('getAppInfo', { extra: 1 }, trusted)).toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+  });
+
+  it('refuses payloads that are not plain JSON data before any schema or handler sees them', async () => {
+    let reached = 0;
+    const dispatch = dispatcherWith({ createProject: async () => ((reached += 1), Promise.reject(new Error('reached'))) } as Partial<IpcHandlers>);
+    let deep: unknown = 'x';
+    for (let level = 0; level < 5000; level += 1) deep = [deep];
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    for (const name of [deep, cyclic, Number.NaN, 10n, '\uD800', new Date(0), new Map()]) {
+      const result = await dispatch('createProject', { name, capMicroUsd: null }, trusted);
+      expect(result).toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    }
+    expect(await dispatch('getAppInfo', new Map(), trusted)).toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    expect(reached).toBe(0);
+    expect(await dispatch('getAppInfo', undefined, trusted)).toMatchObject({ ok: true });
   });
 
   it('passes a PlatFailure through and hides any other error', async () => {

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { ipcOperations, type IpcOperationName, type IpcResponse, type IpcResult } from '../../shared/ipc.ts';
 import { PlatFailure, toIpcError } from './failure.ts';
+import { jsonDataProblem } from '../../shared/json-data.ts';
 
 /**
  * What a handler knows about the call beyond its payload. `signal` fires when the page that asked has
@@ -37,6 +38,10 @@ export function createIpcDispatcher(handlers: IpcHandlers, isTrustedSender: (sen
       if (!isTrustedSender(sender)) throw new PlatFailure('forbidden_sender');
       if (!isOperation(operation)) throw new PlatFailure('invalid_payload', `There is no operation named "${String(operation).slice(0, 60)}".`);
       const contract = ipcOperations[operation];
+      // JSON data only, in both runtimes (Electron's structured clone carries far more): what passes
+      // here cannot break the recursive, URL-encoding and JSON steps behind the schemas.
+      const problem = jsonDataProblem(payload ?? {});
+      if (problem !== null) throw new PlatFailure('invalid_payload', `The request for ${operation} was rejected: ${problem} ($ is the request).`);
       const parsed = contract.request.safeParse(payload ?? {});
       if (!parsed.success) {
         const issue = parsed.error.issues[0];

@@ -493,6 +493,36 @@ describe('local service: request bodies and operation errors', () => {
     expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD);
   });
 
+  it('answers 400 invalid_body, uncharged, for a body nested 5,000 levels deep, with or without an Idempotency-Key', async () => {
+    const { svc, runs, internalErrors } = await setup();
+    const deep = `{"area_uid":"area_us_dc","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    for (const idempotencyKey of ['deep-1', undefined]) {
+      const res = await svc.call('/api/v2/property-searches', { rawBody: deep, ...(idempotencyKey ? { idempotencyKey } : {}) });
+      expect(res.status).toBe(400);
+      expect(envelope(res.body).error).toMatchObject({ code: 'invalid_body', message: expect.stringMatching(/32 levels/) });
+    }
+    // A whole megabyte of brackets, far past any stack, is refused the same way.
+    const deepest = await svc.call('/api/v2/property-searches', { rawBody: `${'['.repeat(500_000)}${']'.repeat(500_000)}`, idempotencyKey: 'deep-2' });
+    expect(envelope(deepest.body).error?.code).toBe('invalid_body');
+    expect(internalErrors).toEqual([]);
+    expect(runs.search).toBe(0);
+    expect(svc.balance()).toBe(SEED_CREDIT_MICRO_USD);
+    expect(svc.service.state.charges('acct_active')).toHaveLength(0);
+  });
+
+  it('takes a body nested as deep as the bound, and fingerprints it for replay', async () => {
+    const { svc, runs } = await setup();
+    // 32 levels: the body object, then 31 nested arrays under an extra key the operation ignores.
+    const atBound = `{"area_uid":"area_us_dc","x":${'['.repeat(31)}${']'.repeat(31)}}`;
+    const first = await svc.call('/api/v2/property-searches', { rawBody: atBound, idempotencyKey: 'bound' });
+    expect(first.status).toBe(200);
+    const replay = await svc.call('/api/v2/property-searches', { rawBody: atBound, idempotencyKey: 'bound' });
+    expect(replay.replayed).toBe(true);
+    expect(runs.search).toBe(1);
+    const overBound = await svc.call('/api/v2/property-searches', { rawBody: `{"area_uid":"area_us_dc","x":${'['.repeat(32)}${']'.repeat(32)}}` });
+    expect(envelope(overBound.body).error?.code).toBe('invalid_body');
+  });
+
   it('refuses a body over 1 MiB', async () => {
     const { svc } = await setup();
     const res = await svc.call('/api/v2/property-searches', { json: { area_uid: 'x'.repeat(1024 * 1024) } });

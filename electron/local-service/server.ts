@@ -16,12 +16,20 @@ import type { SampleStore } from './sample-store.ts';
 import { errorEnvelope, generationOfPath, internalError, serviceErrorFrom, successEnvelope } from './envelopes.ts';
 import type { ServiceError } from './envelopes.ts';
 import { ServiceState } from './service-state.ts';
+import { jsonDataProblem, MAX_JSON_DEPTH } from '../../shared/json-data.ts';
 import type { DemoKeys } from './service-state.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 120;
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 256;
+/**
+ * Deepest nesting of arrays and objects a body may have. The deepest request any operation takes is
+ * four levels (a resolution item's identifiers); the bound keeps everything that walks a body
+ * recursively (the idempotency fingerprint, validation) within the stack, whatever is sent. Plat's
+ * core refuses deeper payloads at its own door with the same bound.
+ */
+export const MAX_REQUEST_BODY_DEPTH = MAX_JSON_DEPTH;
 const RATE_WINDOW_MS = 60_000;
 
 export interface LocalServiceOptions {
@@ -178,7 +186,8 @@ class FixedWindowRateLimiter {
 
 // The body as sent, before validation, so by JSON's own rules (a number too large for a double is
 // Infinity and writes as null): shared/canonical-json.ts refuses such values, right for cache keys
-// of validated requests, but here it would turn a bad body into a 500 instead of its 400.
+// of validated requests, but here it would turn a bad body into a 500 instead of its 400. It
+// recurses: parseJsonBody has already refused a body nested deeper than MAX_REQUEST_BODY_DEPTH.
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
@@ -251,11 +260,15 @@ function parseJsonBody(read: BodyRead): ParsedBody {
     return invalid('The request body is not valid UTF-8.');
   }
   if (text.trim() === '') return invalid('The request body is empty; send a JSON object.');
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch {
     return invalid('The request body is not valid JSON.');
   }
+  const problem = jsonDataProblem(value, MAX_REQUEST_BODY_DEPTH);
+  if (problem !== null) return invalid(`The request body is not usable JSON data: ${problem} ($ is the body).`);
+  return { ok: true, value };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,30 @@ import type { MicroUsd } from '../money.ts';
 /** An ISO 8601 date-time with a zone (Z or an offset), as the service writes timestamps. */
 export const DateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone' });
 
+// YYYY-MM-DD, optionally Thh:mm[:ss[.fff]] and Z or ±hh:mm. The form alone would take 2015-13-45 and
+// 2015-02-30, which a date index rolls over or matches nothing with, and the call is still charged.
+const ISO_DATE_FORM = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/;
+
+/**
+ * The one check for dates a caller sends: an ISO date whose day exists on the calendar (and, with
+ * `time: 'allowed'`, an optional time that exists on the clock). Every request schema and the
+ * service's own filter parsing use it, so the client refuses what the service would.
+ */
+export function isIsoDate(text: string, options: { time: 'allowed' | 'forbidden' } = { time: 'forbidden' }): boolean {
+  const match = ISO_DATE_FORM.exec(text);
+  if (!match) return false;
+  if (match[4] !== undefined && options.time === 'forbidden') return false;
+  const part = (index: number) => Number(match[index] ?? 0);
+  const [year, month, day] = [part(1), part(2), part(3)];
+  // setUTCFullYear, not Date.UTC, which reads years 0..99 as 1900..1999. A day that does not exist
+  // rolls over into the next month, so reading the parts back tells.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  const dayExists = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const timeExists = part(4) <= 23 && part(5) <= 59 && part(6) <= 59 && part(7) <= 23 && part(8) <= 59;
+  return dayExists && timeExists;
+}
+
 // ---------------------------------------------------------------------------------------------
 // v4 entity ids: `<prefix>_<uuid>`, uuid lowercase hex in 8-4-4-4-12 groups.
 

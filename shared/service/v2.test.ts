@@ -166,6 +166,22 @@ describe('v2 property search body', () => {
     expect(rejectedParameters(V2PropertySearchSchema, { ...valid, filters: [{ ...filter, op: 'gte', value: true }] })).toEqual(['filters']);
   });
 
+  it('rejects dates that do not exist, on date fields and in any comparison written as a date', () => {
+    const on = (field: string, op: string, value: unknown) => ({ ...valid, filters: [{ field, op, value }] });
+    for (const value of ['2015-13-45', '2015-02-30', '2015-02-29', '2015-04-31', '2015-00-10', '2015-01-01T24:00', '2015-01-01T10:00+25:00', 'yesterday', 20150101]) {
+      expect(rejectedParameters(V2PropertySearchSchema, on('last_sale_date', 'gte', value)), String(value)).toEqual(['filters']);
+      expect(rejectedParameters(V2PropertySearchSchema, on('last_sale_date', 'eq', value)), String(value)).toEqual(['filters']);
+    }
+    expect(rejectedParameters(V2PropertySearchSchema, on('recorded_on', 'lte', '2015-02-30'))).toEqual(['filters']);
+    const issue = V2PropertySearchSchema.safeParse(on('last_sale_date', 'lte', '2015-13-45')).error?.issues[0];
+    expect(issue).toMatchObject({ path: ['filters', 0, 'value'], message: 'must be a date that exists, as YYYY-MM-DD, for last_sale_date' });
+    for (const value of ['2016-02-29', '2000-02-29', '2015-12-31', '2015-01-01T23:59:59.5Z', '2015-01-01T10:00-05:00', '2015-06-30T12:00']) {
+      expect(V2PropertySearchSchema.safeParse(on('last_sale_date', 'gte', value)).success, value).toBe(true);
+    }
+    // contains on a date field is the service's refusal (text only); text that merely starts like a date is not a date.
+    expect(V2PropertySearchSchema.safeParse(on('address', 'eq', '2015-13-45 X ST')).success).toBe(true);
+  });
+
   it('rejects unknown entity kinds and predicates, and more than 100 predicates', () => {
     expect(rejectedParameters(V2PropertySearchSchema, { ...valid, entity_kinds: ['owner'] })).toEqual(['entity_kinds']);
     expect(rejectedParameters(V2PropertySearchSchema, { ...valid, predicates: ['owned_by'] })).toEqual(['predicates']);
@@ -291,6 +307,8 @@ describe('v2 entity and relationships requests', () => {
   it('rejects as_of that is empty, over 256 or not a date', () => {
     expect(rejectedParameters(V2RelationshipsQuerySchema, { as_of: '' })).toEqual(['as_of']);
     expect(rejectedParameters(V2RelationshipsQuerySchema, { as_of: '2016-02-30' })).toEqual(['as_of']);
+    expect(rejectedParameters(V2RelationshipsQuerySchema, { as_of: '2015-13-45' })).toEqual(['as_of']);
+    expect(rejectedParameters(V2RelationshipsQuerySchema, { as_of: '2016-01-01T25:61Z' })).toEqual(['as_of']);
     expect(rejectedParameters(V2RelationshipsQuerySchema, { as_of: 'last year' })).toEqual(['as_of']);
     expect(rejectedParameters(V2RelationshipsQuerySchema, { as_of: `2016-01-01${' '.repeat(250)}` })).toEqual(['as_of']);
   });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   boundedString,
   EntityKindSchema,
+  isIsoDate,
   RelationshipPredicateSchema,
   relationshipPredicates,
   wireInteger,
@@ -216,6 +217,12 @@ export const v2FilterOperators = ['eq', 'gte', 'lte', 'contains'] as const;
 export type V2FilterOperator = (typeof v2FilterOperators)[number];
 
 /**
+ * The property fields whose values are dates (the service's field dictionary says `date` for the
+ * same ones): their filters take an ISO date that exists, compared by day.
+ */
+export const v2PropertyDateFields = ['last_sale_date'] as const;
+
+/**
  * One property-search filter. `contains` needs a string; `gte`/`lte` compare numbers or ISO dates
  * (strings); `eq` takes any scalar.
  */
@@ -231,6 +238,12 @@ export const V2SearchFilterSchema = z
     }
     if ((filter.op === 'gte' || filter.op === 'lte') && typeof filter.value === 'boolean') {
       ctx.addIssue({ code: 'custom', path: ['value'], message: `must be a number or a date for ${filter.op}` });
+    }
+    // A date field takes only dates; a comparison written as a date must be one on any field.
+    const onDateField = (v2PropertyDateFields as readonly string[]).includes(filter.field) && filter.op !== 'contains';
+    const writtenAsDate = (filter.op === 'gte' || filter.op === 'lte') && typeof filter.value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(filter.value);
+    if ((onDateField || writtenAsDate) && !(typeof filter.value === 'string' && isIsoDate(filter.value, { time: 'allowed' }))) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `must be a date that exists, as YYYY-MM-DD, for ${filter.field}` });
     }
   });
 export type V2SearchFilter = z.infer<typeof V2SearchFilterSchema>;
@@ -337,16 +350,6 @@ export const EntityRefSchema = boundedString(1, 512);
 export const V2EntityPathSchema = z.object({ entity_ref: EntityRefSchema });
 export type V2EntityPath = z.output<typeof V2EntityPathSchema>;
 
-// YYYY-MM-DD, optionally followed by a time; the calendar date must exist.
-const ISO_DATE_PREFIX = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
-function isIsoDate(text: string): boolean {
-  const match = ISO_DATE_PREFIX.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
 /**
  * GET /api/v2/entities/{entity_ref}/relationships query, Plat's names: `direction` (default both),
  * `predicates` (comma-separated, at most 50; absent means all), `as_of` (ISO date or date-time,
@@ -372,7 +375,7 @@ export const V2RelationshipsQuerySchema = z.object({
     })
     .optional(),
   as_of: boundedString(1, 256)
-    .refine(isIsoDate, { error: 'must be an ISO date (YYYY-MM-DD) or date-time' })
+    .refine((text) => isIsoDate(text, { time: 'allowed' }), { error: 'must be an ISO date (YYYY-MM-DD) or date-time that exists' })
     .optional(),
   depth: wireInteger(1, 3).default(1),
   max_nodes: wireInteger(1, 200).default(100),

@@ -168,4 +168,14 @@ describe('v3 record query', () => {
     expect(rejectedParameters(V3RecordQuerySchema, { mode: 'catalog', filters: { sale: [{ field: 'price', value: 5 }] } })).toEqual(['filters']);
     expect(rejectedParameters(V3RecordQuerySchema, { mode: 'catalog', filters: { sale: [{ field: 'Sale Price', value: '5' }] } })).toEqual(['filters']);
   });
+
+  it('date filters and fields (named *_date) take only dates that exist', () => {
+    const comparables = (field: string, value: string) => ({ mode: 'catalog', filters: { sale: [{ field, value }] } });
+    for (const value of ['2015-13-45', '2015-02-30', '2015-02-29', '2016', 'soon']) {
+      expect(rejectedParameters(V3RecordQuerySchema, comparables('from_date', value)), value).toEqual(['filters']);
+      expect(rejectedParameters(V3RecordQuerySchema, comparables('sale_date', value)), value).toEqual(['filters']);
+    }
+    expect(V3RecordQuerySchema.safeParse(comparables('to_date', ' 2016-02-29 ')).success).toBe(true);
+    expect(V3RecordQuerySchema.safeParse(comparables('min_price', '2015-13-45')).success).toBe(true);
+  });
 });

@@ -3,7 +3,7 @@
 // reader cannot do without (envelope constants, ids, outcome) and check the type of everything else
 // when present. Unknown extra fields are kept.
 import { z } from 'zod';
-import { boundedString, DateTimeSchema } from './common.ts';
+import { boundedString, DateTimeSchema, isIsoDate } from './common.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Envelope
@@ -255,7 +255,18 @@ const FieldNameSchema = z.string({ error: 'must be a string' }).regex(FIELD_NAME
   error: 'must be a field name (lowercase letters, digits and _, at most 64)',
 });
 
-export const V3FilterSchema = z.object({ field: FieldNameSchema, value: z.string({ error: 'must be a string' }) });
+/**
+ * One filter. Plat's v3 date filters and fields are the ones named `*_date` (`from_date`, `to_date`,
+ * `sale_date`, `issue_date`): their value must be a date that exists, YYYY-MM-DD (blanks around it
+ * allowed, as the service trims them).
+ */
+export const V3FilterSchema = z
+  .object({ field: FieldNameSchema, value: z.string({ error: 'must be a string' }) })
+  .superRefine((filter, ctx) => {
+    if (filter.field.endsWith('_date') && !isIsoDate(filter.value.trim())) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `must be a date that exists, as YYYY-MM-DD, for ${filter.field}` });
+    }
+  });
 export type V3Filter = z.infer<typeof V3FilterSchema>;
 
 export const V3FiltersSchema = z.object({

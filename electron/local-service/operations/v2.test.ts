@@ -9,7 +9,8 @@ import type { SampleStore } from '../sample-store.ts';
 import { startTestService, stopTestService } from '../test-harness.ts';
 import type { TestCallInit, TestCallResult, TestService } from '../test-harness.ts';
 import { v2Operations } from './v2.ts';
-import { operationSchemas, serviceOperations, V2ErrorEnvelopeSchema } from '../../../shared/service/index.ts';
+import { PROPERTY_FIELD_SPECS } from './v2-property-index.ts';
+import { operationSchemas, serviceOperations, V2ErrorEnvelopeSchema, v2PropertyDateFields } from '../../../shared/service/index.ts';
 import type { ServiceOperationName } from '../../../shared/service/index.ts';
 import { normaliseOwnerName } from '../sample-keys.ts';
 
@@ -343,6 +344,20 @@ describe('POST /api/v2/property-searches', () => {
       [{ ...dc, cursor: '' }, 'invalid_cursor'],
     ];
     for (const [body, code] of cases) await expectRefused(search(body), 400, code);
+  });
+
+  it('refuses dates that do not exist with a 400 naming the filter, uncharged', async () => {
+    const before = svc.balance();
+    for (const [op, value] of [['gte', '2015-13-45'], ['lte', '2015-02-30'], ['eq', '2015-02-29'], ['gte', '2015-04-31T10:00:00Z'], ['lte', '2016-01-01T25:00']] as const) {
+      const refused = await expectRefused(search({ area_uid: 'area_us_dc', filters: [{ field: 'last_sale_date', op, value }] }, { idempotencyKey: `bad-date-${op}-${value}` }), 400, 'invalid_filters');
+      expect(errorOf(refused).message).toMatch(/^filters\.0\.value: must be a date that exists/);
+    }
+    // A real leap day and a date-time are fine.
+    expect((await search({ area_uid: 'area_us_dc', filters: [{ field: 'last_sale_date', op: 'lte', value: '2016-02-29' }], limit: 1 })).status).toBe(200);
+    expect((await search({ area_uid: 'area_us_dc', filters: [{ field: 'last_sale_date', op: 'gte', value: '2015-01-01T00:00:00Z' }], limit: 1 })).status).toBe(200);
+    expect(svc.balance()).toBe(before - 2 * SEARCH_PRICE);
+    // The client's schema knows the same date fields as the service's dictionary.
+    expect(PROPERTY_FIELD_SPECS.filter((spec) => spec.dataType === 'date').map((spec) => spec.field)).toEqual([...v2PropertyDateFields]);
   });
 
   it('replays an Idempotency-Key for free and refuses it for another search', async () => {

@@ -4,7 +4,7 @@
 // mode lists these definitions; aggregate mode computes over them. Rows are read from the store
 // once per dataset and kept for the life of the store (a few seconds the first time).
 import type { V3Dataset, V3FilterGroup, V3Filters, V3Measure } from '../../../shared/service/index.ts';
-import { v3FilterGroups } from '../../../shared/service/index.ts';
+import { isIsoDate, v3FilterGroups } from '../../../shared/service/index.ts';
 import { ServiceFailure } from '../operation.ts';
 import { equalityKey } from '../sample-keys.ts';
 import type { CellValue, Citation, SampleRecord, SampleSource, SampleStore } from '../sample-store.ts';
@@ -322,11 +322,7 @@ function parseRangeValue(definition: V3RangeFilterDefinition, value: string, loc
   const trimmed = value.trim();
   switch (definition.valueType) {
     case 'date': {
-      const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(trimmed);
-      const parsed = day ? new Date(`${trimmed}T00:00:00Z`) : null;
-      if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== trimmed) {
-        badFilter(location, `${definition.name} takes a calendar date as YYYY-MM-DD`);
-      }
+      if (!isIsoDate(trimmed)) badFilter(location, `${definition.name} takes a calendar date as YYYY-MM-DD`);
       return trimmed;
     }
     case 'number': {
