@@ -174,3 +174,23 @@ export function statement(db: DatabaseSync, sql: string): StatementSync {
   }
   return prepared;
 }
+
+/** Why the app database refused a write, when the cause is the storage rather than Plat's own code. */
+export type StorageProblemKind = 'disk_full' | 'read_only' | 'io_error';
+
+// SQLite primary result codes (the low byte of node:sqlite's `errcode`) that mean the file or the disk
+// refused the write: nothing is wrong with the data, and the same write succeeds once that is fixed.
+const STORAGE_RESULT_CODES: ReadonlyMap<number, StorageProblemKind> = new Map([
+  [13, 'disk_full'], // SQLITE_FULL
+  [8, 'read_only'], // SQLITE_READONLY
+  [10, 'io_error'], // SQLITE_IOERR
+  [14, 'io_error'], // SQLITE_CANTOPEN (e.g. the WAL file cannot be created)
+]);
+
+/** The storage problem behind a node:sqlite error, or null when the error is anything else. */
+export function storageProblemOf(error: unknown): StorageProblemKind | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return null;
+  return STORAGE_RESULT_CODES.get(errcode & 0xff) ?? null;
+}

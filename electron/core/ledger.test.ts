@@ -205,8 +205,10 @@ describe('request summaries', () => {
         api_key: 'x',
         key: 'x',
         headers: { authorization: 'x', 'X-Api-Key': 'x', accept: 'application/json' },
-        note: 'sent with Bearer abc',
+        note: 'sent with Bearer eyJhbGciOiJIUzI1NiJ9.abc123def456',
         pasted: 'svc_live_0123456789abcdef0123456789abcdef',
+        street: '12 Bearer Ct',
+        words: 'sent with Bearer abc',
         idempotencyKey: 'kept',
         field_key: 'kept too',
         filters: [{ owner: 'SMITH, JOHN' }],
@@ -217,8 +219,11 @@ describe('request summaries', () => {
     expect(stored).toEqual({
       q_id: 'parc_1',
       headers: { accept: 'application/json' },
-      note: '[redacted]',
+      note: 'sent with [redacted]',
       pasted: '[redacted]',
+      // Redaction is for credentials, not words: an address on Bearer Ct is an address.
+      street: '12 Bearer Ct',
+      words: 'sent with Bearer abc',
       idempotencyKey: 'kept',
       field_key: 'kept too',
       filters: [{ owner: 'SMITH, JOHN' }],
@@ -226,11 +231,91 @@ describe('request summaries', () => {
     });
   });
 
-  it('refuses what is not JSON or too long', () => {
+  it('scrubs the API keys in use wherever they appear, whatever they look like', () => {
+    const key = 'k3y-Live-0123-abcd';
+    const stored = summaryJson({ q: `owner ${key} x`, [key]: 1, nested: [{ v: key }] }, [key, null, 'short']);
+    expect(stored).not.toContain(key);
+    expect(JSON.parse(stored)).toEqual({ q: 'owner [redacted] x', '[redacted]': 1, nested: [{ v: '[redacted]' }] });
+    // A key too short to scrub safely would redact ordinary words; real keys are far longer.
+    expect(summaryJson({ q: 'short words' }, ['short'])).toBe('{"q":"short words"}');
+  });
+
+  it('refuses what is not JSON, and shortens a summary too long to keep, never refusing it', () => {
     expect(() => summaryJson({ n: 1n })).toThrow(TypeError);
     expect(() => summaryJson({ at: new Map() })).toThrow(TypeError);
     expect(() => summaryJson({ n: Number.NaN })).toThrow(TypeError);
-    expect(() => summaryJson({ text: 'x'.repeat(9000) })).toThrow(RangeError);
+    const long = summaryJson({ text: 'x'.repeat(9000) });
+    expect(long.length).toBeLessThanOrEqual(8192);
+    expect(JSON.parse(long)).toEqual({ text: `${'x'.repeat(200)}…` });
+
+    const items = Array.from({ length: 100 }, (_, index) => ({
+      client_id: `item-${index}`,
+      subject_kind: 'address',
+      identifiers: [{ scheme: 'address', value: `${index} Long Street Name Northwest, Washington, DC 20009 ${'y'.repeat(80)}` }],
+    }));
+    const resolve = summaryJson({ body: { items } });
+    expect(resolve.length).toBeLessThanOrEqual(8192);
+    const shown = JSON.parse(resolve) as { body: { items: unknown[] } };
+    expect(shown.body.items).toHaveLength(11);
+    expect(shown.body.items.at(-1)).toBe('… 90 more');
+    expect(JSON.stringify(shown.body.items[0])).toContain('item-0');
+
+    const deep = summaryJson(JSON.parse(`${'{"a":'.repeat(30)}1${'}'.repeat(30)}`));
+    expect(deep.length).toBeLessThan(200);
+  });
+});
+
+describe('replay copies', () => {
+  const items = Array.from({ length: 100 }, (_, index) => ({
+    client_id: `item-${index}`,
+    subject_kind: 'address',
+    identifiers: [{ scheme: 'address', value: index === 7 ? '12 Bearer Ct' : `${index} Long Street Name Northwest, Washington, DC 20009` }],
+  }));
+  const request = { body: { items, candidate_limit: 10 } };
+
+  it('writes a call with a request far over the summary size ahead, and keeps its exact request until it closes', () => {
+    const h = harness();
+    const callId = h.begin({ operation: 'v2.resolveEntities', requestSummary: request, expectedCostMicroUsd: 500_000 });
+    // As the next start sees it (a ledger lists only calls it does not have in flight itself).
+    const [pending] = new SpendLedger(h.db).pendingAttempts();
+    expect(pending?.id).toBe(callId);
+    // The replay is byte for byte the request (the service answers 409 to anything else under the key).
+    expect(JSON.stringify(pending?.request)).toBe(JSON.stringify(request));
+    expect(JSON.stringify(pending?.requestSummary).length).toBeLessThanOrEqual(8192);
+
+    h.ledger.recordAnswer(callId, ok(500_000, 24_500_000));
+    const raw = h.db.prepare('SELECT replay_request FROM spend_ledger WHERE id = ?').get(callId);
+    expect(raw?.['replay_request']).toBeNull();
+  });
+
+  it('keeps the exact request of a call that got no answer, for its replay', () => {
+    const h = harness();
+    const callId = h.begin({ operation: 'v2.resolveEntities', requestSummary: request, expectedCostMicroUsd: 500_000 });
+    h.ledger.recordAnswer(callId, { ...ok(0, 0), httpStatus: null, chargedMicroUsd: null, balanceAfterMicroUsd: null, attempts: 4 });
+    expect(JSON.stringify(h.ledger.pendingAttempts()[0]?.request)).toBe(JSON.stringify(request));
+  });
+
+  it('never writes the API key: a request holding it keeps no replay copy, and no column or CSV shows it', () => {
+    const key = 'svc_demo_active_0123456789abcdef';
+    let clock = new Date(2024, 4, 10, 12);
+    const db = open();
+    const ledger = new SpendLedger(db, { now: () => clock, secrets: () => [key] });
+    const callId = ledger.beginAttempt({
+      operation: 'v4.search',
+      requestSummary: { query: { jurisdiction: '11001', kind: 'sale', filter: `{"owner":"${key}"}` } },
+      idempotencyKey: 'plat-pasted-key',
+      expectedCostMicroUsd: 50_000,
+      projectId: null,
+      sessionId: 'sess_1',
+    });
+    expect(new SpendLedger(db).pendingAttempts()[0]?.request).toBeNull();
+    clock = new Date(2024, 4, 10, 12, 1);
+    ledger.recordAnswer(callId, { ...ok(0, 0), httpStatus: null, chargedMicroUsd: null, balanceAfterMicroUsd: null, errorCode: key.slice(0, 20) });
+    ledger.recordCacheHit({ operation: 'v4.search', requestSummary: { note: key }, projectId: null, sessionId: 'sess_1', originalRequestId: null, servedAt: clock });
+    for (const row of db.prepare('SELECT * FROM spend_ledger').all()) {
+      for (const value of Object.values(row)) expect(String(value)).not.toContain(key);
+    }
+    expect(ledger.exportCsv()).not.toContain(key);
   });
 });
 
@@ -591,5 +676,131 @@ describe('change events', () => {
     stop();
     h.ledger.recordAnswer(h.free(), ok(0, TOP_UP - 50_000));
     expect(changes).toHaveLength(4);
+  });
+});
+
+describe('a charge whose answer was lost before a plain failure', () => {
+  const lostThen503 = (extra: Partial<CallAnswer> = {}): CallAnswer => ({
+    ...ok(0, 0),
+    httpStatus: 503,
+    chargedMicroUsd: null,
+    balanceAfterMicroUsd: null,
+    errorCode: 'service_unavailable',
+    attempts: 4,
+    outcomeUnknown: true,
+    ...extra,
+  });
+
+  it('keeps the call pending, a candidate, and books the charge the next balance shows against it', () => {
+    const h = harness();
+    observe(h, 25_000_000);
+    const callId = h.begin();
+    h.ledger.recordAnswer(callId, lostThen503());
+    expect(h.ledger.get(callId)).toMatchObject({ status: 'pending', httpStatus: 503, errorCode: 'service_unavailable', reconciled: false });
+    observe(h, 24_900_000);
+    expect(h.ledger.get(callId)).toMatchObject({ status: 'pending', unreportedChargeMicroUsd: SUMMARY, reconciled: true });
+    expect(rows(h.ledger).filter((entry) => entry.kind !== 'call')).toEqual([]);
+    expect(h.ledger.totals({ sessionId: 'sess_1' }).allTimeMicroUsd).toBe(SUMMARY);
+  });
+
+  it("measures it at once when the failure's answer carries the balance", () => {
+    const h = harness();
+    observe(h, 25_000_000);
+    const callId = h.begin();
+    h.ledger.recordAnswer(callId, lostThen503({ balanceAfterMicroUsd: 24_900_000 }));
+    expect(h.ledger.get(callId)).toMatchObject({ status: 'pending', unreportedChargeMicroUsd: SUMMARY, reconciled: true });
+  });
+
+  it('books it on the first try, not on the retry whose replay shows it (one charge, one candidate)', () => {
+    const h = harness();
+    observe(h, 25_000_000);
+    const first = h.begin({ idempotencyKey: 'plat-action-1' });
+    h.ledger.recordAnswer(first, lostThen503());
+    // The person tries again: same action, same key, a free replay with the balance after the charge.
+    const retry = h.begin({ idempotencyKey: 'plat-action-1' });
+    h.ledger.recordAnswer(retry, ok(0, 24_900_000, { replayed: true }));
+    expect(h.ledger.get(first)).toMatchObject({ unreportedChargeMicroUsd: SUMMARY });
+    expect(h.ledger.get(retry)).toMatchObject({ status: 'succeeded', totalChargeMicroUsd: 0 });
+    expect(rows(h.ledger).filter((entry) => entry.kind !== 'call')).toEqual([]);
+    expect(h.ledger.totals({ sessionId: 'sess_1' }).allTimeMicroUsd).toBe(SUMMARY);
+  });
+});
+
+describe('when the database refuses writes', () => {
+  /** Lets the database grow no more and fills what is left, so the next write that needs room fails with SQLITE_FULL. */
+  function fillDisk(db: DatabaseSync): void {
+    const pages = Number(db.prepare('PRAGMA page_count').get()?.['page_count']);
+    db.exec(`PRAGMA max_page_count = ${pages}`);
+    const filler = db.prepare(
+      `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, session_id, reconciled) VALUES ('call', 'recorded', '', '', '{}', '', 1)`,
+    );
+    expect(() => {
+      for (;;) filler.run();
+    }).toThrow(/full/);
+    // The fillers stand for other files on the disk: they cost nothing and are not part of the ledger's story.
+  }
+  function freeSpace(db: DatabaseSync): void {
+    db.exec('PRAGMA max_page_count = 1073741823');
+  }
+  const LONG_KEY = `plat-${'a'.repeat(200)}`;
+
+  it('keeps a charged answer in memory, counts it, says why, and writes it as soon as it can', () => {
+    const h = harness(tempDbPath());
+    observe(h, 25_000_000);
+    const changes: string[] = [];
+    h.ledger.onChange((change) => changes.push(change.reason));
+    const callId = h.begin({ idempotencyKey: LONG_KEY });
+    fillDisk(h.db);
+
+    const closed = h.ledger.recordAnswer(callId, ok(SUMMARY, 24_900_000, { requestId: LONG_KEY }));
+    expect(closed).toEqual({ callId, totalChargeMicroUsd: SUMMARY, unsaved: true });
+    expect(h.ledger.get(callId)?.status).toBe('pending');
+    const status = h.ledger.storageStatus();
+    expect(status).toMatchObject({ problem: 'disk_full', unsavedMicroUsd: SUMMARY, unsavedWrites: 1 });
+    expect(status.message).toMatch(/disk holding Plat’s data folder is full/);
+    expect(h.ledger.totals({ sessionId: 'sess_1' })).toMatchObject({ sessionMicroUsd: SUMMARY, todayMicroUsd: SUMMARY, allTimeMicroUsd: SUMMARY, lastChargeMicroUsd: SUMMARY });
+    expect(h.ledger.totals({ sessionId: 'sess_1' }).byProject).toEqual([{ projectId: 'proj_a', microUsd: SUMMARY }]);
+
+    // A paid call cannot be written ahead now: it is refused before anything is sent.
+    expect(() => h.begin()).toThrow(expect.objectContaining({ platError: expect.objectContaining({ code: 'disk_full' }) }));
+    expect(h.ledger.flushUnsaved()).toBe(false);
+
+    freeSpace(h.db);
+    // The next write of any kind writes what waited first, in order.
+    h.ledger.recordAnswer(h.free(), ok(0, 24_900_000));
+    expect(h.ledger.get(callId)).toMatchObject({ status: 'succeeded', chargedMicroUsd: SUMMARY, requestId: LONG_KEY, balanceAfterMicroUsd: 24_900_000 });
+    expect(h.ledger.storageStatus()).toEqual({ problem: null, message: null, unsavedMicroUsd: 0, unsavedWrites: 0 });
+    expect(h.ledger.totals({ sessionId: 'sess_1' }).allTimeMicroUsd).toBe(SUMMARY);
+    expect(rows(h.ledger).filter((entry) => entry.kind === 'reconciliation' || entry.kind === 'credit')).toEqual([]);
+    // The problem's start and end are both announced (the meter shows them).
+    expect(changes.filter((reason) => reason === 'storage')).toHaveLength(2);
+  });
+
+  it('writes what waited on its timer too, and says a read-only file is read-only', async () => {
+    const h = harness(tempDbPath());
+    const ledger = new SpendLedger(h.db, { retryUnsavedMs: 5 });
+    h.ledger.recordAnswer(h.free(), ok(0, 25_000_000));
+    const callId = ledger.beginAttempt({ operation: 'v4.summary', requestSummary: {}, idempotencyKey: 'k', expectedCostMicroUsd: SUMMARY, projectId: null, sessionId: 's' });
+    h.db.exec('PRAGMA query_only = ON');
+    expect(ledger.recordAnswer(callId, ok(SUMMARY, 24_900_000)).unsaved).toBe(true);
+    expect(ledger.storageStatus()).toMatchObject({ problem: 'read_only', unsavedMicroUsd: SUMMARY });
+    expect(ledger.storageStatus().message).toMatch(/read-only/);
+    const ended = new Promise<void>((resolve) => ledger.onChange((change) => change.reason === 'storage' && resolve()));
+    h.db.exec('PRAGMA query_only = OFF');
+    await ended;
+    expect(ledger.get(callId)).toMatchObject({ status: 'succeeded', totalChargeMicroUsd: SUMMARY });
+    expect(ledger.storageStatus().unsavedWrites).toBe(0);
+  });
+
+  it('leaves a kept call pending on disk, so a restart replays it if the app stops before writing it', () => {
+    const path = tempDbPath();
+    const h = harness(path);
+    observe(h, 25_000_000);
+    const callId = h.begin({ idempotencyKey: LONG_KEY });
+    fillDisk(h.db);
+    h.ledger.recordAnswer(callId, ok(SUMMARY, 24_900_000, { requestId: LONG_KEY }));
+    h.db.close(); // the app stops with the answer unsaved
+    const next = new SpendLedger(open(path));
+    expect(next.pendingAttempts().map((entry) => [entry.id, entry.idempotencyKey])).toEqual([[callId, LONG_KEY]]);
   });
 });

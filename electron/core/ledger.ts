@@ -7,8 +7,10 @@
 //   recordUnchargedCall -> begin and answer in one commit, after the answer: for a call that cannot
 //                     charge (free by the price table), where a write-ahead row has nothing to recover.
 //   recordAnswer   -> `succeeded` (2xx) or `failed`, with the reported charge and balance headers.
-//                     httpStatus null = no HTTP answer at all (network failure on the last attempt):
-//                     the outcome is unknown, so the row stays `pending` and pendingAttempts() lists it.
+//                     httpStatus null = no HTTP answer at all (network failure on the last attempt),
+//                     or outcomeUnknown = an earlier attempt's answer was lost before a plain failure:
+//                     the service may have charged, so the row stays `pending`, a candidate for the
+//                     next balance's gap, and pendingAttempts() lists it.
 //   recordRecovery -> `recovered`: a pending row re-sent with its Idempotency-Key (next start, or
 //                     later in the same run); the service replays it free with the current balance.
 // recordCacheHit writes a finished row with cache_hit=1 and no charge.
@@ -54,11 +56,19 @@
 // resetBalanceBaseline() whenever the API key or the service changes (another account's balance).
 // On start, re-send pendingAttempts() before any new charged call, so a lost charge is attributed
 // to the call it belongs to rather than booked unattributed.
+//
+// A full disk (or a read-only or failing file): a write the database refuses is kept in memory, in
+// order, counted in totals() and reported by storageStatus(), and written at the next ledger write or
+// on a timer; a call's answer still goes back. A call that can charge is not begun meanwhile (it
+// could not be written ahead). If the app stops first, the call's row is still `pending` on disk and
+// is replayed at the next start.
 import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import { z } from 'zod';
 import { addMicroUsd, formatUsd, MicroUsdSchema } from '../../shared/money.ts';
 import type { MicroUsd } from '../../shared/money.ts';
-import { applyMigrations, inTransaction, registerMigrations, statement } from './app-db.ts';
+import { dirname } from 'node:path';
+import { applyMigrations, inTransaction, registerMigrations, statement, storageProblemOf, type StorageProblemKind } from './app-db.ts';
+import { PlatFailure } from './failure.ts';
 
 export const LEDGER_MIGRATIONS: readonly string[] = [
   `CREATE TABLE spend_ledger (
@@ -111,6 +121,9 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
    DROP INDEX spend_ledger_key;
    CREATE INDEX spend_ledger_charged_key ON spend_ledger (idempotency_key)
      WHERE idempotency_key IS NOT NULL AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0);`,
+  // The exact request of a pending call, for its replay (see "Request summaries and replay copies").
+  // NULL once the row is closed, and on rows written before this column (their summary was the request).
+  `ALTER TABLE spend_ledger ADD COLUMN replay_request TEXT;`,
 ];
 
 registerMigrations('ledger', LEDGER_MIGRATIONS);
@@ -157,15 +170,22 @@ export interface SpendEntry {
   projectId: string | null;
   sessionId: string;
   errorCode: string | null;
+  /** Measured against a balance by reconciliation (so its charge, seen or unseen, is known). */
+  reconciled: boolean;
+}
+
+/** A call begun and never closed, with the exact request to re-send. */
+export interface PendingAttempt extends SpendEntry {
+  /** The request as it was sent; null when it cannot be rebuilt (it held the API key, see replayJson). */
+  request: unknown;
 }
 
 export interface BeginAttemptInput {
   /** Operation name, e.g. `v4.summary`. */
   operation: string;
   /**
-   * A short JSON-able description of the request; recovery rebuilds the request from it, so it must
-   * hold the parameters exactly. Never the API key: keys named like authorization/apiKey/key/secret/
-   * token/password are stripped and values that look like credentials are redacted.
+   * The request (JSON-able). A call with an Idempotency-Key keeps it exactly until closed, for its
+   * replay; the row's summary (shown, exported) is bounded and never holds a credential.
    */
   requestSummary: unknown;
   /** The Idempotency-Key sent (generated once per user action, reused by every retry); null for calls without one. */
@@ -188,6 +208,12 @@ export interface CallAnswer {
   errorCode: string | null;
   /** How many times the request was sent. */
   attempts: number;
+  /**
+   * An earlier attempt was sent and its answer lost, so the service may have done and charged the
+   * call although the final answer (e.g. a 503) says it failed. The row then stays `pending`, a
+   * candidate for the charge the next balance shows, exactly as with httpStatus null.
+   */
+  outcomeUnknown?: boolean;
 }
 
 export interface CacheHitInput {
@@ -227,7 +253,8 @@ export interface SpendPage extends SpendFilter {
   offset?: number;
 }
 
-export type SpendChangeReason = 'begun' | 'answered' | 'recovered' | 'cache-hit' | 'baseline-reset';
+/** `storage`: the database started or stopped refusing writes (see storageStatus()). */
+export type SpendChangeReason = 'begun' | 'answered' | 'recovered' | 'cache-hit' | 'baseline-reset' | 'storage';
 
 /** Pushed after every committed write, so the core can tell the renderer about spend. */
 export interface SpendChange {
@@ -240,8 +267,21 @@ export interface SpendChange {
 
 /** A call's row once closed: what it cost, reported and attributed by reconciliation together. */
 export interface ClosedCall {
+  /** 0 for a free call whose row could not be written yet (see `unsaved`). */
   callId: number;
   totalChargeMicroUsd: MicroUsd;
+  /** Present when the database refused the write: it is kept in memory and written as soon as it can be. */
+  unsaved?: true;
+}
+
+/** Writes the database refused, kept in memory until it takes them (see SpendLedger.storageStatus). */
+export interface StorageStatus {
+  problem: StorageProblemKind | null;
+  /** What happened and what to do, for people; null when there is no problem. */
+  message: string | null;
+  /** Charges the service reported in answers not written yet (they are in totals() already). */
+  unsavedMicroUsd: MicroUsd;
+  unsavedWrites: number;
 }
 
 export type SpendChangeListener = (change: SpendChange) => void;
@@ -249,14 +289,32 @@ export type SpendChangeListener = (change: SpendChange) => void;
 export interface SpendLedgerOptions {
   /** The clock, so tests can pin time. */
   now?: () => Date;
+  /** The API keys in use (read at each write): scrubbed from every summary, never kept for a replay. */
+  secrets?: () => Iterable<string | null | undefined>;
+  /** How often writes the database refused are tried again, besides at every ledger write. Default 5 s. */
+  retryUnsavedMs?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Request summaries: JSON only, and never a credential.
+// Request summaries and replay copies.
+//
+// A call's row keeps two forms of its request. The *summary* is for people (the Spend screen, the
+// CSV): bounded, with credentials taken out. The *replay copy* is the exact request, kept only while
+// the row is pending: recovery re-sends it with the same Idempotency-Key, and the service answers a
+// different request under that key with 409, so it must not lose a character (no truncation, no
+// redaction of ordinary words). Once the row is closed the copy is dropped.
 
 const MAX_SUMMARY_CHARS = 8192;
 const MAX_SUMMARY_DEPTH = 12;
 const REDACTED = '[redacted]';
+/** Shorter secrets are not scrubbed from text: they would redact ordinary words. Real keys are far longer. */
+const MIN_SECRET_LENGTH = 8;
+/** Ever smaller cuts applied to a summary over MAX_SUMMARY_CHARS: items kept per list or object, characters per text. */
+const SHRINK_STEPS = [
+  { items: 10, chars: 200 },
+  { items: 3, chars: 60 },
+  { items: 1, chars: 20 },
+] as const;
 
 function isSecretKeyName(name: string): boolean {
   const normalized = name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -276,39 +334,94 @@ function isSecretKeyName(name: string): boolean {
   );
 }
 
-// Bearer credentials and the service's key format, wherever they appear in a value.
-const SECRET_VALUE = /\bbearer\s+\S+|\bsvc_[a-z]+_[a-z0-9]{16,}/i;
+// What a credential looks like in text: the service's key format, or "Bearer" followed by a token (at
+// least 16 characters mixing letters and digits). "12 Bearer Ct" is an address, not a credential.
+const CREDENTIAL_TEXT = /\bbearer\s+(?=[\w.~+/-]*\d)(?=[\w.~+/-]*[a-z])[\w.~+/-]{16,}=*|\bsvc_[a-z]+_[a-z0-9]{16,}/gi;
 
-function sanitizeValue(value: unknown, depth: number): unknown {
-  if (depth > MAX_SUMMARY_DEPTH) throw new TypeError('requestSummary is nested too deeply');
+function usableSecrets(secrets: Iterable<string | null | undefined>): string[] {
+  return [...secrets].filter((secret): secret is string => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH);
+}
+
+/** Text with the given secrets and anything that looks like a credential replaced by [redacted]. */
+function scrubText(text: string, secrets: readonly string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) scrubbed = scrubbed.split(secret).join(REDACTED);
+  return scrubbed.replace(CREDENTIAL_TEXT, REDACTED);
+}
+
+interface JsonWalk {
+  /** Summaries: credentials out. The replay copy: null (exact). */
+  scrub: ((text: string) => string) | null;
+  /** Deeper values become "…" (summaries); Infinity for the replay copy. */
+  maxDepth: number;
+}
+
+/** The value as plain JSON data; throws TypeError for what JSON cannot hold (a programming error). */
+function jsonValue(value: unknown, depth: number, walk: JsonWalk): unknown {
   if (value === null || typeof value === 'boolean') return value;
-  if (typeof value === 'string') return SECRET_VALUE.test(value) ? REDACTED : value;
+  if (typeof value === 'string') return walk.scrub ? walk.scrub(value) : value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new TypeError('requestSummary holds a non-finite number');
     return value;
   }
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : sanitizeValue(item, depth + 1)));
-  if (typeof value === 'object') {
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) throw new TypeError('requestSummary must hold plain objects only');
-    const result: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined || isSecretKeyName(key)) continue;
-      result[key] = sanitizeValue(item, depth + 1);
-    }
-    return result;
+  if (typeof value !== 'object') throw new TypeError(`requestSummary holds a ${typeof value}, which is not JSON`);
+  if (depth >= walk.maxDepth) return '…';
+  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : jsonValue(item, depth + 1, walk)));
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw new TypeError('requestSummary must hold plain objects only');
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    if (walk.scrub && isSecretKeyName(key)) continue;
+    result[walk.scrub ? walk.scrub(key) : key] = jsonValue(item, depth + 1, walk);
   }
-  throw new TypeError(`requestSummary holds a ${typeof value}, which is not JSON`);
+  return result;
 }
 
-/** The JSON text stored for a request summary: credentials stripped, size bounded. Exported for tests. */
-export function summaryJson(summary: unknown): string {
-  const text = JSON.stringify(sanitizeValue(summary, 0));
-  if (text.length > MAX_SUMMARY_CHARS) {
-    throw new RangeError(`requestSummary is ${text.length} characters; keep it under ${MAX_SUMMARY_CHARS}`);
+/** A shorter summary: long lists and objects keep their first entries and say how many more there were. */
+function shrinkValue(value: unknown, limits: { items: number; chars: number }): unknown {
+  if (typeof value === 'string') return value.length > limits.chars ? `${value.slice(0, limits.chars)}…` : value;
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, limits.items).map((item) => shrinkValue(item, limits));
+    return value.length > limits.items ? [...kept, `… ${value.length - limits.items} more`] : kept;
   }
-  return text;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value);
+    const result: Record<string, unknown> = {};
+    for (const [key, item] of entries.slice(0, limits.items)) result[key] = shrinkValue(item, limits);
+    if (entries.length > limits.items) result['…'] = `${entries.length - limits.items} more`;
+    return result;
+  }
+  return value;
+}
+
+/**
+ * The JSON text stored as a request's summary: credentials out (keys named like secrets, the given
+ * secrets wherever they appear, credential-looking text), at most MAX_SUMMARY_CHARS. A summary is a
+ * summary: a request too large for it is shortened, never refused. Exported for tests.
+ */
+export function summaryJson(summary: unknown, secrets: Iterable<string | null | undefined> = []): string {
+  const usable = usableSecrets(secrets);
+  const value = jsonValue(summary, 0, { scrub: (text) => scrubText(text, usable), maxDepth: MAX_SUMMARY_DEPTH });
+  let text = JSON.stringify(value);
+  for (const limits of SHRINK_STEPS) {
+    if (text.length <= MAX_SUMMARY_CHARS) return text;
+    text = JSON.stringify(shrinkValue(value, limits));
+  }
+  // Escaping can at most double a character's length, so half the budget always fits.
+  return text.length <= MAX_SUMMARY_CHARS ? text : JSON.stringify({ truncated: text.slice(0, MAX_SUMMARY_CHARS / 2 - 32) });
+}
+
+/**
+ * The exact request as JSON for a pending row's replay, or null when it holds one of the given secrets
+ * (the key is never written to the ledger; such a call cannot be replayed after a crash, and
+ * reconciliation books what it cost). Exported for tests.
+ */
+export function replayJson(request: unknown, secrets: Iterable<string | null | undefined> = []): string | null {
+  const text = JSON.stringify(jsonValue(request, 0, { scrub: null, maxDepth: Number.POSITIVE_INFINITY }));
+  const holdsSecret = usableSecrets(secrets).some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
+  return holdsSecret ? null : text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -332,7 +445,9 @@ const CallAnswerSchema = z.object({
   errorCode: z.string().min(1).max(200).nullable(),
   // 0: refused before anything was sent, or closed by recovery without re-sending (no key to replay).
   attempts: z.int().min(0).max(1000),
+  outcomeUnknown: z.boolean().optional(),
 });
+type ParsedAnswer = z.output<typeof CallAnswerSchema>;
 
 const CacheHitSchema = z.object({
   operation: z.string().min(1).max(200),
@@ -404,6 +519,7 @@ function entryFrom(row: Row): SpendEntry {
     projectId: strOrNull(row, 'project_id'),
     sessionId: str(row, 'session_id'),
     errorCode: strOrNull(row, 'error_code'),
+    reconciled: num(row, 'reconciled') === 1,
   };
 }
 
@@ -476,19 +592,48 @@ interface UnreconciledCall {
   chargeUnseen: boolean;
 }
 
+/** A write the database refused, kept in memory, in order, until the database takes writes again. */
+interface UnsavedWrite {
+  write: () => void;
+  /** When a kept write can never be done (its row changed meanwhile): forget what it holds in memory. */
+  abandon?: () => void;
+  /** The charge the service reported in it; counted in totals() while it waits. */
+  chargeMicroUsd: MicroUsd;
+  projectId: string | null;
+  sessionId: string;
+  /** When it happened (the row gets this time when it is written). */
+  at: string;
+}
+
+const STORAGE_PROBLEMS: Record<StorageProblemKind, { what: string; todo: string }> = {
+  disk_full: { what: 'The disk holding Plat’s data folder is full', todo: 'free some space on it' },
+  read_only: { what: 'Plat’s data folder is read-only', todo: 'make it writable again' },
+  io_error: { what: 'Plat could not write to its data folder (a disk error)', todo: 'check the disk' },
+};
+
+const DEFAULT_RETRY_UNSAVED_MS = 5_000;
+
 export class SpendLedger {
   readonly #db: DatabaseSync;
   readonly #now: () => Date;
+  readonly #secrets: () => Iterable<string | null | undefined>;
+  readonly #retryUnsavedMs: number;
   readonly #listeners = new Set<SpendChangeListener>();
   /** The last totals computed, until the next write (every write goes through #emit). */
   #totalsMemo: { key: string; totals: SpendTotals } | null = null;
   /** Calls begun by this instance and not answered yet. */
   readonly #inFlight = new Set<number>();
   #window: WindowAnswer[] = [];
+  /** Writes the database refused (see #durably), oldest first. */
+  readonly #unsaved: UnsavedWrite[] = [];
+  #storageProblem: StorageProblemKind | null = null;
+  #retryTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(db: DatabaseSync, options: SpendLedgerOptions = {}) {
     this.#db = db;
     this.#now = options.now ?? (() => new Date());
+    this.#secrets = options.secrets ?? (() => []);
+    this.#retryUnsavedMs = options.retryUnsavedMs ?? DEFAULT_RETRY_UNSAVED_MS;
     applyMigrations(db, 'ledger', LEDGER_MIGRATIONS);
   }
 
@@ -502,22 +647,34 @@ export class SpendLedger {
 
   /**
    * Writes the call's row, status `pending`, and commits it: call this before sending the request.
-   * Returns the call id.
+   * Returns the call id. A call that can charge is written ahead or not sent at all: while the
+   * database refuses writes (earlier ones still wait, or this one is refused) this throws a
+   * PlatFailure `disk_full` saying why, and nothing is sent or charged.
    */
   beginAttempt(input: BeginAttemptInput): number {
-    const callId = this.#insertAttempt(input);
+    if (!this.flushUnsaved()) throw this.#storageFailure();
+    let callId: number;
+    try {
+      callId = this.#insertAttempt(input, this.#now().toISOString());
+    } catch (error) {
+      const problem = storageProblemOf(error);
+      if (problem === null) throw error;
+      this.#setStorageProblem(problem);
+      throw this.#storageFailure();
+    }
+    this.#writeSucceeded();
     this.#emit('begun', [callId]);
     return callId;
   }
 
   /** Closes a call begun with beginAttempt with its final answer (see the file header for httpStatus null). */
   recordAnswer(callId: number, answer: CallAnswer): ClosedCall {
-    return this.#close(callId, answer, 'answered');
+    return this.#closeDurably(callId, answer, 'answered');
   }
 
   /** Closes a pending call re-sent after a crash or a lost answer; status `recovered`. */
   recordRecovery(callId: number, answer: CallAnswer): ClosedCall {
-    return this.#close(callId, answer, 'recovered');
+    return this.#closeDurably(callId, answer, 'recovered');
   }
 
   /**
@@ -529,13 +686,25 @@ export class SpendLedger {
   recordUnchargedCall(input: BeginAttemptInput, answerInput: CallAnswer): ClosedCall {
     if (input.expectedCostMicroUsd !== 0) throw new Error('ledger: only a free call can be recorded after its answer');
     const answer = CallAnswerSchema.parse(answerInput);
+    const at = this.#now().toISOString();
+    const charged = answer.chargedMicroUsd ?? 0;
+    return this.#durably(
+      'answered',
+      () => this.#writeUnchargedCall(input, answer, at),
+      () => ({
+        result: { callId: 0, totalChargeMicroUsd: charged, unsaved: true },
+        unsaved: { chargeMicroUsd: charged, projectId: input.projectId, sessionId: input.sessionId, at },
+      }),
+    );
+  }
+
+  #writeUnchargedCall(input: BeginAttemptInput, answer: ParsedAnswer, at: string): ClosedCall {
     return inTransaction(this.#db, () => {
       const settled = this.#settledFreeAnswer(answer);
-      if (!settled) return this.#close(this.#insertAttempt(input), answer, 'answered');
+      if (!settled) return this.#close(this.#insertAttempt(input, at), answer, 'answered', at);
       // The common case, written as one finished row: nothing else is open, and the answer shows the
       // very balance the ledger expects, so reconciling it would find no gap and change nothing.
       const parsed = BeginAttemptSchema.parse(input);
-      const at = this.#now().toISOString();
       const result = statement(
         this.#db,
         `INSERT INTO spend_ledger (kind, status, started_at, finished_at, operation, request_summary, idempotency_key,
@@ -547,7 +716,7 @@ export class SpendLedger {
         at,
         at,
         parsed.operation,
-        summaryJson(input.requestSummary),
+        summaryJson(input.requestSummary, this.#currentSecrets()),
         parsed.idempotencyKey,
         answer.requestId,
         settled.httpStatus,
@@ -570,8 +739,8 @@ export class SpendLedger {
    * flight or waiting in the window, no answered row unreconciled, no charge, and the balance equal to
    * the baseline); otherwise null.
    */
-  #settledFreeAnswer(answer: CallAnswer): { status: SpendEntryStatus; httpStatus: number } | null {
-    if (answer.httpStatus === null || (answer.chargedMicroUsd ?? 0) !== 0 || answer.replayed) return null;
+  #settledFreeAnswer(answer: ParsedAnswer): { status: SpendEntryStatus; httpStatus: number } | null {
+    if (answer.httpStatus === null || answer.outcomeUnknown || (answer.chargedMicroUsd ?? 0) !== 0 || answer.replayed) return null;
     if (this.#inFlight.size > 0 || this.#window.length > 0) return null;
     const baseline = this.balanceBaseline();
     if (baseline === null || answer.balanceAfterMicroUsd !== baseline.balanceMicroUsd) return null;
@@ -580,46 +749,58 @@ export class SpendLedger {
     return { status: answeredStatus(answer.httpStatus), httpStatus: answer.httpStatus };
   }
 
-  #insertAttempt(input: BeginAttemptInput): number {
+  #insertAttempt(input: BeginAttemptInput, at: string): number {
     const parsed = BeginAttemptSchema.parse(input);
-    const summary = summaryJson(input.requestSummary);
-    const at = this.#now().toISOString();
+    const secrets = this.#currentSecrets();
+    const summary = summaryJson(input.requestSummary, secrets);
+    // Only a call with a key can be replayed; 'null' marks one whose exact request may not be kept.
+    const replay = parsed.idempotencyKey === null ? null : (replayJson(input.requestSummary, secrets) ?? 'null');
     const result = statement(
       this.#db,
-      `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, idempotency_key,
+      `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, replay_request, idempotency_key,
          expected_cost_micro_usd, project_id, session_id)
-       VALUES ('call', 'pending', ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(at, parsed.operation, summary, parsed.idempotencyKey, parsed.expectedCostMicroUsd, parsed.projectId, parsed.sessionId);
+       VALUES ('call', 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(at, parsed.operation, summary, replay, parsed.idempotencyKey, parsed.expectedCostMicroUsd, parsed.projectId, parsed.sessionId);
     const callId = Number(result.lastInsertRowid);
     this.#inFlight.add(callId);
     return callId;
   }
 
-  /** Records a response served from the local cache: no request was sent, nothing was charged. */
+  /** Records a response served from the local cache: no request was sent, nothing was charged. Returns its id (0 while unsaved). */
   recordCacheHit(input: CacheHitInput): number {
     const parsed = CacheHitSchema.parse(input);
-    const summary = summaryJson(input.requestSummary);
     const at = this.#now().toISOString();
-    const result = statement(this.#db, 
-        `INSERT INTO spend_ledger (kind, status, started_at, finished_at, operation, request_summary, request_id,
-           charged_micro_usd, cache_hit, cache_served_at, project_id, session_id, reconciled)
-         VALUES ('call', 'succeeded', ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, 1)`,
-      )
-      .run(at, at, parsed.operation, summary, parsed.originalRequestId, parsed.servedAt, parsed.projectId, parsed.sessionId);
-    const id = Number(result.lastInsertRowid);
-    this.#emit('cache-hit', [id], { totalsChanged: false });
-    return id;
+    return this.#durably(
+      'cache-hit',
+      () => {
+        const result = statement(
+          this.#db,
+          `INSERT INTO spend_ledger (kind, status, started_at, finished_at, operation, request_summary, request_id,
+             charged_micro_usd, cache_hit, cache_served_at, project_id, session_id, reconciled)
+           VALUES ('call', 'succeeded', ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, 1)`,
+        ).run(at, at, parsed.operation, summaryJson(input.requestSummary, this.#currentSecrets()), parsed.originalRequestId, parsed.servedAt, parsed.projectId, parsed.sessionId);
+        const id = Number(result.lastInsertRowid);
+        this.#emit('cache-hit', [id], { totalsChanged: false });
+        return id;
+      },
+      () => ({ result: 0, unsaved: { chargeMicroUsd: 0, projectId: parsed.projectId, sessionId: parsed.sessionId, at } }),
+    );
   }
 
   /**
    * Calls begun but never answered (the app stopped between sending and recording, or no answer
    * came back), oldest first, excluding calls this instance still has in flight. Re-send each with
-   * its Idempotency-Key and close it with recordRecovery.
+   * its Idempotency-Key and its exact `request`, and close it with recordRecovery.
    */
-  pendingAttempts(): SpendEntry[] {
+  pendingAttempts(): PendingAttempt[] {
     return statement(this.#db, `SELECT * FROM spend_ledger WHERE status = 'pending' ORDER BY id`)
       .all()
-      .map(entryFrom)
+      .map((row) => {
+        const entry = entryFrom(row);
+        const replay = strOrNull(row, 'replay_request');
+        // Rows written before replay copies existed kept the whole request as their summary.
+        return { ...entry, request: replay === null ? entry.requestSummary : (JSON.parse(replay) as unknown) };
+      })
       .filter((entry) => !this.#inFlight.has(entry.id));
   }
 
@@ -634,12 +815,63 @@ export class SpendLedger {
    * another account's. Answered calls not reconciled yet are closed off without reconciliation.
    */
   resetBalanceBaseline(): void {
-    inTransaction(this.#db, () => {
-      this.#db.exec('DELETE FROM spend_balance_baseline');
-      this.#db.exec(`UPDATE spend_ledger SET reconciled = 1 WHERE reconciled = 0 AND finished_at IS NOT NULL`);
-    });
-    this.#window = [];
-    this.#emit('baseline-reset', []);
+    const at = this.#now().toISOString();
+    this.#durably(
+      'baseline-reset',
+      () => {
+        inTransaction(this.#db, () => {
+          this.#db.exec('DELETE FROM spend_balance_baseline');
+          this.#db.exec(`UPDATE spend_ledger SET reconciled = 1 WHERE reconciled = 0 AND finished_at IS NOT NULL`);
+        });
+        this.#window = [];
+        this.#emit('baseline-reset', []);
+      },
+      () => ({ result: undefined, unsaved: { chargeMicroUsd: 0, projectId: null, sessionId: '', at } }),
+    );
+  }
+
+  /**
+   * Whether the database is refusing writes, and what is kept in memory meanwhile. Charges in kept
+   * answers are already in totals(); the rows are written as soon as the database takes writes (at
+   * the next ledger write or on a timer), and a call's pending row is replayed at the next start if
+   * the app stops first.
+   */
+  storageStatus(): StorageStatus {
+    const problem = this.#storageProblem;
+    return {
+      problem,
+      message: problem === null ? null : this.#storageMessage(problem),
+      unsavedMicroUsd: addMicroUsd(...this.#unsaved.map((write) => write.chargeMicroUsd)),
+      unsavedWrites: this.#unsaved.length,
+    };
+  }
+
+  /** Writes what the database refused earlier, in order; true when nothing is left waiting. */
+  flushUnsaved(): boolean {
+    if (this.#unsaved.length === 0) return true;
+    // Inside someone else's transaction a kept write could be rolled back with theirs after leaving the queue.
+    if (this.#db.isTransaction || !this.#db.isOpen) return false;
+    while (this.#unsaved.length > 0) {
+      const next = this.#unsaved[0];
+      if (!next) break;
+      const saved = this.#memory();
+      try {
+        next.write();
+      } catch (error) {
+        this.#restore(saved);
+        const problem = storageProblemOf(error);
+        if (problem !== null) {
+          this.#setStorageProblem(problem);
+          return false;
+        }
+        // Not the storage: this write can never be done (its row changed meanwhile). A call's row
+        // stays pending and is replayed at the next start.
+        next.abandon?.();
+      }
+      this.#unsaved.shift();
+    }
+    this.#writeSucceeded();
+    return true;
   }
 
   get(id: number): SpendEntry | undefined {
@@ -673,7 +905,10 @@ export class SpendLedger {
     return spendEntriesToCsv(entries);
   }
 
-  /** Charges (reported + unreported; credits excluded) for the session, the local day, all time and by project. */
+  /**
+   * Charges (reported + unreported; credits excluded) for the session, the local day, all time and by
+   * project, including charges in answers kept in memory while the database refuses writes.
+   */
   totals(query: { sessionId: string; now?: Date }): SpendTotals {
     const now = query.now ?? this.#now();
     const dayStart = new Date(now);
@@ -698,7 +933,7 @@ export class SpendLedger {
       .map((row) => ({ projectId: strOrNull(row, 'project_id'), microUsd: num(row, 'total') }));
     const last = statement(this.#db, `SELECT charge, finished_at FROM (${charges}) WHERE charge > 0 ORDER BY finished_at DESC, id DESC LIMIT 1`)
       .get();
-    const totals = {
+    const totals: SpendTotals = {
       sessionMicroUsd: sums ? num(sums, 'session_total') : 0,
       todayMicroUsd: sums ? num(sums, 'today_total') : 0,
       allTimeMicroUsd: sums ? num(sums, 'all_total') : 0,
@@ -707,49 +942,215 @@ export class SpendLedger {
       lastChargeMicroUsd: last ? num(last, 'charge') : null,
       lastChargeAt: last ? strOrNull(last, 'finished_at') : null,
     };
+    this.#addUnsaved(totals, query.sessionId, dayStart.toISOString(), dayEnd.toISOString());
     this.#totalsMemo = { key: memoKey, totals };
     return totals;
   }
 
+  /** Counts the charges of kept (not yet written) answers into totals read from the database. */
+  #addUnsaved(totals: SpendTotals, sessionId: string, dayStart: string, dayEnd: string): void {
+    for (const write of this.#unsaved) {
+      const charge = write.chargeMicroUsd;
+      if (charge === 0) continue;
+      totals.allTimeMicroUsd = addMicroUsd(totals.allTimeMicroUsd, charge);
+      if (write.sessionId === sessionId) totals.sessionMicroUsd = addMicroUsd(totals.sessionMicroUsd, charge);
+      if (write.at >= dayStart && write.at < dayEnd) totals.todayMicroUsd = addMicroUsd(totals.todayMicroUsd, charge);
+      const project = totals.byProject.find((entry) => entry.projectId === write.projectId);
+      if (project) project.microUsd = addMicroUsd(project.microUsd, charge);
+      else totals.byProject.push({ projectId: write.projectId, microUsd: charge });
+      if (totals.lastChargeAt === null || write.at >= totals.lastChargeAt) {
+        totals.lastChargeMicroUsd = charge;
+        totals.lastChargeAt = write.at;
+      }
+    }
+    totals.byProject.sort((a, b) => b.microUsd - a.microUsd || String(a.projectId).localeCompare(String(b.projectId)));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Writes the database refuses
+
+  /**
+   * Runs a ledger write. When the database refuses it for want of storage (a full disk, a read-only
+   * or failing file), the write is kept in memory, in order behind any kept before it, and done as
+   * soon as the database takes writes (the next ledger write, or the timer); the caller gets `keep`'s
+   * result, so a call's answer still goes back. Inside someone else's transaction the refusal is
+   * theirs: it is thrown (the gateway then writes the ledger's part alone).
+   */
+  #durably<T>(
+    reason: SpendChangeReason,
+    write: () => T,
+    keep: () => { result: T; unsaved: Omit<UnsavedWrite, 'write' | 'abandon'> },
+    abandon?: () => void,
+  ): T {
+    const nested = this.#db.isTransaction;
+    if (this.#unsaved.length === 0 || (!nested && this.flushUnsaved())) {
+      const saved = this.#memory();
+      try {
+        const result = write();
+        this.#writeSucceeded();
+        return result;
+      } catch (error) {
+        this.#restore(saved);
+        const problem = storageProblemOf(error);
+        if (problem === null || nested) throw error;
+        const kept = keep();
+        this.#unsaved.push({ ...kept.unsaved, write: () => void write(), ...(abandon ? { abandon } : {}) });
+        this.#setStorageProblem(problem);
+        this.#emit(reason, [], { totalsChanged: kept.unsaved.chargeMicroUsd > 0 });
+        return kept.result;
+      }
+    }
+    // Earlier writes still wait: this one waits behind them, so windows are reconciled in order.
+    // Inside someone else's transaction they cannot be written yet: try again once it has ended.
+    if (nested) setImmediate(() => this.#db.isOpen && this.flushUnsaved());
+    const kept = keep();
+    this.#unsaved.push({ ...kept.unsaved, write: () => void write(), ...(abandon ? { abandon } : {}) });
+    this.#emit(reason, [], { totalsChanged: kept.unsaved.chargeMicroUsd > 0 });
+    return kept.result;
+  }
+
+  #closeDurably(callId: number, answerInput: CallAnswer, reason: 'answered' | 'recovered'): ClosedCall {
+    const answer = CallAnswerSchema.parse(answerInput);
+    const at = this.#now().toISOString();
+    const charged = answer.chargedMicroUsd ?? 0;
+    return this.#durably(
+      reason,
+      () => this.#close(callId, answer, reason, at),
+      () => ({ result: { callId, totalChargeMicroUsd: charged, unsaved: true }, unsaved: { chargeMicroUsd: charged, ...this.#ownerOf(callId), at } }),
+      () => this.#inFlight.delete(callId),
+    );
+  }
+
+  /** The keys to scrub; if they cannot be read (a locked keychain), the write still goes in, scrubbed by pattern. */
+  #currentSecrets(): string[] {
+    try {
+      return [...this.#secrets()].filter((secret): secret is string => typeof secret === 'string');
+    } catch {
+      return [];
+    }
+  }
+
+  /** The project and session of a call's row (reading works when writing does not). */
+  #ownerOf(callId: number): { projectId: string | null; sessionId: string } {
+    try {
+      const row = statement(this.#db, 'SELECT project_id, session_id FROM spend_ledger WHERE id = ?').get(callId);
+      if (row) return { projectId: strOrNull(row, 'project_id'), sessionId: str(row, 'session_id') };
+    } catch {
+      // The file cannot even be read: the charge still counts, outside any project.
+    }
+    return { projectId: null, sessionId: '' };
+  }
+
+  /** The in-memory state a write changes, to put back when the database rolls the write back. */
+  #memory(): { inFlight: number[]; window: WindowAnswer[] } {
+    return { inFlight: [...this.#inFlight], window: [...this.#window] };
+  }
+
+  #restore(saved: { inFlight: number[]; window: WindowAnswer[] }): void {
+    this.#inFlight.clear();
+    for (const id of saved.inFlight) this.#inFlight.add(id);
+    this.#window = saved.window;
+  }
+
+  #setStorageProblem(problem: StorageProblemKind): void {
+    const started = this.#storageProblem === null;
+    this.#storageProblem = problem;
+    if (this.#unsaved.length > 0 && this.#retryTimer === null) {
+      this.#retryTimer = setInterval(() => {
+        if (this.#db.isOpen) this.flushUnsaved();
+        else this.#stopRetrying();
+      }, this.#retryUnsavedMs);
+      this.#retryTimer.unref();
+    }
+    if (started) this.#emit('storage', []);
+  }
+
+  /** After a write went in: the problem is over once nothing is left waiting. */
+  #writeSucceeded(): void {
+    if (this.#storageProblem === null || this.#unsaved.length > 0) return;
+    this.#storageProblem = null;
+    this.#stopRetrying();
+    this.#emit('storage', []);
+  }
+
+  #stopRetrying(): void {
+    if (this.#retryTimer !== null) clearInterval(this.#retryTimer);
+    this.#retryTimer = null;
+  }
+
+  #storageWhere(): string {
+    const file = this.#db.isOpen ? this.#db.location() : null;
+    return file ? ` (${dirname(file)})` : '';
+  }
+
+  #storageMessage(problem: StorageProblemKind): string {
+    const { what, todo } = STORAGE_PROBLEMS[problem];
+    return `${what}${this.#storageWhere()}. Charges already made are kept and saved as soon as Plat can write again (at the latest when it next starts); paid calls wait until then — ${todo}.`;
+  }
+
+  /** Why a call that can charge is not sent: it could not be written ahead. */
+  #storageFailure(): PlatFailure {
+    const { what, todo } = STORAGE_PROBLEMS[this.#storageProblem ?? 'disk_full'];
+    return PlatFailure.from({
+      code: 'disk_full',
+      message: `${what}${this.#storageWhere()}, so Plat cannot record this paid call before sending it: nothing was sent or charged — ${todo}, then try again.`,
+      retryable: true,
+    });
+  }
+
   // -------------------------------------------------------------------------------------------
 
-  #close(callId: number, answerInput: CallAnswer, reason: 'answered' | 'recovered'): ClosedCall {
-    const answer = CallAnswerSchema.parse(answerInput);
+  #close(callId: number, answer: ParsedAnswer, reason: 'answered' | 'recovered', at: string): ClosedCall {
     const { changed, totalChargeMicroUsd } = inTransaction(this.#db, () => {
       const row = statement(this.#db, 'SELECT * FROM spend_ledger WHERE id = ?').get(callId);
       if (!row) throw new Error(`ledger: no call ${callId}`);
       const entry = entryFrom(row);
       if (entry.kind !== 'call' || entry.cacheHit) throw new Error(`ledger: entry ${callId} is not a service call`);
       if (entry.status !== 'pending') throw new Error(`ledger: call ${callId} is already ${entry.status}`);
-      const at = this.#now().toISOString();
 
-      if (answer.httpStatus === null) {
-        // No answer: the service may or may not have committed (and charged) it. Stay pending.
-        statement(this.#db, 
-            `UPDATE spend_ledger SET finished_at = ?, attempts = ?, error_code = ?, charge_unseen = 1, reconciled = 0 WHERE id = ?`,
-          )
-          .run(at, answer.attempts, answer.errorCode ?? 'no_answer', callId);
+      if (answer.httpStatus === null || answer.outcomeUnknown) {
+        // No answer, or a failure after an attempt whose answer was lost: the service may or may not
+        // have committed (and charged) it. Stay pending, a candidate for what the next balance shows,
+        // with the exact request kept for its replay.
+        statement(
+          this.#db,
+          `UPDATE spend_ledger SET finished_at = ?, attempts = ?, error_code = ?, http_status = ?, request_id = ?,
+             charged_micro_usd = ?, balance_after_micro_usd = ?, charge_unseen = 1, reconciled = 0 WHERE id = ?`,
+        ).run(
+          at,
+          answer.attempts,
+          answer.errorCode ?? 'no_answer',
+          answer.httpStatus,
+          answer.requestId,
+          answer.chargedMicroUsd,
+          answer.balanceAfterMicroUsd,
+          callId,
+        );
       } else {
         const status = reason === 'recovered' ? 'recovered' : answeredStatus(answer.httpStatus);
-        const chargeUnseen = answer.replayed && !this.#keySeenCharged(entry.idempotencyKey);
-        statement(this.#db, 
-            `UPDATE spend_ledger SET status = ?, finished_at = ?, http_status = ?, request_id = ?, charged_micro_usd = ?,
-               balance_after_micro_usd = ?, replayed = ?, error_code = ?, attempts = ?, charge_unseen = ?, reconciled = 0
-             WHERE id = ?`,
-          )
-          .run(
-            status,
-            at,
-            answer.httpStatus,
-            answer.requestId,
-            answer.chargedMicroUsd,
-            answer.balanceAfterMicroUsd,
-            answer.replayed ? 1 : 0,
-            answer.errorCode,
-            answer.attempts,
-            chargeUnseen ? 1 : 0,
-            callId,
-          );
+        // A replay of a key whose charge the ledger never saw is a candidate for it, unless an earlier
+        // row of the same key is already waiting for it (the first try whose answer was lost): one
+        // charge, one candidate.
+        const chargeUnseen = answer.replayed && !this.#keySeenCharged(entry.idempotencyKey) && !this.#keyAwaitsCharge(entry.idempotencyKey, callId);
+        statement(
+          this.#db,
+          `UPDATE spend_ledger SET status = ?, finished_at = ?, http_status = ?, request_id = ?, charged_micro_usd = ?,
+             balance_after_micro_usd = ?, replayed = ?, error_code = ?, attempts = ?, charge_unseen = ?, reconciled = 0,
+             replay_request = NULL
+           WHERE id = ?`,
+        ).run(
+          status,
+          at,
+          answer.httpStatus,
+          answer.requestId,
+          answer.chargedMicroUsd,
+          answer.balanceAfterMicroUsd,
+          answer.replayed ? 1 : 0,
+          answer.errorCode,
+          answer.attempts,
+          chargeUnseen ? 1 : 0,
+          callId,
+        );
       }
 
       this.#inFlight.delete(callId);
@@ -777,6 +1178,16 @@ export class SpendLedger {
            AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0) LIMIT 1`,
       )
       .get(idempotencyKey);
+    return row !== undefined;
+  }
+
+  /** Whether another row of this key is an unmeasured candidate already (its answer was lost or replayed). */
+  #keyAwaitsCharge(idempotencyKey: string | null, callId: number): boolean {
+    if (idempotencyKey === null) return false;
+    const row = statement(
+      this.#db,
+      `SELECT 1 AS waiting FROM spend_ledger WHERE reconciled = 0 AND charge_unseen = 1 AND idempotency_key = ? AND id <> ? LIMIT 1`,
+    ).get(idempotencyKey, callId);
     return row !== undefined;
   }
 

@@ -467,6 +467,37 @@ describe('ServiceClient against the local service', () => {
     expect(new Set(events.map((event) => event.idempotencyKey)).size).toBe(1);
   });
 
+  it('says a call may have been charged when an earlier attempt lost its answer, though the last got a 503', async () => {
+    const before = svc.balance();
+    faultDraws.push(0.3, 0.1, 0.1, 0.1); // done and charged, answer lost; then three 503s
+    const error = await caught(client().summary(QID));
+    expect(requests.map((entry) => entry.status)).toEqual(['dropped', 503, 503, 503]);
+    expect(svc.balance()).toBe(before - SUMMARY_PRICE);
+    // The last attempt got a plain 503, but the first was charged: never a plain failure.
+    expect(error.platError.code).toBe('service_unavailable');
+    expect(error.httpStatus).toBe(503);
+    expect(error.outcomeUnknown).toBe(false);
+    expect(error.mayHaveCharged).toBe(true);
+    expect(error.toJSON()).toMatchObject({ mayHaveCharged: true });
+
+    faultDraws.push(0.1, 0.1, 0.1, 0.1);
+    const plain = await caught(client().summary(QID));
+    expect(plain.mayHaveCharged).toBe(false);
+    expect(svc.balance()).toBe(before - SUMMARY_PRICE);
+
+    // A repeat the service answers about the request itself (here 404) settles it: had the lost
+    // attempt succeeded, the repeat would have been its free replay.
+    const notFound: Override = () => {
+      throw new ServiceFailure(404, 'not_found', 'No such entity.');
+    };
+    queue(fixture, 'v4.summary', notFound, notFound);
+    faultDraws.push(0.3); // the first 404 is lost on the way back
+    const settled = await caught(client().summary(QID));
+    expect(settled.platError.code).toBe('not_found');
+    expect(settled.attempts).toBe(2);
+    expect(settled.mayHaveCharged).toBe(false);
+  });
+
   it('does not repeat a charged call without a key after a lost answer, but does after a refused connection', async () => {
     const before = svc.balance();
     faultDraws.push(0.1, 0.3); // a 503 (never charged, so retried), then an answer lost after charging

@@ -200,6 +200,13 @@ export class ServiceCallError extends Error {
    * free replay.
    */
   readonly outcomeUnknown: boolean;
+  /**
+   * Some attempt of this call (not necessarily the last) was sent and its answer lost: the service
+   * may have done and charged the call, although the last attempt failed plainly (e.g. a 503 after a
+   * lost answer). Never report such a call as a plain failure: keep it a candidate for the charge the
+   * next balance shows, and repeat it with the same key (a free replay). Implied by outcomeUnknown.
+   */
+  readonly mayHaveCharged: boolean;
   /** For invalid_payload: the parameters at fault. */
   readonly issues?: RequestIssue[];
   /** The caller's signal aborted the call; the request may still have reached the service. */
@@ -213,6 +220,7 @@ export class ServiceCallError extends Error {
     http?: ServiceHttpInfo | undefined;
     issues?: RequestIssue[] | undefined;
     outcomeUnknown?: boolean;
+    mayHaveCharged?: boolean;
     cancelled?: boolean;
   }) {
     super(init.platError.message);
@@ -223,6 +231,7 @@ export class ServiceCallError extends Error {
     this.idempotencyKey = init.idempotencyKey;
     this.cancelled = init.cancelled ?? false;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.mayHaveCharged = this.outcomeUnknown || (init.mayHaveCharged ?? false);
     if (init.http !== undefined) {
       this.http = init.http;
       this.httpStatus = init.http.status;
@@ -242,6 +251,7 @@ export class ServiceCallError extends Error {
       http: this.http,
       issues: this.issues,
       outcomeUnknown: this.outcomeUnknown,
+      mayHaveCharged: this.mayHaveCharged,
       cancelled: this.cancelled,
     };
   }
@@ -708,8 +718,10 @@ export class ServiceClient {
     // What the most recent attempt got: its answer's headers, or none (and whether it was sent at all).
     let lastHttp: ServiceHttpInfo | undefined;
     let outcomeUnknown = false;
+    // Whether any attempt so far was sent and lost its answer: later failures do not undo a charge.
+    let answerEverLost = false;
     const fail = (platError: PlatError, attempts: number, cancelled = false) =>
-      new ServiceCallError({ operation, platError, attempts, idempotencyKey, http: lastHttp, outcomeUnknown, cancelled });
+      new ServiceCallError({ operation, platError, attempts, idempotencyKey, http: lastHttp, outcomeUnknown, mayHaveCharged: answerEverLost, cancelled });
 
     for (let attempt = 1; ; attempt += 1) {
       await this.#pace(operation, options.signal, () => fail(cancelledError(), attempt - 1, true));
@@ -726,6 +738,8 @@ export class ServiceClient {
       lastHttp = result.http;
       // Sent, and not even headers came back: the service may have done (and charged) it.
       outcomeUnknown = !result.ok && result.answerLost && result.http === undefined;
+      if (!result.ok && result.answerLost) answerEverLost = true;
+      else if (!result.ok && result.http !== undefined && settlesLostAnswer(result.http.status, result.error)) answerEverLost = false;
       if (result.http !== undefined) this.#observeRateLimit(result.http, result.ok ? undefined : result.retryAfterMs);
       const answered = result.http !== undefined && !(!result.ok && result.answerLost);
       await this.#hook(
@@ -934,6 +948,19 @@ export class ServiceClient {
     if (value.contract_version === 'svc-v4' && idempotencyKey !== null && value.request_id !== idempotencyKey) return malformed();
     return { ok: true, envelope: envelope.data, http };
   }
+}
+
+/**
+ * Whether an answer to a repeat (same Idempotency-Key) shows that an earlier attempt whose answer was
+ * lost was not charged. The service answers a key it already did with the stored answer, free; so a
+ * request error about the request itself (400, 404, 409, 422, or a 2xx that does not parse) means
+ * the earlier attempt did not succeed, and failed calls are not charged. Transient failures (429,
+ * 5xx) and refusals of the key or the account (401, 402, 403) may come before the service looks the
+ * key up, so they settle nothing.
+ */
+function settlesLostAnswer(status: number, error: PlatError): boolean {
+  if (status === 401 || status === 402 || status === 403) return false;
+  return !error.retryable;
 }
 
 /** Retry and throttle hooks only inform (the UI's "waiting and retrying"); their failures do not stop a call. */
