@@ -101,6 +101,29 @@ describe('BudgetPolicy', () => {
     expect(check({ projectId: open.id, projectSpentMicroUsd: 1_000_000_000 })).toEqual({ allowed: true });
   });
 
+  it('counts calls still running against both caps, and says so', () => {
+    budgets.update({ sessionCapMicroUsd: 500_000 });
+    expect(check({ sessionSpentMicroUsd: 100_000, sessionReservedMicroUsd: 300_000 })).toEqual({ allowed: true });
+    expect(check({ sessionSpentMicroUsd: 100_000, sessionReservedMicroUsd: 300_001 })).toMatchObject({ allowed: false, cap: 'session' });
+    expect(check({ sessionSpentMicroUsd: 100_000, sessionReservedMicroUsd: 400_000 })).toEqual({
+      allowed: false,
+      code: 'budget_exceeded',
+      cap: 'session',
+      capMicroUsd: 500_000,
+      spentMicroUsd: 100_000,
+      message:
+        'This summary costs $0.10, which would take this session to $0.60 ($0.40 of it for calls still running), over its $0.50 cap. Raise the cap in Settings to continue.',
+    });
+    const smith = projects.create({ name: 'Smith appraisal', spendingCapMicroUsd: 200_000 });
+    expect(check({ projectId: smith.id, projectReservedMicroUsd: 100_000 })).toEqual({ allowed: true });
+    expect(check({ projectId: smith.id, projectSpentMicroUsd: 50_000, projectReservedMicroUsd: 100_000 })).toMatchObject({
+      cap: 'project',
+      spentMicroUsd: 50_000,
+      message: expect.stringContaining('to $0.25 ($0.10 of it for calls still running)'),
+    });
+    expect(() => check({ sessionReservedMicroUsd: -1 })).toThrow(/sessionReservedMicroUsd/);
+  });
+
   it('checks the session cap before the project cap, and caps before confirmation', () => {
     const project = projects.create({ name: 'P', spendingCapMicroUsd: 0 });
     budgets.update({ sessionCapMicroUsd: 0 });

@@ -43,6 +43,13 @@ export interface SpendCheckInput {
   projectId: string | null;
   /** Charged so far to that project (from the ledger); ignored without a project. */
   projectSpentMicroUsd: MicroUsd;
+  /**
+   * Expected costs of calls already let through and not yet settled (the gateway's reservations):
+   * counted against the caps like money spent, so calls running at once cannot pass a cap together.
+   */
+  sessionReservedMicroUsd?: MicroUsd;
+  /** The same, for calls in the same project; ignored without a project. */
+  projectReservedMicroUsd?: MicroUsd;
   /** The user has seen the price and said yes. Confirmation never lifts a cap. */
   confirmed: boolean;
   /** Names the call in messages ("This summary costs…"). */
@@ -58,7 +65,7 @@ export type SpendDecision =
       code: 'budget_exceeded';
       cap: 'session' | 'project';
       capMicroUsd: MicroUsd;
-      /** What had been spent against that cap before this call. */
+      /** What had been spent against that cap before this call (not counting calls still running). */
       spentMicroUsd: MicroUsd;
       message: string;
     }
@@ -140,18 +147,22 @@ export class BudgetPolicy {
 
   /**
    * Whether a call may run. Free calls always may. A call that would take spending past a cap
-   * (spent + expected > cap) is refused, session cap first, then the project's; reaching a cap
+   * (spent + reserved + expected > cap) is refused, session cap first, then the project's; reaching a cap
    * exactly is allowed. Otherwise a call at or above the confirmation threshold needs `confirmed`.
    */
   checkSpend(input: SpendCheckInput): SpendDecision {
     const expected = checkAmount('expectedCostMicroUsd', input.expectedCostMicroUsd);
     if (expected === 0) return { allowed: true };
     const sessionSpent = checkAmount('sessionSpentMicroUsd', input.sessionSpentMicroUsd);
+    const sessionReserved = checkAmount('sessionReservedMicroUsd', input.sessionReservedMicroUsd ?? 0);
     const noun = nounFor(input);
     const settings = this.settings();
+    // Names the money already on its way, so a refusal while other calls run is not a puzzle.
+    const running = (reserved: MicroUsd) => (reserved > 0 ? ` (${formatUsd(reserved)} of it for calls still running)` : '');
 
     const sessionCap = settings.sessionCapMicroUsd;
-    if (sessionCap !== null && sessionSpent + expected > sessionCap) {
+    const sessionAfter = sessionSpent + sessionReserved + expected;
+    if (sessionCap !== null && sessionAfter > sessionCap) {
       return {
         allowed: false,
         code: 'budget_exceeded',
@@ -159,7 +170,7 @@ export class BudgetPolicy {
         capMicroUsd: sessionCap,
         spentMicroUsd: sessionSpent,
         message:
-          `This ${noun} costs ${formatUsd(expected)}, which would take this session to ${formatUsd(sessionSpent + expected)}, ` +
+          `This ${noun} costs ${formatUsd(expected)}, which would take this session to ${formatUsd(sessionAfter)}${running(sessionReserved)}, ` +
           `over its ${formatUsd(sessionCap)} cap. Raise the cap in Settings to continue.`,
       };
     }
@@ -169,7 +180,9 @@ export class BudgetPolicy {
       if (!project) throw new ProjectError('That project no longer exists');
       const projectCap = project.spendingCapMicroUsd;
       const projectSpent = checkAmount('projectSpentMicroUsd', input.projectSpentMicroUsd);
-      if (projectCap !== null && projectSpent + expected > projectCap) {
+      const projectReserved = checkAmount('projectReservedMicroUsd', input.projectReservedMicroUsd ?? 0);
+      const projectAfter = projectSpent + projectReserved + expected;
+      if (projectCap !== null && projectAfter > projectCap) {
         return {
           allowed: false,
           code: 'budget_exceeded',
@@ -178,7 +191,7 @@ export class BudgetPolicy {
           spentMicroUsd: projectSpent,
           message:
             `This ${noun} costs ${formatUsd(expected)}, which would take the project "${project.name}" to ` +
-            `${formatUsd(projectSpent + expected)}, over its ${formatUsd(projectCap)} cap. Raise the project's cap to continue.`,
+            `${formatUsd(projectAfter)}${running(projectReserved)}, over its ${formatUsd(projectCap)} cap. Raise the project's cap to continue.`,
         };
       }
     }

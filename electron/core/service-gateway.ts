@@ -4,14 +4,20 @@
 //   commit → the answer goes back → a free answer's cached copy → spend event (coalesced).
 // The renderer never builds a request, never sees the key and never computes a charge.
 //
-// Calls are serialised (one in flight at a time) so the ledger can attribute every balance change to
-// the call that caused it, including a charge whose answer was lost. A call whose answer was lost
-// stays `pending` in the ledger and is re-sent with its Idempotency-Key at the next start, when the
-// service replays it free.
+// A call that can charge runs alone (no other call in flight) so the ledger can attribute every
+// balance change to the call that caused it, including a charge whose answer was lost; free calls
+// may overlap one another. A call whose answer was lost stays `pending` in the ledger and is re-sent
+// with its Idempotency-Key at the next start, when the service replays it free.
+//
+// Under concurrency: a call let through reserves its expected cost until the ledger has booked what
+// it cost, so calls running at once cannot pass a cap together; identical requests in flight share
+// one call (and one charge); calls that can charge and calls a person asked for go ahead of queued
+// background calls; a queued call whose page has gone is dropped unsent.
 import type { z } from 'zod';
 import { operationSchemas, serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
 import type { CallBilling, CostPreview, SpendSnapshot } from '../../shared/ipc.ts';
-import type { CallAnswer, SpendLedger } from './ledger.ts';
+import { formatUsd } from '../../shared/money.ts';
+import type { CallAnswer, SpendChange, SpendEntry, SpendLedger } from './ledger.ts';
 import type { CacheEntry, ResponseCache } from './cache.ts';
 import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy, type CostEstimator, type V3PriceRequest } from './budgets.ts';
@@ -124,7 +130,8 @@ function answerOf(outcome: ServiceCallOutcome<unknown, { meta: unknown }>): Call
 
 /**
  * The ledger's record of a failed call. An unknown outcome (sent, no answer) keeps the row pending
- * for recovery; a request the client refused before sending anything is closed as a 400, the status
+ * for recovery, and so does a failure after an attempt whose answer was lost (it may have been
+ * charged); a request the client refused before sending anything is closed as a 400, the status
  * the service gives the same mistake, so it is never re-sent.
  */
 function answerOfFailure(error: ServiceCallError): CallAnswer {
@@ -136,6 +143,7 @@ function answerOfFailure(error: ServiceCallError): CallAnswer {
     replayed: false,
     errorCode: error.platError.code,
     attempts: error.attempts,
+    outcomeUnknown: error.mayHaveCharged,
   };
 }
 
@@ -145,19 +153,178 @@ function answerOfFailure(error: ServiceCallError): CallAnswer {
  */
 export const SPEND_EVENT_COALESCE_MS = 16;
 
-/** Runs `work` after every earlier call has finished. */
-class ChargeQueue {
-  #tail: Promise<unknown> = Promise.resolve();
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(work, work);
-    this.#tail = result.catch(() => undefined);
-    return result;
+/**
+ * How many free calls may be in flight at once. They move no balance, so they may overlap one
+ * another (the ledger measures them like any answer), but never a call that can charge. A few are
+ * enough: the service's rate limit, not Plat, sets the pace of a burst.
+ */
+export const FREE_CALLS_IN_PARALLEL = 4;
+
+/** Queue order, most urgent first. Within one, calls go in the order they came. */
+export const CallPriority = {
+  /** Can charge: a person is waiting for something they chose to pay for. */
+  charge: 0,
+  /** Free, asked for by a person (it carries the action id the renderer sends per user action). */
+  userAction: 1,
+  /** Free, with no action behind it. */
+  background: 2,
+} as const;
+type CallPriority = (typeof CallPriority)[keyof typeof CallPriority];
+
+interface Job {
+  readonly exclusive: boolean;
+  priority: CallPriority;
+  readonly order: number;
+  readonly start: () => void;
+  started: boolean;
+}
+
+/**
+ * Runs calls by priority. An exclusive call (one that can charge) waits until nothing else runs and
+ * then runs alone; while it waits, no queued call starts before it (it cannot be starved by a stream
+ * of free calls). Free calls share up to FREE_CALLS_IN_PARALLEL slots.
+ */
+class CallScheduler {
+  readonly #waiting: Job[] = [];
+  #order = 0;
+  #freeRunning = 0;
+  #exclusiveRunning = false;
+
+  /**
+   * Queues `work`. If `signal` fires before it starts, it is dropped and `done` rejects with
+   * PlatFailure('cancelled'); once started it is left to finish.
+   */
+  schedule<T>(
+    exclusive: boolean,
+    priority: CallPriority,
+    signal: AbortSignal | null,
+    work: () => Promise<T>,
+  ): { done: Promise<T>; started: () => boolean; promote: (priority: CallPriority) => void } {
+    let job!: Job;
+    const done = new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        const index = this.#waiting.indexOf(job);
+        if (index === -1) return;
+        this.#waiting.splice(index, 1);
+        reject(new PlatFailure('cancelled'));
+        // A dropped exclusive call may have been holding free calls back.
+        this.#pump();
+      };
+      job = {
+        exclusive,
+        priority,
+        order: this.#order++,
+        started: false,
+        start: () => {
+          job.started = true;
+          signal?.removeEventListener('abort', onAbort);
+          void Promise.resolve()
+            .then(work)
+            .then(resolve, reject)
+            .finally(() => {
+              if (exclusive) this.#exclusiveRunning = false;
+              else this.#freeRunning--;
+              this.#pump();
+            });
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    this.#waiting.push(job);
+    this.#pump();
+    return {
+      done,
+      started: () => job.started,
+      promote: (to) => {
+        if (to < job.priority) job.priority = to;
+        this.#pump();
+      },
+    };
   }
+
+  #next(): Job | undefined {
+    let best: Job | undefined;
+    for (const job of this.#waiting) {
+      if (!best || job.priority < best.priority || (job.priority === best.priority && job.order < best.order)) best = job;
+    }
+    return best;
+  }
+
+  #pump(): void {
+    while (!this.#exclusiveRunning) {
+      const next = this.#next();
+      if (!next) return;
+      if (next.exclusive) {
+        if (this.#freeRunning > 0) return;
+        this.#exclusiveRunning = true;
+      } else {
+        if (this.#freeRunning >= FREE_CALLS_IN_PARALLEL) return;
+        this.#freeRunning++;
+      }
+      this.#waiting.splice(this.#waiting.indexOf(next), 1);
+      next.start();
+    }
+  }
+}
+
+/**
+ * Watches each caller's signal with one listener, however many calls wait on it: one page may queue
+ * thousands, and a listener per call would pile up on its signal.
+ */
+class AbortWatch {
+  readonly #callbacks = new WeakMap<AbortSignal, Set<() => void>>();
+
+  /** Runs `callback` when `signal` fires; returns the function that stops watching. */
+  on(signal: AbortSignal, callback: () => void): () => void {
+    let callbacks = this.#callbacks.get(signal);
+    if (!callbacks) {
+      const set = new Set<() => void>();
+      callbacks = set;
+      this.#callbacks.set(signal, set);
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const each of [...set]) each();
+          set.clear();
+        },
+        { once: true },
+      );
+    }
+    callbacks.add(callback);
+    return () => callbacks.delete(callback);
+  }
+}
+
+/** One request on its way to the service, shared by every caller that asks for it meanwhile. */
+interface Flight {
+  readonly answer: Promise<GatewayAnswer>;
+  /** Given its slot: from then on it is left to finish. */
+  readonly started: () => boolean;
+  /** Callers whose page could still go; when the last one's goes before the start, the call is dropped. */
+  waiting: number;
+  /** False once a caller that cannot go away (no signal) is waiting. */
+  droppable: boolean;
+  readonly drop: AbortController;
+  readonly promote: (priority: CallPriority) => void;
+}
+
+/** The expected cost of a call let through and not yet booked by the ledger. */
+interface Reservation {
+  readonly microUsd: number;
+  readonly projectId: string | null;
+  /** The ledger row of the call, once written ahead. */
+  callId: number | null;
+  /** Closed with its outcome unknown: kept until the ledger has measured a later balance. */
+  held: boolean;
 }
 
 export class ServiceGateway {
   readonly #o: ServiceGatewayOptions;
-  readonly #queue = new ChargeQueue();
+  readonly #scheduler = new CallScheduler();
+  readonly #aborts = new AbortWatch();
+  /** Requests on their way, by cache key: an identical request joins instead of buying again. */
+  readonly #flights = new Map<string, Flight>();
+  readonly #reservations = new Set<Reservation>();
   readonly #now: () => Date;
   readonly #commitTogether: <T>(work: () => T) => T;
   #pendingSpendEvent: ReturnType<typeof setTimeout> | null = null;
@@ -176,7 +343,13 @@ export class ServiceGateway {
         options.events.emit('spendUpdated', this.spend());
       }, SPEND_EVENT_COALESCE_MS);
     });
-    this.#unsubscribe = unsubscribe;
+    // A reservation ends in the very write that books the call's cost: released any later, a call
+    // let through in between would count the cost twice; any earlier, not at all.
+    const unsubscribeReservations = options.ledger.onChange((change) => this.#onLedgerWrite(change));
+    this.#unsubscribe = () => {
+      unsubscribe();
+      unsubscribeReservations();
+    };
   }
 
   /** Stops pushing spend events (before the database closes). */
@@ -187,7 +360,9 @@ export class ServiceGateway {
   }
 
   spend(): SpendSnapshot {
+    // Totals include charges the ledger keeps in memory while the disk refuses writes.
     const totals = this.#o.ledger.totals({ sessionId: this.#o.sessionId, now: this.#now() });
+    const storage = this.#o.ledger.storageStatus();
     return {
       sessionMicroUsd: totals.sessionMicroUsd,
       todayMicroUsd: totals.todayMicroUsd,
@@ -196,8 +371,8 @@ export class ServiceGateway {
       lastKnownBalanceMicroUsd: totals.lastKnownBalanceMicroUsd,
       lastChargeMicroUsd: totals.lastChargeMicroUsd,
       lastChargeAt: totals.lastChargeAt,
-      unsavedMicroUsd: 0,
-      storageProblem: null,
+      unsavedMicroUsd: storage.unsavedMicroUsd,
+      storageProblem: storage.message,
     };
   }
 
@@ -210,7 +385,8 @@ export class ServiceGateway {
     const { connectionId } = this.#o.activeService();
     const cached = this.#o.cache.get(this.#cacheKey(connectionId, operation, parts), this.#now().getTime()) !== null;
     const estimate = this.#estimate(operation, parts, connectionId, cached);
-    const decision = this.#decide(operation, estimate.expectedCostMicroUsd, false);
+    // Counts the calls still running, as the call itself would be checked.
+    const decision = this.#decide(operation, estimate.expectedCostMicroUsd, false, this.#o.projects.activeProjectId());
     return {
       operation,
       expectedCostMicroUsd: estimate.expectedCostMicroUsd,
@@ -238,16 +414,23 @@ export class ServiceGateway {
     });
   }
 
-  #decide(operation: ServiceOperationName, expectedCostMicroUsd: number, confirmed: boolean) {
+  #decide(operation: ServiceOperationName, expectedCostMicroUsd: number, confirmed: boolean, projectId: string | null) {
     // Free calls pass every cap and need no confirmation.
     if (expectedCostMicroUsd === 0) return { allowed: true } as const;
     const totals = this.#o.ledger.totals({ sessionId: this.#o.sessionId, now: this.#now() });
-    const projectId = this.#o.projects.activeProjectId();
+    let sessionReserved = 0;
+    let projectReserved = 0;
+    for (const reservation of this.#reservations) {
+      sessionReserved += reservation.microUsd;
+      if (projectId !== null && reservation.projectId === projectId) projectReserved += reservation.microUsd;
+    }
     return this.#o.budgets.checkSpend({
       expectedCostMicroUsd,
       sessionSpentMicroUsd: totals.sessionMicroUsd,
+      sessionReservedMicroUsd: sessionReserved,
       projectId,
       projectSpentMicroUsd: totals.byProject.find((p) => p.projectId === projectId)?.microUsd ?? 0,
+      projectReservedMicroUsd: projectReserved,
       confirmed,
       operation,
     });
@@ -255,53 +438,150 @@ export class ServiceGateway {
 
   async call(request: GatewayCall): Promise<GatewayAnswer> {
     const { operation, parts } = request;
+    // The page that asked has gone already: nothing is sent, nothing is charged.
+    if (request.signal?.aborted) throw new PlatFailure('cancelled');
     const service = this.#o.activeService();
     const key = this.#cacheKey(service.connectionId, operation, parts);
     const projectId = this.#o.projects.activeProjectId();
+    const chargeable = canCharge(operation, parts);
+    const priority = chargeable ? CallPriority.charge : request.actionId ? CallPriority.userAction : CallPriority.background;
 
     if (!request.refresh) {
       const hit = this.#o.cache.get(key, this.#now().getTime());
-      if (hit) {
-        this.#o.ledger.recordCacheHit({
-          operation,
-          requestSummary: parts,
-          projectId,
-          sessionId: this.#o.sessionId,
-          originalRequestId: hit.requestId,
-          servedAt: hit.servedAt,
+      if (hit) return this.#servedFromCache(operation, parts, projectId, hit);
+      // The same request is on its way (another tab, a double click): share its answer, which this
+      // caller gets free, as a cache hit, just as if it had asked a moment later. Caps and
+      // confirmation were the first caller's: this one spends nothing.
+      const flight = this.#flights.get(key);
+      if (flight) {
+        flight.promote(priority);
+        const answer = await this.#wait(flight, request.signal);
+        return this.#servedFromCache(operation, parts, projectId, {
+          value: answer.envelope,
+          servedAt: answer.billing.servedAt,
+          requestId: answer.billing.requestId,
         });
-        return {
-          envelope: hit.value,
-          billing: {
-            chargedMicroUsd: 0,
-            replayed: false,
-            cacheHit: true,
-            servedAt: hit.servedAt,
-            requestId: hit.requestId,
-            balanceMicroUsd: this.#o.ledger.balanceBaseline()?.balanceMicroUsd ?? null,
-            attempts: 0,
-          },
-        };
       }
     }
 
     const v3Request = v3PriceRequestOf(operation, parts);
-    const estimate = this.#estimate(operation, parts, service.connectionId, false);
-    const decision = this.#decide(operation, estimate.expectedCostMicroUsd, request.confirmed === true);
+    const expected = this.#estimate(operation, parts, service.connectionId, false).expectedCostMicroUsd;
+    const decision = this.#decide(operation, expected, request.confirmed === true, projectId);
     if (!decision.allowed) throw PlatFailure.from(spendRefusalError(decision));
+    // Taken in the same turn as the check, so no other call is let through against the same totals.
+    const reservation: Reservation | null = expected > 0 ? { microUsd: expected, projectId, callId: null, held: false } : null;
+    if (reservation) this.#reservations.add(reservation);
 
-    const send = () => this.#send(service, request, key, estimate.expectedCostMicroUsd, projectId, v3Request);
-    // One call at a time: every answer's balance then belongs to exactly one call, so a charge the
-    // client never saw (an answer lost after the service committed it) is booked against that call.
-    return this.#queue.run(async () => {
+    // A refresh is a purchase the person asked for, so it never joins another call (above); a later
+    // plain request may join it, since its answer is as fresh as any.
+    const drop = new AbortController();
+    const job = this.#scheduler.schedule(expected !== 0 || chargeable, priority, drop.signal, async () => {
       // The first charge needs a balance to reconcile against: a free catalog call sets it.
-      if (canCharge(operation, parts) && this.#o.ledger.balanceBaseline() === null) await this.#establishBaseline(service);
-      return send();
+      if (chargeable && this.#o.ledger.balanceBaseline() === null) await this.#establishBaseline(service);
+      return this.#send(service, request, key, expected, projectId, v3Request, reservation);
+    });
+    const flight: Flight = { answer: job.done, started: job.started, waiting: 0, droppable: true, drop, promote: job.promote };
+    this.#flights.set(key, flight);
+    const settled = () => {
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+      // The ledger's write normally ended the reservation already; this ends it when no row was
+      // closed (dropped unsent, or Plat failed around the call).
+      if (reservation) this.#settle(reservation);
+    };
+    job.done.then(settled, settled);
+    return this.#wait(flight, request.signal);
+  }
+
+  /**
+   * The answer of `flight` for one caller. When the caller's page goes before the call started, the
+   * caller gets PlatFailure('cancelled'), and the call is dropped unless another caller still waits.
+   */
+  #wait(flight: Flight, signal: AbortSignal | undefined): Promise<GatewayAnswer> {
+    if (!signal) {
+      flight.droppable = false;
+      return flight.answer;
+    }
+    flight.waiting++;
+    return new Promise<GatewayAnswer>((resolve, reject) => {
+      const stop = this.#aborts.on(signal, () => {
+        // Started: left to finish, so whatever it costs is booked.
+        if (flight.started()) return;
+        reject(new PlatFailure('cancelled'));
+        if (--flight.waiting === 0 && flight.droppable) flight.drop.abort();
+      });
+      flight.answer.then(resolve, reject).finally(stop);
     });
   }
 
+  /** An answer this caller did not pay for: a cached copy, or another caller's call it joined. */
+  #servedFromCache(
+    operation: ServiceOperationName,
+    parts: RequestParts,
+    projectId: string | null,
+    copy: { value: unknown; servedAt: string; requestId: string },
+  ): GatewayAnswer {
+    this.#o.ledger.recordCacheHit({
+      operation,
+      requestSummary: parts,
+      projectId,
+      sessionId: this.#o.sessionId,
+      originalRequestId: copy.requestId || null,
+      servedAt: copy.servedAt,
+    });
+    return {
+      envelope: copy.value,
+      billing: {
+        chargedMicroUsd: 0,
+        replayed: false,
+        cacheHit: true,
+        servedAt: copy.servedAt,
+        requestId: copy.requestId,
+        balanceMicroUsd: this.#o.ledger.balanceBaseline()?.balanceMicroUsd ?? null,
+        attempts: 0,
+      },
+    };
+  }
+
+  /**
+   * Ends a reservation once the ledger knows what the call cost. A call sent without an answer
+   * (outcome unknown) may have been charged, and the ledger books that only when it next measures a
+   * balance: until then its reservation stands, so the cap holds through a lost answer too.
+   */
+  #settle(reservation: Reservation): void {
+    if (!this.#reservations.has(reservation)) return;
+    const row = reservation.callId === null ? undefined : this.#o.ledger.get(reservation.callId);
+    if (row && row.status === 'pending' && row.totalChargeMicroUsd === 0) {
+      reservation.held = true;
+      return;
+    }
+    this.#reservations.delete(reservation);
+  }
+
+  #onLedgerWrite(change: SpendChange): void {
+    if (this.#reservations.size === 0) return;
+    if (change.reason === 'baseline-reset') {
+      // Another account from now on: what the old one charged can no longer be measured.
+      for (const reservation of this.#reservations) if (reservation.held) this.#reservations.delete(reservation);
+      return;
+    }
+    if (change.reason !== 'answered' && change.reason !== 'recovered') return;
+    let entries: SpendEntry[] | null = null;
+    for (const reservation of this.#reservations) {
+      if (reservation.callId === null) continue;
+      if (change.ids.includes(reservation.callId)) {
+        this.#settle(reservation);
+        continue;
+      }
+      if (!reservation.held) continue;
+      // A later answer with a balance was booked. Calls that can charge never overlap, so none of
+      // ours was in flight: the ledger reconciled, booking whatever the held call cost.
+      entries ??= change.entries();
+      if (entries.some((entry) => entry.kind === 'call' && entry.balanceAfterMicroUsd !== null)) this.#reservations.delete(reservation);
+    }
+  }
+
   async #establishBaseline(service: ActiveService): Promise<void> {
-    await this.#send(service, { operation: 'v4.catalog', parts: { query: {} } }, null, 0, null, undefined).catch(() => undefined);
+    await this.#send(service, { operation: 'v4.catalog', parts: { query: {} } }, null, 0, null, undefined, null).catch(() => undefined);
   }
 
   async #send(
@@ -311,6 +591,7 @@ export class ServiceGateway {
     expectedCostMicroUsd: number,
     projectId: string | null,
     v3Request: V3PriceRequest | undefined,
+    reservation: Reservation | null,
   ): Promise<GatewayAnswer> {
     const { operation, parts } = request;
     // A call that can charge is written ahead with its Idempotency-Key, so a charge whose answer is
@@ -322,6 +603,8 @@ export class ServiceGateway {
     const idempotencyKey = chargeable && serviceOperations[operation].idempotencyKey ? `plat-${request.actionId ?? crypto.randomUUID()}` : null;
     const attempt = { operation, requestSummary: parts, idempotencyKey, expectedCostMicroUsd, projectId, sessionId: this.#o.sessionId };
     const callId = chargeable ? this.#o.ledger.beginAttempt(attempt) : null;
+    // The ledger's write that closes this row ends the reservation (see #onLedgerWrite).
+    if (reservation) reservation.callId = callId;
     let closed = false;
     const close = (answer: CallAnswer) =>
       callId === null ? this.#o.ledger.recordUnchargedCall(attempt, answer) : this.#o.ledger.recordAnswer(callId, answer);
@@ -346,16 +629,22 @@ export class ServiceGateway {
       const copy = (chargedMicroUsd: number) => ({ value: outcome.envelope, servedAt, requestId, chargedMicroUsd, storedAt: this.#now().getTime() });
       let charged: number;
       try {
-        charged = this.#commitTogether(() => {
-          const total = close(answerOf(outcome)).totalChargeMicroUsd;
-          // A paid answer's copy is kept before the answer goes back, so it is never bought twice (a
-          // replayed retry still cost what the first attempt was charged).
-          if (cacheKey && chargeable) this.#o.cache.put(cacheKey, copy(total));
-          return total;
-        });
-      } catch {
-        // Keeping a copy failed and the commit rolled back: the ledger's record goes in alone, and the
-        // caller still gets what was paid for; it is only not cached.
+        // Only a paid answer's copy shares the ledger's commit; a free answer is booked on its own, so
+        // the ledger can write anything it had to keep waiting (a full disk) first.
+        charged = cacheKey && chargeable
+          ? this.#commitTogether(() => {
+              const total = close(answerOf(outcome)).totalChargeMicroUsd;
+              // A paid answer's copy is kept before the answer goes back, so it is never bought twice (a
+              // replayed retry still cost what the first attempt was charged).
+              this.#o.cache.put(cacheKey, copy(total));
+              return total;
+            })
+          : close(answerOf(outcome)).totalChargeMicroUsd;
+      } catch (commitError) {
+        if (!(cacheKey && chargeable)) throw commitError;
+        // Keeping a copy failed and the commit rolled back (or the disk refused it): the ledger's
+        // record goes in alone (or waits in memory for room), and the caller still gets what was
+        // paid for; it is only not cached.
         charged = close(answerOf(outcome)).totalChargeMicroUsd;
       }
       closed = true;
@@ -383,8 +672,10 @@ export class ServiceGateway {
       };
     } catch (error) {
       if (error instanceof ServiceCallError) {
-        // No answer at all: the outcome is unknown, the row stays pending for recovery.
+        // No answer at all, or a failure after an attempt whose answer was lost: the row stays
+        // pending (a candidate for what the balance shows, replayed at the next start).
         close(answerOfFailure(error));
+        if (callId !== null && error.mayHaveCharged && !error.cancelled) throw await this.#lostAnswerFailure(service, callId, error);
         throw PlatFailure.from(error.platError);
       }
       // Plat itself failed around the call. If the answer was not booked yet, whether the service
@@ -408,6 +699,28 @@ export class ServiceGateway {
     }
   }
 
+  /**
+   * What to tell the person about a call that may have been charged although no answer arrived. A
+   * balance read after it (one free call, unless the ledger measured it already) books a lost charge
+   * on the call's row: then it is `charged_answer_lost`; if the balance cannot be read, the person is
+   * told it may have been charged. Trying again sends the same key, a free replay (a request without
+   * a key, a v2 GET, would be charged again, and the message says so).
+   */
+  async #lostAnswerFailure(service: ActiveService, callId: number, error: ServiceCallError): Promise<PlatFailure> {
+    if (this.#o.ledger.get(callId)?.reconciled !== true) await this.#establishBaseline(service);
+    const row = this.#o.ledger.get(callId);
+    const replayable = error.idempotencyKey !== null;
+    if (row && row.totalChargeMicroUsd > 0) {
+      const what = `The service charged ${formatUsd(row.totalChargeMicroUsd)} for this call, but its answer did not arrive`;
+      if (replayable) return new PlatFailure('charged_answer_lost', what);
+      return PlatFailure.from({ code: 'charged_answer_lost', message: `${what} — trying again is charged again (this request cannot be replayed)`, retryable: true });
+    }
+    if (row?.reconciled === true) return PlatFailure.from(error.platError);
+    const what = (error.platError.message.split(' — ')[0] ?? error.platError.message).replace(/[\s.;:]+$/, '');
+    const next = replayable ? 'try again: the same request is replayed free, never charged twice' : 'trying again may be charged again (this request cannot be replayed)';
+    return PlatFailure.from({ code: error.platError.code, message: `${what}. The service may have charged for this call — ${next}`, retryable: true });
+  }
+
   #keepCopyAfterAnswer(cacheKey: string, entry: CacheEntry): void {
     const clearsBefore = this.#o.cache.clears;
     setImmediate(() => {
@@ -429,16 +742,16 @@ export class ServiceGateway {
     for (const entry of this.#o.ledger.pendingAttempts()) {
       const operation = entry.operation as ServiceOperationName;
       if (!(operation in serviceOperations)) continue;
-      if (entry.idempotencyKey === null) {
-        // Nothing to replay (the operation takes no key): the row stays pending, and reconciliation
-        // books whatever the balance shows it cost against it.
+      if (entry.idempotencyKey === null || entry.request === null) {
+        // Nothing to replay (the operation takes no key, or the request held the API key and was not
+        // kept): the row stays pending, and reconciliation books whatever the balance shows it cost.
         unresolved++;
         continue;
       }
       try {
-        const outcome = await this.#queue.run(() =>
-          this.#invoke(service.client, operation, entry.requestSummary as RequestParts, { idempotencyKey: entry.idempotencyKey ?? undefined }),
-        );
+        const outcome = await this.#scheduler.schedule(true, CallPriority.charge, null, () =>
+          this.#invoke(service.client, operation, entry.request as RequestParts, { idempotencyKey: entry.idempotencyKey ?? undefined }),
+        ).done;
         this.#o.ledger.recordRecovery(entry.id, answerOf(outcome));
         recovered++;
       } catch (error) {
