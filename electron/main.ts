@@ -1,7 +1,7 @@
 // Electron's main process: one window made by one factory, the renderer served from app://plat,
 // every IPC channel routed through the core's dispatcher, and the embedded service in a utility
 // process (node:sqlite is synchronous and must never block this thread).
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import path from 'node:path';
 import { ipcChannel, ipcOperationNames } from '../shared/ipc.ts';
 import { createAppCore, type AppCore, type RunningLocalService } from './core/app-core.ts';
@@ -10,6 +10,8 @@ import { securityHeaders } from './host/content-security.ts';
 import { readStaticFile } from './host/static-files.ts';
 import { readServiceAnnouncement } from './local-service/announcement.ts';
 import { SafeStorageKeyVault } from './core/key-vault.ts';
+import { DataFolderInUseError } from './core/data-folder-lock.ts';
+import { DataFolderProblem } from './core/database-check.ts';
 
 // Bundled to dist/electron/main.cjs: the renderer build sits beside it in dist/renderer.
 const rendererDir = path.join(__dirname, '..', 'renderer');
@@ -141,6 +143,49 @@ function routeIpc(core: AppCore): void {
   });
 }
 
+/**
+ * The core on the user-data folder, or null when Plat must not start: another Plat holds the folder
+ * (a browser host on the same folder: the single-instance lock covers only Electron), or a database
+ * is damaged or read-only. Each is explained in a dialog; a damaged database can be replaced by a
+ * new one (kept aside, never deleted) only by the person's explicit choice.
+ */
+function startCore(startFresh: boolean): AppCore | null {
+  const dataDir = app.getPath('userData');
+  try {
+    return createAppCore({
+      runtime: 'electron',
+      appVersion: app.getVersion(),
+      dataDir,
+      // Constructed after 'ready': before it, Linux reports the keychain backend as unknown.
+      keyVault: new SafeStorageKeyVault({ safeStorage, filePath: path.join(dataDir, 'api-key.json') }),
+      launchLocalService: launchLocalServiceInUtilityProcess,
+      isTrustedSender: (sender) => sender.runtime === 'electron' && sender.isMainFrame && isAppUrl(sender.url),
+      startFresh,
+      startFreshHint: 'choose “Start fresh” below (or start Plat with --start-fresh)',
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof DataFolderInUseError) {
+      dialog.showErrorBox('Plat is already running', message);
+      return null;
+    }
+    if (error instanceof DataFolderProblem) {
+      const choice = dialog.showMessageBoxSync({
+        type: 'error',
+        title: 'Plat did not start',
+        message: 'Plat found a problem with its data folder',
+        detail: message,
+        buttons: error.startFreshHelps ? ['Quit', 'Start fresh'] : ['Quit'],
+        defaultId: 0,
+        cancelId: 0,
+      });
+      return choice === 1 ? startCore(true) : null;
+    }
+    dialog.showErrorBox('Plat did not start', message);
+    return null;
+  }
+}
+
 async function main(): Promise<void> {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
@@ -150,17 +195,16 @@ async function main(): Promise<void> {
   await app.whenReady();
   denyPermissions();
   serveRenderer();
-  const core = createAppCore({
-    runtime: 'electron',
-    appVersion: app.getVersion(),
-    dataDir: app.getPath('userData'),
-    // Constructed after 'ready': before it, Linux reports the keychain backend as unknown.
-    keyVault: new SafeStorageKeyVault({ safeStorage, filePath: path.join(app.getPath('userData'), 'api-key.json') }),
-    launchLocalService: launchLocalServiceInUtilityProcess,
-    isTrustedSender: (sender) => sender.runtime === 'electron' && sender.isMainFrame && isAppUrl(sender.url),
-  });
+  const core = startCore(process.argv.includes('--start-fresh'));
+  if (!core) {
+    app.quit();
+    return;
+  }
   routeIpc(core);
   let window = createMainWindow();
+  if (core.notices.length > 0) {
+    void dialog.showMessageBox(window, { type: 'info', title: 'Plat', message: 'Plat started with a new database', detail: core.notices.join('\n\n') });
+  }
   app.on('second-instance', () => {
     if (window.isDestroyed()) window = createMainWindow();
     window.focus();

@@ -1,5 +1,6 @@
 // `npm start`: Electron when its binary is here (or can be fetched within about 30 s), otherwise the
-// browser host, with a one-line explanation. `npm start -- --browser` goes straight to the browser host.
+// browser host, with a one-line explanation. `npm start -- --browser` goes straight to the browser host;
+// `npm start -- --start-fresh` replaces a damaged database with a new one (see docs/core-notes.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -68,7 +69,8 @@ async function main(): Promise<void> {
   await ensureRendererBuilt();
   if (binary) {
     await buildElectron();
-    const child = spawn(binary, [root], { stdio: 'inherit' });
+    // Plat's own flags (e.g. --start-fresh) go on to the app.
+    const child = spawn(binary, [root, ...process.argv.slice(2).filter((arg) => arg !== '--browser')], { stdio: 'inherit' });
     child.on('exit', (code) => process.exit(code ?? 0));
     return;
   }

@@ -4,7 +4,8 @@
 // The preload exposes exactly these names as functions, and the host bridge mirrors it.
 import { z } from 'zod';
 import { PlatErrorSchema } from './errors.ts';
-import { operationSchemas, serviceOperationNames, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
+import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
+import { isIsoDate, operationSchemas, serviceOperationNames, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
 
 export const ServiceConnectionSchema = z.object({
   /** `local-sample`: the embedded service on the bundled sample; `live`: a configured base URL. */
@@ -37,6 +38,7 @@ export type AppInfo = z.infer<typeof AppInfoSchema>;
 const NoRequest = z.strictObject({});
 const MicroUsd = z.number().int().nonnegative();
 const IsoDateTime = z.string();
+const IsoDateInput = z.string().refine((text) => isIsoDate(text, { time: 'allowed' }), { error: 'must be an ISO date or date-time that exists' });
 
 // ---------------------------------------------------------------------------------------------
 // Service calls. The renderer sends the request parts in the service's wire form (query strings,
@@ -135,8 +137,9 @@ export type SpendSnapshot = z.infer<typeof SpendSnapshotSchema>;
 
 export const LedgerFilterSchema = z.strictObject({
   projectId: z.string().max(64).nullable().optional(),
-  from: IsoDateTime.optional(),
-  to: IsoDateTime.optional(),
+  // Dates the page sends must exist: the core turns them into Dates, and an invalid one would fail there.
+  from: IsoDateInput.optional(),
+  to: IsoDateInput.optional(),
 });
 export type LedgerFilter = z.infer<typeof LedgerFilterSchema>;
 
@@ -219,7 +222,18 @@ export type CallProgress = z.infer<typeof CallProgressSchema>;
 
 const ConnectionRequest = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('local-sample') }),
-  z.strictObject({ mode: z.literal('live'), baseUrl: z.url({ protocol: /^https?$/ }).max(2048) }),
+  z
+    .strictObject({
+      mode: z.literal('live'),
+      baseUrl: z.string().max(MAX_SERVICE_URL_LENGTH),
+      /** The person confirmed plain http:// to another computer (the key travels unencrypted). */
+      allowInsecure: z.literal(true).optional(),
+    })
+    // The rule lives in shared/connection-url.ts so the settings form checks exactly the same.
+    .superRefine((request, ctx) => {
+      const check = checkServiceBaseUrl(request.baseUrl, { allowInsecure: request.allowInsecure });
+      if (!check.ok) ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: check.problem });
+    }),
 ]);
 
 /** Operation name → request and response schemas. */

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ipcOperationNames } from '../../shared/ipc.ts';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
+import { v4Catalog } from '../local-service/operations/v4.ts';
+import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { createAppCore, type AppCore } from './app-core.ts';
 import { MemoryKeyVault } from './key-vault.ts';
 import type { IpcSender } from './ipc-dispatch.ts';
@@ -13,8 +15,10 @@ import type { IpcSender } from './ipc-dispatch.ts';
 const sender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
 let service: LocalService;
 let core: AppCore;
+let store: SampleStore;
 
 beforeAll(async () => {
+  store = openSampleStore();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'plat-core-'));
   core = createAppCore({
     runtime: 'browser-host',
@@ -22,8 +26,9 @@ beforeAll(async () => {
     dataDir,
     keyVault: new MemoryKeyVault(),
     launchLocalService: async () => {
-      // No operations: these tests are about the IPC door and the core's own state, not the data.
-      service = await createLocalService({ operations: [] });
+      // Only the free catalog (the connection check): these tests are about the IPC door and the
+      // core's own state, not the data.
+      service = await createLocalService({ operations: [v4Catalog], store });
       return { url: service.url, keys: service.keys, stop: () => service.close() };
     },
     isTrustedSender: (s) => s.runtime === 'browser-host',
@@ -31,7 +36,10 @@ beforeAll(async () => {
   });
   await core.ready;
 });
-afterAll(() => core.close());
+afterAll(async () => {
+  await core.close();
+  store.close();
+});
 
 describe('app core', () => {
   it('starts on the local sample service and reports it', async () => {

@@ -3,22 +3,26 @@
 // every service call goes through, the IPC handlers and the event hub. Electron's main.ts and the
 // browser host both build one of these and differ only in the ports they plug in: how the local
 // service process starts, and where the key is kept.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import { z } from 'zod';
 import type { AppInfo, ServiceConnection } from '../../shared/ipc.ts';
 import { serviceCallOperations, type ServiceCallIpcName } from '../../shared/ipc.ts';
+import { checkServiceBaseUrl } from '../../shared/connection-url.ts';
 import { formatUsd } from '../../shared/money.ts';
 import { createIpcDispatcher, type CallContext, type IpcDispatch, type IpcHandlers, type IpcSender } from './ipc-dispatch.ts';
 import { EventHub } from './events.ts';
-import { inTransaction, openAppDatabase } from './app-db.ts';
+import { inTransaction } from './app-db.ts';
+import { lockDataFolder } from './data-folder-lock.ts';
+import { checkDataFolderDatabases, DataFolderProblem, LEDGER_FILE, openLedgerDatabase, SERVICE_STATE_FILE } from './database-check.ts';
 import { SpendLedger } from './ledger.ts';
 import { ResponseCache } from './cache.ts';
 import { ProjectStore, SettingsStore, toIpcProject } from './projects.ts';
 import { BudgetPolicy, CostEstimator } from './budgets.ts';
 import type { KeyVault } from './key-vault.ts';
 import { ServiceClient, ServiceCallError } from './service-client.ts';
-import { ServiceGateway, type ActiveService, type RequestParts } from './service-gateway.ts';
+import { ServiceGateway, type ActiveService, type GatewayAnswer, type GatewayCall, type RequestParts } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
 
 /** The embedded service as a running process: where it listens and the demo keys it seeded. */
@@ -42,19 +46,67 @@ export interface AppCoreOptions {
   isTrustedSender: (sender: IpcSender) => boolean;
   /** For tests: the service client's options (clock, sleep, retries). */
   clientOptions?: Partial<ConstructorParameters<typeof ServiceClient>[0]>;
+  /**
+   * The person asked to replace a damaged plat.db or local-service.db with a new one (the damaged
+   * file is kept aside, never deleted). Without it a damaged database stops the start.
+   */
+  startFresh?: boolean;
+  /** How the person starts fresh in this runtime, for the messages (see database-check.ts). */
+  startFreshHint?: string;
+  /** Waits between re-checks of an unreachable service, in ms (the last one repeats). */
+  recheckDelaysMs?: readonly number[];
 }
 
 export interface AppCore {
   dispatch: IpcDispatch;
   events: EventHub;
-  /** Resolves once the service connection is ready or has failed (the app shows either). */
+  /**
+   * Resolves once the embedded service has started (or failed to), calls lost in a crash were
+   * replayed, and the first connection check has an answer: `connection()` then says what was checked.
+   */
   ready: Promise<void>;
   connection(): ServiceConnection;
+  /** What the person should be told although Plat started (e.g. a damaged file set aside on request). */
+  notices: readonly string[];
+  /** Records the address this Plat is opened at (the browser host's page), so a second start can point to it. */
+  recordAddress(url: string): void;
   close(): Promise<void>;
 }
 
-type StoredConnection = { mode: 'local-sample' } | { mode: 'live'; baseUrl: string };
+const StoredConnectionSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('local-sample') }),
+  z.object({ mode: z.literal('live'), baseUrl: z.string(), allowInsecure: z.literal(true).optional() }),
+]);
+type StoredConnection = z.infer<typeof StoredConnectionSchema>;
 const CONNECTION_SETTING = 'connection';
+
+/**
+ * The stored connection, checked as a new one would be: a setting written by hand or by an older
+ * Plat that is not usable falls back to the local sample, with the reason, instead of failing the start.
+ */
+function readStoredConnection(value: unknown): { stored: StoredConnection; problem: string | null } {
+  if (value === undefined) return { stored: { mode: 'local-sample' }, problem: null };
+  const parsed = StoredConnectionSchema.safeParse(value);
+  if (!parsed.success) return { stored: { mode: 'local-sample' }, problem: 'the saved connection setting is not one this Plat understands' };
+  if (parsed.data.mode === 'local-sample') return { stored: parsed.data, problem: null };
+  const check = checkServiceBaseUrl(parsed.data.baseUrl, { allowInsecure: parsed.data.allowInsecure });
+  if (!check.ok) return { stored: { mode: 'local-sample' }, problem: `the saved live-service address cannot be used: ${check.problem}` };
+  return { stored: { ...parsed.data, baseUrl: check.baseUrl }, problem: null };
+}
+
+/** Re-checks of an unreachable service: 5 s, doubling up to a minute. */
+const RECHECK_DELAYS_MS = [5_000, 10_000, 20_000, 40_000, 60_000];
+
+/** Failures that mean no answer came back (or only a 5xx): the service may come back by itself. */
+const UNREACHABLE_CODES = new Set(['network_error', 'timeout', 'service_unavailable', 'charged_answer_lost']);
+/** Failures that mean the service answered and refused this key or account: the person must act. */
+const REFUSED_CODES = new Set(['unauthorized', 'account_suspended']);
+
+const failureOf = (error: unknown) =>
+  error instanceof PlatFailure ? error.platError : error instanceof ServiceCallError ? error.platError : { code: 'internal', message: 'Plat hit an unexpected problem.' };
+
+/** The first clause of a catalogue message ("The service could not be reached — check …" → its "what"). */
+const what = (message: string) => message.split(' — ')[0] ?? message;
 
 function liveLabel(baseUrl: string): string {
   try {
@@ -65,27 +117,66 @@ function liveLabel(baseUrl: string): string {
 }
 
 export function createAppCore(options: AppCoreOptions): AppCore {
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = openAppDatabase(path.join(options.dataDir, 'plat.db'));
+  // The folder is taken before either database is looked at, and both are checked before they are
+  // opened: a second Plat, a damaged file or a read-only one stops here, with a message naming it.
+  const lock = lockDataFolder(options.dataDir, { runtime: options.runtime });
+  let db: DatabaseSync | null = null;
+  const opened = (() => {
+    try {
+      const folder = checkDataFolderDatabases(options.dataDir, {
+        startFresh: options.startFresh === true,
+        ...(options.startFreshHint ? { startFreshHint: options.startFreshHint } : {}),
+      });
+      const file = path.join(options.dataDir, LEDGER_FILE);
+      const ledgerDb = openLedgerDatabase(file);
+      db = ledgerDb;
+      try {
+        const projects = new ProjectStore(ledgerDb);
+        return {
+          folder,
+          db: ledgerDb,
+          // The keys in use are scrubbed from every ledger row (a request can quote one).
+          ledger: new SpendLedger(ledgerDb, { secrets: () => [options.keyVault.getKey(), localService?.keys.active] }),
+          cache: new ResponseCache(ledgerDb),
+          settings: new SettingsStore(ledgerDb),
+          projects,
+          budgets: new BudgetPolicy(ledgerDb, projects),
+          estimator: new CostEstimator(ledgerDb),
+        };
+      } catch (error) {
+        // Its tables could not be brought up to date (e.g. written by a newer Plat): name the file.
+        throw new DataFolderProblem(`Plat could not open ${file}: ${(error as Error).message}. The file was left as it is.`, {
+          keptAside: [],
+          startFreshHelps: false,
+        });
+      }
+    } catch (error) {
+      (db as DatabaseSync | null)?.close();
+      lock.release();
+      throw error;
+    }
+  })();
+  const { folder, ledger, cache, settings, projects, budgets, estimator } = opened;
   const events = new EventHub();
   const sessionId = randomUUID();
-  const ledger = new SpendLedger(db);
-  const cache = new ResponseCache(db);
-  const settings = new SettingsStore(db);
-  const projects = new ProjectStore(db);
-  const budgets = new BudgetPolicy(db, projects);
-  const estimator = new CostEstimator(db);
   const vault = options.keyVault;
+  const recheckDelays = options.recheckDelaysMs?.length ? options.recheckDelaysMs : RECHECK_DELAYS_MS;
 
   let localService: RunningLocalService | null = null;
-  let stored: StoredConnection = (settings.get(CONNECTION_SETTING) as StoredConnection | undefined) ?? { mode: 'local-sample' };
+  let launchProblem: string | null = null;
+  const storedAtStart = readStoredConnection(settings.get(CONNECTION_SETTING));
+  let stored: StoredConnection = storedAtStart.stored;
+  /** Why Plat is on the local sample although a live service was saved; cleared when the person chooses again. */
+  let fallbackNote: string | null = storedAtStart.problem
+    ? `Plat is using the local sample because ${storedAtStart.problem} Choose the live service again in Settings.`
+    : null;
   let active: ActiveService | null = null;
   let connection: ServiceConnection = {
     mode: stored.mode,
     baseUrl: stored.mode === 'live' ? stored.baseUrl : '',
     label: stored.mode === 'live' ? liveLabel(stored.baseUrl) : 'Local sample service',
     state: 'starting',
-    detail: stored.mode === 'live' ? null : 'Starting the embedded service…',
+    detail: fallbackNote ?? (stored.mode === 'live' ? null : 'Starting the embedded service…'),
     checkedAt: null,
   };
 
@@ -111,31 +202,145 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       ...options.clientOptions,
     });
 
+  // ---------------------------------------------------------------------------------------------
+  // Connection state: what was last checked, never assumed. Every activation (start, switch, key
+  // change) makes one free catalog call through the gateway (so the ledger records the balance);
+  // later calls keep the state current; while unreachable, a free probe re-checks with backoff.
+
+  /** Bumped on every activation and on close: answers to an older check or call are not applied. */
+  let generation = 0;
+  let recheckTimer: ReturnType<typeof setTimeout> | null = null;
+  let recheckAttempt = 0;
+  let closed = false;
+
+  /** The fields that say which service, for the current stored connection. */
+  const which = (): Pick<ServiceConnection, 'mode' | 'baseUrl' | 'label'> =>
+    stored.mode === 'live'
+      ? { mode: 'live', baseUrl: stored.baseUrl, label: liveLabel(stored.baseUrl) }
+      : { mode: 'local-sample', baseUrl: localService?.url ?? '', label: 'Local sample service' };
+
+  const publish = (state: ServiceConnection['state'], detail: string | null, checked: boolean): void => {
+    const checkedAt = checked ? new Date().toISOString() : state === 'checking' ? connection.checkedAt : null;
+    setConnection({ ...which(), state, detail: stored.mode === 'local-sample' && fallbackNote ? [fallbackNote, detail].filter(Boolean).join(' ') : detail, checkedAt });
+  };
+
+  const cancelRecheck = (): void => {
+    if (recheckTimer) clearTimeout(recheckTimer);
+    recheckTimer = null;
+  };
+
+  const markReady = (detail: string | null = null): void => {
+    cancelRecheck();
+    recheckAttempt = 0;
+    publish('ready', detail, true);
+  };
+
+  /** No answer: say what, and that Plat will try again; a free probe re-checks after a bounded backoff. */
+  const markUnreachable = (message: string): void => {
+    const delay = recheckDelays[Math.min(recheckAttempt, recheckDelays.length - 1)] ?? 60_000;
+    publish('unreachable', `${what(message)}. Plat will check again in ${Math.max(1, Math.round(delay / 1000))} s.`, true);
+    if (recheckTimer || closed) return;
+    const scheduledFor = generation;
+    recheckTimer = setTimeout(() => {
+      recheckTimer = null;
+      recheckAttempt += 1;
+      void recheck(scheduledFor);
+    }, delay);
+    recheckTimer.unref?.();
+  };
+
+  const markRefused = (code: string, message: string): void => {
+    cancelRecheck();
+    const detail =
+      code === 'unauthorized'
+        ? 'The service refused the API key (missing, wrong or revoked). Update it in Settings › API key.'
+        : code === 'account_suspended'
+          ? 'The service account is suspended. Contact the service provider to restore it.'
+          : message;
+    publish('failed', detail, true);
+  };
+
   /**
-   * Points calls at the stored connection. When the account may have changed (another service, a
-   * new key), the balance baseline restarts: the next balance belongs to another account. At start
-   * it is kept, so charges lost in a crash are still measured against the balance before them.
+   * The answer to a service call or a check, applied to the state. `isCheck`: the call was made to
+   * prove the connection, so any other refusal (e.g. 404 for the catalog: not the records service) fails it.
+   */
+  const observe = (outcome: { ok: true } | { ok: false; error: unknown }, isCheck: boolean): void => {
+    if (outcome.ok) {
+      if (connection.state !== 'ready' || isCheck) markReady();
+      else connection = { ...connection, checkedAt: new Date().toISOString() };
+      return;
+    }
+    const failure = failureOf(outcome.error);
+    if (UNREACHABLE_CODES.has(failure.code)) markUnreachable(failure.message);
+    else if (REFUSED_CODES.has(failure.code)) markRefused(failure.code, failure.message);
+    else if (isCheck && failure.code === 'key_not_configured') markRefused(failure.code, 'No API key yet — add one in Settings.');
+    // Answered, and the key was accepted: out of credit or paced is still a working connection.
+    else if (isCheck && (failure.code === 'payment_required' || failure.code === 'rate_limited')) markReady(failure.message);
+    else if (isCheck) markRefused(failure.code, `The service at ${which().label.replace(/^Live service · /, '')} did not answer as the Property Records Service does: ${failure.message}`);
+  };
+
+  type CheckResult = { ok: true; balanceMicroUsd: number | null } | { ok: false; message: string };
+
+  /** One free catalog call through the gateway: the state follows its answer, the ledger its balance. */
+  const checkConnection = async (): Promise<CheckResult> => {
+    const checking = generation;
+    if (!active || closed) return { ok: false, message: connection.detail ?? 'The service is not connected.' };
+    if (connection.state !== 'checking') publish('checking', null, false);
+    try {
+      const answer = await gateway.call({ operation: 'v4.catalog', parts: { query: {} }, refresh: true });
+      if (checking === generation) observe({ ok: true }, true);
+      return { ok: true, balanceMicroUsd: answer.billing.balanceMicroUsd };
+    } catch (error) {
+      if (checking === generation) observe({ ok: false, error }, true);
+      return { ok: false, message: failureOf(error).message };
+    }
+  };
+
+  /**
+   * While unreachable: a free probe straight to the client (a failed probe is not a call anyone
+   * asked for, so it leaves no ledger row); once it is answered, the full check records the balance.
+   */
+  const recheck = async (scheduledFor: number): Promise<void> => {
+    const service = active;
+    if (scheduledFor !== generation || !service || closed) return;
+    try {
+      await service.client.catalog({}, { idempotencyKey: null });
+    } catch (error) {
+      if (scheduledFor === generation && !closed) observe({ ok: false, error }, false);
+      if (connection.state === 'unreachable' && !recheckTimer && scheduledFor === generation) markUnreachable(failureOf(error).message);
+      return;
+    }
+    if (scheduledFor === generation) await checkConnection();
+  };
+
+  /**
+   * Points calls at the stored connection and says so; the caller then runs checkConnection() when
+   * there is something to check. When the account may have changed (another service, a new key),
+   * the balance baseline restarts: the next balance belongs to another account. At start it is
+   * kept, so charges lost in a crash are still measured against the balance before them.
    */
   const activate = (options: { accountChanged: boolean }): ServiceConnection => {
+    generation += 1;
+    cancelRecheck();
+    recheckAttempt = 0;
+    // Another service or key: nothing about it has been checked yet.
+    connection = { ...connection, checkedAt: null };
     if (options.accountChanged) ledger.resetBalanceBaseline();
     if (stored.mode === 'live') {
       active = { client: makeClient(stored.baseUrl, () => vault.getKey()), connectionId: `live:${new URL(stored.baseUrl).origin}` };
-      return setConnection({
-        mode: 'live',
-        baseUrl: stored.baseUrl,
-        label: liveLabel(stored.baseUrl),
-        state: 'ready',
-        detail: vault.status().configured ? null : 'No API key yet — add one in Settings.',
-        checkedAt: null,
-      });
+      if (!vault.status().configured) publish('failed', 'No API key yet — add one in Settings.', false);
+      else publish('checking', null, false);
+      return connection;
     }
     if (!localService) {
       active = null;
-      return setConnection({ mode: 'local-sample', baseUrl: '', label: 'Local sample service', state: 'failed', detail: connection.detail, checkedAt: null });
+      publish('failed', launchProblem ?? 'The embedded service is not running.', false);
+      return connection;
     }
     const service = localService;
     active = { client: makeClient(service.url, () => service.keys.active), connectionId: 'local-sample' };
-    return setConnection({ mode: 'local-sample', baseUrl: service.url, label: 'Local sample service', state: 'ready', detail: null, checkedAt: null });
+    publish('checking', null, false);
+    return connection;
   };
 
   const gateway = new ServiceGateway({
@@ -146,7 +351,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     projects,
     events,
     sessionId,
-    commitTogether: (work) => inTransaction(db, work),
+    commitTogether: (work) => inTransaction(opened.db, work),
     activeService: () => {
       if (!active) throw new PlatFailure('service_unavailable', connection.detail ?? 'The service is not connected yet.');
       if (stored.mode === 'live' && !vault.status().configured) throw new PlatFailure('key_not_configured');
@@ -154,22 +359,43 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     },
   });
 
+  /** A service call the person asked for; its answer (or the lack of one) keeps the connection state current. */
+  const observedCall = async (call: GatewayCall): Promise<GatewayAnswer> => {
+    const calling = generation;
+    // No service to call: the gateway refuses without asking anyone, which says nothing new.
+    const reachesService = active !== null;
+    try {
+      const answer = await gateway.call(call);
+      // A cached answer was not asked of the service, so it proves nothing about it.
+      if (reachesService && calling === generation && !answer.billing.cacheHit) observe({ ok: true }, false);
+      return answer;
+    } catch (error) {
+      if (reachesService && calling === generation) observe({ ok: false, error }, false);
+      throw error;
+    }
+  };
+
+  /** Whether the active service has something to check: a started embedded service, or a live one with a key. */
+  const checkable = () => active !== null && connection.state === 'checking';
+
   const ready = options
-    .launchLocalService({ stateDbPath: path.join(options.dataDir, 'local-service.db') })
+    .launchLocalService({ stateDbPath: path.join(options.dataDir, SERVICE_STATE_FILE) })
     .then((service) => {
       localService = service;
     })
     .catch((error: unknown) => {
-      connection = {
-        ...connection,
-        detail: `The embedded service did not start: ${error instanceof Error ? error.message : String(error)}`,
-      };
+      launchProblem = `The embedded service did not start: ${error instanceof Error ? error.message : String(error)}`;
     })
     .then(async () => {
-      activate({ accountChanged: false });
+      // A new local-service.db is a new sample account: its balance is not the one the ledger last saw.
+      const freshSampleAccount = folder.serviceStateFresh && stored.mode === 'local-sample';
+      activate({ accountChanged: freshSampleAccount });
       // Calls whose answers were lost before the last exit are replayed free now, before new spending.
-      if (active) await gateway.recoverPending().catch(() => undefined);
-    });
+      // Not to a new sample account: it has no record of their keys and would charge them again.
+      if (active && !freshSampleAccount) await gateway.recoverPending().catch(() => undefined);
+      if (checkable()) await checkConnection();
+    })
+    .catch(() => undefined);
 
   const serviceHandler =
     <N extends ServiceCallIpcName>(name: N) =>
@@ -178,7 +404,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       context: CallContext,
     ) => {
       await ready;
-      return gateway.call({
+      return observedCall({
         operation: serviceCallOperations[name],
         parts: request.request as RequestParts,
         actionId: request.actionId,
@@ -199,9 +425,21 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     getAppInfo: async () => ({ appName: 'Plat', appVersion: options.appVersion, runtime: options.runtime, service: connection }),
     setConnection: async (request) => {
       await ready;
-      stored = request.mode === 'live' ? { mode: 'live', baseUrl: request.baseUrl.replace(/\/+$/, '') } : { mode: 'local-sample' };
-      settings.set(CONNECTION_SETTING, stored);
-      return activate({ accountChanged: true });
+      // The contract has checked the address already; this is the same rule, so nothing unusable is
+      // ever saved (a saved setting is read at every start).
+      let next: StoredConnection = { mode: 'local-sample' };
+      if (request.mode === 'live') {
+        const check = checkServiceBaseUrl(request.baseUrl, { allowInsecure: request.allowInsecure });
+        if (!check.ok) throw new PlatFailure('invalid_payload', check.problem);
+        next = { mode: 'live', baseUrl: check.baseUrl, ...(request.allowInsecure ? { allowInsecure: true as const } : {}) };
+      }
+      settings.set(CONNECTION_SETTING, next);
+      stored = next;
+      fallbackNote = null;
+      const switched = activate({ accountChanged: true });
+      // The answer says "checking"; the check's result follows as a serviceConnectionChanged event.
+      if (checkable()) void checkConnection();
+      return switched;
     },
 
     searchRecords: serviceHandler('searchRecords'),
@@ -281,7 +519,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     getKeyStatus: async () => vault.status(),
     setApiKey: async (request) => {
       const status = vault.setKey(request.key, { allowWeakStorage: request.allowWeakStorage === true });
-      if (stored.mode === 'live') activate({ accountChanged: true });
+      if (stored.mode === 'live') {
+        activate({ accountChanged: true });
+        if (checkable()) void checkConnection();
+      }
       return status;
     },
     deleteApiKey: async () => {
@@ -295,15 +536,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         return { ok: false, message: 'Plat is connected to the local sample, which needs no key. Choose a live service first.', balanceMicroUsd: null };
       }
       if (!vault.status().configured) return { ok: false, message: 'No API key is set up — add one first.', balanceMicroUsd: null };
-      try {
-        // A free catalog call: it proves the key without spending.
-        const outcome = await makeClient(stored.baseUrl, () => vault.getKey()).catalog({});
-        const balance = outcome.http.balanceMicroUsd;
-        return { ok: true, message: `The key works.${balance !== null ? ` Balance ${formatUsd(balance)}.` : ''}`, balanceMicroUsd: balance };
-      } catch (error) {
-        const message = error instanceof ServiceCallError ? error.platError.message : 'The key could not be tested.';
-        return { ok: false, message, balanceMicroUsd: null };
-      }
+      // The connection check itself (a free catalog call): it proves the key without spending, the
+      // ledger records the balance, and the connection state shows the result.
+      const result = await checkConnection();
+      if (!result.ok) return { ok: false, message: result.message, balanceMicroUsd: null };
+      const balance = result.balanceMicroUsd;
+      return { ok: true, message: `The key works.${balance !== null ? ` Balance ${formatUsd(balance)}.` : ''}`, balanceMicroUsd: balance };
     },
   };
 
@@ -312,12 +550,21 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     events,
     ready,
     connection: () => connection,
+    notices: folder.notices,
+    recordAddress: (url) => lock.recordAddress(url),
     close: async () => {
+      closed = true;
+      generation += 1;
+      cancelRecheck();
       await ready;
       gateway.dispose();
-      await localService?.stop();
-      localService = null;
-      db.close();
+      try {
+        await localService?.stop();
+        localService = null;
+        opened.db.close();
+      } finally {
+        lock.release();
+      }
     },
   };
 }

@@ -20,11 +20,11 @@ export interface SpawnedHost {
 }
 
 export async function spawnBrowserHost(
-  options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; args?: string[] } = {},
 ): Promise<SpawnedHost> {
   // Without a folder of its own the host would share the user's ledger, cache and service account.
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'plat-host-'));
-  const child = spawn(process.execPath, [path.join(root, 'electron', 'host', 'host-main.ts')], {
+  const child = spawn(process.execPath, [path.join(root, 'electron', 'host', 'host-main.ts'), ...(options.args ?? [])], {
     cwd: root,
     env: { ...process.env, PLAT_DATA_DIR: dataDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
