@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useUiStore } from './ui-store.ts';
 import { views, type ViewId } from './views.ts';
 import { StatusLine } from './StatusLine.tsx';
+import { HostLinkNotice } from './HostLinkNotice.tsx';
 import { ViewNotBuilt } from '../views/ViewNotBuilt.tsx';
 import { entityPage, viewComponents } from './view-registry.tsx';
 import './app-frame.css';
@@ -48,6 +49,7 @@ export function AppFrame() {
         </ul>
       </nav>
       <main className="app-main" aria-labelledby="view-title">
+        <HostLinkNotice />
         {openEntityId && EntityPage ? (
           <EntityPage key={openEntityId} entityId={openEntityId} />
         ) : (

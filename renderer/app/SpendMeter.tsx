@@ -4,7 +4,9 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CallProgress, SpendSnapshot } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
+import { formatDateTime } from '../../shared/format-date.ts';
 import { callPlat, plat } from '../platform/plat.ts';
+import { useUiStore } from './ui-store.ts';
 
 export const spendQueryKey = ['spend'] as const;
 
@@ -23,6 +25,7 @@ export function SpendMeter() {
     [queryClient],
   );
   const data = spend.data;
+  const openView = useUiStore((state) => state.openView);
   return (
     <div className="spend-meter" aria-label="Spend meter" data-testid="spend-meter">
       <span title="Spent on service calls since Plat started">
@@ -31,11 +34,28 @@ export function SpendMeter() {
       <span title="Account balance reported by the service after the last call">
         Balance <strong data-testid="spend-balance">{data?.lastKnownBalanceMicroUsd != null ? formatUsd(data.lastKnownBalanceMicroUsd) : '—'}</strong>
       </span>
-      <span title={data?.lastChargeAt ? `Charged at ${new Date(data.lastChargeAt).toLocaleString()}` : 'No charge yet'}>
+      <span title={data?.lastChargeAt ? `Charged at ${formatDateTime(data.lastChargeAt)}` : 'No charge yet'}>
         Last <strong data-testid="spend-last">{data?.lastChargeMicroUsd != null ? formatUsd(data.lastChargeMicroUsd) : '—'}</strong>
       </span>
+      {data && (data.storageProblem !== null || data.unsavedMicroUsd > 0) && (
+        // Calm but impossible to miss; the Spend view says the whole message.
+        <button
+          type="button"
+          className="spend-meter__problem"
+          data-testid="spend-storage-problem"
+          title={data.storageProblem ?? undefined}
+          onClick={() => openView('spend')}
+        >
+          {storageChipText(data)}
+        </button>
+      )}
     </div>
   );
+}
+
+/** "Storage problem — $0.10 not yet saved": the short form of SpendSnapshot.storageProblem. */
+export function storageChipText(snapshot: Pick<SpendSnapshot, 'storageProblem' | 'unsavedMicroUsd'>): string {
+  return snapshot.unsavedMicroUsd > 0 ? `Storage problem — ${formatUsd(snapshot.unsavedMicroUsd)} not yet saved` : 'Storage problem';
 }
 
 /** "Rate limited — retrying in 3 s": retries the core makes are shown, not hidden. */

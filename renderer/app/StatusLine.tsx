@@ -2,33 +2,55 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AppInfo } from '../../shared/ipc.ts';
 import { callPlat, plat } from '../platform/plat.ts';
+import { useHostLink } from '../platform/host-link.ts';
 import { CallProgressNotice, SpendMeter } from './SpendMeter.tsx';
+import { useRefreshOnReconnect } from './HostLinkNotice.tsx';
+import { connectionStateWords, hostLinkWords } from './status-model.ts';
 
 export const appInfoQueryKey = ['app.info'] as const;
 
 export function StatusLine() {
   const queryClient = useQueryClient();
   const info = useQuery({ queryKey: appInfoQueryKey, queryFn: () => callPlat('getAppInfo', {}) });
+  const link = useHostLink();
+  useRefreshOnReconnect();
 
   useEffect(
     () =>
       plat().onServiceConnectionChanged((service) => {
-        queryClient.setQueryData<AppInfo>(appInfoQueryKey, (previous) => (previous ? { ...previous, service } : previous));
+        // Before app info has been read there is nothing to patch: read it whole instead.
+        if (queryClient.getQueryData<AppInfo>(appInfoQueryKey)) {
+          queryClient.setQueryData<AppInfo>(appInfoQueryKey, (previous) => (previous ? { ...previous, service } : previous));
+        } else {
+          void queryClient.invalidateQueries({ queryKey: appInfoQueryKey });
+        }
       }),
     [queryClient],
   );
 
-  const service = info.data?.service;
-  const state = info.isError ? 'failed' : (service?.state ?? 'starting');
-  const label = info.isError ? 'Cannot reach Plat’s core' : (service?.label ?? 'Connecting…');
+  // The link to the core comes first: with the host gone, the last known service state is not news.
+  const linkWords = hostLinkWords(link);
+  const service = linkWords ? undefined : info.data?.service;
+  const words = service ? connectionStateWords(service) : null;
+  const tone = linkWords?.tone ?? (info.isError ? 'down' : (words?.tone ?? 'pending'));
+  const label = linkWords?.headline ?? (info.isError ? 'Cannot reach Plat’s core' : (service?.label ?? 'Connecting…'));
   return (
     <footer className="status-line" role="status" aria-live="polite">
-      <span className={`status-line__dot status-line__dot--${state}`} aria-hidden="true" />
+      <span className={`status-line__dot status-line__dot--${tone}`} aria-hidden="true" data-testid="service-dot" />
       <span className="status-line__service" data-testid="service-label">
         {label}
       </span>
+      {words && service?.state !== 'ready' && (
+        <span className={`status-line__state status-line__state--${words.tone}`} data-testid="service-state">
+          {words.state}
+        </span>
+      )}
       {service && <span className="status-line__url mono">{service.baseUrl}</span>}
-      {service?.detail && <span className="status-line__detail">{service.detail}</span>}
+      {service?.detail && (
+        <span className="status-line__detail" title={service.detail}>
+          {service.detail}
+        </span>
+      )}
       <CallProgressNotice />
       <span className="status-line__spacer" />
       <SpendMeter />

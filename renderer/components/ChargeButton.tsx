@@ -5,6 +5,8 @@ import type { ServiceCallIpcName } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
 import type { CallOptions, ServiceRequestParts } from '../platform/service-calls.ts';
 import { CostTag, useCostPreview } from './CostTag.tsx';
+import { linkIsUp, useHostLink } from '../platform/host-link.ts';
+import { platErrorOf } from './ErrorNotice.tsx';
 
 export interface ChargeButtonProps<N extends ServiceCallIpcName> {
   operation: N;
@@ -31,8 +33,15 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
   }, [confirming]);
 
   const blocked = preview.data?.blockedBy ?? null;
+  // With Plat's host gone a price shown earlier may be stale and a click would fail: nothing is offered.
+  const linkUp = linkIsUp(useHostLink());
+  const unavailable = !linkUp
+    ? { text: 'No price: Plat is not connected', reason: 'Plat’s host is not answering; prices come back when it reconnects.' }
+    : preview.isError && !preview.isFetching
+      ? { text: 'No price', reason: platErrorOf(preview.error).message }
+      : null;
   const click = () => {
-    if (!preview.data || blocked) return;
+    if (!preview.data || blocked || unavailable) return;
     if (preview.data.needsConfirmation && !preview.data.cached) setConfirming(true);
     else props.onRun({});
   };
@@ -42,12 +51,13 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
       <button
         type="button"
         className={`button${props.primary === false ? '' : ' button--primary'}`}
-        disabled={props.request === null || props.busy || !preview.data || blocked !== null}
+        disabled={props.request === null || props.busy || !preview.data || blocked !== null || unavailable !== null}
+        title={unavailable?.reason}
         onClick={click}
       >
         {props.busy ? 'Working…' : props.label}
       </button>{' '}
-      <CostTag preview={preview.data} incomplete={props.request === null} />
+      <CostTag preview={preview.data} incomplete={props.request === null} unavailable={unavailable} />
       {blocked && (
         <span className="charge-button__blocked" role="note">
           {' '}

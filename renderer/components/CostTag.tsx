@@ -29,9 +29,22 @@ export function costText(preview: CostPreview): string {
   return `${formatUsd(preview.expectedCostMicroUsd)}${preview.basis === 'last_observed' ? ' (est.)' : ''}`;
 }
 
-export function CostTag({ preview, incomplete = false }: { preview: CostPreview | undefined; incomplete?: boolean }) {
+export function CostTag(props: {
+  preview: CostPreview | undefined;
+  incomplete?: boolean;
+  /** Why no price can be had now (Plat's host is gone, or the preview failed): said instead of "Pricing…" forever. */
+  unavailable?: { text: string; reason: string } | null;
+}) {
+  const { preview, incomplete = false, unavailable = null } = props;
   // Nothing to price until the form is complete; say so instead of waiting forever.
   if (incomplete) return <span className="cost-tag cost-tag--pending">Price shown when the form is complete</span>;
+  if (unavailable) {
+    return (
+      <span className="cost-tag cost-tag--pending" title={unavailable.reason} data-testid="cost-unavailable">
+        {unavailable.text}
+      </span>
+    );
+  }
   if (!preview) return <span className="cost-tag cost-tag--pending">Pricing…</span>;
   const tone = preview.blockedBy ? 'blocked' : preview.cached || preview.expectedCostMicroUsd === 0 ? 'free' : 'paid';
   return (

@@ -4,6 +4,7 @@
 import type { IpcOperationName, IpcRequest, IpcResponse, IpcResult, PlatApi } from '../../shared/ipc.ts';
 import type { PlatError } from '../../shared/errors.ts';
 import { createBrowserBridge, takeHostToken } from './browser-bridge.ts';
+import { setHostLinkSource } from './host-link.ts';
 
 declare global {
   interface Window {
@@ -23,8 +24,14 @@ export class PlatCallError extends Error {
 export function installPlat(): PlatApi {
   if (window.plat) return window.plat;
   const bridge = createBrowserBridge(takeHostToken(window.location, window.sessionStorage, window.history));
-  Object.defineProperty(window, 'plat', { value: bridge, writable: false, configurable: false, enumerable: true });
-  return bridge;
+  Object.defineProperty(window, 'plat', { value: bridge.api, writable: false, configurable: false, enumerable: true });
+  setHostLinkSource(bridge);
+  // A restarted Plat prints the same address with a new token; pasted into this tab only the fragment
+  // changes, which does not reload the page. Take the new token and start again with it.
+  window.addEventListener('hashchange', () => {
+    if (/(?:^#|&)token=/.test(window.location.hash) && takeHostToken(window.location, window.sessionStorage, window.history)) window.location.reload();
+  });
+  return bridge.api;
 }
 
 export function plat(): PlatApi {

@@ -3,12 +3,12 @@
 // React never mirrors it into a DOM attribute), and the core answers only with where it is kept.
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AppInfo, KeyStatus } from '../../../shared/ipc.ts';
+import type { KeyStatus } from '../../../shared/ipc.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { appInfoQueryKey } from '../../app/StatusLine.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { checkApiKeyInput, describeKeyStatus, needsWeakStorageOptIn } from './settings-model.ts';
-import { invalidatePricing, keyStatusQueryKey, recordConnectionCheck, useKeyStatus } from './settings-queries.ts';
+import { invalidatePricing, keyStatusQueryKey, useKeyStatus } from './settings-queries.ts';
 import { CheckOutcome, ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
 export function ApiKeySettings() {
@@ -27,16 +27,12 @@ export function ApiKeySettings() {
     // The core re-points a live connection at the new key; prices and refusals follow.
     void queryClient.invalidateQueries({ queryKey: appInfoQueryKey });
     void invalidatePricing(queryClient);
-    recordConnectionCheck(queryClient, null);
   };
 
   const test = useMutation({
     mutationFn: () => callPlat('testApiKey', {}),
-    onSuccess: (result) => {
-      // A live test is also a check of the connection it ran against.
-      const service = queryClient.getQueryData<AppInfo>(appInfoQueryKey)?.service;
-      if (service?.mode === 'live') recordConnectionCheck(queryClient, { baseUrl: service.baseUrl, ok: result.ok, message: result.message });
-    },
+    // A live test is also a check of the connection: the core records its outcome as the connection's state.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: appInfoQueryKey }),
   });
   const save = useMutation({
     mutationFn: (request: { key: string; allowWeakStorage: boolean }) => callPlat('setApiKey', request),

@@ -7,7 +7,7 @@ import { formatUsd } from '../../../shared/money.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { spendQueryKey } from '../../app/SpendMeter.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { parseOptionalUsd, usdInputText } from './settings-model.ts';
+import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
 import { budgetsQueryKey, invalidatePricing, useBudgets } from './settings-queries.ts';
 import { Field, fieldIds, Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
 
@@ -32,7 +32,8 @@ function BudgetForm({ stored }: { stored: Budgets }) {
   const [capText, setCapText] = useState(usdInputText(stored.sessionCapMicroUsd));
   const [thresholdText, setThresholdText] = useState(usdInputText(stored.confirmationThresholdMicroUsd));
   const [errors, setErrors] = useState<{ cap?: string; threshold?: string }>({});
-  const [savedNote, setSavedNote] = useState<string | null>(null);
+  const sessionSpent = spend.data?.sessionMicroUsd;
+  const [savedNote, setSavedNote] = useState<{ text: string; reached: boolean } | null>(null);
   const ids = { cap: useId(), threshold: useId() };
 
   const save = useMutation({
@@ -57,14 +58,17 @@ function BudgetForm({ stored }: { stored: Budgets }) {
           // Shown as the core now holds them ("5" reads back as "5.00").
           setCapText(usdInputText(next.sessionCapMicroUsd));
           setThresholdText(usdInputText(next.confirmationThresholdMicroUsd));
-          setSavedNote('Budgets saved.');
+          const reached = sessionSpent !== undefined && capAlreadyReached('session', next.sessionCapMicroUsd, sessionSpent) !== null;
+          setSavedNote({ text: reached ? 'Budgets saved, with a session cap this session has already reached.' : 'Budgets saved.', reached });
         },
       },
     );
   };
 
-  const sessionSpent = spend.data?.sessionMicroUsd;
-  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
+  // Said beside the field as it is typed, before and after saving: a cap already reached stops every charged call.
+  const typedCap = parseOptionalUsd(capText, 'Session cap');
+  const capReached = typedCap.ok && sessionSpent !== undefined ? capAlreadyReached('session', typedCap.value, sessionSpent) : null;
+  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined, warning: capReached !== null });
   const thresholdIds = fieldIds(ids.threshold, { hint: true, error: errors.threshold !== undefined });
 
   return (
@@ -87,6 +91,7 @@ function BudgetForm({ stored }: { stored: Budgets }) {
               {sessionSpent !== undefined && <> Spent so far: {formatUsd(sessionSpent)}.</>}
             </>
           }
+          warning={capReached}
         >
           <UsdInput
             id={ids.cap}
@@ -123,7 +128,7 @@ function BudgetForm({ stored }: { stored: Budgets }) {
         <button type="submit" className="button button--primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save budgets'}
         </button>
-        {savedNote && <Outcome tone="ok">{savedNote}</Outcome>}
+        {savedNote && <Outcome tone={savedNote.reached ? 'warning' : 'ok'}>{savedNote.text}</Outcome>}
       </div>
       {save.isError && <ErrorNotice error={save.error} />}
     </form>

@@ -1,23 +1,18 @@
-// Service connection: the bundled local sample or a live base URL. After switching to a live
-// service Plat checks it at once with a free catalog call (when a key is set), so an address that
-// does not answer is reported here rather than at the first paid call.
+// Service connection: the bundled local sample or a live base URL. The core checks a connection
+// itself when it is set (a free catalog call) and reports what it found, so this section shows
+// exactly that state (Checking…, Ready, Not reachable, Not available), never one of its own.
+// Addresses are checked by the core's rule before they are sent; plain http:// to another computer
+// is sent only after the person agrees that the key travels unencrypted.
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AppInfo, IpcRequest, ServiceConnection } from '../../../shared/ipc.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { appInfoQueryKey } from '../../app/StatusLine.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { connectionStateWords } from '../../app/status-model.ts';
 import { parseLiveUrl } from './settings-model.ts';
-import { invalidatePricing, recordConnectionCheck, useConnectionCheck, useKeyStatus, type ConnectionCheck } from './settings-queries.ts';
-import { CheckOutcome, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
-
-const STATE_WORDS: Record<ServiceConnection['state'], string> = {
-  starting: 'Starting',
-  checking: 'Checking…',
-  ready: 'Ready',
-  unreachable: 'Not reachable',
-  failed: 'Not available',
-};
+import { invalidatePricing, useKeyStatus } from './settings-queries.ts';
+import { ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
 export function ConnectionSettings() {
   // The status line keeps this query live from serviceConnectionChanged.
@@ -43,19 +38,29 @@ export function ConnectionSettings() {
 }
 
 function CurrentConnection({ service }: { service: ServiceConnection }) {
-  const check = useConnectionCheck().data;
-  // The core calls a live connection ready once configured; a check made since says more.
-  const checked = service.mode === 'live' && check?.baseUrl === service.baseUrl ? check : null;
-  const state = checked && !checked.ok ? 'failed' : service.state;
-  const words = checked ? (checked.ok ? 'Answering' : 'Last check failed') : STATE_WORDS[service.state];
+  const queryClient = useQueryClient();
+  const keyStatus = useKeyStatus();
+  // What the core last checked, never assumed: a live address is "Ready" only once it has answered.
+  const words = connectionStateWords(service);
+  // The key test is the core's free check (a catalog call); the core updates the state from its outcome.
+  const recheck = useMutation({
+    mutationFn: () => callPlat('testApiKey', {}),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: appInfoQueryKey }),
+  });
+  const canRecheck = service.mode === 'live' && keyStatus.data?.configured === true && (service.state === 'unreachable' || service.state === 'failed');
   return (
     <div className="settings-current" data-testid="connection-current">
-      <span className={`settings-dot settings-dot--${state}`} aria-hidden="true" />
-      <span>
-        <strong>{service.label}</strong> <span className="muted">· {words}</span>
+      <span className={`settings-dot settings-dot--${words.tone}`} aria-hidden="true" />
+      <span className="settings-current__text">
+        <strong>{service.label}</strong> <span className={`settings-current__state settings-current__state--${words.tone}`}>· {words.state}</span>
         {service.baseUrl && <span className="mono settings-current__url"> {service.baseUrl}</span>}
         {service.detail && <span className="settings-current__detail">{service.detail}</span>}
       </span>
+      {canRecheck && (
+        <button type="button" className="button button--small" disabled={recheck.isPending} onClick={() => recheck.mutate()}>
+          {recheck.isPending ? 'Checking…' : 'Check again'}
+        </button>
+      )}
     </div>
   );
 }
@@ -66,34 +71,23 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
   const [mode, setMode] = useState<ServiceConnection['mode']>(service.mode);
   const [url, setUrl] = useState(service.mode === 'live' ? service.baseUrl : '');
   const [urlError, setUrlError] = useState<string | null>(null);
+  /** The address waiting for the person's consent to plain http:// (the key would travel unencrypted). */
+  const [insecureUrl, setInsecureUrl] = useState<string | null>(null);
   const ids = { local: useId(), live: useId(), url: useId() };
-
-  // The key test is a free catalog call: it proves the address answers and the key is accepted.
-  const checkLive = useMutation({
-    mutationFn: async (baseUrl: string): Promise<ConnectionCheck> => {
-      const result = await callPlat('testApiKey', {});
-      return { baseUrl, ok: result.ok, message: result.message };
-    },
-    onSuccess: (check) => recordConnectionCheck(queryClient, check),
-  });
-  const check = checkLive.data ?? null;
 
   const connect = useMutation({
     mutationFn: (request: IpcRequest<'setConnection'>) => callPlat('setConnection', request),
     onSuccess: (next) => {
+      // The core checks the new connection itself (checking → ready, unreachable or failed) and
+      // pushes each state; this answer is the state when it replied.
       queryClient.setQueryData<AppInfo>(appInfoQueryKey, (previous) => (previous ? { ...previous, service: next } : previous));
       // Answers and prices of one service never stand for another's.
       queryClient.removeQueries({ queryKey: ['service'] });
-      recordConnectionCheck(queryClient, null);
       void invalidatePricing(queryClient);
-      if (next.mode === 'live' && keyStatus.data?.configured) {
-        checkLive.mutate(next.baseUrl);
-      }
     },
   });
 
   const submit = () => {
-    checkLive.reset();
     if (mode === 'local-sample') {
       connect.mutate({ mode: 'local-sample' });
       return;
@@ -101,13 +95,29 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
     const parsed = parseLiveUrl(url);
     if (!parsed.ok) {
       setUrlError(parsed.error);
+      // Plain http:// to another computer is the person's call to make, explicitly.
+      if (parsed.needsInsecureConsent) setInsecureUrl(url);
       return;
     }
     setUrlError(null);
     connect.mutate({ mode: 'live', baseUrl: parsed.value });
   };
 
-  const unchanged = mode === service.mode && (mode === 'local-sample' || url.trim().replace(/\/+$/, '') === service.baseUrl);
+  const connectInsecure = () => {
+    const text = insecureUrl;
+    setInsecureUrl(null);
+    if (text === null) return;
+    const parsed = parseLiveUrl(text, { allowInsecure: true });
+    if (!parsed.ok) {
+      setUrlError(parsed.error);
+      return;
+    }
+    setUrlError(null);
+    connect.mutate({ mode: 'live', baseUrl: parsed.value, allowInsecure: true });
+  };
+
+  const asTyped = parseLiveUrl(url, { allowInsecure: true });
+  const unchanged = mode === service.mode && (mode === 'local-sample' || (asTyped.ok && asTyped.value === service.baseUrl));
   const urlIds = fieldIds(ids.url, { hint: true, error: urlError !== null });
 
   return (
@@ -163,25 +173,29 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
         {unchanged && <span className="muted settings-actions__note">This is the connection in use.</span>}
       </div>
       {connect.isError && <ErrorNotice error={connect.error} />}
-      {checkLive.isPending && (
+      {service.state === 'checking' && (
         <Outcome tone="info" testId="connection-check">
-          Checking the live service with a free catalog call…
+          Checking {service.label} with a free catalog call…
         </Outcome>
-      )}
-      {checkLive.isError && <ErrorNotice error={checkLive.error} />}
-      {check && !checkLive.isPending && (
-        <CheckOutcome
-          ok={check.ok}
-          title={check.ok ? 'Connected.' : `${check.baseUrl} did not answer as expected.`}
-          message={check.message}
-          testId="connection-check"
-        />
       )}
       {service.mode === 'live' && keyStatus.data && !keyStatus.data.configured && !connect.isPending && (
         <Outcome tone="warning" testId="connection-needs-key">
           Add your API key below, then choose <strong>Test key</strong> to check this connection.
         </Outcome>
       )}
+      <ConfirmDialog
+        open={insecureUrl !== null}
+        title="Send your API key unencrypted?"
+        confirmLabel="Connect without encryption"
+        onCancel={() => setInsecureUrl(null)}
+        onConfirm={connectInsecure}
+      >
+        <p>
+          This address starts with plain <span className="mono">http://</span> and is not on this computer: your API key and every answer
+          would cross the network unencrypted, readable by anyone on the way. Use <span className="mono">https://</span> if the service offers
+          it.
+        </p>
+      </ConfirmDialog>
     </form>
   );
 }

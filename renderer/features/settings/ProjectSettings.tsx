@@ -5,11 +5,12 @@ import { useId, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IpcRequest, Project } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
+import { formatDay } from '../../../shared/format-date.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { spendQueryKey } from '../../app/SpendMeter.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { parseOptionalUsd, usdInputText } from './settings-model.ts';
+import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
 import { invalidatePricing, projectsQueryKey, useProjects } from './settings-queries.ts';
 import { Field, fieldIds, Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
 
@@ -68,7 +69,7 @@ export function ProjectSettings() {
       text: (row) => (row.capMicroUsd === null ? 'No cap' : formatUsd(row.capMicroUsd)),
       sortValue: (row) => row.capMicroUsd,
     },
-    { id: 'created', header: 'Created', text: (row) => row.createdAt.slice(0, 10), sortValue: (row) => row.createdAt },
+    { id: 'created', header: 'Created', text: (row) => formatDay(row.createdAt), sortValue: (row) => row.createdAt },
     {
       id: 'edit',
       header: 'Change',
@@ -204,6 +205,7 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
   const [capText, setCapText] = useState(usdInputText(project.capMicroUsd));
   const [errors, setErrors] = useState<{ name?: string; cap?: string }>({});
   const [note, setNote] = useState<string | null>(null);
+  const [noteWarns, setNoteWarns] = useState(false);
   const ids = { name: useId(), cap: useId(), title: useId() };
 
   const update = useMutation({
@@ -235,14 +237,25 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
     if (cap.value !== project.capMicroUsd) request.capMicroUsd = cap.value;
     if (request.name === undefined && request.capMicroUsd === undefined) {
       setNote('Nothing changed.');
+      setNoteWarns(false);
       return;
     }
     setNote(null);
-    update.mutate(request, { onSuccess: (saved) => setNote(`Saved “${saved.name}”.`) });
+    setNoteWarns(false);
+    update.mutate(request, {
+      onSuccess: (saved) => {
+        const reached = capAlreadyReached('project', saved.capMicroUsd, project.spentMicroUsd) !== null;
+        setNote(reached ? `Saved “${saved.name}”, with a cap this project has already reached.` : `Saved “${saved.name}”.`);
+        setNoteWarns(reached);
+      },
+    });
   };
 
+  // Said beside the field as it is typed: a cap already reached stops every charged call for the project.
+  const typedCap = parseOptionalUsd(capText, 'Cap');
+  const capReached = typedCap.ok ? capAlreadyReached('project', typedCap.value, project.spentMicroUsd) : null;
   const nameIds = fieldIds(ids.name, { error: errors.name !== undefined });
-  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
+  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined, warning: capReached !== null });
   return (
     <form
       className="settings-editor"
@@ -276,7 +289,13 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
             onChange={(event) => setName(event.target.value)}
           />
         </Field>
-        <Field id={ids.cap} label="Cap" error={errors.cap ?? null} hint={`Spent so far: ${formatUsd(project.spentMicroUsd)}. Empty: no cap.`}>
+        <Field
+          id={ids.cap}
+          label="Cap"
+          error={errors.cap ?? null}
+          warning={capReached}
+          hint={`Spent so far: ${formatUsd(project.spentMicroUsd)}. Empty: no cap.`}
+        >
           <UsdInput id={ids.cap} value={capText} placeholder="No cap" invalid={errors.cap !== undefined} describedBy={capIds.describedBy} onChange={setCapText} />
         </Field>
       </div>
@@ -296,7 +315,12 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
           onClick={() =>
             update.mutate(
               { id: project.id, archived: !project.archived },
-              { onSuccess: (saved) => setNote(saved.archived ? `Archived “${saved.name}”. Its spending stays in the ledger.` : `Restored “${saved.name}”.`) },
+              {
+                onSuccess: (saved) => {
+                  setNote(saved.archived ? `Archived “${saved.name}”. Its spending stays in the ledger.` : `Restored “${saved.name}”.`);
+                  setNoteWarns(false);
+                },
+              },
             )
           }
         >
@@ -306,7 +330,7 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
           Close
         </button>
       </div>
-      {note && <Outcome tone="ok">{note}</Outcome>}
+      {note && <Outcome tone={noteWarns ? 'warning' : 'ok'}>{note}</Outcome>}
       {update.isError && <ErrorNotice error={update.error} />}
       {activate.isError && <ErrorNotice error={activate.error} />}
     </form>

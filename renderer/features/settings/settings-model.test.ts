@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bytesToMebibytesText,
+  capAlreadyReached,
   checkApiKeyInput,
   describeKeyStatus,
   formatBytes,
@@ -84,10 +85,52 @@ describe('live address', () => {
   it('accepts http(s) base addresses and explains the rest', () => {
     expect(parseLiveUrl(' https://records.example.com/api ')).toEqual({ ok: true, value: 'https://records.example.com/api' });
     expect(parseLiveUrl('records.example.com').ok).toBe(false);
-    expect(parseLiveUrl('ftp://records.example.com')).toEqual({ ok: false, error: 'The address must start with https:// or http://.' });
+    expect(parseLiveUrl('ftp://records.example.com')).toEqual({
+      ok: false,
+      error: 'The address must start with https:// (it starts with ftp://).',
+      needsInsecureConsent: false,
+    });
     expect(parseLiveUrl('https://user:pw@records.example.com').ok).toBe(false);
     expect(parseLiveUrl('https://records.example.com/?key=1').ok).toBe(false);
     expect(parseLiveUrl('').ok).toBe(false);
+  });
+
+  it('refuses what the core refuses, by the same rule (bare ? and #, credentials, other schemes)', () => {
+    for (const text of ['http://user:pass@127.0.0.1:9/', 'https://records.example.com?', 'https://records.example.com/#', 'javascript:alert(1)', 'file:///etc/passwd']) {
+      const parsed = parseLiveUrl(text);
+      expect(parsed.ok, text).toBe(false);
+      expect(!parsed.ok && parsed.needsInsecureConsent, text).toBe(false);
+    }
+  });
+
+  it('asks for consent before plain http:// to another computer, and only then accepts it', () => {
+    const refused = parseLiveUrl('http://records.example.com');
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.needsInsecureConsent).toBe(true);
+    expect(!refused.ok && refused.error).toContain('unencrypted');
+    expect(parseLiveUrl('http://records.example.com', { allowInsecure: true })).toEqual({ ok: true, value: 'http://records.example.com' });
+    // This computer needs no consent: nothing crosses the network.
+    for (const local of ['http://127.0.0.1:9', 'http://localhost:8080/api', 'http://[::1]:9']) expect(parseLiveUrl(local).ok, local).toBe(true);
+  });
+});
+
+describe('caps already reached', () => {
+  it('says so for a session cap at or below what the session has spent', () => {
+    expect(capAlreadyReached('session', 30_000, 40_000)).toBe(
+      'This session has already spent $0.04; every charged call will be refused until you raise the cap or restart Plat.',
+    );
+    expect(capAlreadyReached('session', 40_000, 40_000)).toContain('already spent $0.04');
+    expect(capAlreadyReached('session', 50_000, 40_000)).toBeNull();
+    expect(capAlreadyReached('session', null, 40_000)).toBeNull();
+    // Nothing spent: a cap of 0 is a deliberate "no charges", not a surprise.
+    expect(capAlreadyReached('session', 0, 0)).toBeNull();
+  });
+
+  it('says so for a project cap below the project’s spending', () => {
+    expect(capAlreadyReached('project', 1_000_000, 2_500_000)).toBe(
+      'This project has already spent $2.50; every charged call for it will be refused until you raise its cap.',
+    );
+    expect(capAlreadyReached('project', 3_000_000, 2_500_000)).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 // Pure logic of the Settings view: reading what the person typed (dollars, sizes, durations, URLs,
 // keys) with messages that say what is wrong, and describing the key's storage in plain words.
 import type { KeyStatus } from '../../../shared/ipc.ts';
+import { checkServiceBaseUrl } from '../../../shared/connection-url.ts';
 import { formatUsd, safeParseUsd, type MicroUsd } from '../../../shared/money.ts';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -135,21 +136,32 @@ export function splitNextStep(message: string): { detail: string; nextStep: stri
   return { detail: sentence(message.slice(0, cut)), nextStep: sentence(message.slice(cut + 3)) };
 }
 
-/** A live service base URL: http(s), no credentials, query or fragment (the core refuses those too). */
-export function parseLiveUrl(text: string): Parsed<string> {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: false, error: 'Enter the live service’s base address, for example https://records.example.com.' };
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return { ok: false, error: 'That is not a full address. Start it with https:// (for example https://records.example.com).' };
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, error: 'The address must start with https:// or http://.' };
-  if (url.username || url.password) return { ok: false, error: 'Leave the user name and password out of the address; the API key is entered below.' };
-  if (url.search || url.hash) return { ok: false, error: 'The base address takes no ?query or #fragment.' };
-  if (trimmed.length > 2048) return { ok: false, error: 'The address is too long (at most 2048 characters).' };
-  return { ok: true, value: trimmed };
+/**
+ * A live service base URL, by the core's own rule (shared/connection-url.ts), so the form refuses
+ * exactly what setConnection would. `needsInsecureConsent`: the one problem is plain http:// to
+ * another computer, which the person may accept explicitly (sent as `allowInsecure: true`).
+ */
+export function parseLiveUrl(
+  text: string,
+  options: { allowInsecure?: boolean } = {},
+): { ok: true; value: string } | { ok: false; error: string; needsInsecureConsent: boolean } {
+  const check = checkServiceBaseUrl(text, options);
+  return check.ok ? { ok: true, value: check.baseUrl } : { ok: false, error: check.problem, needsInsecureConsent: check.needsInsecureConsent };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Caps below what was already spent: accepted (the person may mean "stop spending"), never silently.
+
+/**
+ * What a cap at or below the spending it limits means, or null when it leaves room: "This session
+ * has already spent $0.04; every charged call will be refused until you raise the cap or restart Plat."
+ */
+export function capAlreadyReached(scope: 'session' | 'project', capMicroUsd: MicroUsd | null, spentMicroUsd: MicroUsd): string | null {
+  if (capMicroUsd === null || spentMicroUsd === 0 || capMicroUsd > spentMicroUsd) return null;
+  const spent = formatUsd(spentMicroUsd);
+  return scope === 'session'
+    ? `This session has already spent ${spent}; every charged call will be refused until you raise the cap or restart Plat.`
+    : `This project has already spent ${spent}; every charged call for it will be refused until you raise its cap.`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,21 +29,3 @@ export function useCacheStatus() {
 export function invalidatePricing(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: ['previewCost'] });
 }
-
-/** The last live check (a key test: a free catalog call) and the address it was made against. */
-export interface ConnectionCheck {
-  baseUrl: string;
-  ok: boolean;
-  message: string;
-}
-
-export const connectionCheckQueryKey = ['connectionCheck'] as const;
-
-/** Kept in the query cache beside the connection it describes; set by recordConnectionCheck. */
-export function useConnectionCheck() {
-  return useQuery<ConnectionCheck | null>({ queryKey: connectionCheckQueryKey, queryFn: () => null, staleTime: Infinity });
-}
-
-export function recordConnectionCheck(queryClient: QueryClient, check: ConnectionCheck | null): void {
-  queryClient.setQueryData<ConnectionCheck | null>(connectionCheckQueryKey, check);
-}

@@ -18,16 +18,26 @@ export function SettingsSection(props: { id: string; title: string; description:
   );
 }
 
-/** ids for a control's hint and error, and the aria-describedby that names whichever are shown. */
-export function fieldIds(id: string, shown: { hint?: boolean; error?: boolean }) {
+/** ids for a control's hint, warning and error, and the aria-describedby that names whichever are shown. */
+export function fieldIds(id: string, shown: { hint?: boolean; error?: boolean; warning?: boolean }) {
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [shown.hint ? hintId : null, shown.error ? errorId : null].filter(Boolean).join(' ');
-  return { hintId, errorId, describedBy: describedBy === '' ? undefined : describedBy };
+  const warningId = `${id}-warning`;
+  const describedBy = [shown.hint ? hintId : null, shown.warning ? warningId : null, shown.error ? errorId : null].filter(Boolean).join(' ');
+  return { hintId, errorId, warningId, describedBy: describedBy === '' ? undefined : describedBy };
 }
 
-export function Field(props: { id: string; label: string; hint?: ReactNode; error?: string | null; children: ReactNode; wide?: boolean }) {
-  const { hintId, errorId } = fieldIds(props.id, {});
+/** A field; `warning` is for a value that is accepted but has a consequence the person must know. */
+export function Field(props: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+  warning?: string | null;
+  children: ReactNode;
+  wide?: boolean;
+}) {
+  const { hintId, errorId, warningId } = fieldIds(props.id, {});
   return (
     <div className={`settings-field${props.wide ? ' settings-field--wide' : ''}`}>
       <label className="settings-field__label" htmlFor={props.id}>
@@ -37,6 +47,11 @@ export function Field(props: { id: string; label: string; hint?: ReactNode; erro
       {props.hint && (
         <p className="settings-field__hint" id={hintId}>
           {props.hint}
+        </p>
+      )}
+      {props.warning && (
+        <p className="settings-field__warning" id={warningId} role="status">
+          {props.warning}
         </p>
       )}
       {props.error && (

@@ -35,6 +35,7 @@ export const LEDGER_PAGE_SIZE = 50;
 export function SpendView() {
   return (
     <div className="spend-view">
+      <StorageProblem />
       <div className="spend-view__top">
         <SpendTotals />
         <SpendByProject />
@@ -47,6 +48,26 @@ export function SpendView() {
 function useSpend() {
   // The same key and source as the status line's meter, which keeps it live from spendUpdated.
   return useQuery({ queryKey: spendQueryKey, queryFn: () => callPlat('getSpend', {}) });
+}
+
+/** The data folder refused a write (a full disk): what is counted but not yet saved, and why. */
+function StorageProblem() {
+  const data = useSpend().data;
+  if (!data || (data.storageProblem === null && data.unsavedMicroUsd === 0)) return null;
+  return (
+    <div className="notice notice--warning spend-storage" role="alert" data-testid="spend-storage-notice">
+      <p className="spend-storage__title">
+        <strong>Plat cannot save to its data folder</strong>
+      </p>
+      {data.storageProblem && <p>{data.storageProblem}</p>}
+      {data.unsavedMicroUsd > 0 && (
+        <p>
+          <Money micro={data.unsavedMicroUsd} /> charged by the service is counted in these totals but not yet written to the ledger. Plat writes
+          it as soon as the folder accepts it, at the latest at the next start; nothing is charged again.
+        </p>
+      )}
+    </div>
+  );
 }
 
 function SpendTotals() {

@@ -2,6 +2,7 @@
 // ledger row is shown with (operation, request, status, kind).
 import type { LedgerFilter, LedgerRow, Project } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
+import { formatDateTime } from '../../../shared/format-date.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Filter
@@ -201,13 +202,8 @@ export function statusTone(row: LedgerRow): 'ok' | 'failed' | 'pending' | 'neutr
   return 'neutral';
 }
 
-/** `2024-05-01 14:03:22` in local time; a row's time is when it was written. */
-export function formatLocalTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-}
+/** `2024-05-01 14:03:22` in local time (shared/format-date.ts); a row's time is when it was written. */
+export const formatLocalTime = (iso: string): string => formatDateTime(iso);
 
 export function projectName(projectId: string | null, projects: readonly Project[] | undefined): string {
   if (projectId === null) return '';
