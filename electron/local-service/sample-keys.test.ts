@@ -4,6 +4,7 @@ import {
   SAMPLE_ID_NAMESPACE,
   distanceMeters,
   equalityKey,
+  foldForSearch,
   isCondoUnitSsl,
   isOrganisationName,
   normaliseAddress,
@@ -138,6 +139,18 @@ describe('normaliseOwnerName', () => {
         expect(normaliseOwnerName(normaliseOwnerName(name))).toBe(normaliseOwnerName(name));
       }),
     );
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (name) => {
+        expect(normaliseOwnerName(normaliseOwnerName(name))).toBe(normaliseOwnerName(name));
+      }),
+    );
+  });
+
+  it('folds accents instead of splitting words at them, and keeps letters with no Latin spelling', () => {
+    expect(normaliseOwnerName('Müller, José')).toBe('MULLER JOSE');
+    expect(normaliseOwnerName('Straße GmbH')).toBe('STRASSE GMBH');
+    expect(normaliseOwnerName('名前')).toBe('名前');
+    expect(foldForSearch('Café Ünter')).toBe('CAFE UNTER');
   });
 });
 

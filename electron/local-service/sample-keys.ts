@@ -4,6 +4,7 @@
 // by a user would not find what the build indexed, so this file is the one place these rules live.
 // No I/O.
 import { createHash } from 'node:crypto';
+import { foldToLatin } from '../../shared/latin-fold.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Ids: name-based UUID v5 (RFC 9562 §5.5) over a source key, so the same input gives the same ids.
@@ -296,14 +297,17 @@ export function normaliseAddress(raw: string): NormalisedAddress | null {
 // Owner names
 
 /**
- * Normalises an owner name for same-owner matching: upper case, `&` as `AND`, punctuation dropped,
- * single spaces, and the usual spellings of entity forms made one (`L.L.C.`, `L L C`, `Limited
- * Liability Company` → `LLC`; `Inc.`/`Incorporated` → `INC`; `Corp.`/`Corporation` → `CORP`;
- * `L.P.`/`Limited Partnership` → `LP`). Nothing else: `JOHN SMITH` and `JOHN A SMITH` stay apart.
+ * Normalises an owner name for same-owner matching: upper case, accents folded to plain Latin
+ * (`MÜLLER` → `MULLER`, `JOSÉ` → `JOSE`: shared/latin-fold.ts; a search tries every spelling, this
+ * is the key form), `&` as `AND`, punctuation dropped, single spaces, and the usual spellings of
+ * entity forms made one (`L.L.C.`, `L L C`, `Limited Liability Company` → `LLC`;
+ * `Inc.`/`Incorporated` → `INC`; `Corp.`/`Corporation` → `CORP`; `L.P.`/`Limited Partnership` →
+ * `LP`). Nothing else: `JOHN SMITH` and `JOHN A SMITH` stay apart. Letters with no Latin spelling
+ * (名) are kept, never turned into spaces: a search for them must not become a search for the rest.
  */
 export function normaliseOwnerName(raw: string): string {
-  let s = raw.toUpperCase().replace(/&/g, ' AND ');
-  s = s.replace(/['’]/g, '').replace(/[^A-Z0-9]+/g, ' ').replace(/\s+/g, ' ').trim();
+  let s = foldToLatin(raw).replace(/&/g, ' AND ');
+  s = s.replace(/['’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').replace(/\s+/g, ' ').trim();
   s = s.replace(/\bL L C\b/g, 'LLC').replace(/\bLIMITED LIABILITY (?:COMPANY|CO)\b/g, 'LLC');
   // `L P` only at the end: elsewhere it is as likely a person's initials.
   s = s.replace(/\bL L P\b/g, 'LLP').replace(/\bL P$/, 'LP').replace(/\bLIMITED PARTNERSHIP\b/g, 'LP');
@@ -328,9 +332,9 @@ export function sameOwnerConfidence(normalised: string): number {
   return isOrganisationName(normalised) ? 0.85 : 0.6;
 }
 
-/** Folds free text for case-insensitive partial matching of owner names and addresses. */
+/** Folds free text for case- and accent-insensitive partial matching of addresses and other text fields. */
 export function foldForSearch(text: string): string {
-  return text.toUpperCase().replace(/&/g, ' AND ').replace(/[^A-Z0-9/]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return foldToLatin(text).replace(/&/g, ' AND ').replace(/[^\p{L}\p{N}/]+/gu, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** The value form used by search equality: trimmed, single-spaced, upper case; numbers in their shortest form. */

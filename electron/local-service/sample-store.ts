@@ -35,6 +35,7 @@ import {
   sameOwnerConfidence,
   uuidToBytes,
 } from './sample-keys.ts';
+import { latinSpellings } from '../../shared/latin-fold.ts';
 import type {
   AreaUid,
   EntityKind,
@@ -1493,20 +1494,22 @@ class SqliteSampleStore implements SampleStore {
   }
 
   findOwners(name: string, options: { match?: 'exact' | 'partial'; limit?: number } = {}): { owners: OwnerMatch[]; total: number } {
-    const wanted = normaliseOwnerName(name);
-    if (wanted === '') return { owners: [], total: 0 };
+    // Every plain-Latin spelling of the name (MÜLLER: MULLER and MUELLER), normalised like the keys.
+    const spellings = [...new Set(latinSpellings(name).map(normaliseOwnerName))].filter((spelling) => spelling !== '');
+    if (spellings.length === 0) return { owners: [], total: 0 };
     const limit = options.limit ?? 50;
     const index = this.owners();
     const matches: Array<{ ownerNo: number; exact: boolean }> = [];
-    const exactNo = index.byKey.get(wanted);
-    if (exactNo !== undefined) matches.push({ ownerNo: exactNo, exact: true });
+    const exactNos = new Set(spellings.flatMap((spelling) => index.byKey.get(spelling) ?? []));
+    for (const ownerNo of exactNos) matches.push({ ownerNo, exact: true });
     if (options.match === 'partial') {
       index.keys.forEach((key, i) => {
-        if (i + 1 !== exactNo && key.includes(wanted)) matches.push({ ownerNo: i + 1, exact: false });
+        if (!exactNos.has(i + 1) && spellings.some((spelling) => key.includes(spelling))) matches.push({ ownerNo: i + 1, exact: false });
       });
     }
     // Exact first, then names that start with the text, then the rest; alphabetical within each.
-    const rank = (m: { ownerNo: number; exact: boolean }) => (m.exact ? 0 : (index.keys[m.ownerNo - 1] ?? '').startsWith(wanted) ? 1 : 2);
+    const startsWithName = (key: string) => spellings.some((spelling) => key.startsWith(spelling));
+    const rank = (m: { ownerNo: number; exact: boolean }) => (m.exact ? 0 : startsWithName(index.keys[m.ownerNo - 1] ?? '') ? 1 : 2);
     matches.sort((a, b) => rank(a) - rank(b) || compareKeys(index.keys[a.ownerNo - 1] ?? '', index.keys[b.ownerNo - 1] ?? ''));
     const owners = matches.slice(0, limit).map((m) => this.ownerMatch(m.ownerNo, m.exact));
     return { owners, total: matches.length };

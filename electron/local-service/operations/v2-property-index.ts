@@ -7,7 +7,8 @@
 import type { CellValue, PointLocation, PropertyField, SampleStore } from '../sample-store.ts';
 import { equalityKey, foldForSearch, normaliseAddress, normaliseOwnerName, parseSsl } from '../sample-keys.ts';
 import { ServiceFailure } from '../operation.ts';
-import type { V2SearchFilter } from '../../../shared/service/index.ts';
+import { isIsoDate, type V2SearchFilter } from '../../../shared/service/index.ts';
+import { latinSpellings, MAX_TWO_WAY_LETTERS, twoWayLetterCount } from '../../../shared/latin-fold.ts';
 
 export type PropertyFieldType = 'string' | 'number' | 'date';
 
@@ -172,6 +173,20 @@ function folded(whole: string): FoldedText {
 }
 
 /**
+ * An owner-name value as the normalised names to look for: one per plain-Latin spelling (MÜLLER →
+ * MULLER and MUELLER), each normalised like the roll's names. Letters with no Latin spelling stay in
+ * (and match nothing in a Latin roll) instead of being dropped, which would widen the search.
+ */
+function ownerQueries(value: string, at: string): string[] {
+  if (twoWayLetterCount(value) > MAX_TWO_WAY_LETTERS) {
+    throw invalidParameter('filters', `${at}.value`, `may hold at most ${MAX_TWO_WAY_LETTERS} of the letters Ä, Ö, Ü (each is tried two ways)`);
+  }
+  const spellings = [...new Set(latinSpellings(value).map(normaliseOwnerName))].filter((spelling) => spelling !== '');
+  if (spellings.length === 0) throw invalidParameter('filters', `${at}.value`, 'must contain a letter or digit');
+  return spellings;
+}
+
+/**
  * How well folded text matches a folded query, best first, or null for no match:
  * 0 the same text, 1 the text starts with the query, 2 every query word starts a word of the text
  * (any order), 3 every query word occurs somewhere in the text.
@@ -186,7 +201,13 @@ export function textMatchRank(text: string, query: FoldedText): number | null {
   return null;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+/** The day a date filter compares by; the date must exist (2015-02-30 is refused, not rolled over). */
+function filterDay(value: string | number | boolean, at: string, field: string): string {
+  if (typeof value !== 'string' || !isIsoDate(value, { time: 'allowed' })) {
+    throw invalidParameter('filters', `${at}.value`, `must be a date that exists, as YYYY-MM-DD, for ${field}`);
+  }
+  return value.slice(0, 10);
+}
 
 /** A filter checked and compiled to a test that also ranks (for `contains`). */
 interface CompiledFilter {
@@ -216,12 +237,20 @@ function compileFilter(filter: V2SearchFilter, index: number): CompiledFilter {
       }
       const text = String(value);
       if (field === 'owner_name') {
-        const query = folded(normaliseOwnerName(text));
-        if (query.words.length === 0) throw invalidParameter('filters', `${at}.value`, 'must contain a letter or digit');
-        return { ranks: true, test: (entry) => {
+        const queries = ownerQueries(text, at).map(folded);
+        return {
+          ranks: true,
+          test: (entry) => {
             const owner = ownerFold(entry);
-            return owner === null ? null : textMatchRank(owner, query);
-          }, };
+            if (owner === null) return null;
+            let best: number | null = null;
+            for (const query of queries) {
+              const rank = textMatchRank(owner, query);
+              if (rank !== null && (best === null || rank < best)) best = rank;
+            }
+            return best;
+          },
+        };
       }
       const query = folded(foldForSearch(text));
       if (query.words.length === 0) throw invalidParameter('filters', `${at}.value`, 'must contain a letter or digit');
@@ -256,19 +285,19 @@ function compileFilter(filter: V2SearchFilter, index: number): CompiledFilter {
         return { ranks: false, test: (entry) => (entry.attributes[field] === wanted ? 0 : null) };
       }
       if (spec.dataType === 'date') {
-        if (typeof value !== 'string' || !ISO_DATE.test(value)) throw invalidParameter('filters', `${at}.value`, `must be an ISO date for ${field}`);
-        const day = value.slice(0, 10);
+        const day = filterDay(value, at, field);
         return { ranks: false, test: (entry) => (String(entry.attributes[field] ?? '').slice(0, 10) === day ? 0 : null) };
       }
       if (typeof value === 'boolean' && field !== 'homestead') {
         throw invalidParameter('filters', `${at}.value`, `must be text for ${field}`);
       }
+      if (field === 'owner_name') {
+        const spellings = new Set(ownerQueries(String(value), at));
+        return { ranks: false, test: (entry) => (spellings.has(ownerFold(entry) ?? '') ? 0 : null) };
+      }
       let key: string | null;
       let keyOf: (entry: IndexedProperty) => string | null;
-      if (field === 'owner_name') {
-        key = normaliseOwnerName(String(value));
-        keyOf = ownerFold;
-      } else if (field === 'address') {
+      if (field === 'address') {
         key = normaliseAddress(String(value))?.full ?? null;
         keyOf = addressNormalised;
       } else if (field === 'ssl') {
@@ -301,8 +330,7 @@ function compileFilter(filter: V2SearchFilter, index: number): CompiledFilter {
         };
       }
       if (spec.dataType === 'date') {
-        if (typeof value !== 'string' || !ISO_DATE.test(value)) throw invalidParameter('filters', `${at}.value`, `must be an ISO date for ${field}`);
-        const day = value.slice(0, 10);
+        const day = filterDay(value, at, field);
         return {
           ranks: false,
           test: (entry) => {

@@ -22,8 +22,10 @@ import {
   holdingsFrom,
   lastSaleText,
   ownerCoverage,
+  describeOwnerQuery,
   ownerNameProblem,
   ownerSearchBody,
+  ownerSpellingNote,
   OWNER_NAME_MAX,
   type Holding,
   type OwnerCoverage,
@@ -33,6 +35,12 @@ import { useOwnersUi, type OwnerSearch } from './owners-ui-store.ts';
 import './owners.css';
 
 const DEBOUNCE_MS = 350;
+
+/** " (accents ignored: also MULLER, MUELLER)", or nothing for plain Latin text. */
+function spellingNote(name: string): string {
+  const note = ownerSpellingNote(name);
+  return note ? ` (${note})` : '';
+}
 const coverageRequest = { query: { facet: 'coverage' as const, domain_key: 'ownership' } };
 
 /** The value after the user has paused typing; `flush` takes the current value at once (Enter). */
@@ -176,7 +184,7 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
             operation="searchProperties"
             request={request}
             label="Search owners"
-            what={`the owner search for “${typed.trim()}”`}
+            what={`the owner search for “${typed.trim()}”${spellingNote(typed)}`}
             busy={searching}
             onRun={run}
           />
@@ -184,9 +192,14 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
       </div>
       <p id={hintId} className={showProblem ? 'owners__problem' : 'muted owners__hint'} role={showProblem ? 'alert' : undefined}>
         {showProblem
-          ? draftProblem
-          : 'Any part of the name, in any case and word order. Enter searches. Each page of up to 50 holdings is priced on the button; a search that finds nothing is free.'}
+          ? `${draftProblem} Nothing is priced or charged until it can be searched.`
+          : 'Any part of the name, in any case and word order; accents are ignored (Ü finds U and UE). Enter searches. Each page of up to 50 holdings is priced on the button; a search that finds nothing is free.'}
       </p>
+      {!draftProblem && (
+        <p className="owners__query" data-testid="owner-query" aria-live="polite">
+          {describeOwnerQuery(draft)}
+        </p>
+      )}
       <CoverageNotes coverage={coverage} />
     </form>
   );
@@ -250,7 +263,7 @@ function OwnerResults({ lastOptionsRef, openedAt }: { lastOptionsRef: RefObject<
   if (!first || (first.data === undefined && !first.isError)) {
     return (
       <p className="muted" role="status">
-        Searching owner names containing “{submitted.name}”…
+        Searching owner names containing “{submitted.name}”{spellingNote(submitted.name)}…
       </p>
     );
   }
@@ -258,7 +271,10 @@ function OwnerResults({ lastOptionsRef, openedAt }: { lastOptionsRef: RefObject<
     if (platErrorOf(first.error).code === 'not_found') {
       return (
         <div className="notice owners__none" role="status" data-testid="owners-none">
-          <strong>No owner name contains “{submitted.name}”.</strong> Nothing was charged: a search that finds nothing is free. Try fewer letters,
+          <strong>
+            No owner name contains “{submitted.name}”{spellingNote(submitted.name)}.
+          </strong>{' '}
+          Nothing was charged: a search that finds nothing is free. Try fewer letters,
           or another part of the name.
         </div>
       );
@@ -285,7 +301,7 @@ function OwnerResults({ lastOptionsRef, openedAt }: { lastOptionsRef: RefObject<
     <section className="owners__results" aria-label={`Holdings of owners named like “${submitted.name}”`} data-testid="owners-results">
       <div className="owners__summary">
         <p className="owners__count" role="status">
-          <strong>{groups.length}</strong> owner {groups.length === 1 ? 'name' : 'names'} containing “{submitted.name}”, with{' '}
+          <strong>{groups.length}</strong> owner {groups.length === 1 ? 'name' : 'names'} containing “{submitted.name}”{spellingNote(submitted.name)}, with{' '}
           <strong>{holdings.length}</strong> {holdings.length === 1 ? 'holding' : 'holdings'}
           {matched !== null && matched > holdings.length && <> shown of {matched} matching properties</>}.
         </p>
@@ -302,7 +318,7 @@ function OwnerResults({ lastOptionsRef, openedAt }: { lastOptionsRef: RefObject<
       </div>
       {failedPage > 0 && <ErrorNotice error={pages[failedPage]?.error} onRetry={() => retry(failedPage)} />}
       {nextRequest && (
-        <p className="owners__more">
+        <div className="owners__more">
           <ChargeButton
             operation="searchProperties"
             request={nextRequest}
@@ -316,7 +332,7 @@ function OwnerResults({ lastOptionsRef, openedAt }: { lastOptionsRef: RefObject<
               void buyAnswer(queryClient, 'searchProperties', nextRequest, options);
             }}
           />
-        </p>
+        </div>
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { V2PropertySearchSchema } from '../../../shared/service/v2.ts';
-import { groupByOwner, holdingsFrom, lastSaleText, ownerCoverage, ownerNameProblem, ownerSearchBody } from './owners-model.ts';
+import { describeOwnerQuery, groupByOwner, holdingsFrom, lastSaleText, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owners-model.ts';
 
 const otr = {
   source: 'DC Office of Tax and Revenue',
@@ -42,6 +42,25 @@ describe('ownerNameProblem', () => {
     expect(ownerNameProblem('r')).toMatch(/at least two letters/);
     expect(ownerNameProblem('& -')).toMatch(/at least two letters/);
     expect(ownerNameProblem('x'.repeat(101))).toMatch(/at most 100/);
+  });
+  it('accepts accented Latin names and refuses letters the rolls never print', () => {
+    expect(ownerNameProblem('MÜLLER')).toBeNull();
+    expect(ownerNameProblem('josé')).toBeNull();
+    expect(ownerNameProblem('名前')).toMatch(/^The public rolls in Plat’s sample print owner names in Latin letters; type the name as the roll prints it/);
+    expect(ownerNameProblem('MÜLLER 名前')).toMatch(/名 前 are not Latin letters/);
+    expect(ownerNameProblem('ÜÜÜÜÜÜÜ')).toMatch(/at most 6 of the letters Ä, Ö and Ü/);
+    expect(ownerNameProblem('é')).toMatch(/at least two letters/);
+  });
+});
+
+describe('describeOwnerQuery', () => {
+  it('says which spellings an accented name also matches', () => {
+    expect(describeOwnerQuery(' MÜLLER ')).toBe('Owner name contains “MÜLLER” (accents ignored: also MULLER, MUELLER)');
+    expect(describeOwnerQuery('josé')).toBe('Owner name contains “josé” (accents ignored: also JOSE)');
+    expect(describeOwnerQuery('zion church')).toBe('Owner name contains “zion church”');
+    expect(ownerSpellingNote('Müller Söhne Bäcker')).toBe(
+      'accents ignored: also MULLER SOHNE BACKER, MUELLER SOHNE BACKER, MULLER SOEHNE BACKER, MUELLER SOEHNE BACKER and 4 more spellings',
+    );
   });
 });
 

@@ -1,22 +1,57 @@
 // Owner lookup as pure functions: the v2 property search that finds every holding whose owner name
-// contains the typed text (any case, any word order: the service folds both), and the answer pages
-// turned into holdings grouped by the owner name exactly as the publisher printed it.
+// contains the typed text (any case, any word order, accents folded: the service folds all three),
+// what such a search will match in words, and the answer pages turned into holdings grouped by the
+// owner name exactly as the publisher printed it.
 import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../../../shared/service/v2.ts';
 import { citedFieldValue, type CitedValue } from '../entity/entity-model.ts';
 import type { CitationView } from '../../components/citation.ts';
+import { foldToLatin, latinSpellings, MAX_TWO_WAY_LETTERS, nonLatinLetters, twoWayLetterCount } from '../../../shared/latin-fold.ts';
 
 export const OWNER_NAME_MAX = 100;
 /** A page holds up to 100 search items; each holding is its property plus its parcel or unit. */
 export const PAGE_LIMIT = 100;
 
-/** Why the typed name cannot be searched yet, or null when it can. */
+/**
+ * Why the typed name cannot be searched yet, or null when it can. Checked before pricing, so a name
+ * the service could not match is never sent (nor charged): the rolls print Latin capitals, and the
+ * service matches accents by folding them (shared/latin-fold.ts), the same fold used here.
+ */
 export function ownerNameProblem(text: string): string | null {
   const trimmed = text.trim();
   if (trimmed === '') return 'Type part of an owner’s name.';
-  const letters = trimmed.replace(/[^\p{L}\p{N}]/gu, '');
-  if (letters.length < 2) return 'Type at least two letters or digits of the name.';
   if (trimmed.length > OWNER_NAME_MAX) return `Use at most ${OWNER_NAME_MAX} characters (this is ${trimmed.length}).`;
+  const foreign = nonLatinLetters(trimmed);
+  if (foreign.length > 0) {
+    return `The public rolls in Plat’s sample print owner names in Latin letters; type the name as the roll prints it (${foreign.slice(0, 6).join(' ')}${foreign.length > 6 ? ' …' : ''} ${foreign.length === 1 ? 'is not a Latin letter' : 'are not Latin letters'}).`;
+  }
+  if (twoWayLetterCount(trimmed) > MAX_TWO_WAY_LETTERS) {
+    return `Use at most ${MAX_TWO_WAY_LETTERS} of the letters Ä, Ö and Ü: each is searched two ways (Ü as U and as UE).`;
+  }
+  const letters = foldToLatin(trimmed).replace(/[^A-Z0-9]/g, '');
+  if (letters.length < 2) return 'Type at least two letters or digits of the name.';
   return null;
+}
+
+/** Spellings listed in a description before "and N more". */
+const SPELLINGS_SHOWN = 4;
+
+/**
+ * What a search for the typed name matches, beyond its case and word order: null for plain Latin
+ * text, else "accents ignored: also MULLER, MUELLER" (every spelling the service tries).
+ */
+export function ownerSpellingNote(text: string): string | null {
+  const trimmed = text.trim();
+  const spellings = latinSpellings(trimmed).filter((spelling) => spelling !== trimmed.toUpperCase());
+  if (spellings.length === 0) return null;
+  const shown = spellings.slice(0, SPELLINGS_SHOWN).join(', ');
+  const more = spellings.length - SPELLINGS_SHOWN;
+  return `accents ignored: also ${shown}${more > 0 ? ` and ${more} more ${more === 1 ? 'spelling' : 'spellings'}` : ''}`;
+}
+
+/** The typed name as a search: Owner name contains “MÜLLER” (accents ignored: also MULLER, MUELLER). */
+export function describeOwnerQuery(text: string): string {
+  const note = ownerSpellingNote(text);
+  return `Owner name contains “${text.trim()}”${note ? ` (${note})` : ''}`;
 }
 
 /**

@@ -1,0 +1,107 @@
+// The owner search form with the platform faked: what it sends for pricing, and what it refuses to.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '../../app/App.tsx';
+import { OwnersView } from './OwnersView.tsx';
+import { useOwnersUi } from './owners-ui-store.ts';
+
+import type * as PlatModule from '../../platform/plat.ts';
+
+const calls = vi.hoisted(() => [] as Array<{ operation: string; request: unknown }>);
+
+vi.mock('../../platform/plat.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof PlatModule>();
+  return {
+    ...original,
+    callPlat: (operation: string, request: unknown) => {
+      calls.push({ operation, request });
+      if (operation === 'getCatalogFacet') {
+        return Promise.resolve({
+          envelope: {
+            status: 'ok',
+            data: { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] },
+            meta: {},
+          },
+          billing: { chargedMicroUsd: 0, cacheHit: false, replayed: false, servedAt: '2026-01-01T00:00:00.000Z' },
+        });
+      }
+      if (operation === 'previewCost') {
+        return Promise.resolve({
+          operation: 'v2.searchProperties',
+          expectedCostMicroUsd: 20_000,
+          basis: 'price_table',
+          note: '',
+          cached: false,
+          needsConfirmation: false,
+          blockedBy: null,
+        });
+      }
+      return Promise.reject(new Error(`unexpected call ${operation}`));
+    },
+  };
+});
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  calls.length = 0;
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  useOwnersUi.setState({ draft: '', areaUid: null, submitted: null, cursors: [] });
+});
+
+async function settle(ms = 0) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+async function renderForm() {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <OwnersView />
+    </QueryClientProvider>,
+  );
+  await settle();
+  return screen.getByRole('searchbox', { name: 'Owner name contains' });
+}
+
+/** Owner-search requests sent to be priced or bought. */
+const ownerSearchCalls = () =>
+  calls.filter(
+    (call) =>
+      call.operation === 'searchProperties' ||
+      (call.operation === 'previewCost' && (call.request as { operation?: string }).operation === 'v2.searchProperties'),
+  );
+
+describe('OwnersView', () => {
+  it('refuses a name in letters the rolls never print, before pricing, and charges nothing', async () => {
+    const input = await renderForm();
+    for (const name of ['名前', 'MÜLLER 名前']) {
+      fireEvent.change(input, { target: { value: name } });
+      await settle(1000);
+      fireEvent.submit(input.closest('form')!);
+      await settle(1000);
+      expect(screen.getByRole('alert').textContent).toContain(
+        'The public rolls in Plat’s sample print owner names in Latin letters; type the name as the roll prints it',
+      );
+      expect(screen.getByRole('button', { name: 'Search owners' }).hasAttribute('disabled')).toBe(true);
+    }
+    expect(ownerSearchCalls()).toEqual([]);
+  });
+
+  it('says exactly what an accented name matches, and sends it as typed', async () => {
+    const input = await renderForm();
+    fireEvent.change(input, { target: { value: 'MÜLLER' } });
+    expect(screen.getByTestId('owner-query').textContent).toBe('Owner name contains “MÜLLER” (accents ignored: also MULLER, MUELLER)');
+    await settle(1000);
+    const priced = ownerSearchCalls().map((call) => (call.request as { request: { body: { filters: unknown } } }).request.body.filters);
+    expect(priced.at(-1)).toEqual([{ field: 'owner_name', op: 'contains', value: 'MÜLLER' }]);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    fireEvent.change(input, { target: { value: 'smith' } });
+    expect(screen.getByTestId('owner-query').textContent).toBe('Owner name contains “smith”');
+  });
+});
