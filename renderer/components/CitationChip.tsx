@@ -1,5 +1,6 @@
 // Quiet but always there: a small chip beside a value that opens the full source on click or Enter.
 import { useEffect, useRef, useState } from 'react';
+import { formatDate } from '../../shared/format-date.ts';
 import { citationLabel, type CitationView } from './citation.ts';
 import './citation-chip.css';
 
@@ -24,7 +25,7 @@ export function CitationChip({ citation, children }: { citation: CitationView; c
         aria-expanded={open}
         aria-haspopup="dialog"
         // The name starts with the visible text, so speech users can say what they see (WCAG 2.5.3).
-        aria-label={`${label}: source ${citation.publisher ?? 'unknown'}${citation.asOf ? `, as of ${citation.asOf}` : ''}${citation.synthetic ? ' (synthetic, not a public record)' : ''}`}
+        aria-label={`${label}: source ${citation.publisher ?? 'unknown'}${citation.asOf ? `, as of ${formatDate(citation.asOf)}` : ''}${citation.synthetic ? ' (synthetic, not a public record)' : ''}`}
         onClick={() => setOpen((value) => !value)}
       >
         {label}
@@ -49,14 +50,21 @@ function CitationPanel(props: {
     const onPointer = (event: PointerEvent) => {
       if (!rootRef.current?.contains(event.target as Node)) onClose(false);
     };
+    // Escape closes the popover and nothing else. Taken on the window in the capture phase, before any
+    // element or page handler sees it, and stopped there: a handler further on that looked for an open
+    // popover could find it already gone (React re-renders between listeners of a real key press) and
+    // go back out of the record as well.
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose(true);
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      event.stopPropagation();
+      onClose(true);
     };
     document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, { capture: true });
     return () => {
       document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('keydown', onKey, { capture: true });
     };
   }, [rootRef, onClose]);
   return (
@@ -68,7 +76,7 @@ function CitationPanel(props: {
         <dt>Dataset</dt>
         <dd>{citation.dataset ?? '—'}</dd>
         <dt>As of</dt>
-        <dd>{citation.asOf ?? '—'}</dd>
+        <dd>{citation.asOf ? formatDate(citation.asOf) : '—'}</dd>
         {citation.sourceId && (
           <>
             <dt>Source id</dt>
@@ -98,7 +106,7 @@ function CitationPanel(props: {
           .map(([key, value]) => (
             <span key={key} className="citation__extra">
               <dt>{key.replace(/_/g, ' ')}</dt>
-              <dd>{String(value)}</dd>
+              <dd>{typeof value === 'string' ? formatDate(value) : String(value)}</dd>
             </span>
           ))}
       </dl>

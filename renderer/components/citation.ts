@@ -1,5 +1,7 @@
 // One way to show where a value came from, whichever generation reported it: v4 citations, v3
 // sources and v2 provenance all become a CitationView for the chip and for exports.
+import { formatDay } from '../../shared/format-date.ts';
+
 export interface CitationView {
   publisher: string | null;
   dataset: string | null;
@@ -21,14 +23,15 @@ const asText = (value: unknown): string | null => (typeof value === 'string' && 
 
 /** From a v4 search record's citation (source, dataset, as_of, plus extra properties). */
 export function fromV4Citation(citation: Record<string, unknown>, extra: { sourceId?: string; recordRef?: string } = {}): CitationView {
-  const { source, dataset, as_of, synthetic, official_url, sha256, release_id, ...rest } = citation;
+  // source_id and record_ref have their own rows: left in the extras they were shown twice.
+  const { source, dataset, as_of, synthetic, official_url, sha256, release_id, source_id, record_ref, ...rest } = citation;
   const publisher = asText(source);
   return {
     publisher,
     dataset: asText(dataset),
     asOf: asText(as_of),
-    sourceId: extra.sourceId ?? asText(citation.source_id),
-    recordRef: extra.recordRef ?? asText(citation.record_ref),
+    sourceId: extra.sourceId ?? asText(source_id),
+    recordRef: extra.recordRef ?? asText(record_ref),
     officialUrl: asText(official_url),
     sha256: asText(sha256),
     releaseId: typeof release_id === 'number' || typeof release_id === 'string' ? release_id : null,
@@ -82,6 +85,6 @@ const ABBREVIATIONS: Array<[RegExp, string]> = [
 export function citationLabel(citation: CitationView): string {
   const publisher = citation.publisher ?? 'Unknown source';
   const short = ABBREVIATIONS.find(([pattern]) => pattern.test(publisher))?.[1] ?? publisher.split(/[,(]/)[0]?.trim().slice(0, 24) ?? publisher;
-  const date = citation.asOf ? citation.asOf.slice(0, 10) : 'undated';
+  const date = citation.asOf ? formatDay(citation.asOf) : 'undated';
   return `${short} · ${date}`;
 }

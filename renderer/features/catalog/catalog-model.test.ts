@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jurisdictionCodes } from '../../../shared/jurisdictions.ts';
 import {
   cellDisplay,
@@ -91,7 +91,14 @@ describe('facet tables', () => {
     expect(cellDisplay('fields', [{ name: 'a' }, { name: 'b' }])).toBe('2 entries');
     expect(cellText([{ name: 'a' }])).toBe('[{"name":"a"}]');
     expect(cellDisplay('as_of', '2017-02-05T00:00:00Z')).toBe('2017-02-05');
-    expect(cellDisplay('served_at', '2017-02-05T10:30:00Z')).toBe('2017-02-05T10:30:00Z');
+    // A moment, in the reader's local time (shared/format-date.ts), never the raw ISO text.
+    vi.stubEnv('TZ', 'America/Los_Angeles');
+    try {
+      expect(cellDisplay('as_of', '2017-02-05T00:00:00Z')).toBe('2017-02-05');
+      expect(cellDisplay('served_at', '2017-02-05T10:30:00Z')).toBe('2017-02-05 02:30:00');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('cites a facet item that names its publisher', () => {

@@ -2,6 +2,7 @@
 // jurisdiction (v4 catalog) with their fields, and the v2 catalog facets as generic tables. The spec
 // does not show the structure of v4 `fields` or of v2 facet items, so both are read defensively.
 import { countiesOf, findJurisdiction, jurisdictions, stateCodes, type JurisdictionCode } from '../../../shared/jurisdictions.ts';
+import { formatDateValue, formatDay } from '../../../shared/format-date.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import type { V4CatalogItem } from '../../../shared/service/v4.ts';
 import { fromV4Citation, type CitationView } from '../../components/citation.ts';
@@ -114,7 +115,7 @@ export function sourceRows(items: readonly V4CatalogItem[]): SourceRow[] {
       dataset: item.dataset,
       kind: item.kind,
       records: item.records,
-      asOf: item.as_of.slice(0, 10),
+      asOf: formatDay(item.as_of),
       state: item.state,
       fields: parseSourceFields(item.fields),
       synthetic: citation.synthetic,
@@ -210,8 +211,11 @@ export function cellDisplay(key: string, value: unknown): string {
   if (Array.isArray(value) && value.some((v) => typeof v === 'object' && v !== null)) {
     return `${value.length} ${value.length === 1 ? 'entry' : 'entries'}`;
   }
-  // A publication date stamped at midnight UTC is a date: show it as one.
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?Z$/.test(value)) return value.slice(0, 10);
+  // Dates as dates, moments in local time (a publication date stamped at midnight UTC is a date).
+  if (typeof value === 'string') {
+    const date = formatDateValue(value);
+    if (date !== null) return date;
+  }
   if (isRecord(value)) {
     return Object.entries(value)
       .map(([name, inner]) => `${name.replace(/_/g, ' ')}: ${cellDisplay(name, inner) || '—'}`)

@@ -11,10 +11,13 @@ import { RecordSection } from './RecordSection.tsx';
 import { ConnectedSection } from './ConnectedSection.tsx';
 import './entity.css';
 
-/** Escape belongs to whatever is open on top (a dialog, a citation panel, an open select) before the page. */
+/**
+ * Escape belongs to whatever is open on top (a dialog, an open select) before the page. An open
+ * citation popover consumes its Escape before it gets here (CitationChip).
+ */
 function escapeIsTaken(event: KeyboardEvent): boolean {
   if (event.defaultPrevented) return true;
-  if (document.querySelector('dialog[open]') || document.querySelector('.citation__panel')) return true;
+  if (document.querySelector('dialog[open]')) return true;
   const target = event.target as HTMLElement | null;
   return target !== null && (target.tagName === 'SELECT' || target.tagName === 'INPUT' || target.tagName === 'TEXTAREA');
 }

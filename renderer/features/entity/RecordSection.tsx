@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { V2Entity } from '../../../shared/service/v2.ts';
+import { formatDate } from '../../../shared/format-date.ts';
 import { attributeRows, capitalise, identifierRows, provenanceCitations, type IdentifierRow, type SummaryRow } from './entity-model.ts';
 import { envelopeData } from './service-data.ts';
 import { usePaidAnswer } from './use-paid-answer.ts';
@@ -52,7 +53,7 @@ function recordView(envelope: IpcResponse<'getEntity'>['envelope']): RecordView 
         permit: text(permit.permit_id),
         type: text(permit.record_type),
         status: text(permit.status),
-        issued: text(permit.issue_date),
+        issued: formatDate(text(permit.issue_date)),
         address: text(permit.address),
         description: text(permit.description),
         citation: cite(permit.citation),
@@ -141,8 +142,8 @@ function RecordBody({ view }: { view: RecordView }) {
     ['Status', entity.status ?? '—'],
     ['Coverage', entity.coverage_status ?? '—'],
     ['Area', entity.area_uid ?? '—'],
-    ['Valid from', entity.valid_from ?? '—'],
-    ['Valid to', entity.valid_to ?? 'open (still valid)'],
+    ['Valid from', entity.valid_from ? formatDate(entity.valid_from) : '—'],
+    ['Valid to', entity.valid_to ? formatDate(entity.valid_to) : 'open (still valid)'],
   ];
   return (
     <div className="entity-record">

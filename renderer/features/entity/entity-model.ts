@@ -11,6 +11,7 @@ import {
 } from '../../../shared/service/common.ts';
 import { summaryCanonicalFields, V4SummaryFieldSchema, type V4ConnectedItem, type V4SummaryField } from '../../../shared/service/v4.ts';
 import type { V2RelationshipEdge, V2TraversalData } from '../../../shared/service/v2.ts';
+import { formatDate } from '../../../shared/format-date.ts';
 import { fromV2Source, fromV4Citation, type CitationView } from '../../components/citation.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -215,7 +216,7 @@ export function fieldLabel(field: string): string {
 const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const plainNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
-/** A value as a person reads it: dollars (these are whole dollars as published, not micro-USD), areas, counts. */
+/** A value as a person reads it: dollars (these are whole dollars as published, not micro-USD), areas, counts, dates. */
 export function formatFieldValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'number') {
@@ -227,7 +228,8 @@ export function formatFieldValue(field: string, value: unknown): string {
     return plainNumber.format(value);
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'string') return value;
+  // Dates as dates (`2014-01-22T00:00:00.000Z` is 22 January wherever the reader is).
+  if (typeof value === 'string') return formatDate(value);
   try {
     return JSON.stringify(value);
   } catch {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CallBilling } from '../../../shared/ipc.ts';
 import { PlatCallError } from '../../platform/plat.ts';
 import { describeDelivery, envelopeData } from './service-data.ts';
@@ -15,6 +15,15 @@ const billing = (overrides: Partial<CallBilling>): CallBilling => ({
 });
 
 describe('describeDelivery', () => {
+  it('says when the answer was served in the reader’s local time, in Plat’s one date format', () => {
+    vi.stubEnv('TZ', 'America/Los_Angeles');
+    try {
+      expect(describeDelivery(billing({}), { shownAgain: false }).servedAt).toBe('2026-11-21 17:35:27');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('says what a fresh purchase cost', () => {
     expect(describeDelivery(billing({ chargedMicroUsd: 100_000 }), { shownAgain: false })).toMatchObject({
       tone: 'charged',

@@ -2,6 +2,7 @@
 // envelope, and saying in words where an answer came from and what it cost.
 import { toPlatError } from '../../../shared/errors.ts';
 import type { CallBilling } from '../../../shared/ipc.ts';
+import { formatDateTime } from '../../../shared/format-date.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { PlatCallError } from '../../platform/plat.ts';
 
@@ -34,18 +35,13 @@ export interface Delivery {
   detail: string | null;
 }
 
-const localTime = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-};
-
 /**
  * How an answer reached the screen. `shownAgain` is true when the answer was already in this window's
  * query cache when the screen opened (no call was made now), so whatever it first cost, showing it
  * again cost nothing.
  */
 export function describeDelivery(billing: CallBilling, options: { shownAgain: boolean }): Delivery {
-  const servedAt = localTime(billing.servedAt);
+  const servedAt = formatDateTime(billing.servedAt);
   if (billing.cacheHit || options.shownAgain) {
     const detail = !billing.cacheHit && billing.chargedMicroUsd > 0 ? `first bought for ${formatUsd(billing.chargedMicroUsd)}` : null;
     return { tone: 'free', headline: 'From your cache — no charge', servedAt, detail };

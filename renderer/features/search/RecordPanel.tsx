@@ -2,6 +2,7 @@
 // where it came from, and the entities it is about (each opens the entity page). Escape closes it.
 import { useEffect, useRef } from 'react';
 import type { V4SearchRecord } from '../../../shared/service/index.ts';
+import { formatDate, formatDateValue } from '../../../shared/format-date.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { fromV4Citation } from '../../components/citation.ts';
@@ -18,8 +19,13 @@ const fieldColumns: Column<FieldRow>[] = [
   {
     id: 'value',
     header: 'Value as published',
+    // Copied exactly as published; a date is shown as a date, the published text on hover.
     text: (row) => row.value ?? '',
-    render: (row) => (row.value === null ? <span className="muted">(empty)</span> : row.value),
+    render: (row) => {
+      if (row.value === null) return <span className="muted">(empty)</span>;
+      const date = formatDateValue(row.value);
+      return date === null || date === row.value ? row.value : <span title={`Published as ${row.value}`}>{date}</span>;
+    },
   },
 ];
 
@@ -44,8 +50,8 @@ export function RecordPanel({ record, onClose }: { record: V4SearchRecord; onClo
       className="record-panel"
       aria-labelledby="record-panel-title"
       onKeyDown={(event) => {
-        // An open citation popover takes Escape first.
-        if (event.key !== 'Escape' || panelRef.current?.querySelector('.citation__panel')) return;
+        // An open citation popover consumes its own Escape (CitationChip): it never reaches here.
+        if (event.key !== 'Escape' || event.defaultPrevented) return;
         event.preventDefault();
         onClose();
       }}
@@ -66,7 +72,7 @@ export function RecordPanel({ record, onClose }: { record: V4SearchRecord; onClo
         <dt>Dataset</dt>
         <dd>{record.citation.dataset ?? 'Not stated'}</dd>
         <dt>As of</dt>
-        <dd>{record.citation.as_of ? record.citation.as_of.slice(0, 10) : 'Not stated'}</dd>
+        <dd>{record.citation.as_of ? formatDate(record.citation.as_of) : 'Not stated'}</dd>
         <dt>Record</dt>
         <dd className="mono">{record.record_ref}</dd>
       </dl>

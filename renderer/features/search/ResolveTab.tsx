@@ -1,21 +1,34 @@
 // Resolve tab: paste addresses, SSLs, Alexandria account numbers or MAR ids, one per line; each
 // line's scheme is detected (and can be changed); lines that cannot be sent say why and get outcome
 // invalid_input, the rest are resolved in one priced call (v2 resolutions). A candidate opens its entity.
-import { useMemo, useRef, type KeyboardEvent } from 'react';
+// Results stay with the lines they answered: once the text is edited they say they are the earlier
+// text's. A line with more candidates than the first page says how many exist and offers the rest, priced.
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { skipToken, useQueries, useQueryClient } from '@tanstack/react-query';
+import type { IpcResponse } from '../../../shared/ipc.ts';
+import type { V2ResolutionResult } from '../../../shared/service/index.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { serviceQueryKey, type CallOptions } from '../../platform/service-calls.ts';
+import { buyAnswer } from '../entity/use-paid-answer.ts';
 import { propertyAreas } from './property-search.ts';
 import {
   buildResolveBatch,
   identifierSchemes,
   identityText,
   isIdentifierScheme,
+  linesWithMore,
   MAX_RESOLVE_LINES,
+  MORE_CANDIDATES_LIMIT,
+  moreCandidatesBody,
   outcomeRowsOf,
   parseResolveLines,
+  runMatchesLines,
   schemeLabel,
+  type LineWithMore,
+  type MoreCandidates,
   type OutcomeRow,
   type ResolveLine,
 } from './resolve-lines.ts';
@@ -23,6 +36,22 @@ import { useSearchStore, type ResolveRun } from './search-store.ts';
 import { usePaidQuery } from './use-paid-query.ts';
 
 const stopRowKeys = (event: KeyboardEvent) => event.stopPropagation();
+
+type ResolveAnswer = IpcResponse<'resolveEntities'>;
+type MoreRequest = { body: NonNullable<ReturnType<typeof moreCandidatesBody>> };
+
+/** Further candidate pages as one value (a module function, so TanStack combines again only when a page changes). */
+function combineMorePages(pages: ReadonlyArray<{ data: unknown; isError: boolean; error: unknown; isFetching: boolean }>) {
+  return {
+    // skipToken leaves the data type open: these keys only ever hold resolveEntities answers.
+    answers: pages.map((page) => page.data as ResolveAnswer | undefined),
+    failure: pages.find((page) => page.isError)?.error,
+    busy: pages.some((page) => page.isFetching),
+  };
+}
+
+/** A pasted line as a cell: long text wraps anywhere instead of pushing the other columns off-screen. */
+const lineCell = (value: string) => <span className="mono resolve-line">{value}</span>;
 
 export function ResolveTab() {
   const text = useSearchStore((state) => state.resolve.text);
@@ -44,19 +73,67 @@ export function ResolveTab() {
   const envelope = resolution.query.data?.envelope;
   const results = envelope && envelope.status !== 'error' ? envelope.data.items : undefined;
   const busy = resolution.query.fetchStatus === 'fetching';
-  const outcomeRows = useMemo(() => (run ? outcomeRowsOf(run, results) : []), [run, results]);
+
+  // Further candidate pages bought for the current run's lines: client_id → cursors asked, in order.
+  // Tied to the run they belong to, so a new run starts with none.
+  const queryClient = useQueryClient();
+  const [asked, setAsked] = useState<{ run: ResolveRun | null; cursors: Record<string, string[]> }>({ run: null, cursors: {} });
+  const askedCursors = useMemo(() => (asked.run === run ? asked.cursors : {}), [asked, run]);
+  const moreRequests = useMemo(() => {
+    const requests: Array<{ clientId: string; request: MoreRequest }> = [];
+    if (!run) return requests;
+    for (const [clientId, cursors] of Object.entries(askedCursors)) {
+      for (const cursor of cursors) {
+        const body = moreCandidatesBody(run, clientId, cursor);
+        if (body) requests.push({ clientId, request: { body } });
+      }
+    }
+    return requests;
+  }, [run, askedCursors]);
+  const morePages = useQueries({
+    queries: moreRequests.map(({ request }) => ({
+      queryKey: serviceQueryKey('resolveEntities', request),
+      queryFn: skipToken,
+      gcTime: Infinity,
+      staleTime: Infinity,
+    })),
+    combine: combineMorePages,
+  });
+  const moreAnswers = morePages.answers;
+  const more = useMemo(() => {
+    const byLine: Record<string, V2ResolutionResult[]> = {};
+    moreRequests.forEach(({ clientId }, index) => {
+      const answer = moreAnswers[index]?.envelope;
+      const result = answer && answer.status !== 'error' ? answer.data.items.find((item) => item.client_id === clientId) : undefined;
+      if (result) (byLine[clientId] ??= []).push(result);
+    });
+    return byLine as MoreCandidates;
+  }, [moreRequests, moreAnswers]);
+  const withMore = useMemo(() => (run ? linesWithMore(run, results, more) : []), [run, results, more]);
+  const buyMore = (line: LineWithMore, options: CallOptions) => {
+    if (!run) return;
+    const body = moreCandidatesBody(run, line.clientId, line.cursor);
+    if (!body) return;
+    setAsked({ run, cursors: { ...askedCursors, [line.clientId]: [...(askedCursors[line.clientId] ?? []), line.cursor] } });
+    void buyAnswer(queryClient, 'resolveEntities', { body }, options);
+  };
+
+  const outcomeRows = useMemo(() => (run ? outcomeRowsOf(run, results, more) : []), [run, results, more]);
+  // The text was edited (or the area changed) since these results were bought.
+  const stale = run !== null && !runMatchesLines(run, lines, areaUid);
 
   const lineColumns = useMemo<Column<ResolveLine>[]>(
     () => [
       { id: 'n', header: '#', text: (line) => String(line.lineNumber), sortValue: (line) => line.lineNumber, align: 'right', width: '3em' },
-      { id: 'value', header: 'Line', text: (line) => line.value, render: (line) => <span className="mono">{line.value}</span> },
+      { id: 'value', header: 'Line', text: (line) => line.value, render: (line) => lineCell(line.value), width: '40%' },
       {
         id: 'scheme',
         header: 'Scheme',
+        width: '16em',
         text: (line) => schemeLabel[line.scheme],
         render: (line) => (
           <select
-            className="input input--compact"
+            className="input input--compact resolve-scheme"
             aria-label={`Scheme of line ${line.lineNumber}`}
             value={line.scheme}
             onKeyDown={stopRowKeys}
@@ -88,10 +165,11 @@ export function ResolveTab() {
   const outcomeColumns = useMemo<Column<OutcomeRow>[]>(
     () => [
       { id: 'n', header: '#', text: (row) => String(row.lineNumber), sortValue: (row) => row.lineNumber, align: 'right', width: '3em' },
-      { id: 'value', header: 'Line', text: (row) => row.value, render: (row) => <span className="mono">{row.value}</span> },
+      { id: 'value', header: 'Line', text: (row) => row.value, render: (row) => lineCell(row.value), width: '16%' },
       {
         id: 'outcome',
         header: 'Outcome',
+        width: '11%',
         text: (row) => (row.reason ? `${row.outcome}: ${row.reason}` : row.outcome),
         render: (row) => (
           <span className={`outcome outcome--${row.outcome === 'invalid_input' ? 'invalid' : row.candidateCount > 0 ? 'found' : 'none'}`}>
@@ -103,6 +181,7 @@ export function ResolveTab() {
       {
         id: 'open',
         header: 'Open',
+        width: '5.5em',
         text: (row) => row.candidate?.entity_ref ?? '',
         render: (row) =>
           row.candidate ? (
@@ -120,6 +199,7 @@ export function ResolveTab() {
       {
         id: 'candidate',
         header: 'Candidate',
+        width: '17%',
         text: (row) => (row.candidate ? identityText(row.candidate.canonical_identity) || row.candidate.entity_ref : ''),
         render: (row) =>
           row.candidate ? (
@@ -134,7 +214,7 @@ export function ResolveTab() {
             <span className="muted">No candidate</span>
           ),
       },
-      { id: 'kind', header: 'Kind', text: (row) => row.candidate?.entity_kind.replace(/_/g, ' ') ?? '' },
+      { id: 'kind', header: 'Kind', text: (row) => row.candidate?.entity_kind.replace(/_/g, ' ') ?? '', width: '7%' },
       { id: 'basis', header: 'Match basis', text: (row) => row.candidate?.match_basis ?? '' },
       { id: 'precision', header: 'Precision', text: (row) => row.candidate?.precision ?? '' },
       { id: 'method', header: 'Method', text: (row) => row.candidate?.method ?? '' },
@@ -209,7 +289,9 @@ export function ResolveTab() {
         </div>
 
         {lines.length > 0 && (
-          <DataTable label="Lines to resolve" columns={lineColumns} rows={lines} rowKey={(line) => line.clientId} />
+          <div className="resolve-table">
+            <DataTable label="Lines to resolve" columns={lineColumns} rows={lines} rowKey={(line) => line.clientId} />
+          </div>
         )}
 
         <div className="search-form__actions" ref={actionsRef}>
@@ -232,6 +314,35 @@ export function ResolveTab() {
 
       {run && (
         <section className="search-results" aria-label="Resolution results" ref={resultsRef}>
+          {stale && (
+            <div className="notice notice--warning resolve-stale" role="status" data-testid="resolve-stale">
+              <p>
+                <strong>These results are for the earlier text.</strong> The lines have been edited since they were resolved, so the line numbers
+                and lines below are the ones that were sent, not the ones above.
+              </p>
+              <details>
+                <summary>The {run.lines.length === 1 ? 'line' : `${run.lines.length} lines`} these results answer</summary>
+                <ol className="resolve-stale__lines">
+                  {run.lines.map((line) => (
+                    <li key={line.clientId} value={line.lineNumber}>
+                      {lineCell(line.value)}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+              <div className="resolve-stale__again">
+                <ChargeButton
+                  operation="resolveEntities"
+                  request={request}
+                  label="Resolve the current text"
+                  what={`resolving the ${sendable} ${sendable === 1 ? 'line' : 'lines'} now in the text`}
+                  busy={busy}
+                  primary={false}
+                  onRun={startRun}
+                />
+              </div>
+            </div>
+          )}
           {resolution.query.isError && <ErrorNotice error={resolution.query.error} onRetry={() => void resolution.run({ confirmed: true })} />}
           {busy && (
             <p className="muted" role="status">
@@ -244,14 +355,41 @@ export function ResolveTab() {
             </p>
           )}
           {(results || run.body.items.length === 0 || resolution.query.isError) && (
-            <DataTable
-              label="Resolution outcomes"
-              columns={outcomeColumns}
-              rows={outcomeRows}
-              rowKey={(row) => row.key}
-              onOpen={(row) => row.candidate && openEntity(row.candidate.entity_ref)}
-              toolbar={<span className="muted">Enter on a row with a candidate opens it</span>}
-            />
+            <div className="resolve-table">
+              <DataTable
+                label={stale ? 'Resolution outcomes for the earlier text' : 'Resolution outcomes'}
+                columns={outcomeColumns}
+                rows={outcomeRows}
+                rowKey={(row) => row.key}
+                onOpen={(row) => row.candidate && openEntity(row.candidate.entity_ref)}
+                toolbar={<span className="muted">Enter on a row with a candidate opens it</span>}
+              />
+            </div>
+          )}
+          {morePages.failure !== undefined && <ErrorNotice error={morePages.failure} />}
+          {withMore.length > 0 && (
+            <ul className="resolve-more" aria-label="Lines with more candidates">
+              {withMore.map((line) => {
+                const body = moreCandidatesBody(run, line.clientId, line.cursor);
+                const next = Math.min(line.total - line.shown, MORE_CANDIDATES_LIMIT);
+                return (
+                <li key={line.clientId}>
+                  <span>
+                    Line {line.lineNumber}: <strong>{line.shown}</strong> of <strong>{line.total}</strong> candidates shown.
+                  </span>{' '}
+                  <ChargeButton
+                    operation="resolveEntities"
+                    request={body ? { body } : null}
+                    label={`Show ${next} more`}
+                    what={`the next ${next} candidates of line ${line.lineNumber}`}
+                    busy={morePages.busy}
+                    primary={false}
+                    onRun={(options) => buyMore(line, options)}
+                  />
+                </li>
+                );
+              })}
+            </ul>
           )}
         </section>
       )}

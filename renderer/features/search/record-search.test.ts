@@ -165,6 +165,11 @@ describe('results', () => {
     expect(cellText('lot', null)).toBe('');
   });
 
+  it('shows a published date as a date, not an ISO timestamp', () => {
+    expect(cellText('ISSUE_DATE', '2012-01-03T00:00:00.000Z')).toBe('2012-01-03');
+    expect(cellText('ssl', '0059    3570')).toBe('0059    3570');
+  });
+
   it('finds the entity ids a record is about, whatever q_ids looks like', () => {
     const prop = 'prop_856ad90f-6142-5733-94b5-28bd3e08e66c';
     const parc = 'parc_8a5493ba-d692-516a-b2d6-84b72ced63cb';

@@ -12,6 +12,7 @@ import {
   type V4CatalogItem,
 } from '../../../shared/service/index.ts';
 import { isJurisdictionCode, type JurisdictionCode } from '../../../shared/jurisdictions.ts';
+import { formatDate } from '../../../shared/format-date.ts';
 
 export type SourceFieldType = 'number' | 'date' | 'string' | 'boolean' | 'unknown';
 
@@ -290,11 +291,12 @@ export function recordColumnsFor(kind: string, records: ReadonlyArray<{ data: un
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
-/** A cell as text: dollar fields with $ and grouping, other values as published, missing as empty. */
+/** A cell as text: dollar fields with $ and grouping, dates as dates, other values as published, missing as empty. */
 export function cellText(field: string, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' && isDollarField(field)) return dollars.format(value);
   if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'string') return formatDate(value);
   return String(value);
 }
 

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { V2ResolutionItemSchema } from '../../../shared/service/index.ts';
-import { buildResolveBatch, detectScheme, identityText, outcomeRowsOf, parseResolveLines, schemeProblem } from './resolve-lines.ts';
+import {
+  buildResolveBatch,
+  detectScheme,
+  identityText,
+  linesWithMore,
+  moreCandidatesBody,
+  outcomeRowsOf,
+  parseResolveLines,
+  runMatchesLines,
+  schemeProblem,
+} from './resolve-lines.ts';
 import type { ResolveRun } from './search-store.ts';
 
 describe('detecting what a pasted line is', () => {
@@ -98,5 +108,46 @@ describe('outcomes', () => {
   it('names a candidate by its identity', () => {
     expect(identityText({ address: '1716 21ST ST NW', ssl: '0065    0004' })).toBe('1716 21ST ST NW · 0065    0004');
     expect(identityText(undefined)).toBe('');
+  });
+});
+
+describe('results and the lines they answered', () => {
+  const text = '1716 21ST ST NW\n0150 0295\n';
+  const runOf = (pasted: string, areaUid = ''): ResolveRun => {
+    const lines = parseResolveLines(pasted);
+    const batch = buildResolveBatch(lines, areaUid);
+    return {
+      body: batch.body ?? { items: [], candidate_limit: 10 },
+      areaUid,
+      lines: lines.map((line) => ({ lineNumber: line.lineNumber, clientId: line.clientId, value: line.value, scheme: line.scheme, refusedReason: line.problem })),
+    };
+  };
+
+  it('still match the text only while its lines, schemes and area are the ones sent', () => {
+    const run = runOf(text);
+    expect(runMatchesLines(run, parseResolveLines(text), '')).toBe(true);
+    expect(runMatchesLines(run, parseResolveLines(`${text}\n\n`), '')).toBe(true);
+    expect(runMatchesLines(run, parseResolveLines(`\n${text}`), '')).toBe(false);
+    expect(runMatchesLines(run, parseResolveLines('1716 21ST ST NW\n0150 0296\n'), '')).toBe(false);
+    expect(runMatchesLines(run, parseResolveLines(text, { '0150 0295': 'address' }), '')).toBe(false);
+    expect(runMatchesLines(run, parseResolveLines(text), 'area_us_dc')).toBe(false);
+  });
+
+  it('count the candidates the service has, not the page that came back, and add further pages to their line', () => {
+    const run = runOf('1 MAIN ST\n');
+    const candidate = (ref: string) => ({ entity_ref: ref, entity_kind: 'address', match_basis: 'address_partial', precision: 'approximate' });
+    const first = { client_id: 'L1', outcome: 'ambiguous', candidates: [candidate('addr_1'), candidate('addr_2')], total_candidates: 303, next_candidate_cursor: 'c2' };
+    expect(outcomeRowsOf(run, [first]).map((row) => `${row.candidateIndex + 1} of ${row.candidateCount}`)).toEqual(['1 of 303', '2 of 303']);
+    expect(linesWithMore(run, [first])).toEqual([{ clientId: 'L1', lineNumber: 1, value: '1 MAIN ST', shown: 2, total: 303, cursor: 'c2' }]);
+    expect(moreCandidatesBody(run, 'L1', 'c2')).toEqual({ items: [run.body.items[0]], candidate_limit: 50, candidate_cursors: { L1: 'c2' } });
+    expect(moreCandidatesBody(run, 'L9', 'c2')).toBeNull();
+
+    const second = { client_id: 'L1', outcome: 'ambiguous', candidates: [candidate('addr_3')], total_candidates: 303, next_candidate_cursor: 'c3' };
+    const rows = outcomeRowsOf(run, [first], { L1: [second] });
+    expect(rows.map((row) => row.candidate?.entity_ref)).toEqual(['addr_1', 'addr_2', 'addr_3']);
+    expect(linesWithMore(run, [first], { L1: [second] })[0]).toMatchObject({ shown: 3, cursor: 'c3' });
+    expect(linesWithMore(run, [first], { L1: [{ ...second, next_candidate_cursor: undefined }] })).toEqual([]);
+    // Without total_candidates (another service), the page is all that is known.
+    expect(outcomeRowsOf(run, [{ client_id: 'L1', outcome: 'ok', candidates: [candidate('addr_1')] }])[0]?.candidateCount).toBe(1);
   });
 });

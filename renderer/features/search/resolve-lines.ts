@@ -3,6 +3,7 @@
 // wire request for the lines that can.
 import {
   V2ResolutionItemSchema,
+  resolutionClientId,
   v2IdentifierSchemes,
   type V2Candidate,
   type V2IdentifierScheme,
@@ -172,7 +173,75 @@ export interface OutcomeRow {
   reason: string | null;
   candidate: V2Candidate | null;
   candidateIndex: number;
+  /** How many candidates the service has for the line (its `total_candidates`), not how many came back. */
   candidateCount: number;
+}
+
+/**
+ * Whether a run's results still answer the lines on screen: the same lines (number, text, scheme)
+ * in the same area. Otherwise they are the earlier text's, and the screen must say so.
+ */
+export function runMatchesLines(run: ResolveRun, lines: readonly ResolveLine[], areaUid: string): boolean {
+  if (run.areaUid !== areaUid || run.lines.length !== lines.length) return false;
+  return run.lines.every((sent, index) => {
+    const line = lines[index];
+    return line !== undefined && line.lineNumber === sent.lineNumber && line.value === sent.value && line.scheme === sent.scheme;
+  });
+}
+
+/** How many candidates the service has for an item: its `total_candidates`, else as many as came back. */
+export function candidateTotal(result: V2ResolutionResult): number {
+  const total = result.total_candidates;
+  return typeof total === 'number' && Number.isSafeInteger(total) && total >= result.candidates.length ? total : result.candidates.length;
+}
+
+/** The cursor for an item's further candidates, or null when it has no more. */
+export function nextCandidateCursor(result: V2ResolutionResult): string | null {
+  const cursor = result.next_candidate_cursor;
+  return typeof cursor === 'string' && cursor !== '' ? cursor : null;
+}
+
+/** Candidates asked for per further page: the most the service gives (the price is per item, not per candidate). */
+export const MORE_CANDIDATES_LIMIT = 50;
+
+/** The request for one line's further candidates: that line's item alone, with its cursor. */
+export function moreCandidatesBody(
+  run: ResolveRun,
+  clientId: string,
+  cursor: string,
+): { items: unknown[]; candidate_limit: number; candidate_cursors: Record<string, string> } | null {
+  const item = run.body.items.find((entry) => resolutionClientId(entry) === clientId);
+  if (item === undefined) return null;
+  return { items: [item], candidate_limit: MORE_CANDIDATES_LIMIT, candidate_cursors: { [clientId]: cursor } };
+}
+
+/** Further pages of candidates bought for a line, by client_id, in order. */
+export type MoreCandidates = Readonly<Record<string, readonly V2ResolutionResult[]>>;
+
+/** A line whose service answer has more candidates than are shown, and how to ask for them. */
+export interface LineWithMore {
+  clientId: string;
+  lineNumber: number;
+  value: string;
+  shown: number;
+  total: number;
+  cursor: string;
+}
+
+/** Lines with candidates still to fetch: the cursor is the last page's (the first answer's, or the last further page). */
+export function linesWithMore(run: ResolveRun, results: readonly V2ResolutionResult[] | undefined, more: MoreCandidates = {}): LineWithMore[] {
+  const out: LineWithMore[] = [];
+  for (const line of run.lines) {
+    const first = results?.find((item) => item.client_id === line.clientId);
+    if (!first) continue;
+    const pages = [first, ...(more[line.clientId] ?? [])];
+    const last = pages.at(-1) ?? first;
+    const cursor = nextCandidateCursor(last);
+    if (cursor === null) continue;
+    const shown = pages.reduce((sum, page) => sum + page.candidates.length, 0);
+    out.push({ clientId: line.clientId, lineNumber: line.lineNumber, value: line.value, shown, total: candidateTotal(first), cursor });
+  }
+  return out;
 }
 
 /** The reason a service gave for an item's outcome, wherever it put it. */
@@ -188,9 +257,10 @@ export function reasonOf(result: V2ResolutionResult): string | null {
 
 /**
  * Every line of a run with its outcome: lines Plat did not send are `invalid_input` with the reason;
- * the others take the service's answer for their client_id, one row per candidate.
+ * the others take the service's answer for their client_id, one row per candidate (those of further
+ * pages bought for the line after its first ones).
  */
-export function outcomeRowsOf(run: ResolveRun, results: readonly V2ResolutionResult[] | undefined): OutcomeRow[] {
+export function outcomeRowsOf(run: ResolveRun, results: readonly V2ResolutionResult[] | undefined, more: MoreCandidates = {}): OutcomeRow[] {
   const rows: OutcomeRow[] = [];
   for (const line of run.lines) {
     const base = { lineNumber: line.lineNumber, value: line.value, scheme: line.scheme, candidateIndex: 0 };
@@ -214,7 +284,9 @@ export function outcomeRowsOf(run: ResolveRun, results: readonly V2ResolutionRes
       rows.push({ ...base, key: line.clientId, outcome: result.outcome, reason: reasonOf(result), candidate: null, candidateCount: 0 });
       continue;
     }
-    result.candidates.forEach((candidate, index) =>
+    const candidates = [...result.candidates, ...(more[line.clientId] ?? []).flatMap((page) => page.candidates)];
+    const candidateCount = Math.max(candidateTotal(result), candidates.length);
+    candidates.forEach((candidate, index) =>
       rows.push({
         ...base,
         key: `${line.clientId}:${index}`,
@@ -222,7 +294,7 @@ export function outcomeRowsOf(run: ResolveRun, results: readonly V2ResolutionRes
         reason: index === 0 ? reasonOf(result) : null,
         candidate,
         candidateIndex: index,
-        candidateCount: result.candidates.length,
+        candidateCount,
       }),
     );
   }
