@@ -243,6 +243,22 @@ describe('a charge whose answer was lost, then plain failures', () => {
     expect(nonCallRows(ledger)).toEqual([]);
   });
 
+  it('asked again from another action or tab, the same request is replayed free with the lost call\'s key', async () => {
+    const script = lostThenUnavailable({ catalogDownAfterLoss: false });
+    const { ledger, gateway } = build({ transport: script.transport });
+    const parts = { path: { q_id: property(13) } };
+
+    const failure = await failureOf(gateway.call({ operation: 'v4.summary', parts, actionId: 'lost-first-tab' }));
+    expect(failure.platError.code).toBe('charged_answer_lost');
+    const other = await gateway.call({ operation: 'v4.summary', parts, actionId: 'second-tab' });
+    expect(other.billing).toMatchObject({ chargedMicroUsd: 0, replayed: true });
+    expect(serviceCharges('plat-lost-first-tab')).toEqual([100_000]);
+    expect(serviceCharges('plat-second-tab')).toEqual([]);
+    expect(ledger.totals({ sessionId: 'gateway-ledger' }).allTimeMicroUsd).toBe(100_000);
+    // Delivered: a later purchase of the same request is a new one (here, served from the cache).
+    expect((await gateway.call({ operation: 'v4.summary', parts, actionId: 'third' })).billing.cacheHit).toBe(true);
+  });
+
   it('says it may have been charged when the balance cannot be read yet, and books it on the call once it can', async () => {
     const script = lostThenUnavailable({ catalogDownAfterLoss: true });
     const { ledger, gateway } = build({ transport: script.transport });

@@ -325,6 +325,12 @@ export class ServiceGateway {
   /** Requests on their way, by cache key: an identical request joins instead of buying again. */
   readonly #flights = new Map<string, Flight>();
   readonly #reservations = new Set<Reservation>();
+  /**
+   * Idempotency-Keys of calls that may have been charged although their answer was lost, by cache
+   * key: the same request asked again, from any action or tab, is sent with that key so the service
+   * replays it free instead of charging a second time.
+   */
+  readonly #owedKeys = new Map<string, string>();
   readonly #now: () => Date;
   readonly #commitTogether: <T>(work: () => T) => T;
   #pendingSpendEvent: ReturnType<typeof setTimeout> | null = null;
@@ -600,7 +606,10 @@ export class ServiceGateway {
     // before the answer goes back.
     const chargeable = expectedCostMicroUsd !== 0 || canCharge(operation, parts);
     // One key per user action: the renderer's action id, so a retried action is replayed free.
-    const idempotencyKey = chargeable && serviceOperations[operation].idempotencyKey ? `plat-${request.actionId ?? crypto.randomUUID()}` : null;
+    // A request whose earlier call may have been charged without an answer reuses that call's key.
+    const owedKey = cacheKey ? this.#owedKeys.get(cacheKey) : undefined;
+    const idempotencyKey =
+      chargeable && serviceOperations[operation].idempotencyKey ? (owedKey ?? `plat-${request.actionId ?? crypto.randomUUID()}`) : null;
     const attempt = { operation, requestSummary: parts, idempotencyKey, expectedCostMicroUsd, projectId, sessionId: this.#o.sessionId };
     const callId = chargeable ? this.#o.ledger.beginAttempt(attempt) : null;
     // The ledger's write that closes this row ends the reservation (see #onLedgerWrite).
@@ -648,6 +657,7 @@ export class ServiceGateway {
         charged = close(answerOf(outcome)).totalChargeMicroUsd;
       }
       closed = true;
+      if (owedKey !== undefined && cacheKey) this.#owedKeys.delete(cacheKey);
       // A free answer's copy only saves a round trip, so it is kept just after the answer goes back.
       if (cacheKey && !chargeable) this.#keepCopyAfterAnswer(cacheKey, copy(0));
       if (outcome.http.chargedMicroUsd) {
@@ -675,6 +685,7 @@ export class ServiceGateway {
         // No answer at all, or a failure after an attempt whose answer was lost: the row stays
         // pending (a candidate for what the balance shows, replayed at the next start).
         close(answerOfFailure(error));
+        if (error.mayHaveCharged && idempotencyKey !== null && cacheKey) this.#owedKeys.set(cacheKey, idempotencyKey);
         if (callId !== null && error.mayHaveCharged && !error.cancelled) throw await this.#lostAnswerFailure(service, callId, error);
         throw PlatFailure.from(error.platError);
       }
