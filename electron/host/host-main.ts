@@ -74,11 +74,20 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
 
-  await core.ready;
+  // The page shows the connection's state itself, so a live service that does not answer (its check
+  // waits for the client's timeouts and retries) must not hold back the address for long.
+  const settled = await Promise.race([
+    core.ready.then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), READY_WAIT_MS).unref()),
+  ]);
   const connection = core.connection();
   if (connection.state === 'failed') console.error(connection.detail);
+  if (!settled) console.error(`Still checking ${connection.label}; the page shows when it answers.`);
   console.log(`Plat is running. Open ${host.url}`);
 }
+
+/** How long the address waits for the first connection check before it is printed anyway. */
+const READY_WAIT_MS = 10_000;
 
 /** How long a second start waits for a Plat that is still starting to record its address. */
 const ADDRESS_WAIT_MS = 20_000;
