@@ -1,40 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BRIDGE_PROTOCOL, bridgeProtocols, createBridgeClient, tokenFromProtocols, type BridgeSocket } from './bridge-protocol.ts';
-
-/** A socket the test drives: it opens when told, records what was sent, and can be dropped. */
-class FakeSocket implements BridgeSocket {
-  readyState = 0;
-  sent: Array<{ id: number; op: string; payload: unknown }> = [];
-  #listeners = new Map<string, Array<(event: { data: unknown }) => void>>();
-  addEventListener(type: string, listener: (event: { data: unknown }) => void): void {
-    this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), listener]);
-  }
-  #fire(type: string, data?: unknown) {
-    for (const listener of this.#listeners.get(type) ?? []) listener({ data });
-  }
-  send(data: string): void {
-    this.sent.push(JSON.parse(data) as { id: number; op: string; payload: unknown });
-  }
-  close(): void {
-    this.drop();
-  }
-  open() {
-    this.readyState = 1;
-    this.#fire('open');
-  }
-  receive(message: unknown) {
-    this.#fire('message', JSON.stringify(message));
-  }
-  drop() {
-    this.readyState = 3;
-    this.#fire('close');
-  }
-}
+import { BRIDGE_PROTOCOL, bridgeProtocols, createBridgeClient, tokenFromProtocols } from './bridge-protocol.ts';
+import { FakeBridgeSocket } from './fake-bridge-socket.ts';
 
 function harness(options: { reconnectDelayMs?: number } = {}) {
-  const sockets: FakeSocket[] = [];
+  const sockets: FakeBridgeSocket[] = [];
   const client = createBridgeClient(() => {
-    const socket = new FakeSocket();
+    const socket = new FakeBridgeSocket();
     sockets.push(socket);
     return socket;
   }, options);

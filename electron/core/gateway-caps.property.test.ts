@@ -4,14 +4,9 @@
 // through exactly when it fits (spent + still running + its price ≤ cap), so none is refused that fits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inTransaction, openAppDatabase } from './app-db.ts';
-import { SpendLedger } from './ledger.ts';
-import { ResponseCache } from './cache.ts';
-import { ProjectStore } from './projects.ts';
-import { BudgetPolicy, CostEstimator } from './budgets.ts';
-import { EventHub } from './events.ts';
 import { ServiceCallError, type ServiceClient } from './service-client.ts';
-import { ServiceGateway, type GatewayCall } from './service-gateway.ts';
+import type { GatewayCall } from './service-gateway.ts';
+import { buildTestGateway } from './gateway-test-kit.ts';
 import { PlatFailure } from './failure.ts';
 
 const SUMMARY = 100_000;
@@ -135,25 +130,14 @@ interface Admitted {
 }
 
 async function runScenario(sessionCap: number | null, projectCap: number | null, commands: Command[]) {
-  const db = openAppDatabase(':memory:');
-  const ledger = new SpendLedger(db);
-  const projects = new ProjectStore(db);
-  const budgets = new BudgetPolicy(db, projects);
-  budgets.update({ confirmationThresholdMicroUsd: null, sessionCapMicroUsd: sessionCap });
-  const project = projects.create({ name: 'Property test', spendingCapMicroUsd: projectCap });
   const service = new ScriptedService();
-  const client = service.client();
-  const gateway = new ServiceGateway({
-    ledger,
-    cache: new ResponseCache(db),
-    budgets,
-    estimator: new CostEstimator(db),
-    projects,
-    events: new EventHub(),
+  const { projects, gateway, close } = buildTestGateway({
+    client: service.client(),
+    connectionId: 'scripted',
     sessionId: 'property',
-    commitTogether: (work) => inTransaction(db, work),
-    activeService: () => ({ client, connectionId: 'scripted' }),
+    budget: { sessionCapMicroUsd: sessionCap },
   });
+  const project = projects.create({ name: 'Property test', spendingCapMicroUsd: projectCap });
 
   const admitted: Admitted[] = [];
   const running: Array<Promise<void>> = [];
@@ -236,8 +220,7 @@ async function runScenario(sessionCap: number | null, projectCap: number | null,
     .reduce((sum, call) => sum + (service.chargedByKey.get(call.idempotencyKey) ?? 0), 0);
   if (sessionCap !== null) expect(charged).toBeLessThanOrEqual(sessionCap);
   if (projectCap !== null) expect(chargedToProject).toBeLessThanOrEqual(projectCap);
-  gateway.dispose();
-  db.close();
+  close();
 }
 
 describe('budget caps under any interleaving', () => {

@@ -6,14 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
-import { inTransaction, openAppDatabase } from './app-db.ts';
-import { SpendLedger } from './ledger.ts';
-import { ResponseCache } from './cache.ts';
-import { ProjectStore } from './projects.ts';
-import { BudgetPolicy, CostEstimator } from './budgets.ts';
-import { EventHub } from './events.ts';
 import { ServiceClient } from './service-client.ts';
-import { FREE_CALLS_IN_PARALLEL, ServiceGateway, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
+import { FREE_CALLS_IN_PARALLEL, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
+import { buildTestGateway } from './gateway-test-kit.ts';
 import { PlatFailure } from './failure.ts';
 
 let store: SampleStore;
@@ -43,11 +38,6 @@ const chargeMark = () => serviceCharges(0).length;
 let run = 0;
 
 function buildGateway(budget: { sessionCapMicroUsd: number | null } = { sessionCapMicroUsd: null }) {
-  const db = openAppDatabase(':memory:');
-  const ledger = new SpendLedger(db);
-  const projects = new ProjectStore(db);
-  const budgets = new BudgetPolicy(db, projects);
-  budgets.update({ confirmationThresholdMicroUsd: null, ...budget });
   /** Operation and summary id (or catalog source) of each request as it leaves, in order. */
   const sent: string[] = [];
   const client = new ServiceClient({
@@ -57,21 +47,7 @@ function buildGateway(budget: { sessionCapMicroUsd: number | null } = { sessionC
       if (event.phase === 'sending') sent.push(event.operation);
     },
   });
-  const gateway = new ServiceGateway({
-    ledger,
-    cache: new ResponseCache(db),
-    budgets,
-    estimator: new CostEstimator(db),
-    projects,
-    events: new EventHub(),
-    sessionId: 'concurrency',
-    commitTogether: (work) => inTransaction(db, work),
-    activeService: () => ({ client, connectionId: 'local-sample' }),
-  });
-  const close = () => {
-    gateway.dispose();
-    db.close();
-  };
+  const { close, ledger, projects, gateway } = buildTestGateway({ client, sessionId: 'concurrency', budget });
   run++;
   return { close, ledger, projects, gateway, sent };
 }

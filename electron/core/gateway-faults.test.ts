@@ -11,14 +11,9 @@ import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { SEED_CREDIT_MICRO_USD } from '../local-service/service-state.ts';
 import { encodeSearchFilter, type ServiceOperationName } from '../../shared/service/index.ts';
-import { inTransaction, openAppDatabase } from './app-db.ts';
-import { SpendLedger } from './ledger.ts';
-import { ResponseCache } from './cache.ts';
-import { ProjectStore } from './projects.ts';
-import { BudgetPolicy, CostEstimator } from './budgets.ts';
-import { EventHub } from './events.ts';
 import { ServiceClient } from './service-client.ts';
-import { ServiceGateway, type GatewayCall } from './service-gateway.ts';
+import type { GatewayCall } from './service-gateway.ts';
+import { buildTestGateway } from './gateway-test-kit.ts';
 
 let virtualMs = Date.parse('2026-11-22T09:00:00Z');
 const clock = () => new Date(virtualMs);
@@ -47,11 +42,6 @@ afterAll(async () => {
 });
 
 function buildGateway(dbPath: string) {
-  const db = openAppDatabase(dbPath);
-  const ledger = new SpendLedger(db, { now: clock });
-  const projects = new ProjectStore(db);
-  const budgets = new BudgetPolicy(db, projects);
-  budgets.update({ confirmationThresholdMicroUsd: null, sessionCapMicroUsd: null });
   const client = new ServiceClient({
     baseUrl: service.url,
     getApiKey: () => service.keys.active,
@@ -61,18 +51,7 @@ function buildGateway(dbPath: string) {
     maxAttempts: 6,
     timeoutMs: 10_000,
   });
-  const gateway = new ServiceGateway({
-    ledger,
-    cache: new ResponseCache(db),
-    budgets,
-    estimator: new CostEstimator(db),
-    projects,
-    events: new EventHub(),
-    sessionId: 'fault-run',
-    commitTogether: (work) => inTransaction(db, work),
-    activeService: () => ({ client, connectionId: 'local-sample' }),
-    now: clock,
-  });
+  const { db, ledger, gateway } = buildTestGateway({ dbPath, client, sessionId: 'fault-run', ledger: { now: clock }, now: clock });
   return { db, ledger, gateway };
 }
 

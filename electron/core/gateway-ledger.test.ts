@@ -11,15 +11,11 @@ import { createLocalService, type LocalService } from '../local-service/server.t
 import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import type { SpendSnapshot } from '../../shared/ipc.ts';
-import { inTransaction, openAppDatabase } from './app-db.ts';
-import { SpendLedger } from './ledger.ts';
-import { ResponseCache } from './cache.ts';
-import { ProjectStore } from './projects.ts';
-import { BudgetPolicy, CostEstimator } from './budgets.ts';
-import { EventHub } from './events.ts';
+import type { SpendLedger } from './ledger.ts';
+import type { EventHub } from './events.ts';
 import { ServiceClient, type AttemptEvent } from './service-client.ts';
-import { ServiceGateway } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
+import { buildTestGateway, fillDisk, freeSpace } from './gateway-test-kit.ts';
 
 let store: SampleStore;
 let service: LocalService;
@@ -52,12 +48,6 @@ interface BuildOptions {
 }
 
 function build(options: BuildOptions = {}) {
-  const db = openAppDatabase(options.dbPath ?? ':memory:');
-  const ledger = new SpendLedger(db, { secrets: () => [service.keys.active] });
-  const projects = new ProjectStore(db);
-  const budgets = new BudgetPolicy(db, projects);
-  budgets.update({ confirmationThresholdMicroUsd: null, sessionCapMicroUsd: null });
-  const events = new EventHub();
   const client = new ServiceClient({
     baseUrl: service.url,
     getApiKey: () => service.keys.active,
@@ -67,21 +57,13 @@ function build(options: BuildOptions = {}) {
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
   });
-  const gateway = new ServiceGateway({
-    ledger,
-    cache: new ResponseCache(db),
-    budgets,
-    estimator: new CostEstimator(db),
-    projects,
-    events,
+  const { db, ledger, gateway, events, close } = buildTestGateway({
+    dbPath: options.dbPath,
+    client,
     sessionId: 'gateway-ledger',
-    commitTogether: (work) => inTransaction(db, work),
-    activeService: () => ({ client, connectionId: 'local-sample' }),
+    ledger: { secrets: () => [service.keys.active] },
   });
-  cleanups.push(() => {
-    gateway.dispose();
-    if (db.isOpen) db.close();
-  });
+  cleanups.push(close);
   return { db, ledger, gateway, events };
 }
 
@@ -283,18 +265,6 @@ describe('a charge whose answer was lost, then plain failures', () => {
 });
 
 describe('a full disk', () => {
-  /** Lets the database grow no more and fills what is left, so a write that needs room fails with SQLITE_FULL. */
-  function fillDisk(db: DatabaseSync): void {
-    const pages = Number(db.prepare('PRAGMA page_count').get()?.['page_count']);
-    db.exec(`PRAGMA max_page_count = ${pages}`);
-    const filler = db.prepare(
-      `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, session_id, reconciled) VALUES ('call', 'recorded', '', '', '{}', '', 1)`,
-    );
-    expect(() => {
-      for (;;) filler.run();
-    }).toThrow(/full/);
-  }
-
   /** Resolves with the first spend event (already pushed or still to come) that matches. */
   function spendEvent(events: EventHub, seen: SpendSnapshot[], match: (snapshot: SpendSnapshot) => boolean): Promise<SpendSnapshot> {
     const found = seen.find(match);
@@ -339,7 +309,7 @@ describe('a full disk', () => {
     expect(refused.platError).toMatchObject({ code: 'disk_full', retryable: true });
     expect(serviceCharges('plat-while-full')).toEqual([]);
 
-    db.exec('PRAGMA max_page_count = 1073741823'); // space freed
+    freeSpace(db); // space freed
     await gateway.call({ operation: 'v4.catalog', parts: { query: { jurisdiction: '11001' } } });
     const row = ledger.list({ limit: 1000 }).find((entry) => entry.idempotencyKey === key);
     expect(row).toMatchObject({ status: 'succeeded', chargedMicroUsd: 100_000, totalChargeMicroUsd: 100_000, requestId: key });

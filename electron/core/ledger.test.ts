@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { openAppDatabase } from './app-db.ts';
 import { SpendLedger, summaryJson } from './ledger.ts';
 import type { BeginAttemptInput, CallAnswer, SpendChange } from './ledger.ts';
+import { fillDisk, freeSpace } from './gateway-test-kit.ts';
 
 const dirs: string[] = [];
 const openDbs: DatabaseSync[] = [];
@@ -727,21 +728,6 @@ describe('a charge whose answer was lost before a plain failure', () => {
 });
 
 describe('when the database refuses writes', () => {
-  /** Lets the database grow no more and fills what is left, so the next write that needs room fails with SQLITE_FULL. */
-  function fillDisk(db: DatabaseSync): void {
-    const pages = Number(db.prepare('PRAGMA page_count').get()?.['page_count']);
-    db.exec(`PRAGMA max_page_count = ${pages}`);
-    const filler = db.prepare(
-      `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, session_id, reconciled) VALUES ('call', 'recorded', '', '', '{}', '', 1)`,
-    );
-    expect(() => {
-      for (;;) filler.run();
-    }).toThrow(/full/);
-    // The fillers stand for other files on the disk: they cost nothing and are not part of the ledger's story.
-  }
-  function freeSpace(db: DatabaseSync): void {
-    db.exec('PRAGMA max_page_count = 1073741823');
-  }
   const LONG_KEY = `plat-${'a'.repeat(200)}`;
 
   it('keeps a charged answer in memory, counts it, says why, and writes it as soon as it can', () => {

@@ -4,14 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
-import { inTransaction, openAppDatabase } from './app-db.ts';
-import { SpendLedger, type SpendEntry } from './ledger.ts';
-import { ResponseCache } from './cache.ts';
-import { ProjectStore } from './projects.ts';
-import { BudgetPolicy, CostEstimator } from './budgets.ts';
-import { EventHub } from './events.ts';
+import type { SpendEntry } from './ledger.ts';
+import type { ResponseCache } from './cache.ts';
 import { ServiceClient } from './service-client.ts';
-import { ServiceGateway } from './service-gateway.ts';
+import type { ServiceGateway } from './service-gateway.ts';
+import { buildTestGateway } from './gateway-test-kit.ts';
 
 let store: SampleStore;
 let service: LocalService;
@@ -28,37 +25,24 @@ const caches = new WeakMap<ServiceGateway, ResponseCache>();
 const cacheOf = (gateway: ServiceGateway) => caches.get(gateway)!;
 
 function buildGateway(options: { failingCache?: boolean } = {}) {
-  const db = openAppDatabase(':memory:');
-  const cache = new ResponseCache(db);
+  /** The ledger's rows at the moment each request leaves. */
+  const atSending: Array<{ operation: string; rows: SpendEntry[] }> = [];
+  const { ledger, cache, gateway } = buildTestGateway({
+    client: ({ ledger }) =>
+      new ServiceClient({
+        baseUrl: service.url,
+        getApiKey: () => service.keys.active,
+        onAttempt: (event) => {
+          if (event.phase === 'sending') atSending.push({ operation: event.operation, rows: ledger.list({ limit: 100 }) });
+        },
+      }),
+    sessionId: 'gateway-test',
+  });
   if (options.failingCache) {
     cache.put = () => {
       throw new Error('disk full');
     };
   }
-  const ledger = new SpendLedger(db);
-  const projects = new ProjectStore(db);
-  const budgets = new BudgetPolicy(db, projects);
-  budgets.update({ confirmationThresholdMicroUsd: null, sessionCapMicroUsd: null });
-  /** The ledger's rows at the moment each request leaves. */
-  const atSending: Array<{ operation: string; rows: SpendEntry[] }> = [];
-  const client = new ServiceClient({
-    baseUrl: service.url,
-    getApiKey: () => service.keys.active,
-    onAttempt: (event) => {
-      if (event.phase === 'sending') atSending.push({ operation: event.operation, rows: ledger.list({ limit: 100 }) });
-    },
-  });
-  const gateway = new ServiceGateway({
-    ledger,
-    cache,
-    budgets,
-    estimator: new CostEstimator(db),
-    projects,
-    events: new EventHub(),
-    sessionId: 'gateway-test',
-    commitTogether: (work) => inTransaction(db, work),
-    activeService: () => ({ client, connectionId: 'local-sample' }),
-  });
   caches.set(gateway, cache);
   return { ledger, gateway, atSending };
 }

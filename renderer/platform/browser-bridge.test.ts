@@ -1,47 +1,17 @@
 // The page's bridge link through a host that stops, comes back, or is replaced by a new launch:
 // the page must know which, retry with bounded backoff, and never call a dead host "connected".
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BridgeSocket } from '../../shared/bridge-protocol.ts';
+import { FakeBridgeSocket } from '../../shared/fake-bridge-socket.ts';
 import { createBrowserBridge, type BrowserBridge } from './browser-bridge.ts';
 import type { HostLink } from './host-link.ts';
-
-/** A socket the test drives: it opens or fails when told. */
-class FakeSocket implements BridgeSocket {
-  readyState = 0;
-  sent: Array<{ id: number; op: string }> = [];
-  #listeners = new Map<string, Array<(event: { data: unknown }) => void>>();
-  addEventListener(type: string, listener: (event: { data: unknown }) => void): void {
-    this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), listener]);
-  }
-  #fire(type: string, data?: unknown) {
-    for (const listener of this.#listeners.get(type) ?? []) listener({ data });
-  }
-  send(data: string): void {
-    this.sent.push(JSON.parse(data) as { id: number; op: string });
-  }
-  close(): void {
-    this.drop();
-  }
-  open() {
-    this.readyState = 1;
-    this.#fire('open');
-  }
-  reply(id: number, value: unknown) {
-    this.#fire('message', JSON.stringify({ id, result: { ok: true, value } }));
-  }
-  drop() {
-    this.readyState = 3;
-    this.#fire('close');
-  }
-}
 
 /** A host that is up (sockets open), down (they fail) or replaced (they fail, but the host answers HTTP). */
 function harness() {
   let host: 'up' | 'down' | 'replaced' = 'up';
-  const sockets: FakeSocket[] = [];
+  const sockets: FakeBridgeSocket[] = [];
   const bridge = createBrowserBridge('t'.repeat(43), new URL('http://127.0.0.1:4100/') as unknown as Location, {
     openSocket: () => {
-      const socket = new FakeSocket();
+      const socket = new FakeBridgeSocket();
       sockets.push(socket);
       // The outcome arrives on a later turn, as a real socket's does.
       queueMicrotask(() => (host === 'up' ? socket.open() : socket.drop()));

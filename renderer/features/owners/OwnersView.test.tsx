@@ -6,40 +6,20 @@ import { createQueryClient } from '../../app/App.tsx';
 import { OwnersView } from './OwnersView.tsx';
 import { useOwnersUi } from './owners-ui-store.ts';
 
-import type * as PlatModule from '../../platform/plat.ts';
+import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 
-const calls = vi.hoisted(() => [] as Array<{ operation: string; request: unknown }>);
+const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof PlatModule>();
-  return {
-    ...original,
-    callPlat: (operation: string, request: unknown) => {
-      calls.push({ operation, request });
-      if (operation === 'getCatalogFacet') {
-        return Promise.resolve({
-          envelope: {
-            status: 'ok',
-            data: { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] },
-            meta: {},
-          },
-          billing: { chargedMicroUsd: 0, cacheHit: false, replayed: false, servedAt: '2026-01-01T00:00:00.000Z' },
-        });
-      }
-      if (operation === 'previewCost') {
-        return Promise.resolve({
-          operation: 'v2.searchProperties',
-          expectedCostMicroUsd: 20_000,
-          basis: 'price_table',
-          note: '',
-          cached: false,
-          needsConfirmation: false,
-          blockedBy: null,
-        });
-      }
-      return Promise.reject(new Error(`unexpected call ${operation}`));
-    },
-  };
+  const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
+  return fakePlatModule(importOriginal, calls, {
+    getCatalogFacet: () =>
+      serviceAnswer(
+        { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] },
+        0,
+      ),
+    previewCost: () => listedPrice('v2.searchProperties', 20_000),
+  });
 });
 
 beforeEach(() => {

@@ -7,9 +7,9 @@ import { createQueryClient } from '../../app/App.tsx';
 import { ResolveTab } from './ResolveTab.tsx';
 import { useSearchStore } from './search-store.ts';
 
-import type * as PlatModule from '../../platform/plat.ts';
+import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 
-const calls = vi.hoisted(() => [] as Array<{ operation: string; request: unknown }>);
+const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 
 const candidate = (n: number) => ({
   entity_ref: `addr_${n}`,
@@ -21,44 +21,25 @@ const candidate = (n: number) => ({
 });
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof PlatModule>();
-  return {
-    ...original,
-    callPlat: (operation: string, request: unknown) => {
-      calls.push({ operation, request });
-      if (operation === 'previewCost') {
-        return Promise.resolve({
-          operation: 'v2.resolveEntities',
-          expectedCostMicroUsd: 5_000,
-          basis: 'price_table',
-          note: '',
-          cached: false,
-          needsConfirmation: false,
-          blockedBy: null,
-        });
-      }
-      if (operation === 'resolveEntities') {
-        const body = (request as { request: { body: { items: Array<{ client_id: string }> } } }).request.body;
-        return Promise.resolve({
-          envelope: {
-            status: 'ok',
-            data: {
-              items: body.items.map((item) => ({
-                client_id: item.client_id,
-                outcome: 'ambiguous',
-                candidates: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(candidate),
-                total_candidates: 303,
-                next_candidate_cursor: 'cursor-2',
-              })),
-            },
-            meta: {},
-          },
-          billing: { chargedMicroUsd: 5_000, cacheHit: false, replayed: false, servedAt: '2026-01-01T00:00:00.000Z' },
-        });
-      }
-      return Promise.reject(new Error(`unexpected call ${operation}`));
+  const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
+  return fakePlatModule(importOriginal, calls, {
+    previewCost: () => listedPrice('v2.resolveEntities', 5_000),
+    resolveEntities: (request) => {
+      const body = (request as { request: { body: { items: Array<{ client_id: string }> } } }).request.body;
+      return serviceAnswer(
+        {
+          items: body.items.map((item) => ({
+            client_id: item.client_id,
+            outcome: 'ambiguous',
+            candidates: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(candidate),
+            total_candidates: 303,
+            next_candidate_cursor: 'cursor-2',
+          })),
+        },
+        5_000,
+      );
     },
-  };
+  });
 });
 
 beforeEach(() => {

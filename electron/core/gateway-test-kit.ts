@@ -1,0 +1,78 @@
+// Test support (not a test, not part of the app): the gateway as the app wires it, over an app
+// database of its own: ledger, projects, budgets, cache and estimator, with the client the test
+// brings. Also the full disk the ledger and gateway tests write against.
+import { expect } from 'vitest';
+import type { DatabaseSync } from 'node:sqlite';
+import { inTransaction, openAppDatabase } from './app-db.ts';
+import { SpendLedger, type SpendLedgerOptions } from './ledger.ts';
+import { ResponseCache } from './cache.ts';
+import { ProjectStore } from './projects.ts';
+import { BudgetPolicy, CostEstimator, type BudgetSettings } from './budgets.ts';
+import { EventHub } from './events.ts';
+import type { ServiceClient } from './service-client.ts';
+import { ServiceGateway } from './service-gateway.ts';
+
+export interface TestGatewayOptions {
+  /** The app database's file; an in-memory database when left out. */
+  dbPath?: string;
+  /** The client calls go through, or how to make it once the database and ledger exist (to watch them as requests leave). */
+  client: ServiceClient | ((stores: { db: DatabaseSync; ledger: SpendLedger }) => ServiceClient);
+  /** Default 'local-sample'. */
+  connectionId?: string;
+  sessionId: string;
+  /** Over no confirmation threshold and no session cap. */
+  budget?: Partial<BudgetSettings>;
+  ledger?: SpendLedgerOptions;
+  now?: () => Date;
+}
+
+export function buildTestGateway(options: TestGatewayOptions) {
+  const db = openAppDatabase(options.dbPath ?? ':memory:');
+  const ledger = new SpendLedger(db, options.ledger);
+  const projects = new ProjectStore(db);
+  const budgets = new BudgetPolicy(db, projects);
+  budgets.update({ confirmationThresholdMicroUsd: null, sessionCapMicroUsd: null, ...options.budget });
+  const cache = new ResponseCache(db);
+  const events = new EventHub();
+  const client = typeof options.client === 'function' ? options.client({ db, ledger }) : options.client;
+  const connectionId = options.connectionId ?? 'local-sample';
+  const gateway = new ServiceGateway({
+    ledger,
+    cache,
+    budgets,
+    estimator: new CostEstimator(db),
+    projects,
+    events,
+    sessionId: options.sessionId,
+    commitTogether: (work) => inTransaction(db, work),
+    activeService: () => ({ client, connectionId }),
+    now: options.now,
+  });
+  /** Stops the gateway's events and closes the database (if the test has not already). */
+  const close = () => {
+    gateway.dispose();
+    if (db.isOpen) db.close();
+  };
+  return { db, ledger, projects, budgets, cache, events, gateway, close };
+}
+
+/**
+ * Lets the database grow no more and fills what is left, so the next write that needs room fails
+ * with SQLITE_FULL. The fillers stand for other files on the disk: they cost nothing and are not
+ * part of the ledger's story.
+ */
+export function fillDisk(db: DatabaseSync): void {
+  const pages = Number(db.prepare('PRAGMA page_count').get()?.['page_count']);
+  db.exec(`PRAGMA max_page_count = ${pages}`);
+  const filler = db.prepare(
+    `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, session_id, reconciled) VALUES ('call', 'recorded', '', '', '{}', '', 1)`,
+  );
+  expect(() => {
+    for (;;) filler.run();
+  }).toThrow(/full/);
+}
+
+/** Room on the disk again. */
+export function freeSpace(db: DatabaseSync): void {
+  db.exec('PRAGMA max_page_count = 1073741823');
+}
