@@ -51,8 +51,9 @@ export function latinParts(text: string): LatinPart[] {
       parts.push(choice);
       continue;
     }
-    const spelled = SPELLED[char];
-    fixed += spelled ?? char.normalize('NFD').replace(COMBINING_MARKS, '').normalize('NFC');
+    // Accents first, then a spelling: Ǽ is Æ with an acute, so AE like Æ (folding stays idempotent).
+    const base = char.normalize('NFD').replace(COMBINING_MARKS, '').normalize('NFC');
+    fixed += SPELLED[char] ?? SPELLED[base] ?? base;
   }
   if (fixed !== '') parts.push(fixed);
   return parts;

@@ -359,7 +359,10 @@ describe('sample store over the fixture', () => {
       expect(unit.facts.some((f) => f.synthetic)).toBe(false);
       expect(unit.limitations.join(' ')).toMatch(/condominium/);
       const va = store.factsFor(store.resolveIdentifier('account_no', '13195000')[0]!.entity_id)!;
-      expect(va.facts.map((f) => f.field)).toEqual(['account_no', 'address', 'land_use', 'zoning', 'zip', 'address', 'zip']);
+      // The parcel layer's zip column was matched from the address point upstream: the ZIP is the
+      // address point's, cited to it once, never to the parcel layer.
+      expect(va.facts.map((f) => f.field)).toEqual(['account_no', 'address', 'land_use', 'zoning', 'address', 'zip']);
+      expect(va.facts.find((f) => f.field === 'zip')?.citation.source_id).toBe('va_alexandria_address_points');
       expect(va.limitations.join(' ')).toMatch(/Alexandria/);
       expect(va.location?.precision).toBe('address_point');
       const nonMarket = store.factsFor(prop('0484 2002'))!.facts.find((f) => f.field === 'last_sale_price_dollars')!;

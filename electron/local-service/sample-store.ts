@@ -12,6 +12,7 @@ import type { StatementSync } from 'node:sqlite';
 import {
   AREA_ALEXANDRIA,
   AREA_CODES,
+  DATASET_IDS,
   AREA_DC,
   AREA_JURISDICTION,
   ENTITY_ID_PATTERN,
@@ -36,6 +37,7 @@ import {
   uuidToBytes,
 } from './sample-keys.ts';
 import { latinSpellings } from '../../shared/latin-fold.ts';
+import { canonicalAddress, canonicalNumber, canonicalSsl, isPlaceholderSsl } from '../../shared/service/identifiers.ts';
 import type {
   AreaUid,
   EntityKind,
@@ -235,10 +237,17 @@ export interface Fact {
   /** The publisher's column the value was read from. */
   source_field: string;
   citation: Citation;
+  /**
+   * `reported`: as the publisher printed it. `derived`: computed from published values (a canonical
+   * SSL, a value joined from another record, a building address read off its units' addresses): the
+   * citation is the record it was derived from, `derived_from` names it and `note` says how.
+   * `synthetic`: made up by the sample (the synthetic source).
+   */
+  status: 'reported' | 'derived' | 'synthetic';
   synthetic: boolean;
   /** `as_published`, `column_name` (assessment year), or the imputation method. */
   method: string;
-  /** For imputed values: the real record the value was copied from. */
+  /** For imputed values the real record the value was copied from; for derived values the record it was derived from. */
   derived_from: string | null;
   note: string | null;
 }
@@ -267,6 +276,31 @@ export interface EntityFacts {
   location: EntityLocation | null;
   /** What the sample cannot say about this entity, in plain words. */
   limitations: string[];
+}
+
+/** A column of a stored row that its publisher did not print: the sample build derived it (docs/service-notes.md, "What is real, derived and synthetic"). */
+export interface DerivedColumn {
+  status: 'derived';
+  /** `tax_square_centroid`, `canonical_ssl`, `address_point_match`. */
+  method: string;
+  /** The record the value came from: a DC GIS square point, an Alexandria address point, or the record itself (a canonical form of another of its columns). */
+  derived_from: string;
+  citation: Citation;
+  note: string;
+}
+
+/** Where an entity's identifier value comes from: printed by a publisher, or derived by the service. */
+export interface IdentifierProvenance {
+  scheme: IdentifierScheme;
+  value: string;
+  status: 'reported' | 'derived';
+  /** How a derived value was made (`address_normalised`, `premise_of_unit_addresses`, `unit_of_address`, `canonical_ssl`); `as_published` otherwise. */
+  method: string;
+  /** The record that printed the value, or the one it was derived from. */
+  record_ref: string;
+  citation: Citation;
+  /** For derived values: how, in words, naming the published value. */
+  note: string | null;
 }
 
 export interface FieldFilter {
@@ -419,7 +453,7 @@ export interface SalesNearQuery {
   maxPriceDollars?: number;
   /** OTR / CAMA use codes, e.g. ['11', '24']. */
   useCodes?: string[];
-  /** Drop price-0 (non-market) OTR transfers and unqualified CAMA sales. */
+  /** Drop price-0 (non-market or no price) OTR transfers and unqualified CAMA sales. */
   marketOnly?: boolean;
   /** Also return DC CAMA sales, which have a price and real characteristics but no date. Date filters exclude them. */
   includeUndated?: boolean;
@@ -511,6 +545,10 @@ export interface SampleStore {
   salesNear(query: SalesNearQuery): SaleNear[];
   /** Every fact about an entity with its citation, its permits, its location and what the sample lacks. */
   factsFor(entityId: string): EntityFacts | null;
+  /** The columns of a record its publisher did not print (derived upstream), with what each came from; empty for a record with none. */
+  derivedColumns(recordRef: string): Record<string, DerivedColumn>;
+  /** Each identifier of an entity with where its value comes from: a publisher's record, or derived by the service (and from what). */
+  identifierProvenance(entityId: string): IdentifierProvenance[] | null;
   /** Builds every lazy index now (1 to 3 s, about 70 MB), so no first query pays for one. Call once at service start. */
   warm(): void;
   close(): void;
@@ -641,7 +679,7 @@ interface SaleIndex {
 }
 
 const MAX_FILTERS = 5;
-const OTR_NON_MARKET_NOTE = 'OTR writes 0 for a non-market transfer or a sale without a price';
+const OTR_NON_MARKET_NOTE = 'Price 0: OTR writes 0 for a non-market transfer or a sale without a price (non-market or no price; it does not say which)';
 
 // Fact extraction: which column of which source gives which fact.
 interface FactSpec {
@@ -1619,7 +1657,8 @@ class SqliteSampleStore implements SampleStore {
 
   resolveAddress(text: string, options: { areaUid?: string; limit?: number } = {}): AddressResolution {
     const limit = options.limit ?? 20;
-    const normalised = normaliseAddress(text);
+    // The request schemas send this form already; a caller that did not is read the same way.
+    const normalised = normaliseAddress(canonicalAddress(text));
     if (!normalised) return { input: text, normalised: null, candidates: [], total: 0 };
     const index = this.identifiers();
     const scheme = IDENTIFIER_SCHEMES.indexOf('address') + 1;
@@ -1664,14 +1703,18 @@ class SqliteSampleStore implements SampleStore {
     const lookups: Array<{ scheme: IdentifierScheme; value: string }> = [];
     const trimmed = value.trim();
     if (scheme === 'ssl' || scheme === 'ssl_as_published') {
-      // Either form finds both: the canonical SSL and the form OTR published.
-      const parsed = parseSsl(trimmed);
+      // Either form finds both: the canonical SSL and the form OTR published. A placeholder
+      // (`0000 0000`, which some permits carry) is no parcel's SSL: it finds nothing.
+      const parsed = parseSsl(canonicalSsl(trimmed));
+      if (parsed && isPlaceholderSsl(parsed)) return [];
       if (parsed) lookups.push({ scheme: 'ssl', value: parsed.canonical });
       lookups.push({ scheme: 'ssl_as_published', value: trimmed.toUpperCase() });
     } else if (scheme === 'unit_designator') {
       lookups.push({ scheme, value: trimmed.toUpperCase().replace(/^0+(?=[0-9A-Z])/, '') });
+    } else if (scheme === 'account_no' || scheme === 'mar_id') {
+      lookups.push({ scheme, value: canonicalNumber(trimmed) });
     } else {
-      lookups.push({ scheme: scheme as IdentifierScheme, value: trimmed.replace(/^0+(?=\d)/, scheme === 'mar_id' ? '' : '$&') });
+      lookups.push({ scheme: scheme as IdentifierScheme, value: trimmed });
     }
     const out: ResolutionCandidate[] = [];
     const seen = new Set<number>();
@@ -1976,6 +2019,80 @@ class SqliteSampleStore implements SampleStore {
 
   // --- facts -----------------------------------------------------------------------------------
 
+  // --- derived columns ---------------------------------------------------------------------------
+
+  private squarePoints: Map<string, number> | null = null;
+  private addressPoints: Map<string, number> | null = null;
+
+  /** The DC GIS square point record of a tax square, by square and suffix. */
+  private squarePointRec(square: CellValue, suffix: CellValue): number | null {
+    if (!this.squarePoints) {
+      const map = new Map<string, number>();
+      const table = this.kindTable('tax_square');
+      table.rows.forEach((row, i) => map.set(`${String(cellOf(row, 'square') ?? '')}|${String(cellOf(row, 'suffix') ?? '')}`, table.recNos[i] ?? 0));
+      this.squarePoints = map;
+    }
+    return this.squarePoints.get(`${String(square ?? '')}|${String(suffix ?? '')}`) ?? null;
+  }
+
+  /** The Alexandria address point record with this objectid. */
+  private addressPointRec(objectId: CellValue): number | null {
+    if (!this.addressPoints) {
+      const map = new Map<string, number>();
+      const table = this.kindTable('address');
+      table.rows.forEach((row, i) => map.set(String(cellOf(row, 'objectid')), table.recNos[i] ?? 0));
+      this.addressPoints = map;
+    }
+    return objectId === null ? null : (this.addressPoints.get(String(objectId)) ?? null);
+  }
+
+  /**
+   * The columns of a row its publisher did not print (shared/data's build_sample.py added them, and
+   * their field descriptions say so): each with the record it came from and how, so no answer cites
+   * them as the publisher's.
+   */
+  private derivedColumnsOf(row: DecodedRow, recNo: number): Record<string, DerivedColumn> {
+    const out: Record<string, DerivedColumn> = {};
+    const self = () => ({ derived_from: this.recordRefOf(recNo), citation: this.citation(recNo) });
+    const from = (rec: number | null) => (rec === null ? self() : { derived_from: this.recordRefOf(rec), citation: this.citation(rec) });
+    if (row.dataset === DATASET_IDS.otr) {
+      if (cellOf(row, 'square_lat') !== null || cellOf(row, 'square_lon') !== null) {
+        const square = cellOf(row, 'square');
+        const suffix = cellOf(row, 'suffix');
+        const point = from(this.squarePointRec(square, suffix));
+        const note = `The centroid of tax square ${String(square)}${suffix === null ? '' : String(suffix)} (DC GIS Square Points), not a point of this lot: approximate, a median of about 100 m from the lot. OTR publishes no coordinates.`;
+        for (const column of ['square_lat', 'square_lon']) {
+          if (cellOf(row, column) !== null) out[column] = { status: 'derived', method: 'tax_square_centroid', ...point, note };
+        }
+      }
+      const published = cellOf(row, 'ssl_as_published');
+      if (cellOf(row, 'ssl') !== null && cellOf(row, 'ssl') !== published) {
+        out['ssl'] = { status: 'derived', method: 'canonical_ssl', ...self(), note: `The canonical form of the SSL OTR published as "${String(published)}".` };
+      }
+    } else if (row.dataset === DATASET_IDS.permits) {
+      const canonical = cellOf(row, 'SSL_CANONICAL');
+      if (canonical !== null && canonical !== cellOf(row, 'SSL')) {
+        out['SSL_CANONICAL'] = { status: 'derived', method: 'canonical_ssl', ...self(), note: `The canonical form of the SSL the permit gives as "${String(cellOf(row, 'SSL'))}".` };
+      }
+    } else if (row.dataset === DATASET_IDS.vaParcels) {
+      const objectId = cellOf(row, 'address_point_objectid');
+      const point = from(this.addressPointRec(objectId));
+      const note = `From the City of Alexandria address point ${String(objectId)} matched to this parcel by exact address; the parcel layer does not publish it.`;
+      for (const column of ['zip', 'lat', 'lon', 'address_point_objectid']) {
+        if (cellOf(row, column) !== null) out[column] = { status: 'derived', method: 'address_point_match', ...point, note };
+      }
+    }
+    return out;
+  }
+
+  derivedColumns(recordRef: string): Record<string, DerivedColumn> {
+    const recNo = this.recNoOfRef(recordRef);
+    if (recNo === null) return {};
+    return this.derivedColumnsOf(this.row(this.recordRows()[recNo] ?? 0), recNo);
+  }
+
+  // --- facts -----------------------------------------------------------------------------------
+
   private collectFacts(e: EntityRow, recNos: number[]): Fact[] {
     const facts: Fact[] = [];
     const addressOnly = e.prefix === 'addr';
@@ -1986,16 +2103,28 @@ class SqliteSampleStore implements SampleStore {
       const row = this.row(this.recordRows()[recNo] ?? 0);
       let citation: Citation | null = null;
       const cite = () => (citation ??= this.citation(recNo));
+      let derived: Record<string, DerivedColumn> | null = null;
       for (const spec of specs) {
         if (addressOnly && !ADDRESS_FACT_FIELDS.has(spec.field)) continue;
         const value = cellOf(row, spec.column);
         if (value === null || value === undefined) continue;
         const synthetic = source.source.synthetic;
+        derived ??= synthetic ? {} : this.derivedColumnsOf(row, recNo);
+        const made = derived[spec.column];
+        if (made) {
+          // Cited to the record it came from, never as this publisher's column.
+          facts.push({
+            field: spec.field, value, source_field: spec.column, citation: made.citation, status: 'derived', synthetic: false,
+            method: made.method, derived_from: made.derived_from, note: made.note,
+          });
+          continue;
+        }
         facts.push({
           field: spec.field,
           value,
           source_field: spec.column,
           citation: cite(),
+          status: synthetic ? 'synthetic' : 'reported',
           synthetic,
           method: synthetic ? String(cellOf(row, 'method')) : 'as_published',
           derived_from: synthetic ? String(cellOf(row, 'cama_record_ref')) : null,
@@ -2007,12 +2136,99 @@ class SqliteSampleStore implements SampleStore {
       if (source.source.source_id === 'dc_otr_assessment' && !addressOnly) {
         // The roll is for tax year 2016: the column name says so, and that is the fact's source.
         facts.push({
-          field: 'assessment_year', value: 2016, source_field: 'assessment_2016', citation: cite(), synthetic: false,
+          field: 'assessment_year', value: 2016, source_field: 'assessment_2016', citation: cite(), status: 'reported', synthetic: false,
           method: 'column_name', derived_from: null, note: null,
         });
       }
     }
-    return facts;
+    // A derived value the record it came from also states as published is that record's fact, once.
+    const published = new Set(facts.filter((f) => f.status === 'reported').map((f) => `${f.field}|${f.citation.record_ref}|${equalityKey(f.value)}`));
+    const kept = facts.filter((f) => f.status !== 'derived' || !published.has(`${f.field}|${f.citation.record_ref}|${equalityKey(f.value)}`));
+    return addressOnly ? this.buildingAddressFacts(e, kept) : kept;
+  }
+
+  /**
+   * An address entity is a premise: its address is a published address of that premise (`304 ADAMS
+   * AV` for 304 ADAMS AVE), or, where the publishers print only unit addresses (a DC condominium:
+   * `1711 MASSACHUSETTS AVE NW Unit: 1A`), the premise derived from them, marked so. Unit addresses
+   * are the units' facts, not the building's.
+   */
+  private buildingAddressFacts(e: EntityRow, facts: Fact[]): Fact[] {
+    const premise = this.identifiersOf(e).find((i) => i.scheme === 'address')?.value;
+    if (premise === undefined) return facts;
+    const isAddress = (f: Fact) => f.field === 'address';
+    const own = facts.filter((f) => isAddress(f) && normaliseAddress(String(f.value))?.full === premise);
+    const units = facts.filter((f) => isAddress(f) && normaliseAddress(String(f.value))?.premise === premise && normaliseAddress(String(f.value))?.unit !== null);
+    const others = facts.filter((f) => !isAddress(f));
+    if (own.length > 0) return [...own, ...others];
+    const example = units[0];
+    if (example === undefined) return others;
+    return [
+      {
+        field: 'address', value: premise, source_field: example.source_field, citation: example.citation, status: 'derived', synthetic: false,
+        method: 'premise_of_unit_addresses', derived_from: example.citation.record_ref,
+        note: `The building address, derived by the service from the ${units.length === 1 ? 'unit address' : `${units.length} unit addresses`} ${example.citation.publisher} published (e.g. "${String(example.value)}"); it publishes no address for the building itself.`,
+      },
+      ...others,
+    ];
+  }
+
+  private identifiersOf(e: EntityRow): EntityIdentifier[] {
+    return (this.statements.identifiers.all(e.entity_no) as Array<{ scheme: number; value: string }>).map((i) => ({
+      scheme: IDENTIFIER_SCHEMES[i.scheme - 1] ?? 'address',
+      value: i.value,
+    }));
+  }
+
+  identifierProvenance(entityId: string): IdentifierProvenance[] | null {
+    const e = this.entityRow(entityId);
+    if (!e) return null;
+    const recNos = this.recordNosAbout(e);
+    const facts = this.collectFacts(e, recNos);
+    const defining = recNos[0];
+    const key = (v: unknown) => equalityKey(v);
+    // Records about the entity holding `value` in `column`, as published (MAR ids on permits, address point ids).
+    const publishedIn = (column: string, value: string): number | undefined =>
+      recNos.find((recNo) => {
+        const row = this.row(this.recordRows()[recNo] ?? 0);
+        return key(cellOf(row, column)) === key(value) && !(column in this.derivedColumnsOf(row, recNo));
+      });
+    return this.identifiersOf(e).map((identifier): IdentifierProvenance => {
+      const { scheme, value } = identifier;
+      const reported = (recNo: number): IdentifierProvenance => ({
+        scheme, value, status: 'reported', method: 'as_published', record_ref: this.recordRefOf(recNo), citation: this.citation(recNo), note: null,
+      });
+      const derived = (fact: Fact, method: string, note: string): IdentifierProvenance => ({
+        scheme, value, status: 'derived', method, record_ref: fact.citation.record_ref, citation: fact.citation, note,
+      });
+      const sameFact = facts.find((f) => f.field === scheme && key(f.value) === key(value));
+      if (sameFact?.status === 'reported') {
+        return { scheme, value, status: 'reported', method: 'as_published', record_ref: sameFact.citation.record_ref, citation: sameFact.citation, note: null };
+      }
+      if (sameFact?.status === 'derived') return derived(sameFact, sameFact.method, sameFact.note ?? '');
+      if (scheme === 'address' || scheme === 'unit_designator') {
+        const addresses = facts.filter((f) => f.field === 'address' && f.status === 'reported');
+        const read = (f: Fact) => normaliseAddress(String(f.value));
+        const by = (f: Fact) => `${f.citation.publisher} (${f.citation.dataset})`;
+        if (scheme === 'unit_designator') {
+          const unit = addresses.find((f) => read(f)?.unit === value);
+          if (unit) return derived(unit, 'unit_of_address', `The unit of the address "${String(unit.value)}" as ${by(unit)} published it, without its label and leading zeros.`);
+        } else {
+          const whole = addresses.find((f) => read(f)?.full === value);
+          if (whole) return derived(whole, 'address_normalised', `Normalised by the service from "${String(whole.value)}" as ${by(whole)} published it (USPS street type, upper case, single spaces).`);
+          const unit = addresses.find((f) => read(f)?.premise === value);
+          if (unit) {
+            return derived(unit, 'premise_of_unit_addresses', `The building address, derived by the service from the unit address "${String(unit.value)}" as ${by(unit)} published it.`);
+          }
+        }
+      }
+      const column = { ssl_as_published: 'ssl_as_published', mar_id: 'MARADDRESSREPOSITORYID', address_point_objectid: 'objectid', account_no: 'account_no', ssl: 'ssl' }[scheme as string];
+      const holder = column === undefined ? undefined : publishedIn(column, value);
+      if (holder !== undefined) return reported(holder);
+      const ssl = scheme === 'ssl' ? facts.find((f) => f.field === 'ssl') : undefined;
+      if (ssl) return derived(ssl, 'canonical_ssl', `The canonical form of the SSL ${ssl.citation.publisher} published as "${String(ssl.value)}".`);
+      return reported(defining ?? 0);
+    });
   }
 
   factsFor(entityId: string): EntityFacts | null {

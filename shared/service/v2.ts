@@ -12,6 +12,7 @@ import {
   wireInteger,
 } from './common.ts';
 import type { RelationshipPredicate } from './common.ts';
+import { canonicalIdentifier, identifierProblem } from './identifiers.ts';
 
 const StringList = z.array(z.string());
 const OpenObject = z.looseObject({});
@@ -222,6 +223,11 @@ export type V2FilterOperator = (typeof v2FilterOperators)[number];
  */
 export const v2PropertyDateFields = ['last_sale_date'] as const;
 
+/** The longest text a filter value may hold: longer than any name or address on a roll. */
+export const MAX_FILTER_TEXT = 512;
+/** Text fields the service matches in any case and spacing (docs/service-notes.md, "Text matching"). */
+const FOLDED_TEXT_FIELDS = ['owner_name', 'address'] as const;
+
 /**
  * One property-search filter. `contains` needs a string; `gte`/`lte` compare numbers or ISO dates
  * (strings); `eq` takes any scalar.
@@ -236,6 +242,9 @@ export const V2SearchFilterSchema = z
     if (filter.op === 'contains' && typeof filter.value !== 'string') {
       ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be a string for contains' });
     }
+    if (typeof filter.value === 'string' && filter.value.length > MAX_FILTER_TEXT) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `must be at most ${MAX_FILTER_TEXT} characters` });
+    }
     if ((filter.op === 'gte' || filter.op === 'lte') && typeof filter.value === 'boolean') {
       ctx.addIssue({ code: 'custom', path: ['value'], message: `must be a number or a date for ${filter.op}` });
     }
@@ -245,7 +254,14 @@ export const V2SearchFilterSchema = z
     if ((onDateField || writtenAsDate) && !(typeof filter.value === 'string' && isIsoDate(filter.value, { time: 'allowed' }))) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: `must be a date that exists, as YYYY-MM-DD, for ${filter.field}` });
     }
-  });
+  })
+  // Owner names and addresses match in any case and spacing, so they are sent in one form: a search
+  // typed two ways is one request (one cache key, one charge).
+  .transform((filter) =>
+    typeof filter.value === 'string' && (FOLDED_TEXT_FIELDS as readonly string[]).includes(filter.field)
+      ? { ...filter, value: filter.value.normalize('NFC').toUpperCase().replace(/\s+/g, ' ').trim() }
+      : filter,
+  );
 export type V2SearchFilter = z.infer<typeof V2SearchFilterSchema>;
 
 /**
@@ -276,10 +292,22 @@ export const v2SubjectKinds = ['address', 'identifier'] as const;
 export const v2IdentifierSchemes = ['address', 'ssl', 'account_no', 'mar_id', 'entity_ref'] as const;
 export type V2IdentifierScheme = (typeof v2IdentifierSchemes)[number];
 
-export const V2IdentifierSchema = z.object({
-  scheme: z.enum(v2IdentifierSchemes, { error: `must be one of ${v2IdentifierSchemes.join(', ')}` }),
-  value: boundedString(1, 512),
-});
+/**
+ * One identifier, its value in canonical form (shared/service/identifiers.ts): `1708 21st st nw` and
+ * `1708 21ST ST NW` parse to one value, so they are one cache key, one Idempotency fingerprint and
+ * one wire request. A value that cannot name a record (no Latin spelling, punctuation only, a
+ * placeholder SSL such as `0000 0000`) is refused with the reason.
+ */
+export const V2IdentifierSchema = z
+  .object({
+    scheme: z.enum(v2IdentifierSchemes, { error: `must be one of ${v2IdentifierSchemes.join(', ')}` }),
+    value: boundedString(1, 512),
+  })
+  .superRefine((identifier, ctx) => {
+    const problem = identifierProblem(identifier.scheme, identifier.value);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
+  })
+  .transform((identifier) => ({ scheme: identifier.scheme, value: canonicalIdentifier(identifier.scheme, identifier.value) }));
 export type V2Identifier = z.infer<typeof V2IdentifierSchema>;
 
 /**
@@ -300,10 +328,19 @@ export const V2ResolutionItemSchema = z.object({
 export type V2ResolutionItem = z.output<typeof V2ResolutionItemSchema>;
 export type V2ResolutionItemInput = z.input<typeof V2ResolutionItemSchema>;
 
+/**
+ * A valid item in its parsed, canonical form (so equal items make equal requests); an invalid one as
+ * sent, for the service to answer with `invalid_input` and its reasons.
+ */
+function canonicalResolutionItem(item: unknown): unknown {
+  const parsed = V2ResolutionItemSchema.safeParse(item);
+  return parsed.success ? parsed.data : item;
+}
+
 /** POST /api/v2/resolutions, the outer rules only: items are checked one by one afterwards. */
 export const V2ResolutionsRequestSchema = z.object({
   items: z
-    .array(z.unknown(), { error: 'must be an array' })
+    .array(z.unknown().transform(canonicalResolutionItem), { error: 'must be an array' })
     .min(1, { error: 'must have at least 1 entry' })
     .max(100, { error: 'must have at most 100 entries' }),
   candidate_limit: wholeNumber(1, 50).default(10),

@@ -41,6 +41,8 @@ export interface V3SourceEntry {
   dataset: string;
   as_of: string;
   synthetic: boolean;
+  /** The records of this source the answer cites in `source_refs`, so a reader can name each ref's publisher. */
+  record_refs: string[];
 }
 
 /** Collects the sources a v3 answer drew on, each once, in the order first cited. */
@@ -50,6 +52,8 @@ export class SourceCollector {
   /** Notes the source of a citation and returns the citation's record ref (for `source_refs`). */
   cite(citation: Citation): string {
     this.add(citation);
+    const refs = this.#sources.get(citation.source_id)?.record_refs;
+    if (refs && !refs.includes(citation.record_ref)) refs.push(citation.record_ref);
     return citation.record_ref;
   }
 
@@ -64,12 +68,26 @@ export class SourceCollector {
       dataset: citation.dataset,
       as_of: citation.as_of,
       synthetic: citation.synthetic,
+      record_refs: [],
     });
   }
 
   list(): V3SourceEntry[] {
     return [...this.#sources.values()];
   }
+}
+
+/**
+ * Where a location comes from: an OTR lot's point is the centroid of its tax square (DC GIS square
+ * points), derived and approximate; address and permit points are the publisher's own.
+ */
+export function locationStatus(precision: string): { status: 'reported' | 'derived'; method: string; note?: string } {
+  if (precision !== 'square_centroid') return { status: 'reported', method: 'as_published' };
+  return {
+    status: 'derived',
+    method: 'tax_square_centroid',
+    note: 'The centroid of the tax square (DC GIS Square Points), not a point of the lot: approximate, a median of about 100 m off.',
+  };
 }
 
 const snapshots = new WeakMap<SampleStore, string>();

@@ -62,7 +62,7 @@ const COVERAGE: Record<string, Record<CoverageDomain, CoverageSpec>> = {
   '11001': {
     ownership: { status: 'partial', sourceIds: ['dc_otr_ownership'], note: 'Owner of record of every lot and condominium unit in OTR assessment neighborhood OLD CITY II only (Dupont Circle, Logan Circle, Shaw, U Street).' },
     assessment: { status: 'partial', sourceIds: ['dc_otr_assessment'], note: 'Tax year 2016 assessed value, OLD CITY II only.' },
-    sale: { status: 'partial', sourceIds: ['dc_otr_sale', 'dc_cama_residential'], note: 'Last recorded sale per lot in OLD CITY II (price 0 = non-market transfer); CAMA residential sale prices citywide, without a sale date or a lot.' },
+    sale: { status: 'partial', sourceIds: ['dc_otr_sale', 'dc_cama_residential'], note: 'Last recorded sale per lot in OLD CITY II (price 0 = non-market or no price); CAMA residential sale prices citywide, without a sale date or a lot.' },
     tax: { status: 'none', sourceIds: [], note: 'No tax bills, balances or payments in the sample.' },
     permit: { status: 'partial', sourceIds: ['dc_dcra_new_building_permits'], note: 'New-building construction permits citywide, issued 2012-01-03 to 2016-01-21; no other permit types.' },
     building_characteristics: {
@@ -245,7 +245,7 @@ const FACT_FIELDS: readonly FactFieldSpec[] = [
   { field: 'homestead', dataType: 'string', description: 'OTR homestead flag (yes, no, unknown)', sourceIds: OTR, synthetic: false, kinds: LAND_KINDS },
   { field: 'assessed_value_dollars', dataType: 'number', description: 'Assessed value, whole dollars', sourceIds: ['dc_otr_assessment'], synthetic: false, kinds: LAND_KINDS },
   { field: 'assessment_year', dataType: 'number', description: 'Tax year of the assessed value (2016, from the column name)', sourceIds: ['dc_otr_assessment'], synthetic: false, kinds: LAND_KINDS },
-  { field: 'last_sale_price_dollars', dataType: 'number', description: 'Last recorded sale price, whole dollars (0 = non-market)', sourceIds: ['dc_otr_sale'], synthetic: false, kinds: LAND_KINDS },
+  { field: 'last_sale_price_dollars', dataType: 'number', description: 'Last recorded sale price, whole dollars (0 = non-market or no price)', sourceIds: ['dc_otr_sale'], synthetic: false, kinds: LAND_KINDS },
   { field: 'last_sale_date', dataType: 'date', description: 'Last sale recordation date', sourceIds: ['dc_otr_sale'], synthetic: false, kinds: LAND_KINDS },
   synthetic('year_built', 'number', 'actual year built'),
   synthetic('year_remodeled', 'number', 'year remodeled'),

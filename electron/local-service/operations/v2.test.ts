@@ -629,7 +629,7 @@ describe('GET /api/v2/entities/{entity_ref}', () => {
       valid_to: null,
       generation_id: (meta(result)['generation_ids'] as string[])[0],
     });
-    expect(answer['identifiers']).toContainEqual({ scheme: 'ssl', value: '0065    0004', source_refs: [expect.stringMatching(/^rec_/)] });
+    expect(answer['identifiers']).toContainEqual({ scheme: 'ssl', value: '0065    0004', status: 'reported', method: 'as_published', source_refs: [expect.stringMatching(/^rec_/)] });
     const attributes = answer['attributes'] as Record<string, { value: unknown; synthetic: boolean; source_refs: string[]; alternatives: unknown[] }>;
     expect(attributes['owner_name']).toMatchObject({ value: 'WILLIAM O BANK & HILDA O BANK', synthetic: false });
     expect(attributes['assessment_year']).toMatchObject({ value: 2016, method: 'column_name' });

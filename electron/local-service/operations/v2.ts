@@ -40,6 +40,7 @@ import { catalogFacetCapabilities, catalogListing } from './v2-catalog.ts';
 import { invalidParameter, propertyIndex, queryProperties } from './v2-property-index.ts';
 import type { IndexedProperty } from './v2-property-index.ts';
 import { ENTITY_PREFIX_KIND } from '../sample-keys.ts';
+import { locationStatus } from './citations.ts';
 
 function operation(name: ServiceOperationName, handle: LocalOperation['handle']): LocalOperation {
   const spec = serviceOperations[name];
@@ -87,6 +88,29 @@ function canonicalIdentity(entity: SampleEntity): Record<string, string> {
   return identity;
 }
 
+/** Each identifier with where its value comes from (reported by a publisher, or derived by the service), cited. */
+function citedIdentifiers(store: SampleStore, entity: SampleEntity, provenance: ProvenanceCollector) {
+  return store.identifierProvenance(entity.entity_id)?.map((identifier) => ({
+    scheme: identifier.scheme,
+    value: identifier.value,
+    status: identifier.status,
+    method: identifier.method,
+    source_refs: [provenance.cite(identifier.citation)],
+    ...(identifier.status === 'derived' ? { derived_from: identifier.record_ref, note: identifier.note, citation: { ...v2Citation(identifier.citation), status: 'derived' } } : {}),
+  }));
+}
+
+/** For `canonical_identity`: which of its values a publisher printed and which the service derived (and how). */
+function identityProvenance(store: SampleStore, entity: SampleEntity, provenance: ProvenanceCollector): Record<string, unknown> {
+  const identity = canonicalIdentity(entity);
+  const out: Record<string, unknown> = {};
+  for (const identifier of citedIdentifiers(store, entity, provenance) ?? []) {
+    if (identity[identifier.scheme] !== identifier.value || identifier.scheme in out) continue;
+    out[identifier.scheme] = identifier;
+  }
+  return out;
+}
+
 /** The record an entity's identity was read from: the first record of its defining row. */
 function definingRecords(entity: SampleEntity): string[] {
   return entity.source_refs.slice(0, 1);
@@ -95,6 +119,7 @@ function definingRecords(entity: SampleEntity): string[] {
 interface CitedFact {
   value: string | number | boolean;
   source_field: string;
+  status: Fact['status'];
   synthetic: boolean;
   method: string;
   source_refs: string[];
@@ -107,12 +132,13 @@ function citedFact(fact: Fact, provenance: ProvenanceCollector): CitedFact {
   return {
     value: fact.value,
     source_field: fact.source_field,
+    status: fact.status,
     synthetic: fact.synthetic,
     method: fact.method,
     source_refs: [provenance.cite(fact.citation)],
     citation: v2Citation(fact.citation),
     ...(fact.note === null ? {} : { note: fact.note }),
-    // The real record a synthetic value was copied from: cited too, so a reader can look at it.
+    // The real record a synthetic value was copied from, or a derived value was derived from: cited too.
     ...(fact.derived_from === null ? {} : { derived_from: provenance.records([fact.derived_from])[0] }),
   };
 }
@@ -130,7 +156,7 @@ function groupedFacts(facts: readonly Fact[], provenance: ProvenanceCollector, w
   }
   const out: Record<string, CitedFact & { alternatives?: CitedFact[] }> = {};
   for (const [field, list] of byField) {
-    const best = list.find((fact) => !fact.synthetic) ?? list[0];
+    const best = list.find((fact) => fact.status === 'reported') ?? list.find((fact) => !fact.synthetic) ?? list[0];
     if (!best) continue;
     out[field] = {
       ...citedFact(best, provenance),
@@ -145,6 +171,7 @@ function citedLocation(location: { lat: number; lon: number; precision: string; 
     lat: location.lat,
     lon: location.lon,
     precision: location.precision,
+    ...locationStatus(location.precision),
     source_refs: [provenance.cite(location.citation)],
     citation: v2Citation(location.citation),
   };
@@ -469,6 +496,7 @@ function resolveItem(
       status: entity.status,
       area_uid: draft.areaUid,
       canonical_identity: canonicalIdentity(entity),
+      identity_provenance: identityProvenance(store, entity, provenance),
       match_basis: draft.matchBasis,
       ...(properties.length === 1 && properties[0] !== undefined ? { property_ref: properties[0] } : {}),
       property_count: properties.length,
@@ -565,12 +593,10 @@ const getEntity = operation('v2.getEntity', (request, { store }) => {
   const provenance = new ProvenanceCollector(store);
   const attributes = groupedFacts(facts.facts, provenance, true);
   const defining = definingRecords(entity);
-  // An identifier is cited to the record whose published value it is (or normalises to); failing
-  // that, to the record that defines the entity.
-  const identifiers = entity.identifiers.map((identifier) => {
-    const fact = facts.facts.find((candidate) => candidate.field === identifier.scheme && String(candidate.value).trim().toUpperCase() === identifier.value.toUpperCase());
-    return { scheme: identifier.scheme, value: identifier.value, source_refs: fact ? [provenance.cite(fact.citation)] : provenance.records(defining) };
-  });
+  // An identifier is cited to the record that printed it, or, when the service derived it (an
+  // address normalised from `304 ADAMS AV`, a building address read off its units' addresses), marked
+  // derived and cited to the record it was derived from.
+  const identifiers = citedIdentifiers(store, entity, provenance) ?? entity.identifiers.map((identifier) => ({ ...identifier, source_refs: provenance.records(defining) }));
   const generation = sampleGeneration(store);
   return {
     data: {

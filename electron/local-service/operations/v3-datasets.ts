@@ -161,7 +161,7 @@ export const v3DatasetDefinitions: Record<V3Dataset, V3DatasetDefinition> = {
       field('sub_neighborhood', 'string', 'property', 'OTR assessment sub-neighborhood (OTR sales only).', true),
       field('sale_date', 'date', 'sale', 'Recordation date, YYYY-MM-DD (OTR sales only).'),
       field('sale_year', 'number', 'sale', 'Year of the recordation date (OTR sales only).', true),
-      field('price_dollars', 'number', 'sale', 'Price in whole dollars (OTR writes 0 for a non-market transfer).'),
+      field('price_dollars', 'number', 'sale', 'Price in whole dollars (OTR writes 0 for a non-market transfer or no price).'),
       field('market_sale', 'boolean', 'sale', 'OTR: price above 0. CAMA: QUALIFIED = Q.', true),
       field('gross_area_sqft', 'number', 'building', 'Gross building area in square feet (CAMA sales only).'),
       field('source_id', 'string', 'sale', 'dc_otr_sale or dc_cama_residential.', true),

@@ -250,6 +250,9 @@ describe('v3 report_subject_v1', () => {
     expect(sections.tax?.limitations?.length).toBeGreaterThan(0);
     expect(sections.transfer).toMatchObject({ sale_date: florida.data['last_sale_recordation_date'], price_dollars: florida.data['last_sale_price'], acceptance_code: 'market' });
     expect(sections.permit).toMatchObject({ availability: 'available', total_count: 0, has_more: false });
+    // No permit of the lot, but the section's limitations describe the permits dataset: it is named and listed.
+    expect(sections.permit?.['source_ids']).toEqual(['dc_dcra_new_building_permits']);
+    expect(data.sources.find((s) => s.source_id === 'dc_dcra_new_building_permits')).toMatchObject({ publisher: expect.stringContaining('Consumer and Regulatory Affairs') });
     // Building characteristics come only from the synthetic source, and say so.
     const building = BuildingProfileSchema.parse(sections.building);
     expect(building.status).toBe('synthetic');
@@ -347,7 +350,7 @@ describe('v3 report_comparables_v1', () => {
     for (const item of items) {
       expect(item.distance_miles).toBeLessThanOrEqual(0.25);
       expect(item.location).toBeDefined();
-      expect(['market', 'non_market']).toContain(item.sections?.transfer?.acceptance_code);
+      expect(['market', 'non_market', 'non_market_or_no_price']).toContain(item.sections?.transfer?.acceptance_code);
       expect(typeof item.sections?.transfer?.price_dollars).toBe('number');
       BuildingProfileSchema.parse(item.characteristics);
     }

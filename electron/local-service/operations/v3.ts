@@ -11,10 +11,10 @@ import { chargeFor, entityPrefix, priceRuleFor, v3Datasets, V3RecordQuerySchema 
 import type { V3Dataset, V3RecordQuery } from '../../../shared/service/index.ts';
 import type { LocalOperation } from '../operation.ts';
 import { ServiceFailure } from '../operation.ts';
-import { isCondoUnitSsl, parseSsl } from '../sample-keys.ts';
+import { DATASET_IDS, isCondoUnitSsl, parseSsl } from '../sample-keys.ts';
 import { AREA_ALEXANDRIA, AREA_DC, BUILDING_FACT_FIELDS } from '../sample-store.ts';
-import type { EntityFacts, Fact, FactField, SaleNear, SampleRecord, SampleStore } from '../sample-store.ts';
-import { isoDay, sampleSnapshot, SourceCollector } from './citations.ts';
+import type { EntityFacts, Fact, FactField, SaleNear, SampleRecord, SampleSource, SampleStore } from '../sample-store.ts';
+import { isoDay, locationStatus, sampleSnapshot, SourceCollector } from './citations.ts';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.ts';
 import { aggregate, catalogRows, compileFilters, datasetSources, field, saleRangeFilters } from './v3-datasets.ts';
 import type { V3RangeFilterDefinition } from './v3-datasets.ts';
@@ -50,11 +50,17 @@ function subjectFacts(store: SampleStore, ref: string): EntityFacts {
 
 /** The best fact of a field: real before synthetic, the entity's own row first (the store's order). */
 function bestFact(facts: EntityFacts, field: FactField): Fact | undefined {
-  return facts.facts.find((f) => f.field === field && !f.synthetic) ?? facts.facts.find((f) => f.field === field);
+  return realFact(facts, field) ?? facts.facts.find((f) => f.field === field);
 }
 
+/** A published value first, else one derived from published values (marked so); never a synthetic one. */
 function realFact(facts: EntityFacts, field: FactField): Fact | undefined {
-  return facts.facts.find((f) => f.field === field && !f.synthetic);
+  return facts.facts.find((f) => f.field === field && f.status === 'reported') ?? facts.facts.find((f) => f.field === field && f.status === 'derived');
+}
+
+/** What a derived value says about itself: how it was made and from which record. */
+function derivation(fact: Fact) {
+  return { method: fact.method, derived_from: fact.derived_from ?? fact.citation.record_ref, note: fact.note ?? '' };
 }
 
 /** A field cell: `{value, status, source_refs}`, or an `unavailable` cell saying why. */
@@ -62,9 +68,9 @@ function cell(fact: Fact | undefined, sources: SourceCollector, unavailable: str
   if (fact === undefined) return { value: '', status: 'unavailable', source_refs: [] as string[], limitation: unavailable };
   return {
     value: String(fact.value),
-    status: fact.synthetic ? 'synthetic' : 'reported',
+    status: fact.status,
     source_refs: [sources.cite(fact.citation)],
-    ...(fact.note === null ? {} : { note: fact.note }),
+    ...(fact.status === 'derived' ? derivation(fact) : fact.note === null ? {} : { note: fact.note }),
   };
 }
 
@@ -174,18 +180,33 @@ function profileFromCama(record: SampleRecord, sources: SourceCollector) {
 // ---------------------------------------------------------------------------------------------
 // report_subject_v1
 
+/**
+ * OTR writes 0 both for a non-market transfer and for a sale recorded without a price, and does not
+ * say which: the code says both, never "non-market" alone.
+ */
+const OTR_PRICE_ZERO_CODE = 'non_market_or_no_price';
+const OTR_ACCEPTANCE_BASIS =
+  'OTR writes a price of 0 for a non-market transfer or a sale without a price (it does not say which): 0 is read as non-market or no price; any other price as a market sale.';
+
 const TAX_MISSING = 'Tax bills, tax periods and balances are not in the sample: no source in it publishes them.';
 const PERMIT_SCOPE =
   'Only DCRA new-building construction permits issued 2012-01-03 to 2016-01-21 are in the sample; alterations, repairs and other permit types are not.';
 const ADDRESS_MATCHED_PERMIT = 'Permits with link_method address_match name no SSL: they were tied to this property by address, which is likely, not certain.';
 
-function subjectItem(ref: string, facts: EntityFacts, sources: SourceCollector) {
+/**
+ * The subject's item. `permitSource` is the DC permits dataset: the permit section names it in
+ * `source_ids` (and the answer lists it) even when no permit of it is the subject's, because the
+ * section's limitations describe that dataset's coverage.
+ */
+function subjectItem(ref: string, facts: EntityFacts, sources: SourceCollector, permitSource: SampleSource | null) {
   const dc = facts.area_uid === AREA_DC;
   const where = areaPhrase(facts);
   const identityRefs = new Set<string>();
+  const derivedIdentity: Record<string, ReturnType<typeof derivation>> = {};
   const identityValue = (name: FactField) => {
     const fact = realFact(facts, name);
     if (fact) identityRefs.add(sources.cite(fact.citation));
+    if (fact?.status === 'derived') derivedIdentity[name] = derivation(fact);
     return text(fact);
   };
   const identity = {
@@ -204,6 +225,8 @@ function subjectItem(ref: string, facts: EntityFacts, sources: SourceCollector) 
     sub_neighborhood: identityValue('sub_neighborhood'),
     homestead: identityValue('homestead'),
     source_refs: [...identityRefs],
+    // Identity values the service derived (a canonical SSL of a lot OTR listed in its BD form), named.
+    ...(Object.keys(derivedIdentity).length > 0 ? { derived_fields: derivedIdentity } : {}),
   };
 
   const ownerMissing = dc ? 'No owner on the OTR roll for this lot.' : 'No owners for Alexandria in the sample: the parcel layer publishes none.';
@@ -252,8 +275,8 @@ function subjectItem(ref: string, facts: EntityFacts, sources: SourceCollector) 
           sale_date: text(saleDate),
           price_dollars: typeof price?.value === 'number' ? price.value : undefined,
           sale_type: 'last_recorded_sale',
-          acceptance_code: typeof price?.value === 'number' && price.value > 0 ? 'market' : 'non_market',
-          acceptance_basis: 'OTR writes a price of 0 for a non-market transfer or a sale without a price; any other price is read as a market sale.',
+          acceptance_code: typeof price?.value === 'number' && price.value > 0 ? 'market' : OTR_PRICE_ZERO_CODE,
+          acceptance_basis: OTR_ACCEPTANCE_BASIS,
           data_date: isoDay((price ?? saleDate)?.citation.as_of ?? ''),
           source_refs: [...new Set([price, saleDate].filter((f): f is Fact => f !== undefined).map((f) => sources.cite(f.citation)))],
         };
@@ -276,12 +299,14 @@ function subjectItem(ref: string, facts: EntityFacts, sources: SourceCollector) 
     link_confidence: permit.confidence,
     source_refs: [sources.cite(permit.citation)],
   }));
+  if (dc && permitSource) sources.add(permitSource);
   const permit = dc
     ? {
         availability: 'available',
         total_count: permitRecords.length,
         has_more: false,
         records: permitRecords,
+        ...(permitSource ? { source_ids: [permitSource.source_id] } : {}),
         limitations: [PERMIT_SCOPE, ...(facts.permits.some((p) => p.method === 'address_match') ? [ADDRESS_MATCHED_PERMIT] : [])],
       }
     : { availability: 'unavailable', total_count: 0, has_more: false, records: [], limitations: ['No permits for Alexandria in the sample.'] };
@@ -292,7 +317,15 @@ function subjectItem(ref: string, facts: EntityFacts, sources: SourceCollector) 
     property_ref: ref,
     outcome: 'ok',
     ...(location
-      ? { location: { latitude: location.lat, longitude: location.lon, precision: location.precision, source_refs: [location.record_ref] } }
+      ? {
+          location: {
+            latitude: location.lat,
+            longitude: location.lon,
+            precision: location.precision,
+            ...locationStatus(location.precision),
+            source_refs: [location.record_ref],
+          },
+        }
       : {}),
     characteristics: building,
     sections: { identity, ownership, assessment, tax, transfer, building, land, permit },
@@ -328,6 +361,9 @@ const COMPARABLE_NOTES = [
 function comparableItem(store: SampleStore, sale: SaleNear, sources: SourceCollector) {
   sources.cite(sale.citation);
   const propertyFacts = sale.property_id === null ? null : store.factsFor(sale.property_id);
+  // An OTR sale's point is its square's centroid: cited to the DC GIS square point, not to OTR.
+  const squarePoint = sale.location.precision === 'square_centroid' ? propertyFacts?.location : null;
+  if (squarePoint) sources.cite(squarePoint.citation);
   const record = propertyFacts === null ? store.getRecord(sale.record_ref) : null;
   const characteristics = propertyFacts
     ? profileFromFacts(propertyFacts, sources)
@@ -341,7 +377,13 @@ function comparableItem(store: SampleStore, sale: SaleNear, sources: SourceColle
     property_ref: propertyRef,
     record_ref: sale.record_ref,
     outcome: 'ok',
-    location: { latitude: sale.location.lat, longitude: sale.location.lon, precision: sale.location.precision, source_refs: [sale.record_ref] },
+    location: {
+      latitude: sale.location.lat,
+      longitude: sale.location.lon,
+      precision: sale.location.precision,
+      ...locationStatus(sale.location.precision),
+      source_refs: [squarePoint ? squarePoint.record_ref : sale.record_ref],
+    },
     distance_miles: Math.round(sale.distance_miles * 1000) / 1000,
     characteristics,
     sections: {
@@ -359,9 +401,9 @@ function comparableItem(store: SampleStore, sale: SaleNear, sources: SourceColle
         ...(sale.sale_date === null ? { sale_date_status: 'unavailable' } : { sale_date: sale.sale_date }),
         price_dollars: sale.price_dollars,
         sale_type: otr ? 'last_recorded_sale' : 'cama_extract_sale',
-        acceptance_code: sale.market_sale ? 'market' : 'non_market',
+        acceptance_code: sale.market_sale ? 'market' : otr ? OTR_PRICE_ZERO_CODE : 'non_market',
         acceptance_basis: otr
-          ? 'OTR writes a price of 0 for a non-market transfer or a sale without a price; any other price is read as a market sale.'
+          ? OTR_ACCEPTANCE_BASIS
           : 'CAMA QUALIFIED: Q (qualified) is a market sale, U (unqualified) is not.',
         data_date: isoDay(sale.citation.as_of),
         source_refs: [sale.record_ref],
@@ -420,7 +462,7 @@ function comparablesReport(store: SampleStore, query: V3RecordQuery, sources: So
       items,
       subject: {
         property_ref: ref,
-        location: { latitude: location.lat, longitude: location.lon, precision: location.precision, source_refs: [location.record_ref] },
+        location: { latitude: location.lat, longitude: location.lon, precision: location.precision, ...locationStatus(location.precision), source_refs: [location.record_ref] },
       },
       total: comparables.length,
       radius_miles: radius,
@@ -481,7 +523,7 @@ export const v3RecordQuery: LocalOperation = contractOperation('v3.recordQuery',
 
   const ref = query.subject_property_ref ?? '';
   const facts = subjectFacts(store, ref);
-  const item = subjectItem(ref, facts, sources);
+  const item = subjectItem(ref, facts, sources, store.getSource(DATASET_IDS.permits));
   return {
     data: { projection: 'report_subject_v1', snapshot, sources: sources.list(), items: [item] },
     charge: chargeFor(rule, { hasResults: true }),

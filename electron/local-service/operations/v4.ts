@@ -23,7 +23,7 @@ import type { LocalOperation, OperationRequest, OperationContext, OperationResul
 import { ServiceFailure } from '../operation.ts';
 import { equalityKey } from '../sample-keys.ts';
 import { SampleStoreError } from '../sample-store.ts';
-import type { CellValue, EntityFacts, Fact, FactField, FieldFilter, FieldType, SampleRecord } from '../sample-store.ts';
+import type { CellValue, EntityFacts, Fact, FactField, FieldFilter, FieldType, SampleRecord, SampleStore } from '../sample-store.ts';
 import { v4Citation } from './citations.ts';
 import type { V4Citation } from './citations.ts';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.ts';
@@ -73,14 +73,27 @@ function dateBound(field: string, value: number): string {
   throw new ServiceFailure(400, 'invalid_filter', `filter.${field}: ${field} is a date; gte takes a year (2015) or a date as YYYYMMDD (20150601)`);
 }
 
-function searchRecordOf(record: SampleRecord) {
+/**
+ * A search record. Its `data` is the row as stored; columns the publisher did not print (OTR's
+ * `square_lat`/`square_lon` are DC GIS square centroids, canonical SSLs, Alexandria parcels' matched
+ * address point) are named in `citation.derived_fields`, each with what it came from and its own
+ * citation, so no reader takes them for the publisher's.
+ */
+function searchRecordOf(record: SampleRecord, store: SampleStore) {
+  const derived = store.derivedColumns(record.record_ref);
+  const derivedFields = Object.fromEntries(
+    Object.entries(derived).map(([column, made]) => [
+      column,
+      { status: made.status, method: made.method, derived_from: made.derived_from, note: made.note, citation: v4Citation(made.citation) },
+    ]),
+  );
   return {
     record_ref: record.record_ref,
     kind: record.kind,
     source_id: record.source_id,
     jurisdiction: record.jurisdiction,
     published_at: record.published_at,
-    citation: v4Citation(record.citation),
+    citation: { ...v4Citation(record.citation), ...(Object.keys(derivedFields).length > 0 ? { derived_fields: derivedFields } : {}) },
     data: record.data,
     q_ids: record.q_ids,
   };
@@ -145,7 +158,7 @@ export const v4Search = contractOperation('v4.search', (request, { store }) => {
   }
   return {
     data: {
-      items: page.items.map(searchRecordOf),
+      items: page.items.map((record) => searchRecordOf(record, store)),
       total: page.total,
       ...(page.nextCursor === null ? {} : { next_cursor: page.nextCursor }),
     },
@@ -299,7 +312,8 @@ function factCitation(fact: Fact): V4Citation & Record<string, unknown> {
 function cited(fact: Fact) {
   return {
     value: fact.value,
-    status: fact.synthetic ? 'synthetic' : 'reported',
+    // `derived`: computed from published values (citation = the record it came from, `note` says how).
+    status: fact.status,
     citation: factCitation(fact),
     ...(fact.note === null ? {} : { note: fact.note }),
   };
@@ -309,7 +323,7 @@ function cited(fact: Fact) {
 export function summaryEntry(facts: EntityFacts, field: SummaryCanonicalField) {
   const wanted = CANONICAL_FACTS[field];
   const candidates = facts.facts.filter((fact) => wanted.includes(fact.field));
-  const best = candidates.find((fact) => !fact.synthetic) ?? candidates[0];
+  const best = candidates.find((fact) => fact.status === 'reported') ?? candidates.find((fact) => !fact.synthetic) ?? candidates[0];
   if (best === undefined) return null;
   const seen = new Set<string>([`${best.citation.source_id}|${equalityKey(best.value as CellValue)}`]);
   const alternatives = [];
