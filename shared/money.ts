@@ -102,6 +102,16 @@ export interface FormatUsdOptions {
   precision?: number;
 }
 
+const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+
+/**
+ * Formats a whole-dollar amount as publishers print it (assessed values, sale prices: dollars, not
+ * micro-USD): "$1,302,760". A fraction, which no publisher in the sample writes, is rounded.
+ */
+export function formatDollars(dollars: number): string {
+  return wholeDollars.format(dollars);
+}
+
 /** Formats micro-USD for a person: "$0.10", "$0.0042", "$1,250.00", "-$0.10". */
 export function formatUsd(micro: MicroUsd, options: FormatUsdOptions = {}): string {
   if (!Number.isSafeInteger(micro)) throw new RangeError(`not an integer micro-USD amount: ${micro}`);
