@@ -4,6 +4,7 @@
 // The preload exposes exactly these names as functions, and the host bridge mirrors it.
 import { z } from 'zod';
 import { PlatErrorSchema } from './errors.ts';
+import { ReportDocumentSchema } from './report/document.ts';
 import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
 import { isIsoDate, operationSchemas, serviceOperationNames, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
 
@@ -165,14 +166,84 @@ export const LedgerRowSchema = z.object({
 });
 export type LedgerRow = z.infer<typeof LedgerRowSchema>;
 
+/**
+ * What makes a project an assignment (the appraiser's or title researcher's workfile): the subject,
+ * the date the work speaks for (comparables and "as of" are judged against it), and who it is for.
+ */
+export const AssignmentDetailsSchema = z.object({
+  /** The subject's entity id (prop_, parc_, unit_ or acct_). */
+  subjectRef: z.string().min(1).max(64),
+  /** How a person recognises the subject ("1708 21ST ST NW · SSL 0065 0007"). */
+  subjectLabel: z.string().max(300),
+  /** YYYY-MM-DD; defaults to the day the assignment is started. */
+  effectiveDate: z.string().refine((text) => isIsoDate(text), { error: 'must be a date that exists (YYYY-MM-DD)' }),
+  intendedUse: z.string().max(500),
+  client: z.string().max(300),
+  reference: z.string().max(120),
+  notes: z.string().max(20_000),
+});
+export type AssignmentDetails = z.infer<typeof AssignmentDetailsSchema>;
+
 export const ProjectSchema = z.object({
   id: z.string(),
   name: z.string(),
   capMicroUsd: MicroUsd.nullable(),
   archived: z.boolean(),
   createdAt: IsoDateTime,
+  /** Null for a plain project; an assignment's details otherwise. */
+  assignment: AssignmentDetailsSchema.nullable(),
 });
 export type Project = z.infer<typeof ProjectSchema>;
+
+/** One answer bought (or served free) while an assignment was active, kept with it. */
+export const AssignmentAnswerSchema = z.object({
+  id: z.string(),
+  operation: ServiceCallOperationSchema,
+  /** The request, as compact text (what was asked). */
+  parameters: z.string(),
+  at: IsoDateTime,
+  chargedMicroUsd: MicroUsd,
+  cacheHit: z.boolean(),
+  requestId: z.string().nullable(),
+  /** What it is about, for a person ("Subject report for 1708 21ST ST NW"). */
+  label: z.string(),
+  /** How many citations the answer carries. */
+  citationCount: z.number().int().min(0),
+});
+export type AssignmentAnswer = z.infer<typeof AssignmentAnswerSchema>;
+
+/** The appraiser's choice of another value for a field, with the reason (kept and printed). */
+export const ValueChoiceSchema = z.object({
+  field: z.string().min(1).max(120),
+  alternativeKey: z.string().min(1).max(200),
+  reason: z.string().trim().min(1).max(2_000),
+  at: IsoDateTime,
+});
+export type ValueChoice = z.infer<typeof ValueChoiceSchema>;
+
+/** What "Verify a report" found in a PDF, value by value. */
+export const ReportVerificationSchema = z.object({
+  /** `plat`: a Plat report whose attachments are intact; `altered`: its attachment no longer matches what Plat wrote; `not-plat`: no Plat attachments; `unreadable`: not a PDF Plat can read. */
+  kind: z.enum(['plat', 'altered', 'not-plat', 'unreadable']),
+  message: z.string(),
+  assignmentId: z.string().nullable(),
+  assignmentName: z.string().nullable(),
+  generatedAt: z.string().nullable(),
+  rows: z.array(
+    z.object({
+      field: z.string(),
+      label: z.string(),
+      printed: z.string(),
+      /** What Plat holds now for the same field; null when it holds nothing for it. */
+      current: z.string().nullable(),
+      outcome: z.enum(['unchanged', 'changed', 'not-held', 'altered']),
+      citation: z.string(),
+    }),
+  ),
+  /** Re-checking against the service: what it would buy and cost (free when nothing needs buying). */
+  recheck: z.object({ expectedCostMicroUsd: MicroUsd, calls: z.number().int().min(0) }).nullable(),
+});
+export type ReportVerification = z.infer<typeof ReportVerificationSchema>;
 
 export const BudgetSettingsSchema = z.object({
   sessionCapMicroUsd: MicroUsd.nullable(),
@@ -290,6 +361,70 @@ export const ipcOperations = {
     }),
     response: ProjectSchema,
   },
+  // Assignments: a project with a subject, an effective date and its client; every answer bought while
+  // one is active is kept with it and reopens free.
+  createAssignment: {
+    request: z.strictObject({
+      name: z.string().trim().min(1).max(120),
+      capMicroUsd: MicroUsd.nullable(),
+      details: AssignmentDetailsSchema.partial({ effectiveDate: true, intendedUse: true, client: true, reference: true, notes: true }).strict(),
+      /** Make it the active assignment (everything bought from now on is attached to it). */
+      activate: z.boolean().optional(),
+    }),
+    response: ProjectSchema,
+  },
+  updateAssignment: {
+    request: z.strictObject({ id: z.string().min(1).max(64), details: AssignmentDetailsSchema.partial().strict() }),
+    response: ProjectSchema,
+  },
+  getAssignment: {
+    request: z.strictObject({ id: z.string().min(1).max(64) }),
+    response: z.object({
+      project: ProjectSchema,
+      answers: z.array(AssignmentAnswerSchema),
+      spentMicroUsd: MicroUsd,
+      choices: z.array(ValueChoiceSchema),
+    }),
+  },
+  /** A kept answer, served from the local store: free, and works with the service unreachable. */
+  getAssignmentAnswer: {
+    request: z.strictObject({ id: z.string().min(1).max(64), answerId: z.string().min(1).max(64) }),
+    response: z.object({ answer: AssignmentAnswerSchema, envelope: z.unknown() }),
+  },
+  setValueChoice: {
+    request: z.strictObject({
+      assignmentId: z.string().min(1).max(64),
+      field: z.string().min(1).max(120),
+      /** null takes the choice back (Plat's own choice stands again). */
+      choice: z.strictObject({ alternativeKey: z.string().min(1).max(200), reason: z.string().trim().min(1).max(2_000) }).nullable(),
+    }),
+    response: z.object({ choices: z.array(ValueChoiceSchema) }),
+  },
+  /** The workfile as one JSON file (details, answers with their citations, choices): a reviewer opens it without buying again. */
+  exportAssignment: {
+    request: z.strictObject({ id: z.string().min(1).max(64) }),
+    response: z.object({ filename: z.string(), json: z.string() }),
+  },
+  importAssignment: {
+    request: z.strictObject({ json: z.string().min(2).max(15 * 1024 * 1024) }),
+    response: ProjectSchema,
+  },
+
+  // Reports: built from the assignment's kept answers (free), printed to PDF with its evidence attached.
+  getSubjectReport: {
+    request: z.strictObject({ assignmentId: z.string().min(1).max(64) }),
+    response: ReportDocumentSchema,
+  },
+  exportReportPdf: {
+    request: z.strictObject({ assignmentId: z.string().min(1).max(64) }),
+    response: z.object({ filename: z.string(), pdfBase64: z.string(), pageCount: z.number().int(), byteLength: z.number().int() }),
+  },
+  verifyReport: {
+    // A PDF travels base64 on the bridge, whose messages stop at 16 MiB: about 11 MiB of PDF.
+    request: z.strictObject({ pdfBase64: z.string().min(1).max(15 * 1024 * 1024) }),
+    response: ReportVerificationSchema,
+  },
+
   setActiveProject: {
     request: z.strictObject({ id: z.string().min(1).max(64).nullable() }),
     response: z.object({ activeProjectId: z.string().nullable() }),

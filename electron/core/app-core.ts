@@ -1,29 +1,39 @@
-// Composes the runtime-neutral core: app database (ledger, cache, projects, budgets), key vault,
-// service connection (the embedded sample service by default, or a live base URL), the gateway
-// every service call goes through, the IPC handlers and the event hub. Electron's main.ts and the
+// Composes the runtime-neutral core: app database (ledger, cache, projects and assignments,
+// budgets), key vault, service connection (the embedded sample service by default, or a live base
+// URL) and its state, the gateway every service call goes through, the event hub, and the IPC
+// handler map, assembled from one module per domain in handlers/. Electron's main.ts and the
 // browser host both build one of these and differ only in the ports they plug in: how the local
-// service process starts, and where the key is kept.
+// service process starts, where the key is kept, and what prints a PDF.
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { AppInfo, ServiceConnection } from '../../shared/ipc.ts';
-import { serviceCallOperations, type ServiceCallIpcName } from '../../shared/ipc.ts';
 import { checkServiceBaseUrl } from '../../shared/connection-url.ts';
-import { formatUsd } from '../../shared/money.ts';
-import { createIpcDispatcher, type CallContext, type IpcDispatch, type IpcHandlers, type IpcSender } from './ipc-dispatch.ts';
+import { createIpcDispatcher, type IpcDispatch, type IpcHandlers, type IpcSender } from './ipc-dispatch.ts';
 import { EventHub } from './events.ts';
 import { inTransaction } from './app-db.ts';
 import { lockDataFolder } from './data-folder-lock.ts';
 import { checkDataFolderDatabases, DataFolderProblem, LEDGER_FILE, openLedgerDatabase, SERVICE_STATE_FILE } from './database-check.ts';
 import { SpendLedger } from './ledger.ts';
 import { ResponseCache } from './cache.ts';
-import { ProjectStore, SettingsStore, toIpcProject } from './projects.ts';
+import { ProjectStore, SettingsStore } from './projects.ts';
 import { BudgetPolicy, CostEstimator } from './budgets.ts';
 import type { KeyVault } from './key-vault.ts';
 import { ServiceClient, ServiceCallError } from './service-client.ts';
-import { ServiceGateway, type ActiveService, type GatewayAnswer, type GatewayCall, type RequestParts } from './service-gateway.ts';
+import { ServiceGateway, type ActiveService, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
+import type { Printer } from './reports/printer.ts';
+import { ReportPdfService } from './reports/report-pdf-service.ts';
+import { AssignmentService } from './assignments/assignments.ts';
+import { connectionHandlers, type ConnectionCheck, type ConnectionControl, type StoredConnection } from './handlers/connection.ts';
+import { serviceCallHandlers } from './handlers/service-calls.ts';
+import { spendHandlers } from './handlers/spend.ts';
+import { projectHandlers } from './handlers/projects.ts';
+import { budgetHandlers } from './handlers/budgets.ts';
+import { cacheHandlers } from './handlers/cache.ts';
+import { keyHandlers } from './handlers/key.ts';
+import { recheckPricer, reportHandlers, subjectReportBuilder } from './handlers/reports.ts';
 
 /** The embedded service as a running process: where it listens and the demo keys it seeded. */
 export interface RunningLocalService {
@@ -53,6 +63,11 @@ export interface AppCoreOptions {
   startFresh?: boolean;
   /** How the person starts fresh in this runtime, for the messages (see database-check.ts). */
   startFreshHint?: string;
+  /**
+   * The printer for PDF exports, once there is one (the browser host knows its page address only
+   * after it has started): Electron's hidden window, or a Chromium found on the machine.
+   */
+  printer?: () => Printer | null;
   /** Waits between re-checks of an unreachable service, in ms (the last one repeats). */
   recheckDelaysMs?: readonly number[];
 }
@@ -76,8 +91,7 @@ export interface AppCore {
 const StoredConnectionSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('local-sample') }),
   z.object({ mode: z.literal('live'), baseUrl: z.string(), allowInsecure: z.literal(true).optional() }),
-]);
-type StoredConnection = z.infer<typeof StoredConnectionSchema>;
+]) satisfies z.ZodType<StoredConnection>;
 const CONNECTION_SETTING = 'connection';
 
 /**
@@ -157,6 +171,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     }
   })();
   const { folder, ledger, cache, settings, projects, budgets, estimator } = opened;
+  const assignments = new AssignmentService({
+    db: opened.db,
+    projects,
+    cache,
+    estimator,
+    appVersion: options.appVersion,
+    // The ledger's own total for the project: the same figure its cap is checked against.
+    projectSpent: (projectId) => gateway.spend().byProject.find((entry) => entry.projectId === projectId)?.microUsd ?? 0,
+  });
   const events = new EventHub();
   const sessionId = randomUUID();
   const vault = options.keyVault;
@@ -279,10 +302,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     else if (isCheck) markRefused(failure.code, `The service at ${which().label.replace(/^Live service · /, '')} did not answer as the Property Records Service does: ${failure.message}`);
   };
 
-  type CheckResult = { ok: true; balanceMicroUsd: number | null } | { ok: false; message: string };
-
   /** One free catalog call through the gateway: the state follows its answer, the ledger its balance. */
-  const checkConnection = async (): Promise<CheckResult> => {
+  const checkConnection = async (): Promise<ConnectionCheck> => {
     const checking = generation;
     if (!active || closed) return { ok: false, message: connection.detail ?? 'The service is not connected.' };
     if (connection.state !== 'checking') publish('checking', null, false);
@@ -364,10 +385,17 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     const calling = generation;
     // No service to call: the gateway refuses without asking anyone, which says nothing new.
     const reachesService = active !== null;
+    // The assignment and service of the moment it was asked, as the gateway books it.
+    const projectId = projects.activeProjectId();
+    const connectionId = active?.connectionId ?? null;
     try {
       const answer = await gateway.call(call);
       // A cached answer was not asked of the service, so it proves nothing about it.
       if (reachesService && calling === generation && !answer.billing.cacheHit) observe({ ok: true }, false);
+      // Everything used while an assignment is active is kept with it, cache hits included.
+      if (connectionId !== null) {
+        assignments.attach({ projectId, connectionId, operation: call.operation, parts: call.parts, envelope: answer.envelope, billing: answer.billing });
+      }
       return answer;
     } catch (error) {
       if (reachesService && calling === generation) observe({ ok: false, error }, false);
@@ -397,152 +425,44 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     })
     .catch(() => undefined);
 
-  const serviceHandler =
-    <N extends ServiceCallIpcName>(name: N) =>
-    async (
-      request: { request: unknown; actionId?: string | undefined; confirmed?: boolean | undefined; refresh?: boolean | undefined },
-      context: CallContext,
-    ) => {
-      await ready;
-      return observedCall({
-        operation: serviceCallOperations[name],
-        parts: request.request as RequestParts,
-        actionId: request.actionId,
-        confirmed: request.confirmed,
-        refresh: request.refresh,
-        signal: context.signal,
-      }) as never;
-    };
-
-  const cacheStatus = () => cache.status();
-  const ledgerFilter = (filter: { projectId?: string | null | undefined; from?: string | undefined; to?: string | undefined }) => ({
-    ...(filter.projectId !== undefined ? { projectId: filter.projectId } : {}),
-    ...(filter.from ? { from: new Date(filter.from) } : {}),
-    ...(filter.to ? { to: new Date(filter.to) } : {}),
-  });
-
-  const handlers: IpcHandlers = {
-    getAppInfo: async () => ({ appName: 'Plat', appVersion: options.appVersion, runtime: options.runtime, service: connection }),
-    setConnection: async (request) => {
-      await ready;
-      // The contract has checked the address already; this is the same rule, so nothing unusable is
-      // ever saved (a saved setting is read at every start).
-      let next: StoredConnection = { mode: 'local-sample' };
-      if (request.mode === 'live') {
-        const check = checkServiceBaseUrl(request.baseUrl, { allowInsecure: request.allowInsecure });
-        if (!check.ok) throw new PlatFailure('invalid_payload', check.problem);
-        next = { mode: 'live', baseUrl: check.baseUrl, ...(request.allowInsecure ? { allowInsecure: true as const } : {}) };
-      }
+  const connectionControl: ConnectionControl = {
+    ready,
+    current: () => connection,
+    stored: () => stored,
+    choose: (next) => {
       settings.set(CONNECTION_SETTING, next);
       stored = next;
       fallbackNote = null;
       const switched = activate({ accountChanged: true });
-      // The answer says "checking"; the check's result follows as a serviceConnectionChanged event.
       if (checkable()) void checkConnection();
       return switched;
     },
+    keyChanged: ({ check }) => {
+      if (stored.mode !== 'live') return;
+      activate({ accountChanged: true });
+      if (check && checkable()) void checkConnection();
+    },
+    check: checkConnection,
+  };
 
-    searchRecords: serviceHandler('searchRecords'),
-    getSourceCatalog: serviceHandler('getSourceCatalog'),
-    getConnectedEntities: serviceHandler('getConnectedEntities'),
-    getEntitySummary: serviceHandler('getEntitySummary'),
-    queryRecords: serviceHandler('queryRecords'),
-    searchProperties: serviceHandler('searchProperties'),
-    resolveEntities: serviceHandler('resolveEntities'),
-    getCatalogFacet: serviceHandler('getCatalogFacet'),
-    getEntity: serviceHandler('getEntity'),
-    traverseRelationships: serviceHandler('traverseRelationships'),
-    previewCost: async (request) => {
-      await ready;
-      return gateway.preview(request.operation, request.request as RequestParts);
-    },
+  const reportSources = { assignments, gateway, connectionId: () => active?.connectionId ?? null };
+  const documentFor = subjectReportBuilder(reportSources);
+  const reportPdf = new ReportPdfService({
+    printer: options.printer ?? (() => null),
+    documentFor,
+    recheckPrice: recheckPricer(reportSources),
+    appVersion: options.appVersion,
+  });
 
-    getSpend: async () => gateway.spend(),
-    listLedger: async (request) => {
-      const filter = ledgerFilter(request.filter);
-      const rows = ledger.list({ ...filter, limit: request.limit, offset: request.offset });
-      const total = ledger.count(filter);
-      return {
-        total,
-        rows: rows.map((row) => ({
-          id: row.id,
-          kind: row.kind,
-          startedAt: row.startedAt,
-          finishedAt: row.finishedAt,
-          operation: row.operation,
-          requestSummary: JSON.stringify(row.requestSummary),
-          requestId: row.requestId,
-          idempotencyKey: row.idempotencyKey,
-          httpStatus: row.httpStatus,
-          status: row.status,
-          expectedCostMicroUsd: row.expectedCostMicroUsd,
-          chargedMicroUsd: row.totalChargeMicroUsd,
-          unreportedChargeMicroUsd: row.unreportedChargeMicroUsd,
-          balanceAfterMicroUsd: row.balanceAfterMicroUsd,
-          replayed: row.replayed,
-          cacheHit: row.cacheHit,
-          projectId: row.projectId,
-          errorCode: row.errorCode,
-        })),
-      };
-    },
-    exportLedgerCsv: async (request) => ({
-      filename: `plat-ledger-${new Date().toISOString().slice(0, 10)}.csv`,
-      csv: ledger.exportCsv(ledgerFilter(request.filter)),
-    }),
-
-    listProjects: async () => ({ projects: projects.list({ includeArchived: true }).map(toIpcProject), activeProjectId: projects.activeProjectId() }),
-    createProject: async (request) => toIpcProject(projects.create({ name: request.name, spendingCapMicroUsd: request.capMicroUsd })),
-    updateProject: async (request) => {
-      if (request.name !== undefined) projects.rename(request.id, request.name);
-      if (request.capMicroUsd !== undefined) projects.setSpendingCap(request.id, request.capMicroUsd);
-      if (request.archived === true) projects.archive(request.id);
-      if (request.archived === false) projects.restore(request.id);
-      const project = projects.get(request.id);
-      if (!project) throw new PlatFailure('not_found', 'There is no such project.');
-      return toIpcProject(project);
-    },
-    setActiveProject: async (request) => ({ activeProjectId: projects.setActiveProjectId(request.id) }),
-    getBudgets: async () => budgets.settings(),
-    setBudgets: async (request) => budgets.update(request),
-
-    getCacheStatus: async () => cacheStatus(),
-    setCachePolicy: async (request) => {
-      cache.setPolicy(request);
-      return cacheStatus();
-    },
-    clearCache: async () => {
-      cache.clear();
-      return cacheStatus();
-    },
-
-    getKeyStatus: async () => vault.status(),
-    setApiKey: async (request) => {
-      const status = vault.setKey(request.key, { allowWeakStorage: request.allowWeakStorage === true });
-      if (stored.mode === 'live') {
-        activate({ accountChanged: true });
-        if (checkable()) void checkConnection();
-      }
-      return status;
-    },
-    deleteApiKey: async () => {
-      const status = vault.deleteKey();
-      if (stored.mode === 'live') activate({ accountChanged: true });
-      return status;
-    },
-    testApiKey: async () => {
-      await ready;
-      if (stored.mode !== 'live') {
-        return { ok: false, message: 'Plat is connected to the local sample, which needs no key. Choose a live service first.', balanceMicroUsd: null };
-      }
-      if (!vault.status().configured) return { ok: false, message: 'No API key is set up — add one first.', balanceMicroUsd: null };
-      // The connection check itself (a free catalog call): it proves the key without spending, the
-      // ledger records the balance, and the connection state shows the result.
-      const result = await checkConnection();
-      if (!result.ok) return { ok: false, message: result.message, balanceMicroUsd: null };
-      const balance = result.balanceMicroUsd;
-      return { ok: true, message: `The key works.${balance !== null ? ` Balance ${formatUsd(balance)}.` : ''}`, balanceMicroUsd: balance };
-    },
+  const handlers: IpcHandlers = {
+    ...connectionHandlers({ connection: connectionControl, appInfo: { appName: 'Plat', appVersion: options.appVersion, runtime: options.runtime } }),
+    ...serviceCallHandlers({ ready, call: observedCall, gateway }),
+    ...spendHandlers({ ledger, gateway }),
+    ...projectHandlers({ projects, assignments }),
+    ...budgetHandlers({ budgets }),
+    ...cacheHandlers({ cache }),
+    ...keyHandlers({ vault, connection: connectionControl }),
+    ...reportHandlers({ documentFor, pdf: reportPdf }),
   };
 
   return {

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProjectSchema } from '../../shared/ipc.ts';
 import { openAppDatabase } from './app-db.ts';
 import { toIpcError } from './failure.ts';
-import { normalizeProjectName, ProjectError, ProjectStore, SettingsStore, toIpcProject } from './projects.ts';
+import { applyMigrations } from './app-db.ts';
+import { localDay, normalizeProjectName, ProjectError, PROJECTS_MIGRATIONS, PROJECTS_MODULE, ProjectStore, SettingsStore, toIpcProject } from './projects.ts';
 
 const fixedClock = () => new Date('2025-03-01T09:00:00.000Z');
 
@@ -88,6 +89,7 @@ describe('ProjectStore', () => {
       capMicroUsd: 1_000_000,
       archived: false,
       createdAt: '2025-03-01T09:00:00.000Z',
+      assignment: null,
     });
     expect(toIpcProject(projects.archive(a.id)).archived).toBe(true);
   });
@@ -144,6 +146,75 @@ describe('ProjectStore', () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+});
+
+describe('ProjectStore assignments', () => {
+  const SUBJECT = 'prop_0b7c2f3e-5d0a-5c1e-9f43-2a6d8e1b4c70';
+  let db: DatabaseSync;
+  let projects: ProjectStore;
+
+  beforeEach(() => {
+    db = openAppDatabase(':memory:');
+    projects = new ProjectStore(db, { now: fixedClock });
+  });
+  afterEach(() => db.close());
+
+  it('creates an assignment with defaults: effective date today where Plat runs, the rest empty', () => {
+    const a = projects.createAssignment({ name: '1708 21st St NW', details: { subjectRef: SUBJECT, subjectLabel: ' 1708 21ST ST NW ' } });
+    expect(projects.assignmentDetails(a.id)).toEqual({
+      subjectRef: SUBJECT,
+      subjectLabel: '1708 21ST ST NW',
+      effectiveDate: localDay(fixedClock()),
+      intendedUse: '',
+      client: '',
+      reference: '',
+      notes: '',
+    });
+    expect(ProjectSchema.parse(toIpcProject(a, projects.assignmentDetails(a.id))).assignment?.subjectRef).toBe(SUBJECT);
+    // A plain project has no details.
+    expect(projects.assignmentDetails(projects.create({ name: 'Plain' }).id)).toBeNull();
+  });
+
+  it('refuses details a person must correct, with a message naming the field, and writes nothing', () => {
+    const refused = (details: Record<string, string>) => refusal(() => projects.createAssignment({ name: 'X', details: { subjectRef: SUBJECT, ...details } }));
+    expect(refused({ effectiveDate: '2025-02-30' })).toMatchObject({ code: 'invalid_payload', message: expect.stringMatching(/effective date must be a date that exists/) });
+    expect(refused({ effectiveDate: '30/01/2025' }).message).toMatch(/effective date/);
+    expect(refused({ client: 'c'.repeat(301) }).message).toMatch(/client can be at most 300 characters/);
+    expect(refused({ notes: 'n'.repeat(20_001) }).message).toMatch(/notes can be at most 20,000 characters/);
+    expect(refused({ reference: 'A\u0007B' }).message).toMatch(/reference cannot contain control characters/);
+    expect(refused({ subjectRef: '1708 21ST ST NW' }).message).toMatch(/subject must be a property, parcel, unit or tax account id/);
+    expect(refused({ subjectRef: 'addr_0293e560-4883-540b-a751-b66d24869504' }).message).toMatch(/subject must be/);
+    expect(projects.list()).toEqual([]);
+    // Notes keep their line breaks.
+    const ok = projects.createAssignment({ name: 'Y', details: { subjectRef: SUBJECT, notes: 'line 1\n\tline 2' } });
+    expect(projects.assignmentDetails(ok.id)?.notes).toBe('line 1\n\tline 2');
+  });
+
+  it('updates only the details given, and makes a plain project an assignment only with a subject', () => {
+    const a = projects.createAssignment({ name: 'A', details: { subjectRef: SUBJECT, client: 'First Bank' } });
+    expect(projects.updateAssignmentDetails(a.id, { effectiveDate: '2024-12-31', notes: 'Inspected 12/30' })).toMatchObject({
+      client: 'First Bank',
+      effectiveDate: '2024-12-31',
+      notes: 'Inspected 12/30',
+    });
+    expect(refusal(() => projects.updateAssignmentDetails(a.id, { effectiveDate: '2024-13-01' })).message).toMatch(/effective date/);
+    expect(projects.assignmentDetails(a.id)?.effectiveDate).toBe('2024-12-31');
+    const plain = projects.create({ name: 'Plain' });
+    expect(refusal(() => projects.updateAssignmentDetails(plain.id, { client: 'X' })).message).toMatch(/without a subject/);
+    expect(projects.updateAssignmentDetails(plain.id, { subjectRef: SUBJECT }).effectiveDate).toBe(localDay(fixedClock()));
+  });
+
+  it('brings a database written before assignments up to date, keeping its projects', () => {
+    const old = openAppDatabase(':memory:');
+    applyMigrations(old, PROJECTS_MODULE, PROJECTS_MIGRATIONS.slice(0, 1));
+    old.prepare("INSERT INTO projects (id, name, name_key, created_at) VALUES ('p1', 'Old', 'old', '2024-01-01T00:00:00.000Z')").run();
+    const store = new ProjectStore(old);
+    expect(store.get('p1')?.name).toBe('Old');
+    expect(store.assignmentDetails('p1')).toBeNull();
+    store.updateAssignmentDetails('p1', { subjectRef: SUBJECT });
+    expect(store.assignmentDetails('p1')?.subjectRef).toBe(SUBJECT);
+    old.close();
   });
 });
 

@@ -4,8 +4,9 @@
 // the core's modules share (active project, budget settings), because projects are its first user.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import type { Project as IpcProject } from '../../shared/ipc.ts';
+import { AssignmentDetailsSchema, type AssignmentDetails, type Project as IpcProject } from '../../shared/ipc.ts';
 import { MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
+import { entityPrefix, isIsoDate } from '../../shared/service/index.ts';
 import { applyMigrations, inTransaction, statement } from './app-db.ts';
 import { PlatFailure } from './failure.ts';
 
@@ -76,6 +77,18 @@ export const PROJECTS_MIGRATIONS: readonly string[] = [
    ) STRICT;
    -- Names are unique among open projects; an archived name may be reused.
    CREATE UNIQUE INDEX projects_open_name ON projects (name_key) WHERE archived_at IS NULL;`,
+  // An assignment is a project with these details (the appraiser's workfile); a plain project has none.
+  `CREATE TABLE assignment_details (
+     project_id TEXT PRIMARY KEY REFERENCES projects (id),
+     subject_ref TEXT NOT NULL,
+     subject_label TEXT NOT NULL,
+     effective_date TEXT NOT NULL,
+     intended_use TEXT NOT NULL,
+     client TEXT NOT NULL,
+     reference TEXT NOT NULL,
+     notes TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) STRICT;`,
 ];
 
 export const PROJECT_NAME_MAX_LENGTH = 120;
@@ -128,6 +141,65 @@ function checkCap(cap: MicroUsd | null | undefined): MicroUsd | null {
   return parsed.data;
 }
 
+/** The details a new assignment must have; the rest default (effective date: today, the others empty). */
+export type AssignmentDetailsInput = Pick<AssignmentDetails, 'subjectRef'> & Partial<AssignmentDetails>;
+
+const SUBJECT_PREFIXES = new Set(['prop', 'parc', 'unit', 'acct']);
+const DETAIL_LABELS: Record<keyof AssignmentDetails, string> = {
+  subjectRef: 'subject',
+  subjectLabel: 'subject description',
+  effectiveDate: 'effective date',
+  intendedUse: 'intended use',
+  client: 'client',
+  reference: 'reference',
+  notes: 'notes',
+};
+
+/** The calendar day of `now` where Plat runs (the appraiser's today), as YYYY-MM-DD. */
+export function localDay(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${String(now.getFullYear()).padStart(4, '0')}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/**
+ * The details as stored: NFC, one-line fields trimmed and free of control characters (notes keep
+ * their line breaks and tabs), checked with the contract's own schema so the limits are one set.
+ */
+export function checkAssignmentDetails(details: AssignmentDetails): AssignmentDetails {
+  const oneLine = (key: keyof AssignmentDetails): string => {
+    const text = String(details[key] ?? '').normalize('NFC').trim();
+    if (/\p{Cc}/u.test(text)) throw new ProjectError(`The assignment's ${DETAIL_LABELS[key]} cannot contain control characters`);
+    return text;
+  };
+  const notes = String(details.notes ?? '').normalize('NFC');
+  if (/[^\P{Cc}\t\n\r]/u.test(notes)) throw new ProjectError("The assignment's notes cannot contain control characters other than line breaks and tabs");
+  const normalized: AssignmentDetails = {
+    subjectRef: oneLine('subjectRef'),
+    subjectLabel: oneLine('subjectLabel'),
+    effectiveDate: oneLine('effectiveDate'),
+    intendedUse: oneLine('intendedUse'),
+    client: oneLine('client'),
+    reference: oneLine('reference'),
+    notes,
+  };
+  const prefix = entityPrefix(normalized.subjectRef);
+  if (!prefix || !SUBJECT_PREFIXES.has(prefix)) {
+    throw new ProjectError('The subject must be a property, parcel, unit or tax account id (prop_, parc_, unit_ or acct_ and a uuid)');
+  }
+  if (!isIsoDate(normalized.effectiveDate)) {
+    throw new ProjectError(`The effective date must be a date that exists, as YYYY-MM-DD ("${normalized.effectiveDate.slice(0, 40)}" is not)`);
+  }
+  const parsed = AssignmentDetailsSchema.safeParse(normalized);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path[0] as keyof AssignmentDetails | undefined;
+    const label = key ? DETAIL_LABELS[key] : 'details';
+    const max = issue?.code === 'too_big' ? Number(issue.maximum) : null;
+    throw new ProjectError(max !== null ? `The assignment's ${label} can be at most ${max.toLocaleString('en-US')} characters` : `The assignment's ${label} ${issue?.message ?? 'is not valid'}`);
+  }
+  return parsed.data;
+}
+
 export interface ProjectStoreOptions {
   /** The clock for createdAt and archivedAt; tests pass a fixed one. */
   now?: () => Date;
@@ -155,6 +227,65 @@ export class ProjectStore {
         .run(id, name, nameKey(name), cap, this.#now().toISOString());
     });
     return this.#require(id);
+  }
+
+  /** A project with a subject and its details, in one commit (the effective date defaults to today). */
+  createAssignment(input: CreateProjectInput & { details: AssignmentDetailsInput; createdAt?: string }): Project {
+    const details = checkAssignmentDetails(this.#withDefaults(input.details));
+    return inTransaction(this.#db, () => {
+      const project = this.create(input);
+      // An imported workfile keeps the day its assignment was started.
+      if (input.createdAt !== undefined) statement(this.#db, 'UPDATE projects SET created_at = ? WHERE id = ?').run(input.createdAt, project.id);
+      this.#writeDetails(project.id, details);
+      return this.#require(project.id);
+    });
+  }
+
+  /** Changes an assignment's details (only those given); a plain project becomes an assignment once it is given a subject. */
+  updateAssignmentDetails(id: string, update: Partial<AssignmentDetails>): AssignmentDetails {
+    return inTransaction(this.#db, () => {
+      const project = this.#require(id);
+      const current = this.assignmentDetails(id);
+      if (!current && update.subjectRef === undefined) {
+        throw new ProjectError(`"${project.name}" is a project without a subject; give it a subject to make it an assignment`);
+      }
+      const merged = checkAssignmentDetails(withUpdate(current ?? this.#withDefaults({ subjectRef: update.subjectRef ?? '' }), update));
+      this.#writeDetails(id, merged);
+      return merged;
+    });
+  }
+
+  /** The assignment details of a project; null for a plain project (or an unknown id). */
+  assignmentDetails(id: string): AssignmentDetails | null {
+    const row = statement(this.#db, 'SELECT * FROM assignment_details WHERE project_id = ?').get(id);
+    return row ? detailsFromRow(row) : null;
+  }
+
+  /** Every assignment's details, by project id (for lists). */
+  allAssignmentDetails(): Map<string, AssignmentDetails> {
+    const rows = statement(this.#db, 'SELECT * FROM assignment_details').all();
+    return new Map(rows.map((row) => [String(row['project_id']), detailsFromRow(row)]));
+  }
+
+  /** Whether an open project has this name (ignoring case and spacing), e.g. to name an imported copy. */
+  nameTaken(name: string): boolean {
+    return statement(this.#db, 'SELECT 1 FROM projects WHERE name_key = ? AND archived_at IS NULL').get(nameKey(normalizeProjectName(name))) !== undefined;
+  }
+
+  #withDefaults(details: AssignmentDetailsInput): AssignmentDetails {
+    const defaults = { subjectRef: details.subjectRef, subjectLabel: '', effectiveDate: localDay(this.#now()), intendedUse: '', client: '', reference: '', notes: '' };
+    return withUpdate(defaults, details);
+  }
+
+  #writeDetails(id: string, details: AssignmentDetails): void {
+    statement(
+      this.#db,
+      `INSERT INTO assignment_details (project_id, subject_ref, subject_label, effective_date, intended_use, client, reference, notes, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (project_id) DO UPDATE SET subject_ref = excluded.subject_ref, subject_label = excluded.subject_label,
+         effective_date = excluded.effective_date, intended_use = excluded.intended_use, client = excluded.client,
+         reference = excluded.reference, notes = excluded.notes, updated_at = excluded.updated_at`,
+    ).run(id, details.subjectRef, details.subjectLabel, details.effectiveDate, details.intendedUse, details.client, details.reference, details.notes, this.#now().toISOString());
   }
 
   rename(id: string, name: string): Project {
@@ -241,15 +372,38 @@ export class ProjectStore {
   }
 }
 
-/** The project as the IPC contract carries it (shared/ipc.ts `Project`). */
-export function toIpcProject(project: Project): IpcProject {
+/** The project as the IPC contract carries it (shared/ipc.ts `Project`), with its assignment details if it is one. */
+export function toIpcProject(project: Project, assignment: AssignmentDetails | null = null): IpcProject {
   return {
     id: project.id,
     name: project.name,
     capMicroUsd: project.spendingCapMicroUsd,
     archived: project.archivedAt !== null,
     createdAt: project.createdAt,
+    assignment,
   };
+}
+
+function detailsFromRow(row: Record<string, unknown>): AssignmentDetails {
+  return {
+    subjectRef: String(row['subject_ref']),
+    subjectLabel: String(row['subject_label']),
+    effectiveDate: String(row['effective_date']),
+    intendedUse: String(row['intended_use']),
+    client: String(row['client']),
+    reference: String(row['reference']),
+    notes: String(row['notes']),
+  };
+}
+
+/** `details` with the fields `update` gives (a field left out, or undefined, keeps its value). */
+function withUpdate(details: AssignmentDetails, update: Partial<AssignmentDetails>): AssignmentDetails {
+  const merged = { ...details };
+  for (const key of Object.keys(DETAIL_LABELS) as Array<keyof AssignmentDetails>) {
+    const value = update[key];
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged;
 }
 
 function projectFromRow(row: Record<string, unknown>): Project {

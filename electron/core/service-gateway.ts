@@ -92,13 +92,15 @@ export function normalizeParts(operation: ServiceOperationName, parts: RequestPa
   return normalized;
 }
 
-function v3PriceRequestOf(operation: ServiceOperationName, parts: RequestParts): V3PriceRequest | undefined {
+/** The variant a v3 call is priced by (mode, projection). */
+export function v3PriceRequestOf(operation: ServiceOperationName, parts: RequestParts): V3PriceRequest | undefined {
   if (operation !== 'v3.recordQuery') return undefined;
   const body = (parts.body ?? {}) as { mode?: V3PriceRequest['mode']; projection?: string };
   return body.mode ? { mode: body.mode, projection: body.projection } : undefined;
 }
 
-function itemsOf(operation: ServiceOperationName, parts: RequestParts): number | undefined {
+/** How many items a resolution prices (each may resolve). */
+export function itemsOf(operation: ServiceOperationName, parts: RequestParts): number | undefined {
   if (operation !== 'v2.resolveEntities') return undefined;
   const items = (parts.body as { items?: unknown[] } | undefined)?.items;
   return Array.isArray(items) && items.length > 0 ? items.length : undefined;

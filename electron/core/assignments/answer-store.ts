@@ -1,0 +1,226 @@
+// What an assignment holds: every answer used while it was active (bought, replayed or served from
+// the cache), with its request, cost and envelope, and the appraiser's value choices. Reading any of
+// it is a local read: free, and it works with the service unreachable. Envelopes are kept once per
+// assignment however often the same answer is used (a cache hit shows the same answer again).
+import { hash, randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import type { AssignmentAnswer, ValueChoice } from '../../../shared/ipc.ts';
+import type { ServiceOperationName } from '../../../shared/service/index.ts';
+import { canonicalJson } from '../../../shared/canonical-json.ts';
+import { applyMigrations, inTransaction, statement } from '../app-db.ts';
+
+export const ASSIGNMENT_ANSWERS_MODULE = 'assignment-answers';
+
+/** Append-only (see app-db.ts). Needs the projects module's tables (ProjectStore first). */
+export const ASSIGNMENT_ANSWERS_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE assignment_envelopes (
+     project_id TEXT NOT NULL REFERENCES projects (id),
+     sha256 TEXT NOT NULL,
+     envelope_json TEXT NOT NULL,
+     PRIMARY KEY (project_id, sha256)
+   ) STRICT;
+   CREATE TABLE assignment_answers (
+     id TEXT PRIMARY KEY,
+     project_id TEXT NOT NULL REFERENCES projects (id),
+     operation TEXT NOT NULL,
+     -- The request parts as the gateway normalised them (defaults applied), canonical JSON: with
+     -- connection_id they give the response cache's key, on this machine or another.
+     request_json TEXT NOT NULL,
+     connection_id TEXT NOT NULL,
+     parameters TEXT NOT NULL,
+     label TEXT NOT NULL,
+     at TEXT NOT NULL,
+     served_at TEXT NOT NULL,
+     charged_micro_usd INTEGER NOT NULL CHECK (charged_micro_usd >= 0),
+     cache_hit INTEGER NOT NULL CHECK (cache_hit IN (0, 1)),
+     replayed INTEGER NOT NULL CHECK (replayed IN (0, 1)),
+     request_id TEXT,
+     citation_count INTEGER NOT NULL CHECK (citation_count >= 0),
+     envelope_sha256 TEXT NOT NULL,
+     FOREIGN KEY (project_id, envelope_sha256) REFERENCES assignment_envelopes (project_id, sha256)
+   ) STRICT;
+   CREATE INDEX assignment_answers_by_project ON assignment_answers (project_id, at);
+   CREATE TABLE assignment_choices (
+     project_id TEXT NOT NULL REFERENCES projects (id),
+     field TEXT NOT NULL,
+     alternative_key TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     at TEXT NOT NULL,
+     PRIMARY KEY (project_id, field)
+   ) STRICT;`,
+];
+
+/** One kept answer as stored, with what is needed to use it again (its request and connection). */
+export interface KeptAnswer extends AssignmentAnswer {
+  projectId: string;
+  /** The gateway's normalised request parts. */
+  parts: Record<string, unknown>;
+  connectionId: string;
+  servedAt: string;
+  replayed: boolean;
+}
+
+export interface NewKeptAnswer {
+  id?: string;
+  projectId: string;
+  operation: ServiceOperationName;
+  parts: Record<string, unknown>;
+  connectionId: string;
+  parameters: string;
+  label: string;
+  at: string;
+  servedAt: string;
+  chargedMicroUsd: number;
+  cacheHit: boolean;
+  replayed: boolean;
+  requestId: string | null;
+  citationCount: number;
+  envelope: unknown;
+}
+
+export class AnswerStore {
+  readonly #db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    applyMigrations(db, ASSIGNMENT_ANSWERS_MODULE, ASSIGNMENT_ANSWERS_MIGRATIONS);
+  }
+
+  /** Keeps an answer with its assignment, envelope and row in one commit (joining the caller's, if any). */
+  add(answer: NewKeptAnswer): string {
+    return inTransaction(this.#db, () => this.#add(answer));
+  }
+
+  #add(answer: NewKeptAnswer): string {
+    const envelopeJson = JSON.stringify(answer.envelope);
+    if (envelopeJson === undefined) throw new TypeError('a kept envelope must be JSON');
+    const sha = hash('sha256', envelopeJson, 'hex');
+    statement(this.#db, 'INSERT INTO assignment_envelopes (project_id, sha256, envelope_json) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(
+      answer.projectId,
+      sha,
+      envelopeJson,
+    );
+    const id = answer.id ?? randomUUID();
+    statement(
+      this.#db,
+      `INSERT INTO assignment_answers (id, project_id, operation, request_json, connection_id, parameters, label, at, served_at,
+         charged_micro_usd, cache_hit, replayed, request_id, citation_count, envelope_sha256)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      answer.projectId,
+      answer.operation,
+      canonicalJson(answer.parts),
+      answer.connectionId,
+      answer.parameters,
+      answer.label,
+      answer.at,
+      answer.servedAt,
+      answer.chargedMicroUsd,
+      answer.cacheHit ? 1 : 0,
+      answer.replayed ? 1 : 0,
+      answer.requestId,
+      answer.citationCount,
+      sha,
+    );
+    return id;
+  }
+
+  /** The assignment's answers, in the order they were used. */
+  list(projectId: string): KeptAnswer[] {
+    return statement(this.#db, 'SELECT * FROM assignment_answers WHERE project_id = ? ORDER BY at, rowid').all(projectId).map(answerFromRow);
+  }
+
+  /** One answer with its envelope; null when the assignment holds no such answer. */
+  get(projectId: string, answerId: string): { answer: KeptAnswer; envelope: unknown } | null {
+    const row = statement(
+      this.#db,
+      `SELECT a.*, e.envelope_json FROM assignment_answers a
+       JOIN assignment_envelopes e ON e.project_id = a.project_id AND e.sha256 = a.envelope_sha256
+       WHERE a.project_id = ? AND a.id = ?`,
+    ).get(projectId, answerId);
+    return row ? { answer: answerFromRow(row), envelope: JSON.parse(String(row['envelope_json'])) as unknown } : null;
+  }
+
+  /** The most recent answer to `operation` that `matches` accepts (by its request parts), with its envelope. */
+  latest(
+    projectId: string,
+    operation: ServiceOperationName,
+    matches: (parts: Record<string, unknown>) => boolean,
+  ): { answer: KeptAnswer; envelope: unknown } | null {
+    const rows = statement(this.#db, 'SELECT id, request_json FROM assignment_answers WHERE project_id = ? AND operation = ? ORDER BY at DESC, rowid DESC').all(
+      projectId,
+      operation,
+    );
+    for (const row of rows) {
+      if (matches(JSON.parse(String(row['request_json'])) as Record<string, unknown>)) return this.get(projectId, String(row['id']));
+    }
+    return null;
+  }
+
+  /** Every answer with its envelope (for the workfile). */
+  listWithEnvelopes(projectId: string): Array<{ answer: KeptAnswer; envelope: unknown }> {
+    return statement(
+      this.#db,
+      `SELECT a.*, e.envelope_json FROM assignment_answers a
+       JOIN assignment_envelopes e ON e.project_id = a.project_id AND e.sha256 = a.envelope_sha256
+       WHERE a.project_id = ? ORDER BY a.at, a.rowid`,
+    )
+      .all(projectId)
+      .map((row) => ({ answer: answerFromRow(row), envelope: JSON.parse(String(row['envelope_json'])) as unknown }));
+  }
+
+  choices(projectId: string): ValueChoice[] {
+    return statement(this.#db, 'SELECT field, alternative_key, reason, at FROM assignment_choices WHERE project_id = ? ORDER BY field')
+      .all(projectId)
+      .map((row) => ({ field: String(row['field']), alternativeKey: String(row['alternative_key']), reason: String(row['reason']), at: String(row['at']) }));
+  }
+
+  /** Keeps the appraiser's choice for `field`, or takes it back with null. */
+  setChoice(projectId: string, field: string, choice: Omit<ValueChoice, 'field'> | null): void {
+    if (choice === null) {
+      statement(this.#db, 'DELETE FROM assignment_choices WHERE project_id = ? AND field = ?').run(projectId, field);
+      return;
+    }
+    statement(
+      this.#db,
+      `INSERT INTO assignment_choices (project_id, field, alternative_key, reason, at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (project_id, field) DO UPDATE SET alternative_key = excluded.alternative_key, reason = excluded.reason, at = excluded.at`,
+    ).run(projectId, field, choice.alternativeKey, choice.reason, choice.at);
+  }
+}
+
+/** The contract's view of a kept answer (what the assignment page lists). */
+export function toIpcAnswer(answer: KeptAnswer): AssignmentAnswer {
+  return {
+    id: answer.id,
+    operation: answer.operation,
+    parameters: answer.parameters,
+    at: answer.at,
+    chargedMicroUsd: answer.chargedMicroUsd,
+    cacheHit: answer.cacheHit,
+    requestId: answer.requestId,
+    label: answer.label,
+    citationCount: answer.citationCount,
+  };
+}
+
+function answerFromRow(row: Record<string, unknown>): KeptAnswer {
+  const requestId = row['request_id'];
+  return {
+    id: String(row['id']),
+    projectId: String(row['project_id']),
+    operation: String(row['operation']) as ServiceOperationName,
+    parts: JSON.parse(String(row['request_json'])) as Record<string, unknown>,
+    connectionId: String(row['connection_id']),
+    parameters: String(row['parameters']),
+    label: String(row['label']),
+    at: String(row['at']),
+    servedAt: String(row['served_at']),
+    chargedMicroUsd: Number(row['charged_micro_usd']),
+    cacheHit: Number(row['cache_hit']) === 1,
+    replayed: Number(row['replayed']) === 1,
+    requestId: requestId === null || requestId === undefined ? null : String(requestId),
+    citationCount: Number(row['citation_count']),
+  };
+}

@@ -1,0 +1,283 @@
+// Assignments through the whole core (IPC door, gateway, ledger, cache) against the real local
+// service: answers are kept with the active assignment only, cache hits included; reopening costs
+// nothing and works with the service stopped; a workfile exported here opens on a fresh data folder
+// with every answer readable and the same requests free; bad workfiles are refused whole.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { IpcOperationName, IpcResponse } from '../../../shared/ipc.ts';
+import type { ReportDocument } from '../../../shared/report/document.ts';
+import { createLocalService, type LocalService } from '../../local-service/server.ts';
+import { localOperations } from '../../local-service/operations/index.ts';
+import { openSampleStore, type SampleStore } from '../../local-service/sample-store.ts';
+import { createAppCore, type AppCore } from '../app-core.ts';
+import { MemoryKeyVault } from '../key-vault.ts';
+import type { IpcSender } from '../ipc-dispatch.ts';
+import { workfileChecksum, type WorkfileContent } from './workfile.ts';
+
+const sender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
+let store: SampleStore;
+
+interface Opened {
+  core: AppCore;
+  stopService: () => Promise<void>;
+}
+const opened: Opened[] = [];
+
+async function openCore(): Promise<Opened> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'plat-assign-'));
+  let service: LocalService | null = null;
+  const stopService = async () => {
+    const running = service;
+    service = null;
+    await running?.close();
+  };
+  const core = createAppCore({
+    runtime: 'browser-host',
+    appVersion: 'test',
+    dataDir,
+    keyVault: new MemoryKeyVault(),
+    launchLocalService: async ({ stateDbPath }) => {
+      service = await createLocalService({ operations: localOperations, store, dbPath: stateDbPath });
+      return { url: service.url, keys: service.keys, stop: stopService };
+    },
+    isTrustedSender: (s) => s.runtime === 'browser-host',
+    clientOptions: { maxAttempts: 1, timeoutMs: 2_000 },
+  });
+  await core.ready;
+  const handle = { core, stopService };
+  opened.push(handle);
+  return handle;
+}
+
+/** The operation's answer, failing the test with the refusal's message otherwise. */
+async function call<N extends IpcOperationName>(core: AppCore, operation: N, payload: unknown): Promise<IpcResponse<N>> {
+  const result = await core.dispatch(operation, payload, sender);
+  if (!result.ok) throw new Error(`${operation} refused: ${result.error.code}: ${result.error.message}`);
+  return result.value as IpcResponse<N>;
+}
+
+async function refusal(core: AppCore, operation: IpcOperationName, payload: unknown) {
+  const result = await core.dispatch(operation, payload, sender);
+  if (result.ok) throw new Error(`${operation} was expected to be refused`);
+  return result.error;
+}
+
+function propertyAt(address: string): string {
+  const record = store.searchRecords({ kind: 'ownership', jurisdiction: '11001', filters: [{ field: 'address', op: 'eq', value: address }], limit: 1 }).items[0];
+  const ref = record?.q_ids.find((id) => id.startsWith('prop_'));
+  if (!ref) throw new Error(`no property at ${address} in the sample`);
+  return ref;
+}
+
+const summaryRequest = (ref: string) => ({ request: { path: { q_id: ref } }, confirmed: true });
+const reportRequest = (ref: string) => ({
+  request: { body: { mode: 'report', projection: 'report_subject_v1', subject_property_ref: ref } },
+  confirmed: true,
+});
+const ledgerCount = async (core: AppCore) => (await call(core, 'listLedger', { filter: {}, limit: 1, offset: 0 })).total;
+
+let subject: string;
+let first: Opened;
+let assignmentId: string;
+let exported: string;
+
+beforeAll(async () => {
+  store = openSampleStore();
+  subject = propertyAt('1708 21ST ST NW');
+  first = await openCore();
+});
+afterAll(async () => {
+  for (const { core } of opened.splice(0)) await core.close();
+  store.close();
+});
+
+describe('assignments in the core', () => {
+  it('refuses details a person must correct with a clear invalid_payload, and creates nothing', async () => {
+    const base = { name: 'Refused', capMicroUsd: null };
+    const noDate = await refusal(first.core, 'createAssignment', { ...base, details: { subjectRef: subject, subjectLabel: 'x', effectiveDate: '2025-02-30' } });
+    expect(noDate).toMatchObject({ code: 'invalid_payload', message: expect.stringMatching(/effectiveDate.*date that exists/) });
+    const longClient = await refusal(first.core, 'createAssignment', { ...base, details: { subjectRef: subject, subjectLabel: 'x', client: 'c'.repeat(5_000) } });
+    expect(longClient).toMatchObject({ code: 'invalid_payload', message: expect.stringMatching(/client/) });
+    const notASubject = await refusal(first.core, 'createAssignment', { ...base, details: { subjectRef: '1708 21ST ST NW', subjectLabel: 'x' } });
+    expect(notASubject).toMatchObject({ code: 'invalid_payload', message: expect.stringMatching(/subject must be a property/) });
+    expect((await call(first.core, 'listProjects', {})).projects).toEqual([]);
+  });
+
+  it('keeps every answer used while an assignment is active, with its cost and citations, cache hits included', async () => {
+    // Bought before the assignment exists: kept nowhere.
+    const before = await call(first.core, 'getEntitySummary', summaryRequest(subject));
+    expect(before.billing).toMatchObject({ cacheHit: false, chargedMicroUsd: 100_000 });
+
+    const created = await call(first.core, 'createAssignment', {
+      name: '1708 21st St NW appraisal',
+      capMicroUsd: 5_000_000,
+      details: { subjectRef: subject, subjectLabel: '1708 21ST ST NW', client: 'First Bank', intendedUse: 'Mortgage lending' },
+      activate: true,
+    });
+    assignmentId = created.id;
+    expect(created.assignment).toMatchObject({ subjectRef: subject, client: 'First Bank', effectiveDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect((await call(first.core, 'listProjects', {})).activeProjectId).toBe(assignmentId);
+    const other = await call(first.core, 'createAssignment', { name: 'Other', capMicroUsd: null, details: { subjectRef: subject, subjectLabel: '' } });
+
+    // Asked again while the assignment is active: a free cache hit, kept too.
+    const again = await call(first.core, 'getEntitySummary', summaryRequest(subject));
+    expect(again.billing).toMatchObject({ cacheHit: true, chargedMicroUsd: 0 });
+    const report = await call(first.core, 'queryRecords', reportRequest(subject));
+    expect(report.billing).toMatchObject({ cacheHit: false, chargedMicroUsd: 250_000 });
+
+    const kept = await call(first.core, 'getAssignment', { id: assignmentId });
+    expect(kept.answers).toEqual([
+      expect.objectContaining({ operation: 'v4.summary', label: 'Summary of 1708 21ST ST NW', chargedMicroUsd: 0, cacheHit: true, parameters: `q_id=${subject}` }),
+      expect.objectContaining({ operation: 'v3.recordQuery', label: 'Subject report for 1708 21ST ST NW', chargedMicroUsd: 250_000, cacheHit: false }),
+    ]);
+    for (const answer of kept.answers) expect(answer.citationCount).toBeGreaterThan(0);
+    expect(kept.answers[1]?.requestId).toBe(report.billing.requestId);
+    // Spent = what the ledger booked against the assignment (the summary was bought before it).
+    expect(kept.spentMicroUsd).toBe(250_000);
+    expect(kept.project.capMicroUsd).toBe(5_000_000);
+    expect((await call(first.core, 'getAssignment', { id: other.id })).answers).toEqual([]);
+
+    // No assignment active: nothing is kept.
+    await call(first.core, 'setActiveProject', { id: null });
+    await call(first.core, 'getSourceCatalog', { request: { query: {} } });
+    expect((await call(first.core, 'getAssignment', { id: assignmentId })).answers).toHaveLength(2);
+    await call(first.core, 'setActiveProject', { id: assignmentId });
+  });
+
+  it('keeps the appraiser\'s value choices, each with a reason', async () => {
+    const field = 'building.year_built';
+    expect(await refusal(first.core, 'setValueChoice', { assignmentId, field, choice: { alternativeKey: 'permit', reason: '   ' } })).toMatchObject({
+      code: 'invalid_payload',
+    });
+    const set = await call(first.core, 'setValueChoice', { assignmentId, field, choice: { alternativeKey: 'permit', reason: ' 2013 permit for new construction ' } });
+    expect(set.choices).toEqual([{ field, alternativeKey: 'permit', reason: '2013 permit for new construction', at: expect.any(String) }]);
+    await call(first.core, 'setValueChoice', { assignmentId, field: 'ownership.owner_name', choice: { alternativeKey: 'a', reason: 'Deed' } });
+    const removed = await call(first.core, 'setValueChoice', { assignmentId, field: 'ownership.owner_name', choice: null });
+    expect(removed.choices.map((choice) => choice.field)).toEqual([field]);
+    expect(await refusal(first.core, 'setValueChoice', { assignmentId: 'no-such', field, choice: null })).toMatchObject({ code: 'not_found' });
+  });
+
+  it('builds the subject report from the kept answers, free, and says what is missing with its price', async () => {
+    const ledgerBefore = await ledgerCount(first.core);
+    const document = (await call(first.core, 'getSubjectReport', { assignmentId })) as ReportDocument;
+    expect(document).toMatchObject({ kind: 'subject-report', assignmentId, missing: [] });
+    expect(document.cover).toMatchObject({ subjectRef: subject, client: 'First Bank', intendedUse: 'Mortgage lending' });
+    expect(document.sections.length).toBeGreaterThan(0);
+    expect(document.citations.length).toBeGreaterThan(0);
+    expect(document.queryLog).toHaveLength(2);
+    expect(document.spend).toEqual({ totalMicroUsd: 250_000, capMicroUsd: 5_000_000 });
+
+    // Another subject, nothing bought for it yet: both purchases are missing, priced as buying them now.
+    const otherSubject = propertyAt('1716 21ST ST NW');
+    const fresh = await call(first.core, 'createAssignment', { name: '1716 21st St NW', capMicroUsd: null, details: { subjectRef: otherSubject, subjectLabel: '1716 21ST ST NW' } });
+    const empty = (await call(first.core, 'getSubjectReport', { assignmentId: fresh.id })) as ReportDocument;
+    expect(empty.missing.map((missing) => [missing.ipcOperation, missing.expectedCostMicroUsd]).sort()).toEqual([
+      ['getEntitySummary', 100_000],
+      ['queryRecords', 250_000],
+    ]);
+    expect(await ledgerCount(first.core)).toBe(ledgerBefore);
+
+    // Bought as the document says, with the assignment active: the report is complete.
+    await call(first.core, 'setActiveProject', { id: fresh.id });
+    for (const missing of empty.missing) await call(first.core, missing.ipcOperation, { ...missing.request, confirmed: true });
+    const complete = (await call(first.core, 'getSubjectReport', { assignmentId: fresh.id })) as ReportDocument;
+    expect(complete.missing).toEqual([]);
+    expect(complete.spend.totalMicroUsd).toBe(350_000);
+    await call(first.core, 'setActiveProject', { id: assignmentId });
+    expect(await refusal(first.core, 'getSubjectReport', { assignmentId: 'no-such' })).toMatchObject({ code: 'not_found' });
+  });
+
+  it('exports the workfile as one JSON file with answers, requests, citations, choices and the query log', async () => {
+    const file = await call(first.core, 'exportAssignment', { id: assignmentId });
+    expect(file.filename).toMatch(/^1708 21st St NW appraisal – workfile – \d{4}-\d{2}-\d{2}\.plat-workfile\.json$/);
+    const content = JSON.parse(file.json) as WorkfileContent & { sha256: string };
+    expect(content).toMatchObject({ format: 'plat-assignment-workfile', version: 1, assignment: { name: '1708 21st St NW appraisal' } });
+    expect(content.answers.map((answer) => [answer.operation, answer.connectionId])).toEqual([
+      ['v4.summary', 'local-sample'],
+      ['v3.recordQuery', 'local-sample'],
+    ]);
+    expect(content.answers[1]?.request).toMatchObject({ body: { mode: 'report', subject_property_ref: subject, limit: 20 } });
+    expect(content.answers[1]?.citations.length).toBeGreaterThan(0);
+    expect(content.choices).toHaveLength(1);
+    expect(content.queryLog).toHaveLength(2);
+    exported = file.json;
+  });
+
+  it('reopens an assignment and every answer in it free, with the service stopped', async () => {
+    const ledgerBefore = await ledgerCount(first.core);
+    const spendBefore = await call(first.core, 'getSpend', {});
+    await first.stopService();
+    const kept = await call(first.core, 'getAssignment', { id: assignmentId });
+    for (const answer of kept.answers) {
+      const opened = await call(first.core, 'getAssignmentAnswer', { id: assignmentId, answerId: answer.id });
+      expect(opened.answer).toEqual(answer);
+      expect(opened.envelope).toMatchObject({ status: 'ok' });
+    }
+    expect(await refusal(first.core, 'getAssignmentAnswer', { id: assignmentId, answerId: 'no-such' })).toMatchObject({ code: 'not_found' });
+    expect(((await call(first.core, 'getSubjectReport', { assignmentId })) as ReportDocument).missing).toEqual([]);
+    expect(await ledgerCount(first.core)).toBe(ledgerBefore);
+    expect((await call(first.core, 'getSpend', {})).allTimeMicroUsd).toBe(spendBefore.allTimeMicroUsd);
+  });
+});
+
+describe('a workfile on another machine', () => {
+  let second: Opened;
+  beforeAll(async () => {
+    second = await openCore();
+  });
+
+  it('opens with every answer readable, and the same requests are free there', async () => {
+    const imported = await call(second.core, 'importAssignment', { json: exported });
+    expect(imported).toMatchObject({ name: '1708 21st St NW appraisal', assignment: { subjectRef: subject, client: 'First Bank' }, capMicroUsd: 5_000_000 });
+    const original = await call(first.core, 'getAssignment', { id: assignmentId });
+    const copy = await call(second.core, 'getAssignment', { id: imported.id });
+    expect(copy.answers.map(({ id: _id, ...rest }) => rest)).toEqual(original.answers.map(({ id: _id, ...rest }) => rest));
+    expect(copy.choices).toEqual(original.choices);
+    for (const [index, answer] of copy.answers.entries()) {
+      const here = await call(second.core, 'getAssignmentAnswer', { id: imported.id, answerId: answer.id });
+      const there = await call(first.core, 'getAssignmentAnswer', { id: assignmentId, answerId: original.answers[index]?.id ?? '' });
+      expect(here.envelope).toEqual(there.envelope);
+    }
+    const report = (await call(second.core, 'getSubjectReport', { assignmentId: imported.id })) as ReportDocument;
+    expect(report.missing).toEqual([]);
+
+    // The same requests, asked on this machine: answered from the cache, nothing charged.
+    await call(second.core, 'setActiveProject', { id: imported.id });
+    const summary = await call(second.core, 'getEntitySummary', summaryRequest(subject));
+    const subjectReport = await call(second.core, 'queryRecords', reportRequest(subject));
+    expect([summary.billing, subjectReport.billing]).toEqual([
+      expect.objectContaining({ cacheHit: true, chargedMicroUsd: 0 }),
+      expect.objectContaining({ cacheHit: true, chargedMicroUsd: 0 }),
+    ]);
+    expect((await call(second.core, 'getSpend', {})).allTimeMicroUsd).toBe(0);
+
+    // Imported again: the name is taken, so the copy says where it came from.
+    expect((await call(second.core, 'importAssignment', { json: exported })).name).toBe('1708 21st St NW appraisal (imported)');
+  });
+
+  it('refuses a file that is not Plat\'s, a newer format, or a damaged or edited one, writing nothing', async () => {
+    const projectsBefore = (await call(second.core, 'listProjects', {})).projects;
+    const cacheBefore = await call(second.core, 'getCacheStatus', {});
+    const parsed = JSON.parse(exported) as WorkfileContent & { sha256: string };
+    const edited = { ...parsed, answers: parsed.answers.map((answer, i) => (i === 0 ? { ...answer, chargedMicroUsd: 1 } : answer)) };
+    const newer = { ...parsed, version: 2 };
+    const badEnvelope = { ...parsed, answers: parsed.answers.map((answer) => ({ ...answer, envelope: { status: 'ok' } })) };
+    const cases: Array<[string, string, RegExp]> = [
+      ['cut short', exported.slice(0, exported.length / 2), /not complete JSON/],
+      ['another JSON file', JSON.stringify({ name: 'x' }), /not a Plat assignment workfile/],
+      ['a newer format', JSON.stringify(newer), /newer Plat \(format 2/],
+      ['edited after export', JSON.stringify(edited), /changed or damaged after Plat exported it/],
+      ['damaged shape', JSON.stringify({ ...parsed, answers: 'none' }), /damaged/],
+      ['answers that are not service answers', JSON.stringify({ ...badEnvelope, sha256: workfileChecksum({ ...badEnvelope, sha256: undefined } as unknown as WorkfileContent) }), /answer 1 .* is not an answer the service gives/],
+    ];
+    for (const [what, json, message] of cases) {
+      const error = await refusal(second.core, 'importAssignment', { json });
+      expect(error, what).toMatchObject({ code: 'invalid_payload', message: expect.stringMatching(message) });
+      expect(error.message, what).toMatch(/Nothing was imported/);
+    }
+    expect((await call(second.core, 'listProjects', {})).projects).toEqual(projectsBefore);
+    expect((await call(second.core, 'getCacheStatus', {})).entries).toBe(cacheBefore.entries);
+  });
+});

@@ -1,0 +1,372 @@
+// Assignments, the appraiser's workfile: a project with a subject, an effective date and its client,
+// plus every answer used while it was active. Attaching happens where every service call the person
+// asks for passes (app-core's observed call), so the gateway is untouched; everything here reads the
+// local store only: reopening an assignment or anything in it is free and works with the service
+// unreachable. Export and import carry the whole workfile, and an import also fills the response
+// cache, so the same requests are free on the reviewer's machine.
+import type { DatabaseSync } from 'node:sqlite';
+import type { AssignmentDetails, CallBilling, Project as IpcProject, ValueChoice } from '../../../shared/ipc.ts';
+import type { QueryLogEntry } from '../../../shared/report/document.ts';
+import { operationSchemas, type ServiceOperationName } from '../../../shared/service/index.ts';
+import { safeFilename } from '../../../shared/filename.ts';
+import { inTransaction, storageProblemOf } from '../app-db.ts';
+import { canonicalRequestKey, type ResponseCache } from '../cache.ts';
+import type { CostEstimator } from '../budgets.ts';
+import { PlatFailure } from '../failure.ts';
+import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, toIpcProject, type AssignmentDetailsInput, type ProjectStore } from '../projects.ts';
+import { itemsOf, normalizeParts, v3PriceRequestOf, type RequestParts } from '../service-gateway.ts';
+import { answerLabel, citationsOf, compactParameters } from './answer-label.ts';
+import { AnswerStore, toIpcAnswer, type KeptAnswer, type NewKeptAnswer } from './answer-store.ts';
+import { readWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent } from './workfile.ts';
+
+/** The largest workfile `importAssignment` takes (shared/ipc.ts): a larger one could never be opened again. */
+const MAX_WORKFILE_LENGTH = 15 * 1024 * 1024;
+
+/** Answers kept in memory while the data folder refuses writes (e.g. a full disk), written at the next chance. */
+const MAX_UNSAVED_ANSWERS = 500;
+
+export interface AssignmentServiceOptions {
+  db: DatabaseSync;
+  projects: ProjectStore;
+  cache: ResponseCache;
+  estimator: CostEstimator;
+  /** What the ledger has booked against a project (its byProject total). */
+  projectSpent: (projectId: string) => number;
+  appVersion: string;
+  now?: () => Date;
+}
+
+/** A service call as it was asked and answered, for attaching to the active assignment. */
+export interface AnsweredCall {
+  projectId: string | null;
+  connectionId: string;
+  operation: ServiceOperationName;
+  parts: RequestParts;
+  envelope: unknown;
+  billing: CallBilling;
+}
+
+/** The v3 `report_subject_v1` request for a subject, as the report's `missing` entry and the gateway ask it. */
+export const subjectReportParts = (subjectRef: string): RequestParts => ({
+  body: { mode: 'report', projection: 'report_subject_v1', subject_property_ref: subjectRef },
+});
+/** The v4 summary request for a subject. */
+export const subjectSummaryParts = (subjectRef: string): RequestParts => ({ path: { q_id: subjectRef } });
+
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** What the report is built from: the latest kept answers for the subject, the choices, the log and the spend. */
+export interface AssignmentReportSources {
+  assignment: { id: string; name: string; capMicroUsd: number | null; details: AssignmentDetails };
+  subject: unknown | null;
+  summary: unknown | null;
+  choices: ValueChoice[];
+  queryLog: QueryLogEntry[];
+  spentMicroUsd: number;
+}
+
+export class AssignmentService {
+  readonly #o: AssignmentServiceOptions;
+  readonly #answers: AnswerStore;
+  readonly #now: () => Date;
+  readonly #unsaved: NewKeptAnswer[] = [];
+
+  constructor(options: AssignmentServiceOptions) {
+    this.#o = options;
+    this.#answers = new AnswerStore(options.db);
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** The project with its assignment details, as the contract carries it. */
+  ipcProject(id: string): IpcProject {
+    const project = this.#o.projects.get(id);
+    if (!project) throw new PlatFailure('not_found', 'There is no such project or assignment');
+    return toIpcProject(project, this.#o.projects.assignmentDetails(id));
+  }
+
+  /** Every project, assignments with their details. */
+  ipcProjects(): IpcProject[] {
+    const details = this.#o.projects.allAssignmentDetails();
+    return this.#o.projects.list({ includeArchived: true }).map((project) => toIpcProject(project, details.get(project.id) ?? null));
+  }
+
+  create(input: { name: string; capMicroUsd: number | null; details: AssignmentDetailsInput; activate?: boolean | undefined }): IpcProject {
+    const project = inTransaction(this.#o.db, () => {
+      const created = this.#o.projects.createAssignment({ name: input.name, spendingCapMicroUsd: input.capMicroUsd, details: input.details });
+      // Started to work in: what is bought from now on belongs to it.
+      if (input.activate === true) this.#o.projects.setActiveProjectId(created.id);
+      return created;
+    });
+    return this.ipcProject(project.id);
+  }
+
+  update(id: string, details: Partial<AssignmentDetails>): IpcProject {
+    this.#o.projects.updateAssignmentDetails(id, details);
+    return this.ipcProject(id);
+  }
+
+  /** The assignment page: details, every kept answer, the spend against its cap, the choices. */
+  get(id: string) {
+    this.#require(id);
+    this.#flushUnsaved();
+    return {
+      project: this.ipcProject(id),
+      answers: this.#answers.list(id).map(toIpcAnswer),
+      spentMicroUsd: this.#o.projectSpent(id),
+      choices: this.#answers.choices(id),
+    };
+  }
+
+  /** One kept answer with its envelope, from the local store. */
+  answer(id: string, answerId: string) {
+    this.#require(id);
+    this.#flushUnsaved();
+    const kept = this.#answers.get(id, answerId);
+    if (!kept) throw new PlatFailure('not_found', 'This assignment holds no such answer');
+    return { answer: toIpcAnswer(kept.answer), envelope: kept.envelope };
+  }
+
+  setChoice(assignmentId: string, field: string, choice: { alternativeKey: string; reason: string } | null): ValueChoice[] {
+    this.#require(assignmentId);
+    if (choice !== null && choice.reason.trim() === '') throw new ProjectError('Say why you chose this value: the reason is kept and printed with the report');
+    this.#answers.setChoice(assignmentId, field, choice && { alternativeKey: choice.alternativeKey, reason: choice.reason.trim(), at: this.#now().toISOString() });
+    return this.#answers.choices(assignmentId);
+  }
+
+  /**
+   * Keeps an answer with the assignment that was active when it was asked for (plain projects keep
+   * nothing). Never fails the call it comes from: the person has the answer (and paid for it); if
+   * the data folder refuses the write, it is kept in memory and written with the next one.
+   */
+  attach(call: AnsweredCall): void {
+    try {
+      this.#attach(call);
+    } catch {
+      // Reading the assignment failed (the data folder went away under Plat): the call still answers.
+    }
+  }
+
+  #attach(call: AnsweredCall): void {
+    if (call.projectId === null) return;
+    const details = this.#o.projects.assignmentDetails(call.projectId);
+    if (!details) return;
+    const parts = normalizeParts(call.operation, call.parts);
+    const subject = { ref: details.subjectRef, label: details.subjectLabel };
+    const answer: NewKeptAnswer = {
+      projectId: call.projectId,
+      operation: call.operation,
+      parts,
+      connectionId: call.connectionId,
+      parameters: compactParameters(parts),
+      label: answerLabel(call.operation, parts, subject),
+      at: this.#now().toISOString(),
+      servedAt: call.billing.servedAt,
+      chargedMicroUsd: call.billing.chargedMicroUsd,
+      cacheHit: call.billing.cacheHit,
+      replayed: call.billing.replayed,
+      requestId: call.billing.requestId === '' ? null : call.billing.requestId,
+      citationCount: citationsOf(call.envelope).length,
+      envelope: call.envelope,
+    };
+    this.#unsaved.push(answer);
+    if (this.#unsaved.length > MAX_UNSAVED_ANSWERS) this.#unsaved.shift();
+    this.#flushUnsaved();
+  }
+
+  /** What the report is built from, all local: free, and it works with the service unreachable. */
+  reportSources(assignmentId: string): AssignmentReportSources | null {
+    const project = this.#o.projects.get(assignmentId);
+    const details = project ? this.#o.projects.assignmentDetails(assignmentId) : null;
+    if (!project || !details) return null;
+    this.#flushUnsaved();
+    const ref = details.subjectRef;
+    const subject = this.#answers.latest(assignmentId, 'v3.recordQuery', (parts) => {
+      const body = record(parts.body);
+      return body.mode === 'report' && body.projection === 'report_subject_v1' && body.subject_property_ref === ref;
+    });
+    const summary = this.#answers.latest(assignmentId, 'v4.summary', (parts) => record(parts.path).q_id === ref);
+    return {
+      assignment: { id: project.id, name: project.name, capMicroUsd: project.spendingCapMicroUsd, details },
+      subject: subject?.envelope ?? null,
+      summary: summary?.envelope ?? null,
+      choices: this.#answers.choices(assignmentId),
+      queryLog: this.#answers.list(assignmentId).map(queryLogEntry),
+      spentMicroUsd: this.#o.projectSpent(assignmentId),
+    };
+  }
+
+  /** The workfile as one JSON file. */
+  exportWorkfile(id: string): { filename: string; json: string } {
+    const { project, details } = this.#require(id);
+    this.#flushUnsaved();
+    const kept = this.#answers.listWithEnvelopes(id);
+    const content: WorkfileContent = {
+      format: WORKFILE_FORMAT,
+      version: WORKFILE_VERSION,
+      exportedAt: this.#now().toISOString(),
+      exportedBy: `Plat ${this.#o.appVersion}`,
+      assignment: { id: project.id, name: project.name, capMicroUsd: project.spendingCapMicroUsd, createdAt: project.createdAt, details },
+      spentMicroUsd: this.#o.projectSpent(id),
+      answers: kept.map(({ answer, envelope }) => ({
+        id: answer.id,
+        operation: answer.operation,
+        request: answer.parts,
+        connectionId: answer.connectionId,
+        parameters: answer.parameters,
+        label: answer.label,
+        at: answer.at,
+        servedAt: answer.servedAt,
+        chargedMicroUsd: answer.chargedMicroUsd,
+        cacheHit: answer.cacheHit,
+        replayed: answer.replayed,
+        requestId: answer.requestId,
+        citations: citationsOf(envelope),
+        envelope,
+      })),
+      choices: this.#answers.choices(id),
+      queryLog: kept.map(({ answer }) => queryLogEntry(answer)),
+    };
+    const json = writeWorkfile(content);
+    if (json.length > MAX_WORKFILE_LENGTH) {
+      throw PlatFailure.from({
+        code: 'response_too_large',
+        message: `This workfile would be ${Math.ceil(json.length / 1024 / 1024)} MB, more than Plat can open again (${MAX_WORKFILE_LENGTH / 1024 / 1024} MB) — its ${kept.length} answers are too many to travel as one file`,
+        retryable: false,
+      });
+    }
+    return { filename: safeFilename(`${project.name} – workfile – ${localDay(this.#now())}.plat-workfile.json`), json };
+  }
+
+  /**
+   * Opens a workfile exported by a Plat: a new assignment (named "… (imported)" when the name is
+   * taken) holding every answer and choice, its answers put in the response cache under the service
+   * that gave them. One commit: a refused file or a failed write leaves nothing behind.
+   */
+  importWorkfile(json: string): IpcProject {
+    const content = readWorkfile(json);
+    const checked = content.answers.map((answer, index) => {
+      // Each envelope is checked as the service client checks an answer before it is cached or shown.
+      const envelope = operationSchemas[answer.operation].response.safeParse(answer.envelope);
+      if (!envelope.success || record(envelope.data).status !== 'ok') {
+        throw new PlatFailure('invalid_payload', `This workfile is damaged: answer ${index + 1} (${answer.label}) is not an answer the service gives. Nothing was imported`);
+      }
+      let parts: Record<string, unknown> | null;
+      try {
+        parts = normalizeParts(answer.operation, answer.request as RequestParts);
+      } catch {
+        // A request this Plat no longer accepts: its answer is kept and readable, but no request can reach it.
+        parts = null;
+      }
+      return { answer, parts };
+    });
+    const created = inTransaction(this.#o.db, () => {
+      const project = this.#o.projects.createAssignment({
+        name: this.#freeName(content.assignment.name),
+        spendingCapMicroUsd: content.assignment.capMicroUsd,
+        details: content.assignment.details,
+        createdAt: content.assignment.createdAt,
+      });
+      for (const { answer } of checked) {
+        this.#answers.add({
+          projectId: project.id,
+          operation: answer.operation,
+          parts: answer.request,
+          connectionId: answer.connectionId,
+          parameters: answer.parameters,
+          label: answer.label,
+          at: answer.at,
+          servedAt: answer.servedAt,
+          chargedMicroUsd: answer.chargedMicroUsd,
+          cacheHit: answer.cacheHit,
+          replayed: answer.replayed,
+          requestId: answer.requestId,
+          citationCount: citationsOf(answer.envelope).length,
+          envelope: answer.envelope,
+        });
+      }
+      for (const choice of content.choices) this.#answers.setChoice(project.id, choice.field, choice);
+      this.#cacheAnswers(checked);
+      return project;
+    });
+    return this.ipcProject(created.id);
+  }
+
+  /** The latest answer per request goes in the cache, marked with what it cost (so it does not expire as a free answer would). */
+  #cacheAnswers(checked: Array<{ answer: WorkfileContent['answers'][number]; parts: Record<string, unknown> | null }>): void {
+    const byKey = new Map<string, { answer: WorkfileContent['answers'][number]; parts: Record<string, unknown>; charged: number }>();
+    for (const { answer, parts } of checked) {
+      if (parts === null) continue;
+      const key = canonicalRequestKey(answer.connectionId, answer.operation, parts);
+      const earlier = byKey.get(key);
+      const charged = Math.max(earlier?.charged ?? 0, answer.chargedMicroUsd);
+      if (!earlier || answer.at >= earlier.answer.at) byKey.set(key, { answer, parts, charged });
+      else earlier.charged = charged;
+    }
+    for (const [key, { answer, parts, charged }] of byKey) {
+      this.#o.cache.put(key, {
+        value: answer.envelope,
+        servedAt: answer.servedAt,
+        requestId: answer.requestId ?? '',
+        // Served from the cache where it was exported (charge unknown here): it is worth what it costs to buy.
+        chargedMicroUsd: charged > 0 ? charged : this.listPrice(answer.operation, parts, answer.connectionId),
+        storedAt: this.#now().getTime(),
+      });
+    }
+  }
+
+  /** What a request costs to buy by the price table or the last observed page charge (whatever the cache holds). */
+  listPrice(operation: ServiceOperationName, parts: RequestParts, connectionId?: string): number {
+    const v3Request = v3PriceRequestOf(operation, parts);
+    const items = itemsOf(operation, parts);
+    return this.#o.estimator.estimate({
+      operation,
+      cached: false,
+      ...(connectionId !== undefined ? { connectionId } : {}),
+      ...(v3Request ? { v3Request } : {}),
+      ...(items ? { items } : {}),
+    }).expectedCostMicroUsd;
+  }
+
+  /** `name`, or "name (imported)", "name (imported 2)"… whichever no open project has. */
+  #freeName(name: string): string {
+    const base = normalizeProjectName(name);
+    if (!this.#o.projects.nameTaken(base)) return base;
+    for (let n = 1; ; n++) {
+      const suffix = n === 1 ? ' (imported)' : ` (imported ${n})`;
+      const stem = [...base].slice(0, PROJECT_NAME_MAX_LENGTH - suffix.length).join('').trimEnd();
+      if (!this.#o.projects.nameTaken(`${stem}${suffix}`)) return `${stem}${suffix}`;
+    }
+  }
+
+  #require(id: string) {
+    const project = this.#o.projects.get(id);
+    if (!project) throw new PlatFailure('not_found', 'There is no such assignment');
+    const details = this.#o.projects.assignmentDetails(id);
+    if (!details) throw new ProjectError(`"${project.name}" is a project, not an assignment: it has no subject`);
+    return { project, details };
+  }
+
+  #flushUnsaved(): void {
+    while (this.#unsaved.length > 0) {
+      try {
+        this.#answers.add(this.#unsaved[0] as NewKeptAnswer);
+      } catch (error) {
+        // The disk refused (full, read-only): keep it for the next write. Anything else cannot succeed later.
+        if (storageProblemOf(error) !== null) return;
+      }
+      this.#unsaved.shift();
+    }
+  }
+}
+
+function queryLogEntry(answer: KeptAnswer): QueryLogEntry {
+  return {
+    operation: answer.operation,
+    parameters: answer.parameters,
+    at: answer.at,
+    chargedMicroUsd: answer.chargedMicroUsd,
+    cacheHit: answer.cacheHit,
+    requestId: answer.requestId,
+  };
+}

@@ -1,0 +1,97 @@
+// The assignment workfile: one JSON file with everything an assignment holds (details, every answer
+// with its request, envelope and citations, the appraiser's choices, the query log), so a reviewer
+// opens the same workfile on another machine without buying anything again. The file carries the
+// sha256 of its canonical content: a file that was cut short, edited or damaged is refused whole.
+import { hash } from 'node:crypto';
+import { z } from 'zod';
+import { AssignmentDetailsSchema, ServiceCallOperationSchema, ValueChoiceSchema } from '../../../shared/ipc.ts';
+import { QueryLogEntrySchema } from '../../../shared/report/document.ts';
+import { canonicalJson } from '../../../shared/canonical-json.ts';
+import { PlatFailure } from '../failure.ts';
+
+export const WORKFILE_FORMAT = 'plat-assignment-workfile';
+export const WORKFILE_VERSION = 1;
+
+const MicroUsd = z.number().int().nonnegative();
+
+export const WorkfileAnswerSchema = z.strictObject({
+  id: z.string().min(1).max(64),
+  operation: ServiceCallOperationSchema,
+  /** The request parts as the gateway normalised them: with `connectionId`, the response cache's key. */
+  request: z.record(z.string(), z.unknown()),
+  /** Which service answered (`local-sample`, or `live:<origin>`): its answers stand only for that service. */
+  connectionId: z.string().min(1).max(300),
+  parameters: z.string(),
+  label: z.string(),
+  at: z.string(),
+  servedAt: z.string(),
+  chargedMicroUsd: MicroUsd,
+  cacheHit: z.boolean(),
+  replayed: z.boolean(),
+  requestId: z.string().nullable(),
+  /** The distinct citations of the answer, as the service gave them (also inside the envelope). */
+  citations: z.array(z.record(z.string(), z.unknown())),
+  envelope: z.unknown(),
+});
+export type WorkfileAnswer = z.infer<typeof WorkfileAnswerSchema>;
+
+export const WorkfileContentSchema = z.strictObject({
+  format: z.literal(WORKFILE_FORMAT),
+  version: z.literal(WORKFILE_VERSION),
+  exportedAt: z.string(),
+  exportedBy: z.string(),
+  assignment: z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    capMicroUsd: MicroUsd.nullable(),
+    createdAt: z.string(),
+    details: AssignmentDetailsSchema,
+  }),
+  spentMicroUsd: MicroUsd,
+  answers: z.array(WorkfileAnswerSchema),
+  choices: z.array(ValueChoiceSchema),
+  queryLog: z.array(QueryLogEntrySchema),
+});
+export type WorkfileContent = z.infer<typeof WorkfileContentSchema>;
+
+/** The checksum a workfile carries: sha256 of its content's canonical JSON. */
+export const workfileChecksum = (content: WorkfileContent): string => hash('sha256', canonicalJson(content), 'hex');
+
+/** The file's text: the content and its checksum (pretty enough to read, one answer per block). */
+export function writeWorkfile(content: WorkfileContent): string {
+  return `${JSON.stringify({ ...content, sha256: workfileChecksum(content) }, null, 1)}\n`;
+}
+
+const refuse = (message: string): never => {
+  throw new PlatFailure('invalid_payload', `${message} Nothing was imported`);
+};
+
+/**
+ * Reads a workfile, refusing with a message for a person: a file that is not Plat's, one written by
+ * a newer Plat, or one that is damaged or was changed after it was exported.
+ */
+export function readWorkfile(text: string): WorkfileContent {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return refuse('This file cannot be read as a Plat workfile: it is not complete JSON (it may be damaged, cut short, or another kind of file).');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (parsed as { format?: unknown }).format !== WORKFILE_FORMAT) {
+    return refuse('This file is not a Plat assignment workfile (export one from an assignment page in Plat).');
+  }
+  const { version, sha256, ...content } = parsed as { version?: unknown; sha256?: unknown };
+  if (typeof version === 'number' && Number.isInteger(version) && version > WORKFILE_VERSION) {
+    return refuse(`This workfile was written by a newer Plat (format ${version}; this Plat reads format ${WORKFILE_VERSION}). Update Plat to open it.`);
+  }
+  const checked = WorkfileContentSchema.safeParse({ ...content, version });
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    return refuse(`This workfile is damaged: it does not have the shape Plat writes${where} (${issue?.message ?? 'invalid'}).`);
+  }
+  if (typeof sha256 !== 'string' || sha256 !== workfileChecksum(checked.data)) {
+    return refuse('This workfile was changed or damaged after Plat exported it: its checksum does not match its content.');
+  }
+  return checked.data;
+}
