@@ -12,6 +12,7 @@ import { readServiceAnnouncement } from './local-service/announcement.ts';
 import { SafeStorageKeyVault } from './core/key-vault.ts';
 import { DataFolderInUseError } from './core/data-folder-lock.ts';
 import { DataFolderProblem } from './core/database-check.ts';
+import { printRoutePath, type Printer } from './core/reports/printer.ts';
 
 // Bundled to dist/electron/main.cjs: the renderer build sits beside it in dist/renderer.
 const rendererDir = path.join(__dirname, '..', 'renderer');
@@ -41,14 +42,14 @@ function launchLocalServiceInUtilityProcess({ stateDbPath }: { stateDbPath: stri
   }));
 }
 
-function createMainWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 1024,
-    minHeight: 640,
+/**
+ * Every window Plat opens is made here (the main window and the hidden one that prints reports):
+ * sandboxed, isolated, no Node, only the preload's API. Shown by its caller when it is ready.
+ */
+function createLockedDownWindow(options: Pick<Electron.BrowserWindowConstructorOptions, 'width' | 'height' | 'minWidth' | 'minHeight' | 'title'>): BrowserWindow {
+  return new BrowserWindow({
+    ...options,
     show: false,
-    title: 'Plat',
     webPreferences: {
       preload: path.join(__dirname, 'preload.cjs'),
       contextIsolation: true,
@@ -66,10 +67,67 @@ function createMainWindow(): BrowserWindow {
       disableBlinkFeatures: 'Auxclick',
     },
   });
+}
+
+function createMainWindow(): BrowserWindow {
+  const window = createLockedDownWindow({ width: 1440, height: 900, minWidth: 1024, minHeight: 640, title: 'Plat' });
   window.once('ready-to-show', () => window.show());
   void window.loadURL(`${APP_ORIGIN}/index.html`);
   return window;
 }
+
+/** How long the print route may take to put the report on the page. */
+const PRINT_READY_TIMEOUT_MS = 30_000;
+
+/** What the print route says on <html> once it is done: ready ("true" or "error") and its header/footer templates. */
+interface PrintMarks {
+  ready: string;
+  error: string | null;
+  header: string | null;
+  footer: string | null;
+}
+
+// Runs in the print window's page: resolves once the report is on the page and its fonts are in.
+const waitForPrintMarks = `new Promise((resolve) => {
+  const html = document.documentElement;
+  const look = () => {
+    const ready = html.dataset.printReady;
+    if (!ready) return void setTimeout(look, 50);
+    document.fonts.ready.then(() => resolve({ ready, error: html.dataset.printError ?? null, header: html.dataset.printHeader ?? null, footer: html.dataset.printFooter ?? null }));
+  };
+  look();
+})`;
+
+/**
+ * Electron's printer: the report's print route in a hidden window of its own (made by the same
+ * locked-down factory, so its page reaches the core only through the preload, as the main window's
+ * does), printed by Chromium's PDF backend, then closed.
+ */
+const electronPrinter: Printer = {
+  description: 'Plat’s print window',
+  async printReport(assignmentId: string): Promise<Uint8Array> {
+    const window = createLockedDownWindow({ width: 1280, height: 900, title: 'Plat report' });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await window.loadURL(`${APP_ORIGIN}${printRoutePath(assignmentId)}`);
+      const timedOut = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`the report page did not finish rendering within ${PRINT_READY_TIMEOUT_MS / 1000} s`)), PRINT_READY_TIMEOUT_MS);
+      });
+      const marks = (await Promise.race([window.webContents.executeJavaScript(waitForPrintMarks), timedOut])) as PrintMarks;
+      if (marks.ready !== 'true') throw new Error(marks.error ?? 'the report page could not show the report');
+      // The page's running header and page numbers, when it asks for them (drawn in the page margins).
+      const templates =
+        marks.header !== null || marks.footer !== null
+          ? { displayHeaderFooter: true, headerTemplate: marks.header ?? '<span></span>', footerTemplate: marks.footer ?? '<span></span>' }
+          : {};
+      const pdf = await window.webContents.printToPDF({ generateTaggedPDF: true, generateDocumentOutline: true, preferCSSPageSize: true, printBackground: true, ...templates });
+      return new Uint8Array(pdf);
+    } finally {
+      clearTimeout(timer);
+      window.destroy();
+    }
+  },
+};
 
 function lockDownContents(): void {
   app.on('web-contents-created', (_event, contents) => {
@@ -160,6 +218,7 @@ function startCore(startFresh: boolean): AppCore | null {
       keyVault: new SafeStorageKeyVault({ safeStorage, filePath: path.join(dataDir, 'api-key.json') }),
       launchLocalService: launchLocalServiceInUtilityProcess,
       isTrustedSender: (sender) => sender.runtime === 'electron' && sender.isMainFrame && isAppUrl(sender.url),
+      printer: () => electronPrinter,
       startFresh,
       startFreshHint: 'choose “Start fresh” below (or start Plat with --start-fresh)',
     });

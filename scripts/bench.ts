@@ -4,12 +4,14 @@ import { benchIpc } from './bench/ipc.bench.ts';
 import { benchService } from './bench/service.bench.ts';
 import { benchCore } from './bench/core.bench.ts';
 import { benchUi } from './bench/ui.bench.ts';
+import { benchReport } from './bench/report.bench.ts';
 
 const suites: Array<[string, () => Promise<LatencyFigures[]>]> = [
   ['Embedded service (own process, HTTP on loopback)', benchService],
   ['Core: proxied calls and the cache', benchCore],
   ['IPC and browser host', benchIpc],
   ['Renderer in headless Chromium', benchUi],
+  ['Subject report: document build and PDF export', benchReport],
 ];
 
 const only = process.argv[2];

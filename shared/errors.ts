@@ -70,6 +70,8 @@ export const errorCatalogue = {
   disk_full: entry('disk_full', undefined, 'Disk full', 'The disk holding Plat\'s data folder is full', 'free some space; charges already made are kept and will be saved', true),
   // The page that asked for the call has gone (closed or reloaded) before it ran.
   cancelled: entry('cancelled', undefined, 'Cancelled', 'The call was cancelled before it ran', 'nothing was sent or charged; ask again if you still need it', true),
+  // PDF export needs a printer: Electron's own, or in the browser host a Chromium-family browser on the machine.
+  printer_unavailable: entry('printer_unavailable', undefined, 'No PDF printer', 'Plat found no browser to print the PDF with', 'use Print on the Report view (your browser’s own print dialog can save a PDF), or set PLAT_CHROMIUM to a Chromium, Chrome or Edge executable', false),
 } as const satisfies Record<string, ErrorCatalogueEntry>;
 
 export type PlatErrorCode = keyof typeof errorCatalogue;

@@ -15,6 +15,7 @@ import { alreadyRunningMessage, DataFolderInUseError, readDataFolderHolder, type
 import { DataFolderProblem } from '../core/database-check.ts';
 import { MemoryKeyVault } from '../core/key-vault.ts';
 import { launchLocalService } from '../local-service/launch.ts';
+import { ChromiumPrinter } from '../core/reports/chromium-printer.ts';
 import { startBrowserHost } from './browser-host.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,6 +36,8 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
   const dataDir = process.env.PLAT_DATA_DIR ?? path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'plat');
   const verbose = process.env.PLAT_VERBOSE === '1';
   let core: AppCore;
+  // PDF exports print the page this host serves, so the printer exists once the host has its address.
+  let printer: ChromiumPrinter | null = null;
   try {
     core = createAppCore({
       runtime: 'browser-host',
@@ -48,6 +51,7 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
       isTrustedSender: (sender) => sender.runtime === 'browser-host',
       startFresh: values['start-fresh'],
       startFreshHint: 'start it with `npm start -- --start-fresh`',
+      printer: () => printer,
     });
   } catch (error) {
     if (error instanceof DataFolderInUseError) {
@@ -62,11 +66,13 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
   for (const notice of core.notices) console.error(notice);
   const host = await startBrowserHost({ dispatch: core.dispatch, events: core.events, rendererDir, port });
   core.recordAddress(host.url);
+  printer = new ChromiumPrinter({ pageUrl: host.url });
 
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
+    await printer?.close();
     await host.close();
     await core.close();
     process.exit(0);

@@ -1,0 +1,156 @@
+// The browser host's printer: a Chromium-family browser found on this machine (Chromium, Chrome,
+// Edge, or the one PLAT_CHROMIUM names) prints the renderer's print route through playwright-core,
+// never a downloaded browser. One headless browser serves every export: launched on the first, kept
+// while Plat runs (a cold start costs about a second), closed with the host.
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { NoPrinterError, printRoutePath, type Printer } from './printer.ts';
+
+/** Flags as measured on these machines: without the background-networking ones Chromium keeps dialling hosts. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-extensions',
+];
+
+/** Where Chromium-family browsers are installed, per platform, in order of preference. */
+export function chromiumCandidates(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (platform === 'darwin') {
+    const apps = ['Chromium.app/Contents/MacOS/Chromium', 'Google Chrome.app/Contents/MacOS/Google Chrome', 'Microsoft Edge.app/Contents/MacOS/Microsoft Edge', 'Brave Browser.app/Contents/MacOS/Brave Browser'];
+    const roots = ['/Applications', ...(env.HOME ? [path.join(env.HOME, 'Applications')] : [])];
+    return roots.flatMap((root) => apps.map((app) => path.join(root, app)));
+  }
+  if (platform === 'win32') {
+    const roots = [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA].filter((root): root is string => Boolean(root));
+    const apps = ['Google\\Chrome\\Application\\chrome.exe', 'Microsoft\\Edge\\Application\\msedge.exe', 'Chromium\\Application\\chrome.exe', 'BraveSoftware\\Brave-Browser\\Application\\brave.exe'];
+    return roots.flatMap((root) => apps.map((app) => path.win32.join(root, app)));
+  }
+  return [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/snap/bin/chromium',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/opt/google/chrome/chrome',
+    '/usr/bin/microsoft-edge',
+    '/usr/bin/microsoft-edge-stable',
+    '/opt/microsoft/msedge/msedge',
+    '/usr/bin/brave-browser',
+  ];
+}
+
+export type ChromiumLookup = { found: true; executablePath: string } | { found: false; message: string };
+
+/** The browser to print with: PLAT_CHROMIUM when set (and it must exist), else the first usual path that does. */
+export function findChromium(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  isFile: (file: string) => boolean = (file) => existsSync(file) && statSync(file).isFile(),
+): ChromiumLookup {
+  const named = env.PLAT_CHROMIUM?.trim();
+  if (named) {
+    return isFile(named)
+      ? { found: true, executablePath: named }
+      : { found: false, message: `PLAT_CHROMIUM names ${named}, which is not a file on this machine` };
+  }
+  const candidates = chromiumCandidates(platform, env);
+  const executablePath = candidates.find(isFile);
+  if (executablePath) return { found: true, executablePath };
+  return {
+    found: false,
+    message: `No Chromium, Chrome or Edge was found on this machine to print the PDF with (looked in ${candidates.length} usual places)`,
+  };
+}
+
+export interface ChromiumPrinterOptions {
+  /** The page's address as the host printed it (`http://127.0.0.1:<port>/#token=<token>`). */
+  pageUrl: string;
+  lookup?: () => ChromiumLookup;
+  /** How long the print route may take to put the report on the page. */
+  readyTimeoutMs?: number;
+}
+
+export class ChromiumPrinter implements Printer {
+  readonly description: string;
+  private readonly origin: string;
+  private readonly token: string;
+  private readonly lookup: ChromiumLookup;
+  private readonly readyTimeoutMs: number;
+  private browser: Promise<Browser> | null = null;
+  private closed = false;
+
+  constructor(options: ChromiumPrinterOptions) {
+    const url = new URL(options.pageUrl);
+    this.origin = url.origin;
+    this.token = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(url.hash)?.[1] ?? '';
+    this.lookup = (options.lookup ?? findChromium)();
+    this.readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+    this.description = this.lookup.found ? `Chromium at ${this.lookup.executablePath}` : 'no Chromium found';
+  }
+
+  async printReport(assignmentId: string): Promise<Uint8Array> {
+    if (!this.lookup.found) throw new NoPrinterError(this.lookup.message);
+    const browser = await this.launched(this.lookup.executablePath);
+    // A context of its own per print: its session (and so the token the page takes) is not shared.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${this.origin}${printRoutePath(assignmentId)}#token=${this.token}`, { waitUntil: 'domcontentloaded', timeout: this.readyTimeoutMs });
+      const ready = await page
+        .waitForFunction(() => document.documentElement.dataset.printReady ?? null, undefined, { timeout: this.readyTimeoutMs, polling: 50 })
+        .then((handle) => handle.jsonValue() as Promise<string>)
+        .catch(() => null);
+      if (ready === null) throw new Error(`the report page did not finish rendering within ${Math.round(this.readyTimeoutMs / 1000)} s`);
+      // Web fonts the report uses are in before the pages are laid out for print.
+      const marks = await page.evaluate(async () => {
+        await document.fonts.ready;
+        const html = document.documentElement;
+        return { error: html.dataset.printError ?? null, header: html.dataset.printHeader ?? null, footer: html.dataset.printFooter ?? null };
+      });
+      if (ready !== 'true') throw new Error(marks.error ?? 'the report page could not show the report');
+      // The page's running header and page numbers, when it asks for them (Chromium draws them in the page margins).
+      const templates =
+        marks.header !== null || marks.footer !== null
+          ? { displayHeaderFooter: true, headerTemplate: marks.header ?? '<span></span>', footerTemplate: marks.footer ?? '<span></span>' }
+          : {};
+      const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, tagged: true, outline: true, ...templates });
+      return new Uint8Array(pdf);
+    } finally {
+      await context.close().catch(() => undefined);
+    }
+  }
+
+  /** Closes the browser, if one was launched; later prints fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const browser = this.browser;
+    this.browser = null;
+    if (browser) await browser.then((launched) => launched.close()).catch(() => undefined);
+  }
+
+  private launched(executablePath: string): Promise<Browser> {
+    if (this.closed) return Promise.reject(new Error('Plat is shutting down'));
+    if (!this.browser) {
+      const launching = chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true }).catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        throw new NoPrinterError(`${this.description} could not be started (${reason})`);
+      });
+      this.browser = launching;
+      launching.then(
+        // A browser that crashed or was killed is launched again on the next print.
+        (browser) => browser.on('disconnected', () => {
+          if (this.browser === launching) this.browser = null;
+        }),
+        () => {
+          if (this.browser === launching) this.browser = null;
+        },
+      );
+    }
+    return this.browser;
+  }
+}

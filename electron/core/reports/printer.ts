@@ -1,0 +1,26 @@
+// The Printer port: turns the renderer's print route for a report into PDF bytes. Electron prints
+// with a hidden window's webContents.printToPDF; the browser host drives a Chromium-family browser
+// found on the machine (playwright-core). Both print the same route the screen's components render:
+//   <page origin>/?route=print-report&assignment=<id>   (the browser host adds #token=<launch token>)
+// The page sets <html data-print-ready="true"> once the report is on the page (or "error" with the
+// reason in data-print-error), and the printer waits for that before printing.
+
+/** The print route's address for an assignment, relative to the page's origin. */
+export function printRoutePath(assignmentId: string): string {
+  return `/?route=print-report&assignment=${encodeURIComponent(assignmentId)}`;
+}
+
+export interface Printer {
+  /** What prints, for messages ("Chromium at /usr/bin/chromium"). */
+  readonly description: string;
+  /** The report of `assignmentId` as a PDF (A4/Letter from the page's CSS, tagged, with an outline where the engine supports it). */
+  printReport(assignmentId: string): Promise<Uint8Array>;
+}
+
+/** No printer could be found: says so, and what to do instead (the browser's own print dialog). */
+export class NoPrinterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoPrinterError';
+  }
+}

@@ -1,0 +1,107 @@
+// The subject report: building its document from real answers (shared/report buildSubjectReport on
+// the embedded service's answers for 1708 21ST ST NW), and a full PDF export in the browser host
+// (print route in Debian's Chromium → PDF → citations attached), as the Report view asks for it.
+// Target: PDF export ≤ 2 s in the browser host.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAppCore } from '../../electron/core/app-core.ts';
+import { MemoryKeyVault } from '../../electron/core/key-vault.ts';
+import { ChromiumPrinter } from '../../electron/core/reports/chromium-printer.ts';
+import { launchLocalService } from '../../electron/local-service/launch.ts';
+import { startBrowserHost } from '../../electron/host/browser-host.ts';
+import type { IpcResult } from '../../shared/ipc.ts';
+import type { ReportDocument } from '../../shared/report/document.ts';
+import { buildSubjectReport } from '../../shared/report/build-subject-report.ts';
+import { latencyFigures, measureLatency, type LatencyFigures } from './measure.ts';
+
+// PLAT_RENDERER_DIR, as for the host itself: another build than dist/renderer.
+const rendererDir = process.env.PLAT_RENDERER_DIR ?? fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+const fixturePath = fileURLToPath(new URL('../../shared/report/fixtures/dc-1708-21st-st-nw.json', import.meta.url));
+const EXPORTS = 10;
+
+function buildFromFixture(): () => ReportDocument {
+  const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as { subjectRef: string; subject: unknown; summary: unknown };
+  return () =>
+    buildSubjectReport({
+      assignment: {
+        id: 'prj_bench',
+        name: '1708 21st St NW',
+        capMicroUsd: 5_000_000,
+        details: { subjectRef: fixture.subjectRef, subjectLabel: '1708 21ST ST NW', effectiveDate: '2026-03-02', intendedUse: 'Bench', client: 'Bench', reference: 'B-1', notes: '' },
+      },
+      subject: fixture.subject,
+      summary: fixture.summary,
+      choices: [],
+      queryLog: [],
+      spentMicroUsd: 0,
+      generatedAt: new Date().toISOString(),
+      prices: { subjectReportMicroUsd: 0, summaryMicroUsd: 0 },
+    });
+}
+
+function valueOf<T>(result: IpcResult<unknown>, what: string): T {
+  if (!result.ok) throw new Error(`${what} failed: ${result.error.message}`);
+  return result.value as T;
+}
+
+export async function benchReport(): Promise<LatencyFigures[]> {
+  const build = buildFromFixture();
+  const document = build();
+  const values = document.sections.reduce((sum, section) => sum + section.values.length + section.tables.reduce((cells, table) => cells + table.rows.length * table.columns.length, 0), 0);
+  console.log(`report document for 1708 21ST ST NW: ${document.sections.length} sections, ${values} values, ${document.citations.length} citations`);
+  const figures = [await measureLatency('report document build (buildSubjectReport, 1708 21ST ST NW)', async () => build(), { requests: 500, concurrency: 1, warmup: 50 })];
+
+  if (!existsSync(path.join(rendererDir, 'index.html'))) {
+    console.log('(no renderer build in dist/renderer: the PDF export was skipped)');
+    return figures;
+  }
+  let printer: ChromiumPrinter | null = null;
+  const core = createAppCore({
+    runtime: 'browser-host',
+    appVersion: 'bench',
+    dataDir: mkdtempSync(path.join(tmpdir(), 'plat-bench-report-')),
+    keyVault: new MemoryKeyVault(),
+    launchLocalService: ({ stateDbPath }) => launchLocalService({ dbPath: stateDbPath, rateLimitPerMinute: 1_000_000 }),
+    isTrustedSender: () => true,
+    printer: () => printer,
+  });
+  await core.ready;
+  const host = await startBrowserHost({ dispatch: core.dispatch, events: core.events, rendererDir });
+  printer = new ChromiumPrinter({ pageUrl: host.url });
+  const sender = { runtime: 'browser-host' as const, url: host.origin, isMainFrame: true };
+  const call = <T>(operation: string, payload: unknown) => core.dispatch(operation, payload, sender).then((result) => valueOf<T>(result, operation));
+  try {
+    const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as { subjectRef: string };
+    const assignment = await call<{ id: string }>('createAssignment', {
+      name: '1708 21st St NW',
+      capMicroUsd: null,
+      details: { subjectRef: fixture.subjectRef, subjectLabel: '1708 21ST ST NW' },
+      activate: true,
+    });
+    // Buy what the report needs, as the Report view's "buy" button does.
+    const before = await call<ReportDocument>('getSubjectReport', { assignmentId: assignment.id });
+    for (const missing of before.missing) await call(missing.ipcOperation, { ...missing.request, confirmed: true });
+    const exportOnce = () => call<{ byteLength: number; pageCount: number }>('exportReportPdf', { assignmentId: assignment.id });
+    const coldStarted = performance.now();
+    const first = await exportOnce();
+    const cold = performance.now() - coldStarted;
+    console.log(`subject report PDF: ${first.pageCount} pages, ${(first.byteLength / 1024).toFixed(0)} KiB`);
+    const warm: number[] = [];
+    for (let index = 0; index < EXPORTS; index++) {
+      const started = performance.now();
+      await exportOnce();
+      warm.push(performance.now() - started);
+    }
+    figures.push(
+      latencyFigures('PDF export, first (launches Chromium)', [cold], { target: '≤ 2 s' }),
+      latencyFigures('PDF export, browser host (print route → Chromium → attachments)', warm, { target: '≤ 2 s' }),
+    );
+    return figures;
+  } finally {
+    await printer.close();
+    await host.close();
+    await core.close();
+  }
+}
