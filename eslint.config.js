@@ -35,6 +35,11 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       // The raw bridge is the preload's business; the renderer talks to window.plat only.
       'no-restricted-globals': ['error', { name: 'require', message: 'The renderer has no require.' }],
+      // One spelling per query key: a key written in place could differ from the one that fills it.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Property[key.name='queryKey'] > ArrayExpression", message: 'Query keys live in renderer/platform/query-keys.ts.' },
+      ],
     },
   },
 );

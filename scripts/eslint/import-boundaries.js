@@ -23,6 +23,15 @@ function zoneOf(rel) {
 }
 
 /**
+ * The feature folder a repo-relative path is in (`renderer/features/<feature>/…`), or null.
+ * @param {string} rel
+ */
+function featureOf(rel) {
+  const match = /^renderer\/features\/([^/]+)\//.exec(rel);
+  return match ? (match[1] ?? null) : null;
+}
+
+/**
  * Why `specifier` may not be imported from `fromRel`, or null when it may.
  * @param {string} fromRel repo-relative path of the importing file
  * @param {string} specifier the import source as written
@@ -47,12 +56,19 @@ export function boundaryViolation(fromRel, specifier, root) {
         return 'shared/ must not import React';
       if (targetZone && targetZone !== 'shared') return 'shared/ imports only itself';
       return null;
-    case 'renderer':
+    case 'renderer': {
       if (isElectron) return 'renderer/ must never import electron';
       if (isNode) return 'renderer/ must never import Node built-ins';
       if (targetZone && targetZone !== 'renderer' && targetZone !== 'shared')
         return 'renderer/ imports only shared/ and its own files';
+      // Features do not import each other: what two features share lives in renderer/components/
+      // or renderer/platform/. renderer/app (which mounts the features) may import any of them.
+      const fromFeature = featureOf(fromRel);
+      const toFeature = targetRel === null ? null : featureOf(targetRel);
+      if (fromFeature && toFeature && fromFeature !== toFeature)
+        return `renderer/features/${fromFeature}/ must not import another feature (renderer/features/${toFeature}/): move what both need to renderer/components/ or renderer/platform/`;
       return null;
+    }
     case 'local-service':
       if (isElectron) return 'only electron/main.ts and electron/preload.ts import electron';
       if (targetZone && targetZone !== 'local-service' && targetZone !== 'shared')

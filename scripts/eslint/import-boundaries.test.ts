@@ -47,6 +47,54 @@ describe('import boundaries (through ESLint with the project config)', () => {
     expect(await lintAs('electron/local-service/ok.ts', "import { DatabaseSync } from 'node:sqlite';\nimport { m } from '../../shared/money.ts';\nexport const e = [DatabaseSync, m];\n")).toEqual([]);
   });
 
+  it('fires when one renderer feature imports another, in any form of import', async () => {
+    const messages = await lintAs(
+      'renderer/features/owners/OwnersView.tsx',
+      [
+        "import { buyAnswer } from '../entity/use-paid-answer.ts';",
+        "export { ResolveTab } from '../search/ResolveTab.tsx';",
+        "export * from '../../features/catalog/catalog-model.ts';",
+        "export const later = () => import('../spend/SpendView.tsx');",
+        'export const x = buyAnswer;',
+      ].join('\n'),
+    );
+    expect(messages).toHaveLength(4);
+    expect(messages[0]).toContain('renderer/features/owners/ must not import another feature (renderer/features/entity/)');
+    expect(messages[0]).toContain('renderer/components/ or renderer/platform/');
+  });
+
+  it('lets a feature import its own files, components, platform and the app; lets the app import every feature', async () => {
+    expect(
+      await lintAs(
+        'renderer/features/find/FindBox.tsx',
+        [
+          "import { a } from './find-model.ts';",
+          "import { b } from '../../components/owner-lookup.ts';",
+          "import { c } from '../../platform/paid-answer.ts';",
+          "import { d } from '../../app/ui-store.ts';",
+          "import { e } from '../find/find-model.ts';",
+          'export const y = [a, b, c, d, e];',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+    expect(
+      await lintAs(
+        'renderer/app/view-registry.tsx',
+        "import { SearchView } from '../features/search/SearchView.tsx';\nimport { OwnersView } from '../features/owners/OwnersView.tsx';\nexport const v = [SearchView, OwnersView];\n",
+      ),
+    ).toEqual([]);
+    // A feature named like the start of another is still another feature.
+    expect(boundaryViolation('renderer/features/search/a.ts', '../search-extra/b.ts', root)).toMatch(/must not import another feature/);
+  });
+
+  it('keeps query keys in one module: a key written in place is refused', async () => {
+    const eslint = new ESLint({ cwd: root });
+    const [result] = await eslint.lintText("export const q = { queryKey: ['spend'], queryFn: () => 1 };\n", {
+      filePath: path.join(root, 'renderer/features/spend/bad.ts'),
+    });
+    expect((result?.messages ?? []).map((m) => m.message)).toEqual(['Query keys live in renderer/platform/query-keys.ts.']);
+  });
+
   it('classifies paths without ESLint too', () => {
     expect(boundaryViolation('shared/a.ts', './b.ts', root)).toBeNull();
     expect(boundaryViolation('shared/a.ts', '../renderer/b.ts', root)).toMatch(/only itself/);

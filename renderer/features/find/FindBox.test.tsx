@@ -1,0 +1,174 @@
+// The find box with the platform faked: it says what it understood and the price before anything is
+// bought, buys only on Enter (or the button), lists the candidates, and Enter opens the chosen one.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '../../app/App.tsx';
+import { useUiStore } from '../../app/ui-store.ts';
+import { FindBox } from './FindBox.tsx';
+import { useFindStore } from './find-store.ts';
+import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+
+const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+const cached = vi.hoisted(() => ({ value: false }));
+
+vi.mock('../../platform/plat.ts', async (importOriginal) => {
+  const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
+  const property = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
+  return fakePlatModule(importOriginal, calls, {
+    getCatalogFacet: () =>
+      serviceAnswer({ facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial' }] }, 0),
+    previewCost: (request) => {
+      const operation = (request as { operation: string }).operation;
+      if (operation === 'v2.getEntity') return listedPrice(operation, 0);
+      return cached.value ? { ...listedPrice(operation, 0), cached: true } : listedPrice(operation, 5_000);
+    },
+    resolveEntities: () =>
+      serviceAnswer(
+        {
+          items: [
+            {
+              client_id: 'find',
+              outcome: 'ok',
+              total_candidates: 2,
+              candidates: [
+                { entity_kind: 'property', entity_ref: property, property_ref: property, match_basis: 'address_exact', canonical_identity: { address: '1708 21ST ST NW', ssl: '0065    0007' } },
+                { entity_kind: 'address', entity_ref: 'addr_1', property_ref: property, match_basis: 'address_exact', canonical_identity: { address: '1708 21ST ST NW' } },
+              ],
+            },
+          ],
+        },
+        5_000,
+      ),
+    getEntity: () =>
+      serviceAnswer(
+        {
+          entity: {
+            entity_ref: property,
+            entity_kind: 'property',
+            attributes: {
+              owner_name: {
+                value: 'JOEL KUIPERS',
+                citation: { source: 'DC Office of Tax and Revenue', dataset: 'Real Property Tax Database', as_of: '2017-02-05T00:00:00Z', synthetic: false },
+              },
+            },
+          },
+        },
+        0,
+      ),
+  });
+});
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  calls.length = 0;
+  cached.value = false;
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  useFindStore.setState({ text: '', chosen: null, asked: null, paletteOpen: false, focusTick: 0 });
+  useUiStore.setState({ entityTrail: [] });
+});
+
+async function settle(ms = 0) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+  // Answers resolve after the timers: let them land.
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(0);
+  });
+}
+
+async function renderBox() {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <FindBox />
+    </QueryClientProvider>,
+  );
+  await settle();
+  return screen.getByRole('textbox', { name: 'Find' });
+}
+
+const bought = () => calls.filter((call) => call.operation === 'resolveEntities' || call.operation === 'searchProperties');
+const priced = () => calls.filter((call) => call.operation === 'previewCost' && (call.request as { operation: string }).operation !== 'v2.getEntity');
+
+describe('FindBox', () => {
+  it('says what it understood and the price before buying; Enter finds, lists the candidates, and Enter opens the property', async () => {
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: '1708 21st st nw' } });
+    await settle(1000);
+    expect(screen.getByTestId('find-understood').textContent).toBe('Understood as address: 1708 21ST ST NW');
+    expect(screen.getByTestId('cost-tag').textContent).toBe('$0.005');
+    // Priced in its canonical form, and nothing bought yet.
+    expect((priced().at(-1)?.request as { request: { body: { items: Array<{ identifiers: unknown }> } } }).request.body.items[0]?.identifiers).toEqual([
+      { scheme: 'address', value: '1708 21ST ST NW' },
+    ]);
+    expect(bought()).toEqual([]);
+
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await settle(100);
+    expect(bought()).toHaveLength(1);
+    const list = screen.getByRole('list', { name: 'Candidates for the address “1708 21ST ST NW”' });
+    const options = list.querySelectorAll('li');
+    // The property, its address and its SSL on one row, its owner read from the free record, cited.
+    expect(options).toHaveLength(1);
+    expect(options[0]?.textContent).toContain('property · address');
+    expect(options[0]?.textContent).toContain('1708 21ST ST NW');
+    expect(options[0]?.textContent).toContain('0065    0007');
+    expect(options[0]?.textContent).toContain('JOEL KUIPERS');
+    expect(options[0]?.getAttribute('data-active')).toBe('true');
+    expect(screen.getByTestId('find-delivery').textContent).toContain('Bought for $0.005');
+
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(useUiStore.getState().entityTrail).toEqual(['prop_080b9725-3c84-5ba1-ab8d-a3891860e65b']);
+    expect(bought()).toHaveLength(1);
+  });
+
+  it('shows a cached find as free and finds it without asking again', async () => {
+    cached.value = true;
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: '1708 21ST ST NW' } });
+    await settle(1000);
+    expect(screen.getByTestId('cost-tag').textContent).toBe('Cached · free');
+  });
+
+  it('refuses a placeholder SSL, 5,000 characters and non-Latin text before pricing them, and buys nothing', async () => {
+    const input = await renderBox();
+    for (const [text, words] of [
+      ['0000 0000', 'placeholder'],
+      ['A'.repeat(5000), '5,000 characters'],
+      ['名前', 'Latin letters'],
+    ] as const) {
+      fireEvent.change(input, { target: { value: text } });
+      await settle(1000);
+      expect(screen.getByRole('alert').textContent).toContain(words);
+      fireEvent.keyDown(input, { key: 'Enter' });
+      await settle(1000);
+      expect(screen.getByRole('button', { name: 'Find' }).hasAttribute('disabled')).toBe(true);
+    }
+    expect(priced()).toEqual([]);
+    expect(bought()).toEqual([]);
+  });
+
+  it('reads a name as an owner and an SSL as an SSL, and lets the reading be changed by hand', async () => {
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: 'kuipers' } });
+    await settle(1000);
+    expect(screen.getByTestId('find-understood').textContent).toContain('Understood as owner: KUIPERS · Washington, DC');
+    fireEvent.change(input, { target: { value: '0065-0007' } });
+    await settle(1000);
+    expect(screen.getByTestId('find-understood').textContent).toContain('Understood as SSL: 0065    0007');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Read as' }), { target: { value: 'address' } });
+    await settle(1000);
+    expect(screen.getByRole('alert').textContent).toBe('Not an address: it has no street name.');
+  });
+
+  it('Escape clears the box', async () => {
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: '1708' } });
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect((input as HTMLInputElement).value).toBe('');
+  });
+});

@@ -1,0 +1,412 @@
+// The find box: one line for whatever a person has in hand (an address, an SSL, an account number, an
+// entity id, an owner's name). Before anything is spent it says what it understood and what finding
+// it costs (free when Plat already holds the answer); Enter finds it through the priced button (with
+// its confirmation rules), ↑/↓ move through the candidates, Enter opens one, Escape closes.
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { priceRuleFor } from '../../../shared/service/index.ts';
+import type { IpcResponse } from '../../../shared/ipc.ts';
+import { useUiStore } from '../../app/ui-store.ts';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { CitationChip } from '../../components/CitationChip.tsx';
+import { CitedValue } from '../../components/CitedValue.tsx';
+import { citedFieldValue, type CitedValue as CitedValueModel } from '../../components/cited-value.ts';
+import { DeliveryLine } from '../../components/DeliveryLine.tsx';
+import { useEntityCaptions } from '../../components/entity-captions.ts';
+import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
+import { holdingsFrom, ownerCoverage, ownerCoverageRequest } from '../../components/owner-lookup.ts';
+import { envelopeData } from '../../components/service-data.ts';
+import { useCostPreview } from '../../platform/cost-preview.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { serviceQueryKey } from '../../platform/query-keys.ts';
+import { callService, type CallOptions } from '../../platform/service-calls.ts';
+import {
+  FIND_MAX,
+  findKindLabel,
+  findKinds,
+  holdingCandidates,
+  readFind,
+  resolutionCandidates,
+  resolutionOutcome,
+  type FindCandidate,
+  type FindKind,
+} from './find-model.ts';
+import { useFindStore, type AskedFind } from './find-store.ts';
+import './find.css';
+
+const SETTLE_MS = 250;
+/** Candidates whose owner is read from the property's free record. */
+const OWNERS_READ = 10;
+/** Holdings an owner find lists (the Owners view lists them all, grouped). */
+const HOLDINGS_SHOWN = 25;
+const recordIsFree = priceRuleFor('v2.getEntity').kind === 'free';
+
+/** The typed value once the person has paused; `flush` takes it at once (Enter). */
+function useSettled(value: string): [string, () => void] {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), SETTLE_MS);
+    return () => window.clearTimeout(timer);
+  }, [value]);
+  return [settled, () => setSettled(value)];
+}
+
+type Answer<N extends 'resolveEntities' | 'searchProperties'> = IpcResponse<N>;
+
+export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; autoFocus?: boolean }) {
+  const text = useFindStore((state) => state.text);
+  const chosen = useFindStore((state) => state.chosen);
+  const asked = useFindStore((state) => state.asked);
+  const setText = useFindStore((state) => state.setText);
+  const choose = useFindStore((state) => state.choose);
+  const ask = useFindStore((state) => state.ask);
+  const focusTick = useFindStore((state) => state.focusTick);
+  const openEntity = useUiStore((state) => state.openEntity);
+  const remember = useEntityCaptions((state) => state.remember);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const buttonHost = useRef<HTMLSpanElement>(null);
+  const pendingFind = useRef(false);
+  // The candidate Enter opens, tied to the answer it belongs to: a new answer starts on its first.
+  const [picked, setPicked] = useState<{ rows: readonly FindCandidate[] | null; index: number }>({ rows: null, index: 0 });
+  const ids = { input: useId(), hint: useId(), list: useId(), kind: useId() };
+
+  useEffect(() => {
+    if (focusTick > 0 || autoFocus) inputRef.current?.focus();
+  }, [focusTick, autoFocus]);
+
+  // Which areas publish owner names: free, and asked once for the session.
+  const coverage = useQuery({
+    queryKey: serviceQueryKey('getCatalogFacet', ownerCoverageRequest),
+    queryFn: () => callService('getCatalogFacet', ownerCoverageRequest),
+    select: (answer) => ownerCoverage(envelopeData(answer.envelope)),
+    staleTime: Infinity,
+  });
+  const ownerAreas = coverage.data?.searchable;
+
+  const [settled, flush] = useSettled(text);
+  const reading = useMemo(() => readFind(settled, { chosen, ownerAreas }), [settled, chosen, ownerAreas]);
+  const typedReading = useMemo(() => readFind(text, { chosen, ownerAreas }), [text, chosen, ownerAreas]);
+  const ready = reading.status === 'ready' ? reading : null;
+  const resolveRequest = ready?.ask.operation === 'resolveEntities' ? ready.ask.request : null;
+  const ownerRequest = ready?.ask.operation === 'searchProperties' ? ready.ask.request : null;
+  const price = useCostPreview(ready?.ask.operation ?? 'resolveEntities', ready ? (ready.ask.request as never) : null);
+
+  // The answers of the last find (held for the session under their request's key).
+  const resolution = usePaidAnswer('resolveEntities', asked?.ask.operation === 'resolveEntities' ? asked.ask.request : null);
+  const ownerSearch = usePaidAnswer('searchProperties', asked?.ask.operation === 'searchProperties' ? asked.ask.request : null);
+  const answer = asked?.ask.operation === 'searchProperties' ? ownerSearch : resolution;
+
+  const found = useMemo(() => candidatesOf(asked, resolution.query.data, ownerSearch.query.data), [asked, resolution.query.data, ownerSearch.query.data]);
+  const candidates = found.rows;
+  // The text has been changed since the candidates were found: they answer the earlier text.
+  const current = asked !== null && ready !== null && asked.sent === ready.sent && asked.kind === ready.kind && settled === text;
+
+  // Owners of resolved properties, from each property's record: free, so read without a click.
+  const records = useQueries({
+    queries: candidates.slice(0, OWNERS_READ).map((row) => {
+      const request = { path: { entity_ref: row.propertyRef ?? '' } };
+      return {
+        queryKey: serviceQueryKey('getEntity', request),
+        queryFn: () => callService('getEntity', request),
+        enabled: recordIsFree && row.propertyRef !== null && row.owner === null && asked?.ask.operation === 'resolveEntities',
+        staleTime: Infinity,
+        gcTime: Infinity,
+      };
+    }),
+  });
+  const citedOf = (index: number): { owner: CitedValueModel | null; address: CitedValueModel | null } => {
+    const data = records[index]?.data?.envelope;
+    if (!data || data.status === 'error' || !data.data) return { owner: null, address: null };
+    const attributes = (data.data.entity.attributes ?? {}) as Record<string, unknown>;
+    return { owner: citedFieldValue('owner_name', attributes.owner_name), address: citedFieldValue('address', attributes.address) };
+  };
+
+  const busy = answer.query.isFetching;
+  const active = candidates.length === 0 ? -1 : picked.rows === candidates ? picked.index : 0;
+  const setActive = (index: number) => setPicked({ rows: candidates, index });
+
+  const open = (row: FindCandidate) => {
+    const caption = row.address ?? row.identifier ?? '';
+    remember({ [row.openId]: caption, ...(row.propertyRef ? { [row.propertyRef]: caption } : {}) });
+    openEntity(row.openId);
+    onClose?.();
+  };
+
+  const run = (options: CallOptions) => {
+    if (!ready) return;
+    ask(ready);
+    if (ready.ask.operation === 'resolveEntities') void resolution.buy(options, ready.ask.request);
+    else void ownerSearch.buy(options, ready.ask.request);
+  };
+
+  const pressFind = () => buttonHost.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.click();
+  // Enter before the typed text had settled: find once the price of exactly what was typed is known.
+  useEffect(() => {
+    if (!pendingFind.current || settled !== text || !ready || !price.data) return;
+    pendingFind.current = false;
+    if (!price.data.blockedBy) pressFind();
+  }, [settled, text, ready, price.data]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const shown = current ? candidates : [];
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (shown.length === 0) return;
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((active + step + shown.length) % shown.length);
+      return;
+    }
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      if (onClose) onClose();
+      else if (text !== '') setText('');
+      else inputRef.current?.blur();
+      return;
+    }
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    const row = shown[active];
+    if (row) {
+      open(row);
+      return;
+    }
+    if (typedReading.status !== 'ready') return;
+    if (settled === text && price.data) {
+      if (!price.data.blockedBy) pressFind();
+      return;
+    }
+    pendingFind.current = true;
+    flush();
+  };
+
+  const problem = typedReading.status === 'refused' ? typedReading.problem : null;
+  const listShown = answer.query.data !== undefined && !answer.query.isError && candidates.length > 0;
+  const shownKind = typedReading.status === 'ready' || typedReading.status === 'refused' ? typedReading.kind : null;
+
+  return (
+    <div className={`find${onClose ? ' find--palette' : ''}`} role="search" aria-label="Find a property">
+      <div className="find__line">
+        <label htmlFor={ids.input} className="find__label">
+          Find
+        </label>
+        <input
+          id={ids.input}
+          ref={inputRef}
+          className="input find__input"
+          type="text"
+          // Only elements on the page may be named: the list and its announcement exist once a find has candidates.
+          aria-controls={listShown ? ids.list : undefined}
+          aria-describedby={listShown ? `${ids.hint} ${ids.list}-active` : ids.hint}
+          aria-invalid={problem !== null}
+          value={text}
+          maxLength={FIND_MAX * 40}
+          placeholder="Address, SSL, account number, entity id or owner name"
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <span className="find__action" ref={buttonHost}>
+          {ready?.ask.operation === 'searchProperties' ? (
+            <ChargeButton operation="searchProperties" request={ownerRequest} label="Find" what={`the owner search for “${ready.sent}”`} busy={busy} onRun={run} />
+          ) : (
+            <ChargeButton
+              operation="resolveEntities"
+              request={resolveRequest}
+              label="Find"
+              what={ready ? `finding the ${findKindLabel[ready.kind]} “${ready.sent}”` : 'this find'}
+              busy={busy}
+              onRun={run}
+            />
+          )}
+        </span>
+      </div>
+
+      <div className="find__reading" id={ids.hint} aria-live="polite">
+        {problem ? (
+          <p className="find__problem" role="alert">
+            {problem}
+          </p>
+        ) : typedReading.status === 'empty' ? (
+          <p className="muted">
+            Type what you have: <span className="mono">1708 21st St NW</span>, <span className="mono">0065 0007</span>, an Alexandria account
+            number, an entity id or an owner’s name. Enter finds it; the price is shown first.
+          </p>
+        ) : typedReading.status === 'ready' ? (
+          <p className="find__understood" data-testid="find-understood">
+            Understood as <strong className="find__kind">{findKindLabel[typedReading.kind]}</strong>
+            {!typedReading.detected && <span className="muted"> (chosen)</span>}: <span className="mono find__sent">{typedReading.sent}</span>
+            {typedReading.area && <span className="muted"> · {typedReading.area.name}</span>}
+            {typedReading.note && <span className="muted"> · {typedReading.note}</span>}
+          </p>
+        ) : null}
+        {shownKind !== null && (
+          <label className="find__choose">
+            <span className="muted">Read as</span>{' '}
+            <select
+              id={ids.kind}
+              className="input input--compact"
+              value={chosen ?? shownKind}
+              onChange={(event) => choose(event.target.value as FindKind)}
+            >
+              {findKinds.map((kind) => (
+                <option key={kind} value={kind}>
+                  {findKindLabel[kind]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+
+      {asked && (
+        <FindResults
+          asked={asked}
+          current={current}
+          found={found}
+          answer={answer}
+          listId={ids.list}
+          active={current ? active : -1}
+          onActive={setActive}
+          onOpen={open}
+          citedOf={citedOf}
+        />
+      )}
+    </div>
+  );
+}
+
+interface Found {
+  rows: FindCandidate[];
+  /** Candidates the service has in all, and how many this answer carries (fewer for a building's many units). */
+  total: number;
+  received: number;
+  /** The service's reason when it found nothing or refused the text. */
+  reason: string | null;
+  outcome: string | null;
+}
+
+function candidatesOf(asked: AskedFind | null, resolved: Answer<'resolveEntities'> | undefined, owners: Answer<'searchProperties'> | undefined): Found {
+  const none: Found = { rows: [], total: 0, received: 0, reason: null, outcome: null };
+  if (!asked) return none;
+  if (asked.ask.operation === 'resolveEntities') {
+    const envelope = resolved?.envelope;
+    if (!envelope || envelope.status === 'error' || !envelope.data) return none;
+    const result = envelope.data.items[0];
+    const outcome = resolutionOutcome(result);
+    return { rows: result ? resolutionCandidates(result) : [], total: outcome.total, received: outcome.found, reason: outcome.reason, outcome: outcome.outcome };
+  }
+  const envelope = owners?.envelope;
+  if (!envelope || envelope.status === 'error' || !envelope.data) return none;
+  const holdings = holdingsFrom(envelope.data.items as Parameters<typeof holdingsFrom>[0]);
+  const matched = (envelope.data as { properties_matched?: unknown }).properties_matched;
+  return {
+    rows: holdingCandidates(holdings.slice(0, HOLDINGS_SHOWN)),
+    total: typeof matched === 'number' ? matched : holdings.length,
+    received: Math.min(holdings.length, HOLDINGS_SHOWN),
+    reason: null,
+    outcome: 'ok',
+  };
+}
+
+function FindResults(props: {
+  asked: AskedFind;
+  current: boolean;
+  found: Found;
+  answer: { query: { data: Answer<'resolveEntities'> | Answer<'searchProperties'> | undefined; isError: boolean; error: unknown; isFetching: boolean; dataUpdatedAt: number }; retry: () => void; shownAgain: boolean };
+  listId: string;
+  active: number;
+  onActive: (index: number) => void;
+  onOpen: (row: FindCandidate) => void;
+  citedOf: (index: number) => { owner: CitedValueModel | null; address: CitedValueModel | null };
+}) {
+  const { asked, found, answer } = props;
+  const what = `${findKindLabel[asked.kind]} “${asked.sent}”`;
+  if (answer.query.isError) {
+    if (platErrorOf(answer.query.error).code === 'not_found') {
+      return (
+        <p className="notice find__none" role="status" data-testid="find-none">
+          <strong>Nothing matches the {what}.</strong> Nothing was charged: a find that matches nothing is free.
+        </p>
+      );
+    }
+    return <ErrorNotice error={answer.query.error} onRetry={answer.retry} />;
+  }
+  if (!answer.query.data) {
+    return answer.query.isFetching ? (
+      <p className="muted" role="status">
+        Finding the {what}…
+      </p>
+    ) : null;
+  }
+  const rows = found.rows;
+  return (
+    <section className="find__results" aria-label={`Candidates for the ${what}`} data-testid="find-results">
+      <div className="find__results-head">
+        <p className="find__count" role="status">
+          {rows.length === 0 ? (
+            <>
+              <strong>Nothing matches the {what}.</strong> {found.reason ? `${found.reason} ` : ''}
+              {found.outcome === 'invalid_input' ? 'It was not sent as a search, and ' : ''}nothing was charged: a find that matches nothing is free.
+            </>
+          ) : (
+            <>
+              <strong>{rows.length}</strong> {rows.length === 1 ? 'candidate' : 'candidates'} for the {what}
+              {found.total > found.received && (
+                <> ({found.received} of the {found.total} the service has: the Search view’s Resolve tab and the Owners view list them all)</>
+              )}
+              .
+              {!props.current && <span className="find__stale"> These answer the earlier text; Enter finds what is typed now.</span>}
+            </>
+          )}
+        </p>
+        <DeliveryLine billing={answer.query.data.billing} shownAgain={answer.shownAgain} testId="find-delivery" />
+      </div>
+      {rows.length > 0 && (
+        <ul className="find__list" id={props.listId} aria-label={`Candidates for the ${what}`}>
+          {rows.map((row, index) => {
+            const cited = props.citedOf(index);
+            const holding = row.holding;
+            const addressCitation = holding?.address?.citation ?? cited.address?.citation ?? null;
+            return (
+              <li
+                key={row.key}
+                className="find__option"
+                data-active={index === props.active}
+                aria-current={index === props.active ? 'true' : undefined}
+                onMouseEnter={() => props.onActive(index)}
+              >
+                <span className="find__option-kind">{row.kinds.join(' · ')}</span>
+                <span className="find__option-address">
+                  <button type="button" className="link-button" onClick={() => props.onOpen(row)} title={`Open the ${row.kinds[0] ?? 'property'}`}>
+                    {row.address ?? row.identifier ?? row.openId}
+                  </button>
+                  {addressCitation && <CitationChip citation={addressCitation} />}
+                </span>
+                <span className="find__option-id mono">{row.identifier ?? ''}</span>
+                <span className="find__option-owner">
+                  {holding?.owner ? (
+                    <CitedValue value={holding.owner} />
+                  ) : cited.owner ? (
+                    <CitedValue value={cited.owner} />
+                  ) : (
+                    <span className="muted">{row.propertyRef ? 'owner on the property page' : 'several properties'}</span>
+                  )}
+                </span>
+                <span className="find__option-open" aria-hidden="true">
+                  Enter opens
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p className="visually-hidden" id={`${props.listId}-active`} aria-live="polite">
+        {props.active >= 0 && rows[props.active]
+          ? `Candidate ${props.active + 1} of ${rows.length}: ${rows[props.active]?.kinds.join(', ')}, ${rows[props.active]?.address ?? rows[props.active]?.identifier ?? ''}. Enter opens it.`
+          : ''}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+// Ctrl+K from any view: the find box in a dialog over what is on screen. Escape (or choosing a
+// candidate) closes it and gives the focus back where it was.
+import { useEffect, useRef } from 'react';
+import { FindBox } from './FindBox.tsx';
+import { useFindStore } from './find-store.ts';
+
+const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
+export const findShortcutText = isMac ? '⌘K' : 'Ctrl+K';
+
+export function FindPalette() {
+  const open = useFindStore((state) => state.paletteOpen);
+  const close = useFindStore((state) => state.closePalette);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog ref={dialogRef} className="find-palette" aria-labelledby="find-palette-title" onClose={close} onCancel={close}>
+      <div className="find-palette__head">
+        <h2 id="find-palette-title">Find a property</h2>
+        <span className="muted">Escape closes</span>
+      </div>
+      {open && <FindBox onClose={close} autoFocus />}
+    </dialog>
+  );
+}
+
+/** The box as it sits at the top of the Search view. */
+export function FindBar() {
+  return (
+    <div className="find-bar">
+      <FindBox />
+    </div>
+  );
+}
