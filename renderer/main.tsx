@@ -4,12 +4,14 @@ import './design/tokens.css';
 import './design/base.css';
 import { App, createQueryClient } from './app/App.tsx';
 import { installPlat } from './platform/plat.ts';
+import { readPrintRoute } from './features/report/report-model.ts';
 
 installPlat();
+const printRoute = readPrintRoute(window.location.search);
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
-    <App queryClient={createQueryClient()} />
+    <App queryClient={createQueryClient()} route={printRoute ? { kind: 'print-report', ...printRoute } : { kind: 'app' }} />
   </StrictMode>,
 );

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { AppFrame } from './AppFrame.tsx';
+import { PrintReport } from '../features/report/PrintReport.tsx';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -12,13 +13,16 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-export function App({ queryClient }: { queryClient: QueryClient }) {
+/** The print route renders only the printable report (no app frame): what Plat's printers load. */
+export type AppRoute = { kind: 'app' } | { kind: 'print-report'; assignmentId: string; dialog: boolean };
+
+export function App({ queryClient, route = { kind: 'app' } }: { queryClient: QueryClient; route?: AppRoute }) {
   useEffect(() => {
     document.documentElement.dataset.ready = 'true';
   }, []);
   return (
     <QueryClientProvider client={queryClient}>
-      <AppFrame />
+      {route.kind === 'print-report' ? <PrintReport assignmentId={route.assignmentId} dialog={route.dialog} /> : <AppFrame />}
     </QueryClientProvider>
   );
 }

@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
 import { useUiStore } from './ui-store.ts';
-import { views, type ViewId } from './views.ts';
+import { viewForShortcut, views, type ViewId } from './views.ts';
 import { StatusLine } from './StatusLine.tsx';
 import { HostLinkNotice } from './HostLinkNotice.tsx';
 import { ViewNotBuilt } from '../views/ViewNotBuilt.tsx';
 import { entityPage, viewComponents } from './view-registry.tsx';
+import { FindBar, FindPalette, findShortcutText } from '../features/find/FindPalette.tsx';
+import { useFindStore } from '../features/find/find-store.ts';
 import './app-frame.css';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
@@ -17,8 +19,15 @@ export function AppFrame() {
     const onKey = (event: KeyboardEvent) => {
       const modifier = isMac ? event.metaKey : event.ctrlKey;
       if (!modifier || event.altKey || event.shiftKey) return;
-      const index = Number.parseInt(event.key, 10) - 1;
-      const view = views[index];
+      if (event.key === 'k' || event.key === 'K') {
+        // Find from anywhere: the Search view's own box when it is on screen, else the palette.
+        event.preventDefault();
+        const ui = useUiStore.getState();
+        if (ui.activeView === 'search' && ui.entityTrail.length === 0) useFindStore.getState().focusBox();
+        else useFindStore.getState().openPalette();
+        return;
+      }
+      const view = viewForShortcut(Number.parseInt(event.key, 10));
       if (view) {
         event.preventDefault();
         openView(view.id);
@@ -40,10 +49,14 @@ export function AppFrame() {
         <div className="app-nav__brand">
           <span className="app-nav__logo" aria-hidden="true">▦</span> Plat
         </div>
+        <button type="button" className="app-nav__item app-nav__find" onClick={() => useFindStore.getState().openPalette()} title={`Find a property (${findShortcutText})`}>
+          <span>Find a property…</span>
+          <kbd className="app-nav__kbd">{findShortcutText}</kbd>
+        </button>
         <ul className="app-nav__list">
-          {views.map((view, index) => (
+          {views.map((view) => (
             <li key={view.id}>
-              <NavButton id={view.id} label={view.label} shortcut={index + 1} active={view.id === activeView} onOpen={openView} />
+              <NavButton id={view.id} label={view.label} shortcut={view.shortcut} active={view.id === activeView} onOpen={openView} />
             </li>
           ))}
         </ul>
@@ -58,11 +71,15 @@ export function AppFrame() {
               <h1 id="view-title">{current.label}</h1>
               <p className="muted">{current.summary}</p>
             </header>
-            <div className="app-main__body">{View ? <View /> : <ViewNotBuilt label={current.label} summary={current.summary} />}</div>
+            <div className="app-main__body">
+              {current.id === 'search' && <FindBar />}
+              {View ? <View /> : <ViewNotBuilt label={current.label} summary={current.summary} />}
+            </div>
           </>
         )}
       </main>
       <StatusLine />
+      <FindPalette />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { serviceOperations } from '../../shared/service/index.ts';
 import { plat } from '../platform/plat.ts';
 import { useHostLink } from '../platform/host-link.ts';
 import { hostLinkWords } from './status-model.ts';
+import { serviceQueryScope } from '../platform/query-keys.ts';
 
 const isFreeServiceQuery = (key: readonly unknown[]): boolean => {
   const operation = serviceCallOperations[key[1] as ServiceCallIpcName] as keyof typeof serviceOperations | undefined;
@@ -20,7 +21,7 @@ const isFreeServiceQuery = (key: readonly unknown[]): boolean => {
  */
 export function refreshAfterReconnect(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({
-    predicate: (query) => query.queryKey[0] !== 'service' || (query.state.status === 'error' && isFreeServiceQuery(query.queryKey)),
+    predicate: (query) => query.queryKey[0] !== serviceQueryScope[0] || (query.state.status === 'error' && isFreeServiceQuery(query.queryKey)),
   });
 }
 

@@ -7,8 +7,7 @@ import { formatUsd } from '../../shared/money.ts';
 import { formatDateTime } from '../../shared/format-date.ts';
 import { callPlat, plat } from '../platform/plat.ts';
 import { useUiStore } from './ui-store.ts';
-
-export const spendQueryKey = ['spend'] as const;
+import { ledgerQueryScope, pricingQueryScope, spendQueryKey } from '../platform/query-keys.ts';
 
 export function SpendMeter() {
   const queryClient = useQueryClient();
@@ -19,8 +18,8 @@ export function SpendMeter() {
         queryClient.setQueryData<SpendSnapshot>(spendQueryKey, snapshot);
         // Ledger views show the new row too, and prices shown beside buttons may have changed
         // (a bought answer is now cached and free; a cap may now be in reach).
-        void queryClient.invalidateQueries({ queryKey: ['ledger'] });
-        void queryClient.invalidateQueries({ queryKey: ['previewCost'] });
+        void queryClient.invalidateQueries({ queryKey: ledgerQueryScope });
+        void queryClient.invalidateQueries({ queryKey: pricingQueryScope });
       }),
     [queryClient],
   );

@@ -1,17 +1,17 @@
 import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { AppInfo } from '../../shared/ipc.ts';
-import { callPlat, plat } from '../platform/plat.ts';
+import { plat } from '../platform/plat.ts';
 import { useHostLink } from '../platform/host-link.ts';
 import { CallProgressNotice, SpendMeter } from './SpendMeter.tsx';
 import { useRefreshOnReconnect } from './HostLinkNotice.tsx';
 import { connectionStateWords, hostLinkWords } from './status-model.ts';
-
-export const appInfoQueryKey = ['app.info'] as const;
+import { appInfoQueryKey } from '../platform/query-keys.ts';
+import { useAppInfo } from '../platform/core-queries.ts';
 
 export function StatusLine() {
   const queryClient = useQueryClient();
-  const info = useQuery({ queryKey: appInfoQueryKey, queryFn: () => callPlat('getAppInfo', {}) });
+  const info = useAppInfo();
   const link = useHostLink();
   useRefreshOnReconnect();
 

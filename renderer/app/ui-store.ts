@@ -11,6 +11,10 @@ interface UiState {
   openEntity: (entityId: string) => void;
   /** Back to the previous entity, or out of the entity page. */
   closeEntity: () => void;
+  /** The assignment the Assignments view shows (null: the list). */
+  openAssignmentId: string | null;
+  /** Opens the Assignments view on one assignment (from the Report view, a property page, a verified PDF). */
+  openAssignment: (assignmentId: string | null) => void;
 }
 
 export const useUiStore = create<UiState>((set) => ({
@@ -20,4 +24,6 @@ export const useUiStore = create<UiState>((set) => ({
   openEntity: (entityId) =>
     set((state) => (state.entityTrail.at(-1) === entityId ? state : { entityTrail: [...state.entityTrail, entityId].slice(-20) })),
   closeEntity: () => set((state) => ({ entityTrail: state.entityTrail.slice(0, -1) })),
+  openAssignmentId: null,
+  openAssignment: (assignmentId) => set({ activeView: 'assignments', entityTrail: [], openAssignmentId: assignmentId }),
 }));

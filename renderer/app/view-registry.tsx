@@ -8,6 +8,10 @@ import { SettingsView } from '../features/settings/SettingsView.tsx';
 import { OwnersView } from '../features/owners/OwnersView.tsx';
 import { CatalogView } from '../features/catalog/CatalogView.tsx';
 import { EntityPage } from '../features/entity/EntityPage.tsx';
+import { ReportView } from '../features/report/ReportView.tsx';
+import { AssignmentsView } from '../features/assignments/AssignmentsView.tsx';
+import { StartAssignment } from '../features/assignments/StartAssignment.tsx';
+import { entityPageSlots } from './entity-slots.ts';
 
 export const viewComponents: Partial<Record<ViewId, ComponentType>> = {};
 viewComponents.search = SearchView;
@@ -15,6 +19,9 @@ viewComponents.spend = SpendView;
 viewComponents.settings = SettingsView;
 viewComponents.owners = OwnersView;
 viewComponents.catalog = CatalogView;
+viewComponents.report = ReportView;
+viewComponents.assignments = AssignmentsView;
+entityPageSlots.actions = StartAssignment;
 
 /** The entity page, shown over any view when an entity is opened (set by the entity feature). */
 export const entityPage: { component: ComponentType<{ entityId: string }> | null } = { component: EntityPage };

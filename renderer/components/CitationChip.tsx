@@ -1,10 +1,11 @@
 // Quiet but always there: a small chip beside a value that opens the full source on click or Enter.
 import { useEffect, useRef, useState } from 'react';
 import { formatDate } from '../../shared/format-date.ts';
-import { citationLabel, type CitationView } from './citation.ts';
+import { citationLabel, type CitationView } from '../../shared/report/citation.ts';
 import './citation-chip.css';
 
-export function CitationChip({ citation, children }: { citation: CitationView; children?: React.ReactNode }) {
+/** `marker` replaces the chip's text with a numbered endnote marker (the report: "3" opens endnote 3). */
+export function CitationChip({ citation, children, marker }: { citation: CitationView; children?: React.ReactNode; marker?: string }) {
   // Tables show a chip on every row, so a closed chip is kept small: its document listeners live in
   // the panel, which exists only while open (a passive effect per row doubled a 100-row render).
   const [open, setOpen] = useState(false);
@@ -15,13 +16,13 @@ export function CitationChip({ citation, children }: { citation: CitationView; c
     if (refocus) buttonRef.current?.focus();
   };
 
-  const label = citationLabel(citation);
+  const label = marker ?? citationLabel(citation);
   return (
     <span className="citation" ref={rootRef}>
       <button
         ref={buttonRef}
         type="button"
-        className={`citation__chip${citation.synthetic ? ' citation__chip--synthetic' : ''}`}
+        className={`citation__chip${marker !== undefined ? ' citation__chip--marker' : ''}${citation.synthetic ? ' citation__chip--synthetic' : ''}`}
         aria-expanded={open}
         aria-haspopup="dialog"
         // The name starts with the visible text, so speech users can say what they see (WCAG 2.5.3).

@@ -1,26 +1,9 @@
 // The price of a call, shown before it is made: "Free", "$0.10", "Cached · free", or why it is blocked.
-import { useQuery } from '@tanstack/react-query';
-import type { CostPreview, ServiceCallIpcName } from '../../shared/ipc.ts';
-import { serviceCallOperations } from '../../shared/ipc.ts';
+import type { CostPreview } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
-import { callPlat } from '../platform/plat.ts';
-import { canonicalJson } from '../../shared/canonical-json.ts';
-import type { ServiceRequestParts } from '../platform/service-calls.ts';
 import './cost-tag.css';
 
-export function useCostPreview<N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N> | null) {
-  return useQuery({
-    queryKey: ['previewCost', operation, canonicalJson(request)],
-    queryFn: () =>
-      callPlat('previewCost', {
-        operation: serviceCallOperations[operation],
-        request: (request ?? {}) as Record<string, unknown>,
-      }),
-    enabled: request !== null,
-    // Prices move with spending and the cache: re-ask whenever the view asks again.
-    staleTime: 0,
-  });
-}
+export { useCostPreview } from '../platform/cost-preview.ts';
 
 export function costText(preview: CostPreview): string {
   if (preview.blockedBy) return 'Over budget';

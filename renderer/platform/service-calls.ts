@@ -1,14 +1,10 @@
-// How views make service calls: a stable query key per operation and request (so TanStack Query never
-// fetches the same thing twice), and one action id per user action, reused when that action is
+// How views make service calls: one action id per user action, reused when that action is
 // retried, which the core turns into the Idempotency-Key so a retry is replayed free.
 import type { IpcResponse, ServiceCallIpcName, ServiceCallRequest, serviceCallOperations } from '../../shared/ipc.ts';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 import { callPlat } from './plat.ts';
 
 export type ServiceRequestParts<N extends ServiceCallIpcName> = ServiceCallRequest<(typeof serviceCallOperations)[N]>['request'];
-
-export const serviceQueryKey = <N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N>) =>
-  ['service', operation, canonicalJson(request)] as const;
 
 const pendingActions = new Map<string, string>();
 

@@ -6,14 +6,14 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { CallBilling, IpcResponse } from '../../../shared/ipc.ts';
 import { jurisdictionName, type JurisdictionCode } from '../../../shared/jurisdictions.ts';
 import { v2CatalogFacets, type V2CatalogFacet } from '../../../shared/service/v2.ts';
-import { callPlat } from '../../platform/plat.ts';
-import { callService, serviceQueryKey } from '../../platform/service-calls.ts';
-import { appInfoQueryKey } from '../../app/StatusLine.tsx';
+import { callService } from '../../platform/service-calls.ts';
+import { servicePagesQueryKey, serviceQueryKey } from '../../platform/query-keys.ts';
+import { useAppInfo } from '../../platform/core-queries.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { fromV2Source, type CitationView } from '../../components/citation.ts';
-import { envelopeData, describeDelivery } from '../entity/service-data.ts';
+import { fromV2Source, type CitationView } from '../../../shared/report/citation.ts';
+import { envelopeData, describeDelivery } from '../../components/service-data.ts';
 import {
   cellDisplay,
   cellText,
@@ -196,7 +196,7 @@ function SourceTotalsLine({ rows, jurisdiction }: { rows: SourceRow[]; jurisdict
 
 function NoSources({ jurisdiction, serviceNote }: { jurisdiction: JurisdictionCode; serviceNote: string | null }) {
   // The same key as the status line's, so this reads what is already there.
-  const info = useQuery({ queryKey: appInfoQueryKey, queryFn: () => callPlat('getAppInfo', {}) });
+  const info = useAppInfo();
   return (
     <div className="notice catalog__empty" role="status" data-testid="catalog-no-sources">
       <strong>No data for {jurisdictionName(jurisdiction)}.</strong> {noSourcesMessage(jurisdiction)}
@@ -281,7 +281,7 @@ const PAGE_SIZE = 100;
 function FacetPanel({ facet }: { facet: V2CatalogFacet }) {
   const firstPage = { query: { facet, page_size: PAGE_SIZE } };
   const pages = useInfiniteQuery({
-    queryKey: [...serviceQueryKey('getCatalogFacet', firstPage), 'pages'],
+    queryKey: servicePagesQueryKey('getCatalogFacet', firstPage),
     queryFn: ({ pageParam }) =>
       callService('getCatalogFacet', pageParam === null ? firstPage : { query: { ...firstPage.query, cursor: pageParam } }),
     initialPageParam: null as string | null,

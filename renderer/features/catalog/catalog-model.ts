@@ -5,7 +5,11 @@ import { countiesOf, findJurisdiction, jurisdictions, stateCodes, type Jurisdict
 import { formatDateValue, formatDay } from '../../../shared/format-date.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import type { V4CatalogItem } from '../../../shared/service/v4.ts';
-import { fromV4Citation, type CitationView } from '../../components/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { formatCellText as cellText } from '../../../shared/report/format.ts';
+
+/** A cell as text: scalars as written, lists of scalars comma-joined, anything else as compact JSON (one way, shared/report/format.ts). */
+export { cellText };
 
 export const DEFAULT_JURISDICTION: JurisdictionCode = '11001';
 
@@ -54,21 +58,6 @@ export interface SourceRow {
   fields: SourceField[] | null;
   synthetic: boolean;
   citation: CitationView;
-}
-
-/** A cell as text: scalars as written, lists of scalars comma-joined, anything else as compact JSON. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) {
-    return value.map((v) => (v === null ? '—' : String(v))).join(', ');
-  }
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -8,7 +8,8 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { callService, serviceQueryKey } from '../../platform/service-calls.ts';
+import { callService } from '../../platform/service-calls.ts';
+import { servicePagesQueryKey } from '../../platform/query-keys.ts';
 import {
   canListConnected,
   capitalise,
@@ -21,10 +22,10 @@ import {
   type ConnectedGroup,
   type LinkDepth,
 } from './entity-model.ts';
-import { envelopeData } from './service-data.ts';
-import { usePaidAnswer } from './use-paid-answer.ts';
-import { DeliveryLine } from './DeliveryLine.tsx';
-import { useEntityCaptions } from './entity-captions.ts';
+import { envelopeData } from '../../components/service-data.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { DeliveryLine } from '../../components/DeliveryLine.tsx';
+import { useEntityCaptions } from '../../components/entity-captions.ts';
 
 const PAGE_SIZE = 50;
 
@@ -45,7 +46,7 @@ function ConnectedList({ entityId }: { entityId: string }) {
   const depthId = useId();
   const firstPage = { path: { q_id: entityId }, query: { depth, limit: PAGE_SIZE } };
   const pages = useInfiniteQuery({
-    queryKey: [...serviceQueryKey('getConnectedEntities', firstPage), 'pages'],
+    queryKey: servicePagesQueryKey('getConnectedEntities', firstPage),
     queryFn: ({ pageParam }) =>
       callService('getConnectedEntities', pageParam === null ? firstPage : { ...firstPage, query: { ...firstPage.query, cursor: pageParam } }),
     initialPageParam: null as string | null,
@@ -118,7 +119,7 @@ function ConnectedList({ entityId }: { entityId: string }) {
 /** For properties and loans: the v2 traversal, one link out and in, bought from its button. */
 function RelationshipList({ entityId }: { entityId: string }) {
   const request = { path: { entity_ref: entityId }, query: { depth: 1, direction: 'both' as const } };
-  const { query, buy, retry, shownAgain } = usePaidAnswer('traverseRelationships', request);
+  const { query, buy, retry, shownAgain } = usePaidAnswer('traverseRelationships', request, { loadWhenFree: true });
   const view = useMemo((): { groups: ConnectedGroup[]; warnings: string[] } | { error: unknown } | null => {
     if (!query.data) return null;
     try {

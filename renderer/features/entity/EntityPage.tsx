@@ -5,10 +5,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useUiStore } from '../../app/ui-store.ts';
 import { views } from '../../app/views.ts';
 import { capitalise, entityKindLabel, shortEntityId } from './entity-model.ts';
-import { useEntityCaptions } from './entity-captions.ts';
+import { useEntityCaptions } from '../../components/entity-captions.ts';
 import { SummarySection } from './SummarySection.tsx';
 import { RecordSection } from './RecordSection.tsx';
 import { ConnectedSection } from './ConnectedSection.tsx';
+import { entityPageSlots } from '../../app/entity-slots.ts';
 import './entity.css';
 
 /**
@@ -50,6 +51,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
   };
   const kind = entityKindLabel(entityId);
   const caption = captions[entityId];
+  const EntityActions = entityPageSlots.actions;
 
   return (
     <article className="entity-page" data-testid="entity-page">
@@ -83,6 +85,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
           {caption && <span className="entity-page__caption"> · {caption}</span>}
         </h1>
         <EntityIdLine entityId={entityId} />
+        {EntityActions && <EntityActions entityId={entityId} caption={caption} />}
       </header>
 
       <div className="entity-page__body">

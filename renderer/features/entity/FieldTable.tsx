@@ -1,7 +1,7 @@
 // Canonical fields (summary) or attributes (record): the best value with its citation, and every
 // other value a source gave beside it, each cited, so conflicting sources are never silently merged.
 import { DataTable, type Column } from '../../components/DataTable.tsx';
-import { CitedValue, UncitedValue } from './CitedValue.tsx';
+import { CitedValue, UncitedValue } from '../../components/CitedValue.tsx';
 import type { SummaryRow } from './entity-model.ts';
 
 const columns: Column<SummaryRow>[] = [

@@ -2,7 +2,7 @@
 // citations and alternatives, the sources behind it, coverage status and validity dates. Fetched
 // only from its button, then kept for the session like any bought answer.
 import { useEffect, useId, useMemo } from 'react';
-import { fromV4Citation, type CitationView } from '../../components/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
@@ -11,12 +11,12 @@ import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { V2Entity } from '../../../shared/service/v2.ts';
 import { formatDate } from '../../../shared/format-date.ts';
 import { attributeRows, capitalise, identifierRows, provenanceCitations, type IdentifierRow, type SummaryRow } from './entity-model.ts';
-import { envelopeData } from './service-data.ts';
-import { usePaidAnswer } from './use-paid-answer.ts';
-import { DeliveryLine } from './DeliveryLine.tsx';
+import { envelopeData } from '../../components/service-data.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { DeliveryLine } from '../../components/DeliveryLine.tsx';
 import { FieldTable } from './FieldTable.tsx';
 import { Limitations } from './SummarySection.tsx';
-import { useEntityCaptions } from './entity-captions.ts';
+import { useEntityCaptions } from '../../components/entity-captions.ts';
 
 interface PermitRow {
   key: string;
@@ -98,7 +98,7 @@ const permitColumns: Column<PermitRow>[] = [
 export function RecordSection({ entityId }: { entityId: string }) {
   const headingId = useId();
   const request = { path: { entity_ref: entityId } };
-  const { query, buy, retry, shownAgain } = usePaidAnswer('getEntity', request);
+  const { query, buy, retry, shownAgain } = usePaidAnswer('getEntity', request, { loadWhenFree: true });
   const remember = useEntityCaptions((state) => state.remember);
 
   const view = useMemo((): { ok: RecordView } | { error: unknown } | null => {

@@ -5,15 +5,15 @@ import { useId, useMemo } from 'react';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { canSummarise, summaryView, type SummaryView } from './entity-model.ts';
-import { envelopeData } from './service-data.ts';
-import { usePaidAnswer } from './use-paid-answer.ts';
-import { DeliveryLine } from './DeliveryLine.tsx';
+import { envelopeData } from '../../components/service-data.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { DeliveryLine } from '../../components/DeliveryLine.tsx';
 import { FieldTable } from './FieldTable.tsx';
 
 export function SummarySection({ entityId }: { entityId: string }) {
   const headingId = useId();
   const request = canSummarise(entityId) ? { path: { q_id: entityId } } : null;
-  const { query, buy, retry, shownAgain } = usePaidAnswer('getEntitySummary', request);
+  const { query, buy, retry, shownAgain } = usePaidAnswer('getEntitySummary', request, { loadWhenFree: true });
 
   const view = useMemo((): { ok: SummaryView } | { error: unknown } | null => {
     if (!query.data) return null;

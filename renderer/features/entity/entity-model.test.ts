@@ -1,10 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   attributeRows,
   canListConnected,
   canSummarise,
   entityKindLabel,
-  formatFieldValue,
   groupConnected,
   identifierRows,
   provenanceCitations,
@@ -83,28 +82,6 @@ describe('summaryView', () => {
       ['bedrooms', null, '4'],
       ['custom_field', null, '{"anything":true}'],
     ]);
-  });
-});
-
-describe('formatFieldValue', () => {
-  it('prints a date the service stamped at midnight UTC as that date, west of Greenwich too', () => {
-    vi.stubEnv('TZ', 'America/Los_Angeles');
-    try {
-      expect(formatFieldValue('issue_date', '2014-01-22T00:00:00.000Z')).toBe('2014-01-22');
-      expect(formatFieldValue('last_sale_date', '2013-12-17')).toBe('2013-12-17');
-      expect(formatFieldValue('last_modified', '2015-10-06T06:48:19.000Z')).toBe('2015-10-05 23:48:19');
-      expect(formatFieldValue('address', '1716 21ST ST NW')).toBe('1716 21ST ST NW');
-    } finally {
-      vi.unstubAllEnvs();
-    }
-  });
-
-  it('formats whole dollars, areas and years, and reads a zero sale price as OTR prints it', () => {
-    expect(formatFieldValue('assessed_value_dollars', 545160)).toBe('$545,160');
-    expect(formatFieldValue('last_sale_price_dollars', 0)).toBe('$0 (non-market or no price)');
-    expect(formatFieldValue('land_area_sqft', 1546)).toBe('1,546 sq ft');
-    expect(formatFieldValue('year_built', 1890)).toBe('1890');
-    expect(formatFieldValue('homestead', null)).toBe('—');
   });
 });
 

@@ -11,8 +11,9 @@ import {
 } from '../../../shared/service/common.ts';
 import { summaryCanonicalFields, V4SummaryFieldSchema, type V4ConnectedItem, type V4SummaryField } from '../../../shared/service/v4.ts';
 import type { V2RelationshipEdge, V2TraversalData } from '../../../shared/service/v2.ts';
-import { formatDate } from '../../../shared/format-date.ts';
-import { fromV2Source, fromV4Citation, type CitationView } from '../../components/citation.ts';
+import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { formatFieldValue } from '../../../shared/report/format.ts';
+import { citedValue, type CitedValue, type SummaryScalar } from '../../components/cited-value.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Ids
@@ -161,16 +162,6 @@ export type LinkDepth = (typeof depthOptions)[number];
 // ---------------------------------------------------------------------------------------------
 // Summary
 
-export type SummaryScalar = string | number | boolean | null;
-
-export interface CitedValue {
-  value: SummaryScalar;
-  text: string;
-  citation: CitationView;
-  synthetic: boolean;
-  note: string | null;
-}
-
 export interface SummaryRow {
   field: string;
   label: string;
@@ -211,51 +202,6 @@ const FIELD_LABELS: Record<string, string> = {
 
 export function fieldLabel(field: string): string {
   return FIELD_LABELS[field] ?? capitalise(field.replace(/_/g, ' '));
-}
-
-const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-const plainNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-
-/** A value as a person reads it: dollars (these are whole dollars as published, not micro-USD), areas, counts, dates. */
-export function formatFieldValue(field: string, value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'number') {
-    // OTR prints 0 for a transfer that was not a market sale, or had no price.
-    if (field === 'last_sale_price_dollars' && value === 0) return '$0 (non-market or no price)';
-    if (field.endsWith('_dollars')) return wholeDollars.format(value);
-    if (field.endsWith('_sqft')) return `${plainNumber.format(value)} sq ft`;
-    if (field === 'year_built' || field.startsWith('year_') || field.endsWith('_year')) return String(value);
-    return plainNumber.format(value);
-  }
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  // Dates as dates (`2014-01-22T00:00:00.000Z` is 22 January wherever the reader is).
-  if (typeof value === 'string') return formatDate(value);
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function citedValue(field: string, entry: { value: SummaryScalar; citation: Record<string, unknown> } & Record<string, unknown>): CitedValue {
-  const citation = fromV4Citation(entry.citation);
-  const synthetic = citation.synthetic || entry.status === 'synthetic' || entry.synthetic === true;
-  return {
-    value: entry.value,
-    text: formatFieldValue(field, entry.value),
-    citation: { ...citation, synthetic },
-    synthetic,
-    note: typeof entry.note === 'string' ? entry.note : null,
-  };
-}
-
-/**
- * One cited value (`{value, citation, …}`, Plat's shape for search facts, attributes and summary
- * entries), or null when the entry is not in that shape.
- */
-export function citedFieldValue(field: string, entry: unknown): CitedValue | null {
-  const parsed = V4SummaryFieldSchema.safeParse(isRecord(entry) && !('alternatives' in entry) ? { ...entry, alternatives: [] } : entry);
-  return parsed.success ? citedValue(field, parsed.data) : null;
 }
 
 /** A row for a field that came with its best value, citation and alternatives. */

@@ -3,25 +3,27 @@
 // page, so it runs only from the button (or Enter), with the price shown beside it; pages already
 // bought stay in the query cache and showing them again is free.
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { skipToken, useIsFetching, useQueries, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
-import { useCostPreview } from '../../components/CostTag.tsx';
+import { useCostPreview } from '../../platform/cost-preview.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
-import { callService, serviceQueryKey, type CallOptions } from '../../platform/service-calls.ts';
-import { CitedValue } from '../entity/CitedValue.tsx';
-import { DeliveryLine } from '../entity/DeliveryLine.tsx';
-import { buyAnswer } from '../entity/use-paid-answer.ts';
-import { useEntityCaptions } from '../entity/entity-captions.ts';
-import { envelopeData } from '../entity/service-data.ts';
+import { callService, type CallOptions } from '../../platform/service-calls.ts';
+import { serviceQueryKey } from '../../platform/query-keys.ts';
+import { buyAnswer, paidAnswerQuery, usePaidAnswer } from '../../platform/paid-answer.ts';
+import { CitedValue } from '../../components/CitedValue.tsx';
+import { DeliveryLine } from '../../components/DeliveryLine.tsx';
+import { useEntityCaptions } from '../../components/entity-captions.ts';
+import { envelopeData } from '../../components/service-data.ts';
 import {
   groupByOwner,
   holdingsFrom,
   lastSaleText,
   ownerCoverage,
+  ownerCoverageRequest,
   describeOwnerQuery,
   ownerNameProblem,
   ownerSearchBody,
@@ -30,7 +32,7 @@ import {
   type Holding,
   type OwnerCoverage,
   type OwnerGroup,
-} from './owners-model.ts';
+} from '../../components/owner-lookup.ts';
 import { useOwnersUi, type OwnerSearch } from './owners-ui-store.ts';
 import './owners.css';
 
@@ -41,7 +43,6 @@ function spellingNote(name: string): string {
   const note = ownerSpellingNote(name);
   return note ? ` (${note})` : '';
 }
-const coverageRequest = { query: { facet: 'coverage' as const, domain_key: 'ownership' } };
 
 /** The value after the user has paused typing; `flush` takes the current value at once (Enter). */
 function useDebounced<T>(value: T, delayMs: number): [T, () => void] {
@@ -58,8 +59,8 @@ type SearchItem = SearchPage['envelope'] extends infer E ? (E extends { status: 
 
 export function OwnersView() {
   const coverage = useQuery({
-    queryKey: serviceQueryKey('getCatalogFacet', coverageRequest),
-    queryFn: () => callService('getCatalogFacet', coverageRequest),
+    queryKey: serviceQueryKey('getCatalogFacet', ownerCoverageRequest),
+    queryFn: () => callService('getCatalogFacet', ownerCoverageRequest),
     select: (answer) => ownerCoverage(envelopeData(answer.envelope)),
   });
   // The options of the user's last search action, so "Try again" repeats it as it was confirmed.
@@ -81,7 +82,6 @@ export function OwnersView() {
 }
 
 function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage; lastOptionsRef: { current: CallOptions } }) {
-  const queryClient = useQueryClient();
   const draft = useOwnersUi((state) => state.draft);
   const setDraft = useOwnersUi((state) => state.setDraft);
   const chosenArea = useOwnersUi((state) => state.areaUid);
@@ -103,14 +103,15 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
   const request = useMemo(() => (areaUid !== null && !problem ? { body: ownerSearchBody(areaUid, typed) } : null), [areaUid, problem, typed]);
   // The same key as the ChargeButton's own preview, so this reads it rather than asking again.
   const preview = useCostPreview('searchProperties', request);
-  const searching = useIsFetching({ queryKey: request ? serviceQueryKey('searchProperties', request) : ['service', 'searchProperties', 'none'] }) > 0;
+  const search = usePaidAnswer('searchProperties', request);
+  const searching = search.query.isFetching;
 
   const run = (options: CallOptions) => {
     if (!area || !request) return;
-    const search: OwnerSearch = { name: typed.trim(), areaUid: area.areaUid };
+    const asked: OwnerSearch = { name: typed.trim(), areaUid: area.areaUid };
     lastOptionsRef.current = options;
-    submit(search);
-    void buyAnswer(queryClient, 'searchProperties', request, options);
+    submit(asked);
+    void search.buy(options);
   };
 
   // Enter goes through the same button as a click (price, confirmation, caps), once the price of
@@ -238,12 +239,7 @@ function OwnerResults({ lastOptionsRef, openedAt }: { lastOptionsRef: RefObject<
     ? [undefined, ...cursors].map((cursor) => ({ body: ownerSearchBody(submitted.areaUid, submitted.name, cursor) }))
     : [];
   const pages = useQueries({
-    queries: requests.map((request) => ({
-      queryKey: serviceQueryKey('searchProperties', request),
-      queryFn: skipToken,
-      gcTime: Infinity,
-      staleTime: Infinity,
-    })),
+    queries: requests.map((request) => paidAnswerQuery('searchProperties', request)),
   }) as UseQueryResult<SearchPage>[];
 
   if (!submitted) {

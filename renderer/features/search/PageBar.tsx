@@ -66,7 +66,8 @@ export function PagedResultsHead<N extends ServiceCallIpcName, Q>(props: {
   summary: string;
   run: PagedRun<Q>;
   setRun: (run: PagedRun<Q>) => void;
-  page: { query: { isError: boolean; error: unknown }; run: (options: CallOptions, target?: ServiceRequestParts<N>) => unknown };
+  /** The page's paid answer (platform/paid-answer.ts). */
+  page: { query: { isError: boolean; error: unknown }; buy: (options: CallOptions, target?: ServiceRequestParts<N>) => unknown; retry: () => void };
   nextRequest: ServiceRequestParts<N> | null;
   nextCursor: string | null;
   /** "the next page of properties". */
@@ -95,7 +96,7 @@ export function PagedResultsHead<N extends ServiceCallIpcName, Q>(props: {
               primary={false}
               onRun={(options) => {
                 props.setRun(nextPage(run, nextCursor));
-                void props.page.run(options, nextRequest);
+                void props.page.buy(options, nextRequest);
               }}
             />
           ) : props.hasData ? (
@@ -103,7 +104,7 @@ export function PagedResultsHead<N extends ServiceCallIpcName, Q>(props: {
           ) : null
         }
       />
-      {props.page.query.isError && !props.noMatches && <ErrorNotice error={props.page.query.error} onRetry={() => void props.page.run({ confirmed: true })} />}
+      {props.page.query.isError && !props.noMatches && <ErrorNotice error={props.page.query.error} onRetry={props.page.retry} />}
       {props.busy && !props.hasData && (
         <p className="muted" role="status">
           Searching…

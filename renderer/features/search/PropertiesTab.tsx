@@ -26,7 +26,7 @@ import {
 import { cellText } from './record-search.ts';
 import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
 import { submitOnEnter } from './submit-on-enter.ts';
-import { usePaidQuery } from './use-paid-query.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { FilterValue } from './FilterValue.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
@@ -48,7 +48,7 @@ export function PropertiesTab() {
 
   const cursor = run ? pageCursor(run) : undefined;
   const pageRequest = run ? { body: cursor ? { ...run.first, cursor } : run.first } : null;
-  const page = usePaidQuery('searchProperties', pageRequest);
+  const page = usePaidAnswer('searchProperties', pageRequest);
   const envelope = page.query.data?.envelope;
   const pageData = envelope && envelope.status !== 'error' ? envelope.data : undefined;
   const noMatches = page.query.isError && platErrorOf(page.query.error).code === 'not_found';
@@ -169,7 +169,7 @@ export function PropertiesTab() {
             onRun={(options) => {
               if (!check.ok) return;
               setRun({ first: check.body, cursors: [], page: 0 });
-              void page.run(options, { body: check.body });
+              void page.buy(options, { body: check.body });
             }}
           />
           <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>

@@ -7,10 +7,11 @@ import { findJurisdiction, isJurisdictionCode } from '../../../shared/jurisdicti
 import type { V4SearchRecord } from '../../../shared/service/index.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
-import { fromV4Citation } from '../../components/citation.ts';
+import { fromV4Citation } from '../../../shared/report/citation.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
-import { callService, serviceQueryKey } from '../../platform/service-calls.ts';
+import { callService } from '../../platform/service-calls.ts';
+import { serviceQueryKey } from '../../platform/query-keys.ts';
 import { JurisdictionPicker } from './JurisdictionPicker.tsx';
 import { RecordPanel } from './RecordPanel.tsx';
 import {
@@ -30,7 +31,7 @@ import {
 } from './record-search.ts';
 import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
 import { submitOnEnter } from './submit-on-enter.ts';
-import { usePaidQuery } from './use-paid-query.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { cellContent, PagedResultsHead } from './PageBar.tsx';
 import { FilterValue } from './FilterValue.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
@@ -70,7 +71,7 @@ export function RecordsTab() {
 
   const cursor = run ? pageCursor(run) : undefined;
   const pageRequest = run ? { query: cursor ? { ...run.first, cursor } : run.first } : null;
-  const page = usePaidQuery('searchRecords', pageRequest);
+  const page = usePaidAnswer('searchRecords', pageRequest);
   const envelope = page.query.data?.envelope;
   const pageData = envelope?.status === 'ok' ? envelope.data : undefined;
   // "No search matches" may come back as a 404 rather than an empty page; either way it is free.
@@ -94,7 +95,7 @@ export function RecordsTab() {
   const startSearch = (options: { confirmed?: boolean }) => {
     if (!check.ok) return;
     setRun({ first: check.query, cursors: [], page: 0 });
-    void page.run(options, { query: check.query });
+    void page.buy(options, { query: check.query });
   };
 
   const closePanel = () => {

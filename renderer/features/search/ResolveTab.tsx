@@ -4,15 +4,15 @@
 // Results stay with the lines they answered: once the text is edited they say they are the earlier
 // text's. A line with more candidates than the first page says how many exist and offers the rest, priced.
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { skipToken, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { V2ResolutionResult } from '../../../shared/service/index.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { serviceQueryKey, type CallOptions } from '../../platform/service-calls.ts';
-import { buyAnswer } from '../entity/use-paid-answer.ts';
+import type { CallOptions } from '../../platform/service-calls.ts';
+import { buyAnswer, paidAnswerQuery } from '../../platform/paid-answer.ts';
 import { propertyAreas } from './property-search.ts';
 import {
   buildResolveBatch,
@@ -33,7 +33,7 @@ import {
   type ResolveLine,
 } from './resolve-lines.ts';
 import { useSearchStore, type ResolveRun } from './search-store.ts';
-import { usePaidQuery } from './use-paid-query.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
 
 const stopRowKeys = (event: KeyboardEvent) => event.stopPropagation();
 
@@ -69,7 +69,7 @@ export function ResolveTab() {
   const batch = useMemo(() => buildResolveBatch(lines, areaUid), [lines, areaUid]);
   const request = batch.body ? { body: batch.body } : null;
 
-  const resolution = usePaidQuery('resolveEntities', run ? { body: run.body } : null);
+  const resolution = usePaidAnswer('resolveEntities', run ? { body: run.body } : null);
   const envelope = resolution.query.data?.envelope;
   const results = envelope && envelope.status !== 'error' ? envelope.data.items : undefined;
   const busy = resolution.query.fetchStatus === 'fetching';
@@ -91,12 +91,7 @@ export function ResolveTab() {
     return requests;
   }, [run, askedCursors]);
   const morePages = useQueries({
-    queries: moreRequests.map(({ request }) => ({
-      queryKey: serviceQueryKey('resolveEntities', request),
-      queryFn: skipToken,
-      gcTime: Infinity,
-      staleTime: Infinity,
-    })),
+    queries: moreRequests.map(({ request }) => paidAnswerQuery('resolveEntities', request)),
     combine: combineMorePages,
   });
   const moreAnswers = morePages.answers;
@@ -237,7 +232,7 @@ export function ResolveTab() {
       })),
     };
     setRun(next);
-    void resolution.run(options, { body: batch.body });
+    void resolution.buy(options, { body: batch.body });
     // The outcomes appear under the pasted lines: bring them into view.
     window.requestAnimationFrame(() => resultsRef.current?.scrollIntoView({ block: 'start' }));
   };
@@ -343,7 +338,7 @@ export function ResolveTab() {
               </div>
             </div>
           )}
-          {resolution.query.isError && <ErrorNotice error={resolution.query.error} onRetry={() => void resolution.run({ confirmed: true })} />}
+          {resolution.query.isError && <ErrorNotice error={resolution.query.error} onRetry={resolution.retry} />}
           {busy && (
             <p className="muted" role="status">
               Resolving…

@@ -12,7 +12,6 @@ import {
   type V4CatalogItem,
 } from '../../../shared/service/index.ts';
 import { isJurisdictionCode, type JurisdictionCode } from '../../../shared/jurisdictions.ts';
-import { formatDate } from '../../../shared/format-date.ts';
 
 export type SourceFieldType = 'number' | 'date' | 'string' | 'boolean' | 'unknown';
 
@@ -270,10 +269,11 @@ const PREFERRED_COLUMNS: Record<string, string[]> = {
   imputed_characteristics: ['ssl', 'method', 'BEDRM', 'BATHRM', 'GBA', 'AYB', 'rank_in_square'],
 };
 
-/** Whole-dollar amounts as the publishers print them (formatted with a $ in the table). */
-const DOLLAR_FIELDS = new Set(['last_sale_price', 'assessment_2016', 'PRICE', 'FEES_PAID']);
-
-export const isDollarField = (field: string): boolean => DOLLAR_FIELDS.has(field);
+/**
+ * Whole-dollar columns as the publishers print them (with a $ in the table), and a record cell as
+ * text: both one way for every view and export (shared/report/format.ts).
+ */
+export { isPublishedDollarField as isDollarField, formatRecordCell as cellText } from '../../../shared/report/format.ts';
 
 export function recordData(record: { data: unknown }): Record<string, unknown> {
   return record.data && typeof record.data === 'object' && !Array.isArray(record.data) ? (record.data as Record<string, unknown>) : {};
@@ -287,17 +287,6 @@ export function recordColumnsFor(kind: string, records: ReadonlyArray<{ data: un
   if (preferred.length > 0) return preferred;
   const ordered = [...fields.map((field) => field.name).filter((name) => present.has(name)), ...present];
   return [...new Set(ordered)].slice(0, 6);
-}
-
-const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-
-/** A cell as text: dollar fields with $ and grouping, dates as dates, other values as published, missing as empty. */
-export function cellText(field: string, value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number' && isDollarField(field)) return dollars.format(value);
-  if (typeof value === 'object') return JSON.stringify(value);
-  if (typeof value === 'string') return formatDate(value);
-  return String(value);
 }
 
 /** A value exactly as the publisher wrote it (the side panel): null shown as "(empty)" by the caller. */

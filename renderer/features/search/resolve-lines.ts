@@ -1,73 +1,30 @@
 // Pure logic of the Resolve tab (v2 resolutions): one pasted line per thing to resolve, the scheme
 // each line looks like (editable), a per-line check that says why a line cannot be sent, and the
 // wire request for the lines that can.
+import { resolutionClientId, type V2Candidate, type V2IdentifierScheme, type V2ResolutionItemInput, type V2ResolutionResult } from '../../../shared/service/index.ts';
 import {
-  V2ResolutionItemSchema,
-  resolutionClientId,
-  v2IdentifierSchemes,
-  type V2Candidate,
-  type V2IdentifierScheme,
-  type V2ResolutionItemInput,
-  type V2ResolutionResult,
-} from '../../../shared/service/index.ts';
+  candidateTotal,
+  detectScheme,
+  identifierSchemes,
+  reasonOf,
+  resolutionItemFor,
+  schemeProblem,
+} from '../../components/identifier-resolution.ts';
 import type { ResolveRun } from './search-store.ts';
 
+// The scheme rules are shared with the find box (renderer/components/identifier-resolution.ts).
+export {
+  candidateTotal,
+  detectScheme,
+  identifierSchemes,
+  identityText,
+  isSsl,
+  reasonOf,
+  schemeLabel,
+  schemeProblem,
+} from '../../components/identifier-resolution.ts';
+
 export const MAX_RESOLVE_LINES = 100;
-
-export const schemeLabel: Record<V2IdentifierScheme, string> = {
-  address: 'Address',
-  ssl: 'SSL (DC)',
-  account_no: 'Account no. (Alexandria)',
-  mar_id: 'MAR id (DC)',
-  entity_ref: 'Entity id',
-};
-
-export const identifierSchemes: readonly V2IdentifierScheme[] = v2IdentifierSchemes;
-
-// DC SSLs as people write them: "0150    0295", "0150 0295", "0150-0295", "0150N 0012", "5181N0069",
-// the scraper's "BD00150N0295" form, and the "PAR 01500295" / "RES 01500295" / "PI…" parcel forms.
-const SSL_FORMS = [
-  /^BD0{0,2}\d{4}[A-Z]{0,2}\d{4}$/i,
-  /^\d{1,4}[A-Z]{0,4}(?:\s+|\s*-\s*)\d{1,4}$/i,
-  /^\d{4}[A-Z]{1,4}\d{4}$/i,
-  /^(?:PAR|RES)\s*\d{8}$/i,
-  /^PI\d{10}$/i,
-];
-const ENTITY_REF = /^[a-z]{2,8}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ACCOUNT_NO = /^\d{8}$/;
-const MAR_ID = /^\d{1,7}$/;
-
-export const isSsl = (value: string): boolean => SSL_FORMS.some((form) => form.test(value.trim()));
-
-/** The scheme a line most likely is: an entity id, an SSL, an 8-digit account, a shorter MAR id, or an address. */
-export function detectScheme(value: string): V2IdentifierScheme {
-  const line = value.trim();
-  if (ENTITY_REF.test(line)) return 'entity_ref';
-  if (isSsl(line)) return 'ssl';
-  if (ACCOUNT_NO.test(line)) return 'account_no';
-  if (MAR_ID.test(line)) return 'mar_id';
-  return 'address';
-}
-
-/** Why a value cannot be sent under a scheme, or null when it can. */
-export function schemeProblem(scheme: V2IdentifierScheme, value: string): string | null {
-  const line = value.trim();
-  if (line.length > 512) return 'Longer than 512 characters.';
-  switch (scheme) {
-    case 'ssl':
-      return isSsl(line) ? null : 'Not an SSL: expected a square and a lot, e.g. 0150 0295.';
-    case 'account_no':
-      return /^\d{1,12}$/.test(line) ? null : 'Not an account number: digits only, e.g. 13195000.';
-    case 'mar_id':
-      return /^\d{1,10}$/.test(line) ? null : 'Not a MAR id: digits only, e.g. 309673.';
-    case 'entity_ref':
-      return ENTITY_REF.test(line) ? null : 'Not an entity id: a prefix and a uuid, e.g. prop_0b0c…';
-    case 'address':
-      if (!/[A-Za-z]/.test(line)) return 'Not an address: it has no street name.';
-      if (!/\d/.test(line)) return 'Not an address: it has no house number.';
-      return null;
-  }
-}
 
 export interface ResolveLine {
   /** 1-based line number in the pasted text (blank lines count, so numbers match the editor). */
@@ -104,18 +61,9 @@ export function parseResolveLines(text: string, chosenSchemes: Readonly<Record<s
   return lines;
 }
 
-/** A line as a resolution item; the shared schema has the last word (a line it refuses gets its reason). */
+/** A line as a resolution item (or the reason it cannot be one). */
 export function resolutionItemOf(line: ResolveLine, areaUid: string): V2ResolutionItemInput | string {
-  const item: V2ResolutionItemInput = {
-    client_id: line.clientId,
-    subject_kind: line.scheme === 'address' ? 'address' : 'identifier',
-    identifiers: [{ scheme: line.scheme, value: line.value }],
-    include_retired_identifiers: false,
-  };
-  if (areaUid !== '') item.area_uid = areaUid;
-  const checked = V2ResolutionItemSchema.safeParse(item);
-  if (!checked.success) return checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-  return item;
+  return resolutionItemFor(line.scheme, line.value, line.clientId, areaUid);
 }
 
 export interface ResolveBatch {
@@ -145,24 +93,6 @@ export function buildResolveBatch(lines: readonly ResolveLine[], areaUid: string
   return { body: items.length > 0 ? { items, candidate_limit: candidateLimit } : null, refused, sent };
 }
 
-/** Short text for a candidate's identity (`canonical_identity` has no published shape). */
-export function identityText(identity: unknown): string {
-  if (!identity || typeof identity !== 'object') return '';
-  const record = identity as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of ['address', 'full_address', 'premise', 'ssl', 'account_no', 'mar_id', 'unit', 'unit_designator', 'owner_name']) {
-    const value = record[key];
-    if ((typeof value === 'string' && value.trim() !== '') || typeof value === 'number') parts.push(String(value).trim());
-  }
-  if (parts.length === 0) {
-    for (const value of Object.values(record)) {
-      if ((typeof value === 'string' && value.trim() !== '') || typeof value === 'number') parts.push(String(value).trim());
-      if (parts.length >= 3) break;
-    }
-  }
-  return [...new Set(parts)].join(' · ');
-}
-
 /** One row of the results: a candidate of a line, or a line with none. */
 export interface OutcomeRow {
   key: string;
@@ -187,12 +117,6 @@ export function runMatchesLines(run: ResolveRun, lines: readonly ResolveLine[], 
     const line = lines[index];
     return line !== undefined && line.lineNumber === sent.lineNumber && line.value === sent.value && line.scheme === sent.scheme;
   });
-}
-
-/** How many candidates the service has for an item: its `total_candidates`, else as many as came back. */
-export function candidateTotal(result: V2ResolutionResult): number {
-  const total = result.total_candidates;
-  return typeof total === 'number' && Number.isSafeInteger(total) && total >= result.candidates.length ? total : result.candidates.length;
 }
 
 /** The cursor for an item's further candidates, or null when it has no more. */
@@ -242,17 +166,6 @@ export function linesWithMore(run: ResolveRun, results: readonly V2ResolutionRes
     out.push({ clientId: line.clientId, lineNumber: line.lineNumber, value: line.value, shown, total: candidateTotal(first), cursor });
   }
   return out;
-}
-
-/** The reason a service gave for an item's outcome, wherever it put it. */
-export function reasonOf(result: V2ResolutionResult): string | null {
-  for (const key of ['reason', 'message', 'detail']) {
-    const value = result[key];
-    if (typeof value === 'string' && value.trim() !== '') return value;
-  }
-  const error = result.error;
-  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-  return null;
 }
 
 /**

@@ -2,19 +2,19 @@
 // the input is a password field read once on submit and then emptied (never a controlled value, so
 // React never mirrors it into a DOM attribute), and the core answers only with where it is kept.
 import { useId, useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { KeyStatus } from '../../../shared/ipc.ts';
 import { callPlat } from '../../platform/plat.ts';
-import { appInfoQueryKey } from '../../app/StatusLine.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { checkApiKeyInput, describeKeyStatus, needsWeakStorageOptIn } from './settings-model.ts';
-import { invalidatePricing, keyStatusQueryKey, useKeyStatus } from './settings-queries.ts';
+import { invalidatePricing, useAppInfo, useKeyStatus } from '../../platform/core-queries.ts';
+import { appInfoQueryKey, keyStatusQueryKey } from '../../platform/query-keys.ts';
 import { CheckOutcome, ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
 export function ApiKeySettings() {
   const queryClient = useQueryClient();
   const keyStatus = useKeyStatus();
-  const info = useQuery({ queryKey: appInfoQueryKey, queryFn: () => callPlat('getAppInfo', {}) });
+  const info = useAppInfo();
   const inputRef = useRef<HTMLInputElement>(null);
   const [inputError, setInputError] = useState<string | null>(null);
   const [allowWeak, setAllowWeak] = useState(false);

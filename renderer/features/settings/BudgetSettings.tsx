@@ -5,10 +5,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BudgetSettings as Budgets } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { callPlat } from '../../platform/plat.ts';
-import { spendQueryKey } from '../../app/SpendMeter.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
-import { budgetsQueryKey, invalidatePricing, useBudgets } from './settings-queries.ts';
+import { invalidatePricing, useBudgets } from '../../platform/core-queries.ts';
+import { budgetsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { Field, fieldIds, Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
 
 export function BudgetSettings() {

@@ -16,7 +16,8 @@ import {
   TTL_UNITS,
   type TtlUnit,
 } from './settings-model.ts';
-import { cacheStatusQueryKey, invalidatePricing, useCacheStatus } from './settings-queries.ts';
+import { invalidatePricing, useCacheStatus } from '../../platform/core-queries.ts';
+import { cacheStatusQueryKey } from '../../platform/query-keys.ts';
 import { ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
 export function CacheSettings() {

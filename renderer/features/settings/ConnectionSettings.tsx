@@ -4,19 +4,19 @@
 // Addresses are checked by the core's rule before they are sent; plain http:// to another computer
 // is sent only after the person agrees that the key travels unencrypted.
 import { useId, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AppInfo, IpcRequest, ServiceConnection } from '../../../shared/ipc.ts';
 import { callPlat } from '../../platform/plat.ts';
-import { appInfoQueryKey } from '../../app/StatusLine.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { connectionStateWords } from '../../app/status-model.ts';
 import { parseLiveUrl } from './settings-model.ts';
-import { invalidatePricing, useKeyStatus } from './settings-queries.ts';
+import { invalidatePricing, useAppInfo, useKeyStatus } from '../../platform/core-queries.ts';
+import { appInfoQueryKey, serviceQueryScope } from '../../platform/query-keys.ts';
 import { ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
 export function ConnectionSettings() {
   // The status line keeps this query live from serviceConnectionChanged.
-  const info = useQuery({ queryKey: appInfoQueryKey, queryFn: () => callPlat('getAppInfo', {}) });
+  const info = useAppInfo();
   const service = info.data?.service;
   return (
     <SettingsSection
@@ -82,7 +82,7 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
       // pushes each state; this answer is the state when it replied.
       queryClient.setQueryData<AppInfo>(appInfoQueryKey, (previous) => (previous ? { ...previous, service: next } : previous));
       // Answers and prices of one service never stand for another's.
-      queryClient.removeQueries({ queryKey: ['service'] });
+      queryClient.removeQueries({ queryKey: serviceQueryScope });
       void invalidatePricing(queryClient);
     },
   });

@@ -7,11 +7,11 @@ import type { IpcRequest, Project } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 import { callPlat } from '../../platform/plat.ts';
-import { spendQueryKey } from '../../app/SpendMeter.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
-import { invalidatePricing, projectsQueryKey, useProjects } from './settings-queries.ts';
+import { invalidatePricing, useProjects } from '../../platform/core-queries.ts';
+import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { Field, fieldIds, Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
 
 interface ProjectRow extends Project {

@@ -2,27 +2,15 @@
 // keys) with messages that say what is wrong, and describing the key's storage in plain words.
 import type { KeyStatus } from '../../../shared/ipc.ts';
 import { checkServiceBaseUrl } from '../../../shared/connection-url.ts';
-import { formatUsd, safeParseUsd, type MicroUsd } from '../../../shared/money.ts';
+import { formatUsd, type MicroUsd } from '../../../shared/money.ts';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 // ---------------------------------------------------------------------------------------------
 // Money inputs (budgets, project caps). Empty means "none".
 
-/** A dollar amount for a cap or threshold: '' → null (none), otherwise a non-negative amount. */
-export function parseOptionalUsd(text: string, label: string): Parsed<MicroUsd | null> {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: true, value: null };
-  const parsed = safeParseUsd(trimmed);
-  if (!parsed.ok) return { ok: false, error: `${label}: enter a dollar amount such as 5 or 12.50 (at most 6 decimal places), or leave it empty.` };
-  if (parsed.value < 0) return { ok: false, error: `${label}: must not be negative.` };
-  return { ok: true, value: parsed.value };
-}
-
-/** The input text for a stored amount: "5.00", "1,250.00", '' for none. */
-export function usdInputText(micro: MicroUsd | null): string {
-  return micro === null ? '' : formatUsd(micro).replace('$', '');
-}
+// Shared with the assignment form: promoted to renderer/components.
+export { parseOptionalUsd, usdInputText } from '../../components/usd-input.ts';
 
 // ---------------------------------------------------------------------------------------------
 // API key

@@ -5,13 +5,12 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { LedgerFilter, LedgerRow, Project, SpendSnapshot } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { callPlat } from '../../platform/plat.ts';
-import { canonicalJson } from '../../../shared/canonical-json.ts';
-import { spendQueryKey } from '../../app/SpendMeter.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Money } from '../../components/Money.tsx';
-import { useBudgets, useProjects } from '../settings/settings-queries.ts';
-import { downloadTextFile } from './download.ts';
+import { useBudgets, useProjects } from '../../platform/core-queries.ts';
+import { ledgerPageQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
+import { downloadTextFile } from '../../components/download.ts';
 import {
   ALL_PROJECTS,
   emptyLedgerFilterForm,
@@ -315,7 +314,7 @@ function Ledger() {
   const ids = { project: useId(), from: useId(), to: useId(), error: useId() };
 
   const ledger = useQuery({
-    queryKey: ['ledger', 'page', canonicalJson(filter), offset],
+    queryKey: ledgerPageQueryKey(filter, offset),
     queryFn: () => callPlat('listLedger', { filter, limit: LEDGER_PAGE_SIZE, offset }),
     placeholderData: keepPreviousData,
   });

@@ -125,7 +125,7 @@ describe('ledger rows in words', () => {
   it('names operations and projects', () => {
     expect(operationLabel('v4.summary')).toBe('Entity summary');
     expect(operationLabel('v9.unknown')).toBe('v9.unknown');
-    const projects = [{ id: 'p1', name: 'Main St', capMicroUsd: null, archived: false, createdAt: '2024-01-01T00:00:00Z' }];
+    const projects = [{ id: 'p1', name: 'Main St', capMicroUsd: null, archived: false, createdAt: '2024-01-01T00:00:00Z', assignment: null }];
     expect(projectName('p1', projects)).toBe('Main St');
     expect(projectName(null, projects)).toBe('');
     expect(projectName('gone', projects)).toBe('Deleted project');

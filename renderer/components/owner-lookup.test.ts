@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { V2PropertySearchSchema } from '../../../shared/service/v2.ts';
-import { describeOwnerQuery, groupByOwner, holdingsFrom, lastSaleText, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owners-model.ts';
+import { V2PropertySearchSchema } from '../../shared/service/v2.ts';
+import { describeOwnerQuery, groupByOwner, holdingsFrom, lastSaleText, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
 
 const otr = {
   source: 'DC Office of Tax and Revenue',
@@ -68,7 +68,9 @@ describe('ownerSearchBody', () => {
   it('is a valid v2 property search for the owner name, with the properties and their land', () => {
     const body = ownerSearchBody('area_us_dc', '  zion church ');
     const parsed = V2PropertySearchSchema.parse(body);
-    expect(parsed.filters).toEqual([{ field: 'owner_name', op: 'contains', value: 'zion church' }]);
+    expect(body.filters).toEqual([{ field: 'owner_name', op: 'contains', value: 'zion church' }]);
+    // The shared schema sends owner names in one form (any case and spacing is one request).
+    expect(parsed.filters).toEqual([{ field: 'owner_name', op: 'contains', value: 'ZION CHURCH' }]);
     expect(parsed.entity_kinds).toEqual(['property', 'parcel', 'unit']);
     expect(parsed.projection).toBe('fact_summary');
     expect(parsed.cursor).toBeUndefined();

@@ -1,7 +1,8 @@
 // A value with the chip that says where it came from; a synthetic value is marked in words as well
 // as by its chip, so it is never mistaken for a public record.
-import { CitationChip } from '../../components/CitationChip.tsx';
-import type { CitedValue as CitedValueModel } from './entity-model.ts';
+import { CitationChip } from './CitationChip.tsx';
+import type { CitedValue as CitedValueModel } from './cited-value.ts';
+import './cited-value.css';
 
 export function CitedValue({ value }: { value: CitedValueModel }) {
   return (

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallBilling } from '../../../shared/ipc.ts';
-import { PlatCallError } from '../../platform/plat.ts';
+import type { CallBilling } from '../../shared/ipc.ts';
+import { PlatCallError } from '../platform/plat.ts';
 import { describeDelivery, envelopeData } from './service-data.ts';
 
 const billing = (overrides: Partial<CallBilling>): CallBilling => ({

@@ -1,10 +1,10 @@
 // Small pieces the owners, catalog and entity screens share: reading `data` out of a service
 // envelope, and saying in words where an answer came from and what it cost.
-import { toPlatError } from '../../../shared/errors.ts';
-import type { CallBilling } from '../../../shared/ipc.ts';
-import { formatDateTime } from '../../../shared/format-date.ts';
-import { formatUsd } from '../../../shared/money.ts';
-import { PlatCallError } from '../../platform/plat.ts';
+import { toPlatError } from '../../shared/errors.ts';
+import type { CallBilling } from '../../shared/ipc.ts';
+import { formatDateTime } from '../../shared/format-date.ts';
+import { formatUsd } from '../../shared/money.ts';
+import { PlatCallError } from '../platform/plat.ts';
 
 interface AnyEnvelope<Data> {
   status: string;

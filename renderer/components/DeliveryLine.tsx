@@ -1,7 +1,8 @@
 // Where an answer came from and what it cost: "Bought for $0.10", "From your cache — no charge",
 // "Replayed free", with the time the service served it.
-import type { CallBilling } from '../../../shared/ipc.ts';
+import type { CallBilling } from '../../shared/ipc.ts';
 import { describeDelivery } from './service-data.ts';
+import './delivery-line.css';
 
 export function DeliveryLine({ billing, shownAgain, testId }: { billing: CallBilling; shownAgain: boolean; testId?: string }) {
   const delivery = describeDelivery(billing, { shownAgain });

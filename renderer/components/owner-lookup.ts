@@ -1,11 +1,11 @@
-// Owner lookup as pure functions: the v2 property search that finds every holding whose owner name
-// contains the typed text (any case, any word order, accents folded: the service folds all three),
-// what such a search will match in words, and the answer pages turned into holdings grouped by the
-// owner name exactly as the publisher printed it.
-import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../../../shared/service/v2.ts';
-import { citedFieldValue, type CitedValue } from '../entity/entity-model.ts';
-import type { CitationView } from '../../components/citation.ts';
-import { foldToLatin, latinSpellings, MAX_TWO_WAY_LETTERS, nonLatinLetters, twoWayLetterCount } from '../../../shared/latin-fold.ts';
+// Owner lookup as pure functions, shared by the Owners view and the find box: the v2 property search
+// that finds every holding whose owner name contains the typed text (any case, any word order,
+// accents folded: the service folds all three), what such a search will match in words, and the
+// answer pages turned into holdings grouped by the owner name exactly as the publisher printed it.
+import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../../shared/service/v2.ts';
+import { citedFieldValue, type CitedValue } from './cited-value.ts';
+import type { CitationView } from '../../shared/report/citation.ts';
+import { foldToLatin, latinSpellings, MAX_TWO_WAY_LETTERS, nonLatinLetters, twoWayLetterCount } from '../../shared/latin-fold.ts';
 
 export const OWNER_NAME_MAX = 100;
 /** A page holds up to 100 search items; each holding is its property plus its parcel or unit. */
@@ -77,6 +77,9 @@ export interface OwnerArea {
   name: string;
   note: string;
 }
+
+/** The free catalog request that says which areas publish owner names (the v2 coverage facet, ownership domain). */
+export const ownerCoverageRequest = { query: { facet: 'coverage' as const, domain_key: 'ownership' } };
 
 export interface OwnerCoverage {
   /** Areas whose records carry owner names: the only ones worth searching (and paying for). */

@@ -1,0 +1,37 @@
+// A value with where it came from, as the entity page, the owner lookup and the find box show it:
+// read from Plat's cited shape (`{value, citation, status?, synthetic?, note?}`, the shape of search
+// facts, record attributes and summary entries), formatted one way (shared/report/format.ts).
+import { V4SummaryFieldSchema } from '../../shared/service/v4.ts';
+import { fromV4Citation, type CitationView } from '../../shared/report/citation.ts';
+import { formatFieldValue } from '../../shared/report/format.ts';
+
+export type SummaryScalar = string | number | boolean | null;
+
+export interface CitedValue {
+  value: SummaryScalar;
+  text: string;
+  citation: CitationView;
+  synthetic: boolean;
+  note: string | null;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A cited entry as a value to show: synthetic when its citation, status or flag says so. */
+export function citedValue(field: string, entry: { value: SummaryScalar; citation: Record<string, unknown> } & Record<string, unknown>): CitedValue {
+  const citation = fromV4Citation(entry.citation);
+  const synthetic = citation.synthetic || entry.status === 'synthetic' || entry.synthetic === true;
+  return {
+    value: entry.value,
+    text: formatFieldValue(field, entry.value),
+    citation: { ...citation, synthetic },
+    synthetic,
+    note: typeof entry.note === 'string' ? entry.note : null,
+  };
+}
+
+/** One cited value, or null when the entry is not in Plat's cited shape (never a made-up citation). */
+export function citedFieldValue(field: string, entry: unknown): CitedValue | null {
+  const parsed = V4SummaryFieldSchema.safeParse(isRecord(entry) && !('alternatives' in entry) ? { ...entry, alternatives: [] } : entry);
+  return parsed.success ? citedValue(field, parsed.data) : null;
+}

@@ -1,0 +1,101 @@
+// "Use this value": the appraiser picks another source's value for a field and must say why. The
+// reason is kept with the assignment and printed beside the value; nothing is saved without one.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { AlternativeValue, CitedValue } from '../../../shared/report/document.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { checkChoiceReason, statusWords } from './report-model.ts';
+
+export interface ChoiceRequest {
+  value: CitedValue;
+  alternative: AlternativeValue;
+}
+
+export function ChoiceDialog(props: {
+  request: ChoiceRequest | null;
+  saving: boolean;
+  error: unknown;
+  onSave: (reason: string) => void;
+  onCancel: () => void;
+}) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const ids = { title: useId(), reason: useId(), error: useId() };
+  const open = props.request !== null;
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      setReason('');
+      setProblem(null);
+      dialog.showModal();
+    }
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  const save = () => {
+    const checked = checkChoiceReason(reason);
+    if (!checked.ok) {
+      setProblem(checked.error);
+      return;
+    }
+    setProblem(null);
+    props.onSave(checked.value);
+  };
+
+  const request = props.request;
+  return (
+    <dialog ref={dialogRef} className="confirm-dialog report-choice-dialog" aria-labelledby={ids.title} onClose={props.onCancel}>
+      <h2 id={ids.title}>Use another value{request ? ` for ${request.value.label.toLowerCase()}` : ''}</h2>
+      {request && (
+        <dl className="report-choice-dialog__values">
+          <dt>Now shown</dt>
+          <dd>
+            {request.value.status === 'unavailable' ? 'Unavailable' : request.value.display}{' '}
+            <span className="muted">({statusWords(request.value.status).label})</span>
+          </dd>
+          <dt>Use instead</dt>
+          <dd>
+            <strong>{request.alternative.display}</strong> <span className="muted">({statusWords(request.alternative.status).label})</span>
+          </dd>
+        </dl>
+      )}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          save();
+        }}
+      >
+        <label htmlFor={ids.reason} className="report-choice-dialog__label">
+          Reason (required, printed in the report)
+        </label>
+        <textarea
+          id={ids.reason}
+          className="report-choice-dialog__reason"
+          rows={4}
+          value={reason}
+          maxLength={2_000}
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? ids.error : undefined}
+          onChange={(event) => setReason(event.target.value)}
+          autoFocus
+        />
+        {problem && (
+          <p id={ids.error} className="report-choice-dialog__error" role="alert">
+            {problem}
+          </p>
+        )}
+        {props.error !== null && props.error !== undefined && <ErrorNotice error={props.error} compact />}
+        <div className="confirm-dialog__actions">
+          <button type="button" className="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={props.saving}>
+            {props.saving ? 'Saving…' : 'Use this value'}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,68 @@
+// The print route (`/?route=print-report&assignment=<id>`): the report document alone, no app frame,
+// laid out for paper. Plat's printers (Electron's hidden window, the browser host's Chromium) load it
+// and wait for <html data-print-ready>; they take the running header and the page-number footer from
+// data-print-header / data-print-footer. With `&dialog=1` it opens the browser's own print dialog
+// instead (the fallback when no printer is found).
+import { useEffect } from 'react';
+import { useSubjectReport } from '../../platform/assignment-queries.ts';
+import { platErrorOf } from '../../components/ErrorNotice.tsx';
+import { ReportDocumentView } from './ReportDocumentView.tsx';
+import { printFooterTemplate, printHeaderTemplate } from './report-model.ts';
+import './report.css';
+import './report-print.css';
+
+export function PrintReport({ assignmentId, dialog }: { assignmentId: string; dialog: boolean }) {
+  const report = useSubjectReport(assignmentId === '' ? null : assignmentId);
+  const doc = report.data;
+  const failure = assignmentId === '' ? 'The print address names no assignment.' : report.isError ? platErrorOf(report.error).message : null;
+
+  useEffect(() => {
+    const root = document.documentElement;
+    root.classList.add('print-route');
+    return () => root.classList.remove('print-route');
+  }, []);
+
+  useEffect(() => {
+    const root = document.documentElement;
+    if (failure !== null) {
+      root.dataset.printError = failure;
+      root.dataset.printReady = 'error';
+      return;
+    }
+    if (!doc) return;
+    document.title = `${doc.cover.title} – ${doc.cover.subjectLabel}`;
+    root.dataset.printHeader = printHeaderTemplate(doc);
+    root.dataset.printFooter = printFooterTemplate(doc);
+    let cancelled = false;
+    // Ready once the fonts the layout uses are in: a printer that starts earlier paginates with fallbacks.
+    // (`fonts` is missing where there is no layout engine at all.)
+    void (document.fonts?.ready ?? Promise.resolve()).then(() => {
+      if (cancelled) return;
+      root.dataset.printReady = 'true';
+      if (dialog) window.print();
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [doc, failure, dialog]);
+
+  if (failure !== null) {
+    return (
+      <main className="print-report print-report--error">
+        <p role="alert">The report cannot be printed: {failure}</p>
+      </main>
+    );
+  }
+  if (!doc) {
+    return (
+      <main className="print-report">
+        <p className="muted">Preparing the report…</p>
+      </main>
+    );
+  }
+  return (
+    <main className="print-report" aria-label={`${doc.cover.title}: ${doc.cover.subjectLabel}`}>
+      <ReportDocumentView doc={doc} mode="print" />
+    </main>
+  );
+}

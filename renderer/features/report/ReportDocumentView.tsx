@@ -1,0 +1,421 @@
+// The subject report document, rendered one way for the screen and for print: the same sections,
+// values, statuses, alternatives and endnote numbers. On screen each marker is a chip that opens its
+// full citation; in print it is "[n]" linking to endnote n, followed by the endnotes and the citation
+// appendix (what the PDF's citations.json carries, as a table).
+import type { ReactNode } from 'react';
+import type { AlternativeValue, CitedValue, Limitation, ReportDocument, ReportSection, ReportTable } from '../../../shared/report/document.ts';
+import { formatDateTime } from '../../../shared/format-date.ts';
+import { citationText, citationView } from '../../../shared/report/citation.ts';
+import { citationRows } from '../../../shared/report/citation-export.ts';
+import { CitationChip } from '../../components/CitationChip.tsx';
+import {
+  chargeText,
+  citationIndex,
+  flagsStatus,
+  markersFor,
+  sectionStatusText,
+  spendLine,
+  statusWords,
+  type NumberedCitation,
+} from './report-model.ts';
+
+export type ReportMode = 'screen' | 'print';
+
+export interface ReportDocumentViewProps {
+  doc: ReportDocument;
+  mode: ReportMode;
+  /** Screen only: the appraiser chose an alternative (asks for the reason). */
+  onChooseAlternative?: (value: CitedValue, alternative: AlternativeValue) => void;
+  /** Screen only: take the appraiser's choice back. */
+  onClearChoice?: (value: CitedValue) => void;
+  /** Fields whose choice is being saved. */
+  busyField?: string | null;
+}
+
+export function ReportDocumentView(props: ReportDocumentViewProps) {
+  const { doc, mode } = props;
+  const index = citationIndex(doc);
+  const context: ValueContext = { ...props, index };
+  return (
+    <div className={`report-doc report-doc--${mode}`} data-testid="report-document">
+      {mode === 'print' ? <PrintCover doc={doc} /> : null}
+      {doc.sections.map((section) => (
+        <SectionView key={section.id} section={section} context={context} />
+      ))}
+      <SpendSection doc={doc} mode={mode} />
+      <QueryLogSection doc={doc} />
+      <Endnotes doc={doc} mode={mode} />
+      {mode === 'print' ? <CitationAppendix doc={doc} /> : null}
+    </div>
+  );
+}
+
+interface ValueContext extends ReportDocumentViewProps {
+  index: Map<string, NumberedCitation>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cover (print; the screen shows the same facts in the Report view's header)
+
+function PrintCover({ doc }: { doc: ReportDocument }) {
+  const { cover } = doc;
+  return (
+    <section className="report-cover" aria-label="Cover">
+      <p className="report-cover__kicker">Plat · {cover.title}</p>
+      <h1 className="report-cover__subject">{cover.subjectLabel}</h1>
+      <p className="report-cover__ref mono">{cover.subjectRef}</p>
+      <dl className="report-cover__facts">
+        <dt>Effective date</dt>
+        <dd>{cover.effectiveDate}</dd>
+        <dt>Assignment</dt>
+        <dd>{cover.assignmentName}</dd>
+        {cover.reference && (
+          <>
+            <dt>Reference</dt>
+            <dd>{cover.reference}</dd>
+          </>
+        )}
+        <dt>Client</dt>
+        <dd>{cover.client || 'Not given'}</dd>
+        <dt>Intended use</dt>
+        <dd>{cover.intendedUse || 'Not given'}</dd>
+        <dt>Generated</dt>
+        <dd>{formatDateTime(cover.generatedAt)}</dd>
+        <dt>Data as of</dt>
+        <dd>
+          {cover.dataAsOf.length === 0 ? (
+            'No sources bought yet'
+          ) : (
+            <ul className="report-cover__asof">
+              {cover.dataAsOf.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          )}
+        </dd>
+      </dl>
+      <p className="report-cover__rule">
+        Every value in this report is followed by a numbered marker that resolves to an endnote naming its publisher, dataset and as-of date. Values
+        marked <em>derived</em> were computed from the sources named, <em>synthetic</em> values were made up for Plat’s sample and are not public
+        records, and <em>unavailable</em> says why no source gives the value. The citations are attached to this PDF as citations.json and
+        citations.csv.
+      </p>
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections and values
+
+function SectionView({ section, context }: { section: ReportSection; context: ValueContext }) {
+  const headingId = `report-section-${section.id}`;
+  return (
+    <section className="report-section" aria-labelledby={headingId} data-section={section.id}>
+      <header className="report-section__header">
+        <h2 id={headingId}>{section.title}</h2>
+        <span className={`report-badge report-badge--${section.status}`}>{sectionStatusText(section.status)}</span>
+      </header>
+      {section.limitations.length > 0 && (
+        <ul className="report-section__limitations" aria-label={`Limitations of ${section.title}`}>
+          {section.limitations.map((limitation) => (
+            <LimitationItem key={limitation.text} limitation={limitation} context={context} />
+          ))}
+        </ul>
+      )}
+      {section.values.length > 0 && (
+        <dl className="report-values">
+          {section.values.map((value) => (
+            <div className="report-values__row" key={value.field} data-field={value.field}>
+              <dt>{value.label}</dt>
+              <dd>
+                <ValueLine value={value} context={context} />
+                <ValueDetails value={value} context={context} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {section.tables.map((table) => (
+        <TableView key={table.id} table={table} context={context} />
+      ))}
+      {section.values.length === 0 && section.tables.length === 0 && section.limitations.length === 0 && (
+        <p className="muted">No source gives anything for this section.</p>
+      )}
+    </section>
+  );
+}
+
+/** A limitation, followed (like a value) by the markers of the source it is about; one about no source has none. */
+function LimitationItem({ limitation, context }: { limitation: Limitation; context: ValueContext }) {
+  return (
+    <li className="report-limitation">
+      <span className="report-limitation__text">{limitation.text}</span>
+      {limitation.citationIds.length > 0 && <Markers citationIds={limitation.citationIds} context={context} />}
+    </li>
+  );
+}
+
+/** The value as displayed, its status flag and its endnote markers. */
+function ValueLine({ value, context }: { value: Pick<CitedValue, 'display' | 'status' | 'citationIds' | 'limitation'>; context: ValueContext }) {
+  if (value.status === 'unavailable') {
+    return (
+      <span className="report-value report-value--unavailable">
+        <span className="report-flag report-flag--unavailable">Unavailable</span>
+        {value.limitation ? <span className="report-value__why"> — {value.limitation}</span> : null}
+      </span>
+    );
+  }
+  return (
+    <span className={`report-value report-value--${value.status}`}>
+      <span className="report-value__text">{value.display}</span>
+      {flagsStatus(value) && (
+        <span className={`report-flag report-flag--${value.status}`} title={statusWords(value.status).description}>
+          {statusWords(value.status).label}
+        </span>
+      )}
+      <Markers citationIds={value.citationIds} context={context} />
+    </span>
+  );
+}
+
+function Markers({ citationIds, context }: { citationIds: readonly string[]; context: ValueContext }) {
+  const markers = markersFor(citationIds, context.index);
+  if (markers.length === 0) return <span className="report-flag report-flag--uncited">no citation</span>;
+  if (context.mode === 'print') {
+    return (
+      <span className="report-markers">
+        {markers.map((citation) => (
+          <a key={citation.number} className="report-marker" href={`#endnote-${citation.number}`}>
+            [{citation.number}]
+          </a>
+        ))}
+      </span>
+    );
+  }
+  return (
+    <span className="report-markers">
+      {markers.map((citation) => (
+        <CitationChip key={citation.number} citation={citationView(citation)} marker={String(citation.number)} />
+      ))}
+    </span>
+  );
+}
+
+/** What sits under a value: what it was derived from, a caveat, and the alternatives with the choice. */
+function ValueDetails({ value, context }: { value: CitedValue; context: ValueContext }) {
+  const notes: ReactNode[] = [];
+  if (value.status === 'derived' && value.derivedFrom) notes.push(<p key="derived" className="report-value__note">Derived from {value.derivedFrom}</p>);
+  if (value.status !== 'unavailable' && value.limitation) notes.push(<p key="limitation" className="report-value__note">{value.limitation}</p>);
+  if (value.alternatives.length > 0) notes.push(<Alternatives key="alternatives" value={value} context={context} />);
+  else if (value.choice?.by === 'appraiser') notes.push(<ChoiceNote key="choice" value={value} context={context} />);
+  return notes.length > 0 ? <>{notes}</> : null;
+}
+
+function Alternatives({ value, context }: { value: CitedValue; context: ValueContext }) {
+  const screen = context.mode === 'screen';
+  return (
+    <div className="report-alternatives" role="group" aria-label={`Other values for ${value.label}`}>
+      <p className="report-alternatives__title">
+        {value.alternatives.length === 1 ? 'Another source gives a different value' : `${value.alternatives.length} other sources give different values`}
+      </p>
+      <ul>
+        {value.alternatives.map((alternative) => (
+          <li key={alternative.key} className="report-alternatives__item">
+            <ValueLine value={{ ...alternative, limitation: alternative.note }} context={context} />
+            {alternative.note && alternative.status !== 'unavailable' && <span className="report-value__note"> {alternative.note}</span>}
+            {screen && context.onChooseAlternative && alternative.status !== 'unavailable' && (
+              <button
+                type="button"
+                className="button button--small report-alternatives__use"
+                disabled={context.busyField === value.field}
+                onClick={() => context.onChooseAlternative?.(value, alternative)}
+              >
+                Use this value…
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <ChoiceNote value={value} context={context} />
+    </div>
+  );
+}
+
+function ChoiceNote({ value, context }: { value: CitedValue; context: ValueContext }) {
+  const choice = value.choice;
+  if (!choice) return null;
+  const byAppraiser = choice.by === 'appraiser';
+  return (
+    <p className={`report-choice${byAppraiser ? ' report-choice--appraiser' : ''}`}>
+      <strong>{byAppraiser ? 'Appraiser’s choice' : 'Plat’s choice'}:</strong> {choice.reason}
+      {byAppraiser && choice.at ? <span className="muted"> ({formatDateTime(choice.at)})</span> : null}
+      {byAppraiser && context.mode === 'screen' && context.onClearChoice && (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="link-button"
+            disabled={context.busyField === value.field}
+            onClick={() => context.onClearChoice?.(value)}
+          >
+            Go back to Plat’s choice
+          </button>
+        </>
+      )}
+    </p>
+  );
+}
+
+function TableView({ table, context }: { table: ReportTable; context: ValueContext }) {
+  return (
+    <div className="report-table">
+      <table aria-label={table.title}>
+        <caption>{table.title}</caption>
+        <thead>
+          <tr>
+            {table.columns.map((column) => (
+              <th key={column.key} scope="col">
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.length === 0 ? (
+            <tr>
+              <td colSpan={table.columns.length} className="muted">
+                {table.note ?? 'None in the sources.'}
+              </td>
+            </tr>
+          ) : (
+            table.rows.map((row, rowIndex) => (
+              <tr key={rowIndex}>
+                {table.columns.map((column) => {
+                  const cell = row[column.key];
+                  return <td key={column.key}>{cell ? <ValueLine value={cell} context={context} /> : <span className="muted">—</span>}</td>;
+                })}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      {table.note && table.rows.length > 0 && <p className="report-table__note muted">{table.note}</p>}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spend, query log, endnotes, appendix
+
+function SpendSection({ doc, mode }: { doc: ReportDocument; mode: ReportMode }) {
+  return (
+    <section className="report-section report-section--meta" aria-labelledby="report-spend">
+      <header className="report-section__header">
+        <h2 id="report-spend">Spend</h2>
+      </header>
+      <p data-testid="report-spend">{spendLine(doc.spend)}</p>
+      {mode === 'print' && <p className="muted">Spent by this assignment on the Property Records Service, as recorded in Plat’s ledger.</p>}
+    </section>
+  );
+}
+
+function QueryLogSection({ doc }: { doc: ReportDocument }) {
+  return (
+    <section className="report-section report-section--meta" aria-labelledby="report-query-log">
+      <header className="report-section__header">
+        <h2 id="report-query-log">What was asked</h2>
+        <span className="muted">{doc.queryLog.length === 1 ? '1 call' : `${doc.queryLog.length} calls`}</span>
+      </header>
+      {doc.queryLog.length === 0 ? (
+        <p className="muted">Nothing has been asked for this assignment yet.</p>
+      ) : (
+        <div className="report-table">
+          <table aria-label="Query log">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Operation</th>
+                <th scope="col">Parameters</th>
+                <th scope="col" className="report-num">
+                  Cost
+                </th>
+                <th scope="col">Request id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {doc.queryLog.map((entry, index) => (
+                <tr key={`${entry.at}:${index}`}>
+                  <td className="report-nowrap">{formatDateTime(entry.at)}</td>
+                  <td className="mono">{entry.operation}</td>
+                  <td className="mono report-params">{entry.parameters}</td>
+                  <td className="report-num">{chargeText(entry)}</td>
+                  <td className="mono report-id">{entry.requestId ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Endnotes({ doc, mode }: { doc: ReportDocument; mode: ReportMode }) {
+  if (doc.citations.length === 0) return null;
+  return (
+    <section className="report-section report-section--meta report-endnotes" aria-labelledby="report-endnotes">
+      <header className="report-section__header">
+        <h2 id="report-endnotes">{mode === 'print' ? 'Endnotes' : 'Sources'}</h2>
+        <span className="muted">{doc.citations.length === 1 ? '1 source' : `${doc.citations.length} sources`}</span>
+      </header>
+      <ol className="report-endnotes__list">
+        {doc.citations.map((citation) => (
+          <li key={citation.id} id={`endnote-${citation.number}`} value={citation.number} className={citation.synthetic ? 'report-endnote--synthetic' : undefined}>
+            <span className="report-endnote__number">[{citation.number}]</span> <span className="report-endnote__text">{citationText(citation)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function CitationAppendix({ doc }: { doc: ReportDocument }) {
+  // The same rows as the attached citations.json / citations.csv, so the paper and the evidence agree.
+  const rows = citationRows(doc);
+  return (
+    <section className="report-section report-section--meta report-appendix" aria-labelledby="report-appendix">
+      <header className="report-section__header">
+        <h2 id="report-appendix">Citation appendix</h2>
+      </header>
+      <p className="muted">Every value printed above, alternatives included, with its field, status and endnotes: the rows of the attached citations.csv.</p>
+      <div className="report-table">
+        <table aria-label="Citation appendix">
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Value as printed</th>
+              <th scope="col">Status</th>
+              <th scope="col">Endnotes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, rowIndex) => (
+              <tr key={`${row.field}:${row.alternativeKey ?? ''}:${rowIndex}`}>
+                <td>
+                  {row.label}
+                  {row.role === 'alternative' ? ' (alternative)' : ''}
+                  <span className="report-appendix__field mono">
+                    {row.section} · {row.field}
+                  </span>
+                </td>
+                <td>{row.status === 'unavailable' ? '—' : row.printed}</td>
+                <td>{statusWords(row.status).label}</td>
+                <td className="report-nowrap">{row.markers.map((number) => `[${number}]`).join(' ') || '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

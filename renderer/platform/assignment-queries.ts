@@ -1,0 +1,36 @@
+// The assignment reads the Report and Assignments views share (and the print route), and what to ask
+// again after a change. Assignments and reports are read from Plat's own store, never the service, so
+// they are re-read whenever a view shows them: a purchase made elsewhere may have added an answer.
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { callPlat } from './plat.ts';
+import { assignmentQueryKey, pricingQueryScope, projectsQueryKey, subjectReportQueryKey } from './query-keys.ts';
+
+export function useSubjectReport(assignmentId: string | null) {
+  return useQuery({
+    queryKey: subjectReportQueryKey(assignmentId ?? ''),
+    queryFn: () => callPlat('getSubjectReport', { assignmentId: assignmentId ?? '' }),
+    enabled: assignmentId !== null,
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+}
+
+/** After anything that changes an assignment (a purchase, a choice, new details): its page, its report and the project list. */
+export async function refreshAssignment(queryClient: QueryClient, assignmentId: string): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: subjectReportQueryKey(assignmentId) }),
+    queryClient.invalidateQueries({ queryKey: assignmentQueryKey(assignmentId) }),
+    queryClient.invalidateQueries({ queryKey: projectsQueryKey }),
+    queryClient.invalidateQueries({ queryKey: pricingQueryScope }),
+  ]);
+}
+
+export function useAssignment(assignmentId: string | null) {
+  return useQuery({
+    queryKey: assignmentQueryKey(assignmentId ?? ''),
+    queryFn: () => callPlat('getAssignment', { id: assignmentId ?? '' }),
+    enabled: assignmentId !== null,
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+}
