@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_QUIET_ARGS } from './electron/core/reports/chromium-printer.ts';
 
-// Debian's Chromium, never a downloaded browser. Flags as measured on these machines: without the
-// background-networking ones Chromium keeps dialling hosts this network refuses.
+// Debian's Chromium, never a downloaded browser, with the printer's quiet flags (without the
+// background-networking ones Chromium keeps dialling hosts this network refuses).
 const chromiumPath = process.env.PLAT_CHROMIUM ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -20,14 +21,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_QUIET_ARGS,
     },
   },
   projects: [{ name: 'browser-host', use: { browserName: 'chromium' } }],

@@ -2,35 +2,25 @@
 // together, identical requests in flight are bought once, and a burst of free calls neither starves a
 // paid one nor keeps running for a page that has gone. Every charge is checked against the service's
 // own charges table.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalService, type LocalService } from '../local-service/server.ts';
-import { localOperations } from '../local-service/operations/index.ts';
-import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from './service-client.ts';
 import { FREE_CALLS_IN_PARALLEL, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
-import { buildTestGateway } from './gateway-test-kit.ts';
+import { buildTestGateway, useLocalService } from './gateway-test-kit.ts';
 import { PlatFailure } from './failure.ts';
 
-let store: SampleStore;
-let service: LocalService;
+const local = useLocalService();
 let entityIds: string[];
 
-beforeAll(async () => {
-  store = openSampleStore();
-  service = await createLocalService({ operations: localOperations, store });
-  entityIds = [0, 100].flatMap((offset) => store.searchProperties({ areaUid: 'area_us_dc', limit: 100, offset }).items.map((p) => p.entity_id));
-});
-afterAll(async () => {
-  await service.close();
-  store.close();
+beforeAll(() => {
+  entityIds = [0, 100].flatMap((offset) => local.store.searchProperties({ areaUid: 'area_us_dc', limit: 100, offset }).items.map((p) => p.entity_id));
 });
 
 const SUMMARY = 100_000;
 
 /** Each gateway gets its own account on the service (a seeded key per role is shared, so count from a mark). */
 function serviceCharges(since: number) {
-  const account = service.state.accountOfKey(service.keys.active)!;
-  return service.state.charges(account.id).slice(since);
+  const account = local.service.state.accountOfKey(local.service.keys.active)!;
+  return local.service.state.charges(account.id).slice(since);
 }
 const chargeMark = () => serviceCharges(0).length;
 
@@ -41,8 +31,8 @@ function buildGateway(budget: { sessionCapMicroUsd: number | null } = { sessionC
   /** Operation and summary id (or catalog source) of each request as it leaves, in order. */
   const sent: string[] = [];
   const client = new ServiceClient({
-    baseUrl: service.url,
-    getApiKey: () => service.keys.active,
+    baseUrl: local.service.url,
+    getApiKey: () => local.service.keys.active,
     onAttempt: (event) => {
       if (event.phase === 'sending') sent.push(event.operation);
     },

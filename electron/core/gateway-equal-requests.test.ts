@@ -1,38 +1,26 @@
 // Inputs that differ only by case, spacing or punctuation are one request: the real gateway, client,
 // ledger and cache against the embedded service. The second way of writing a paid request is a cache
 // hit (never a second charge), and input that can name no record is refused before anything is sent.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalService, type LocalService } from '../local-service/server.ts';
-import { localOperations } from '../local-service/operations/index.ts';
-import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from './service-client.ts';
 import { PlatFailure } from './failure.ts';
-import { buildTestGateway } from './gateway-test-kit.ts';
+import { buildTestGateway, useLocalService } from './gateway-test-kit.ts';
 
-let store: SampleStore;
-let service: LocalService;
+const local = useLocalService();
 const cleanups: Array<() => void> = [];
 
-beforeAll(async () => {
-  store = openSampleStore();
-  service = await createLocalService({ operations: localOperations, store });
-});
-afterAll(async () => {
-  await service.close();
-  store.close();
-});
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 function build() {
-  const client = new ServiceClient({ baseUrl: service.url, getApiKey: () => service.keys.active, sleep: async () => {}, random: () => 0 });
-  const built = buildTestGateway({ client, sessionId: 'equal-requests', ledger: { secrets: () => [service.keys.active] } });
+  const client = new ServiceClient({ baseUrl: local.service.url, getApiKey: () => local.service.keys.active, sleep: async () => {}, random: () => 0 });
+  const built = buildTestGateway({ client, sessionId: 'equal-requests', ledger: { secrets: () => [local.service.keys.active] } });
   cleanups.push(built.close);
   return built;
 }
 
-const charges = () => service.state.charges('acct_active');
+const charges = () => local.service.state.charges('acct_active');
 
 function resolution(scheme: string, value: string) {
   return { body: { items: [{ client_id: 'find', subject_kind: scheme === 'address' ? 'address' : 'identifier', identifiers: [{ scheme, value }] }] } };

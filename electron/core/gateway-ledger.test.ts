@@ -2,34 +2,22 @@
 // summary, a request that holds text like a credential (or the key itself), a charge whose answer
 // was lost before plain failures, and a disk that refuses writes. Real gateway, client, ledger and
 // cache against the local service; fetch-shaped transports script what the service never does.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { createLocalService, type LocalService } from '../local-service/server.ts';
-import { localOperations } from '../local-service/operations/index.ts';
-import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import type { SpendSnapshot } from '../../shared/ipc.ts';
 import type { SpendLedger } from './ledger.ts';
 import type { EventHub } from './events.ts';
 import { ServiceClient, type AttemptEvent } from './service-client.ts';
 import { PlatFailure } from './failure.ts';
-import { buildTestGateway, fillDisk, freeSpace } from './gateway-test-kit.ts';
+import { buildTestGateway, fillDisk, freeSpace, useLocalService } from './gateway-test-kit.ts';
 
-let store: SampleStore;
-let service: LocalService;
+const local = useLocalService();
 const dirs: string[] = [];
 const cleanups: Array<() => void> = [];
 
-beforeAll(async () => {
-  store = openSampleStore();
-  service = await createLocalService({ operations: localOperations, store });
-});
-afterAll(async () => {
-  await service.close();
-  store.close();
-});
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -49,8 +37,8 @@ interface BuildOptions {
 
 function build(options: BuildOptions = {}) {
   const client = new ServiceClient({
-    baseUrl: service.url,
-    getApiKey: () => service.keys.active,
+    baseUrl: local.service.url,
+    getApiKey: () => local.service.keys.active,
     // Waits between attempts take no time: what is under test is what happens, not when.
     sleep: async () => {},
     random: () => 0,
@@ -61,7 +49,7 @@ function build(options: BuildOptions = {}) {
     dbPath: options.dbPath,
     client,
     sessionId: 'gateway-ledger',
-    ledger: { secrets: () => [service.keys.active] },
+    ledger: { secrets: () => [local.service.keys.active] },
   });
   cleanups.push(close);
   return { db, ledger, gateway, events };
@@ -69,7 +57,7 @@ function build(options: BuildOptions = {}) {
 
 /** What the service itself charged under one Idempotency-Key. */
 function serviceCharges(key: string): number[] {
-  return service.state
+  return local.service.state
     .charges('acct_active')
     .filter((charge) => charge.requestId === key)
     .map((charge) => charge.amountMicroUsd);
@@ -90,14 +78,14 @@ async function failureOf(promise: Promise<unknown>): Promise<PlatFailure> {
 }
 
 function property(offset: number): string {
-  const found = store.searchProperties({ areaUid: 'area_us_dc', limit: 1, offset }).items[0];
+  const found = local.store.searchProperties({ areaUid: 'area_us_dc', limit: 1, offset }).items[0];
   if (!found) throw new Error('the sample has no property there');
   return found.entity_id;
 }
 
 /** 100 resolution items, the first an address on Bearer Ct: far over the 8 KiB a summary keeps. */
 function hundredItems() {
-  const refs = store.searchProperties({ areaUid: 'area_us_dc', limit: 99, offset: 200 }).items.map((item) => item.entity_id);
+  const refs = local.store.searchProperties({ areaUid: 'area_us_dc', limit: 99, offset: 200 }).items.map((item) => item.entity_id);
   return [
     { client_id: 'bearer-ct', subject_kind: 'address', identifiers: [{ scheme: 'address', value: '12 Bearer Ct' }] },
     ...refs.map((ref, index) => ({ client_id: `property-${index}`, subject_kind: 'identifier', identifiers: [{ scheme: 'entity_ref', value: ref }] })),
@@ -157,7 +145,7 @@ describe('large requests and what a summary keeps', () => {
   });
 
   it('never writes the API key, even when a request holds it, in any row, column or CSV', async () => {
-    const key = service.keys.active;
+    const key = local.service.keys.active;
     const dumps: string[] = [];
     const opened: { db?: DatabaseSync } = {};
     const dump = () => dumps.push(JSON.stringify(opened.db?.prepare('SELECT * FROM spend_ledger').all()));

@@ -1,8 +1,12 @@
 // Test support (not a test, not part of the app): the gateway as the app wires it, over an app
 // database of its own: ledger, projects, budgets, cache and estimator, with the client the test
-// brings. Also the full disk the ledger and gateway tests write against.
-import { expect } from 'vitest';
+// brings. Also the embedded service the gateway tests call, and the full disk the ledger and
+// gateway tests write against.
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { DatabaseSync } from 'node:sqlite';
+import { createLocalService, type LocalService } from '../local-service/server.ts';
+import { localOperations } from '../local-service/operations/index.ts';
+import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { inTransaction, openAppDatabase } from './app-db.ts';
 import { SpendLedger, type SpendLedgerOptions } from './ledger.ts';
 import { ResponseCache } from './cache.ts';
@@ -11,6 +15,31 @@ import { BudgetPolicy, CostEstimator, type BudgetSettings } from './budgets.ts';
 import { EventHub } from './events.ts';
 import type { ServiceClient } from './service-client.ts';
 import { ServiceGateway } from './service-gateway.ts';
+
+/**
+ * The embedded service over the sample store, started before the file's tests and closed after
+ * them. Read `service` and `store` inside tests or hooks (they exist once beforeAll has run).
+ */
+export function useLocalService(): { readonly service: LocalService; readonly store: SampleStore } {
+  let store: SampleStore | undefined;
+  let service: LocalService | undefined;
+  beforeAll(async () => {
+    store = openSampleStore();
+    service = await createLocalService({ operations: localOperations, store });
+  });
+  afterAll(async () => {
+    await service?.close();
+    store?.close();
+  });
+  return {
+    get service() {
+      return service!;
+    },
+    get store() {
+      return store!;
+    },
+  };
+}
 
 export interface TestGatewayOptions {
   /** The app database's file; an in-memory database when left out. */

@@ -1,25 +1,13 @@
 // When the gateway writes a call to the ledger: ahead of sending when it can charge, once with its
 // answer when it cannot. Real gateway, client, ledger and cache against the local service.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalService, type LocalService } from '../local-service/server.ts';
-import { localOperations } from '../local-service/operations/index.ts';
-import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
+import { describe, expect, it } from 'vitest';
 import type { SpendEntry } from './ledger.ts';
 import type { ResponseCache } from './cache.ts';
 import { ServiceClient } from './service-client.ts';
 import type { ServiceGateway } from './service-gateway.ts';
-import { buildTestGateway } from './gateway-test-kit.ts';
+import { buildTestGateway, useLocalService } from './gateway-test-kit.ts';
 
-let store: SampleStore;
-let service: LocalService;
-beforeAll(async () => {
-  store = openSampleStore();
-  service = await createLocalService({ operations: localOperations, store });
-});
-afterAll(async () => {
-  await service.close();
-  store.close();
-});
+const local = useLocalService();
 
 const caches = new WeakMap<ServiceGateway, ResponseCache>();
 const cacheOf = (gateway: ServiceGateway) => caches.get(gateway)!;
@@ -30,8 +18,8 @@ function buildGateway(options: { failingCache?: boolean } = {}) {
   const { ledger, cache, gateway } = buildTestGateway({
     client: ({ ledger }) =>
       new ServiceClient({
-        baseUrl: service.url,
-        getApiKey: () => service.keys.active,
+        baseUrl: local.service.url,
+        getApiKey: () => local.service.keys.active,
         onAttempt: (event) => {
           if (event.phase === 'sending') atSending.push({ operation: event.operation, rows: ledger.list({ limit: 100 }) });
         },
@@ -50,7 +38,7 @@ function buildGateway(options: { failingCache?: boolean } = {}) {
 describe('the gateway and the ledger', () => {
   it('writes a call that can charge ahead of sending it, and a free call once, with its answer', async () => {
     const { ledger, gateway, atSending } = buildGateway();
-    const property = store.searchProperties({ areaUid: 'area_us_dc', limit: 1 }).items[0]!;
+    const property = local.store.searchProperties({ areaUid: 'area_us_dc', limit: 1 }).items[0]!;
 
     const catalog = await gateway.call({ operation: 'v4.catalog', parts: { query: { jurisdiction: '11001' } } });
     expect(catalog.billing).toMatchObject({ chargedMicroUsd: 0, cacheHit: false });
@@ -68,7 +56,7 @@ describe('the gateway and the ledger', () => {
 
   it('books and returns an answer even when keeping a copy of it fails', async () => {
     const { ledger, gateway } = buildGateway({ failingCache: true });
-    const property = store.searchProperties({ areaUid: 'area_us_dc', limit: 1 }).items[0]!;
+    const property = local.store.searchProperties({ areaUid: 'area_us_dc', limit: 1 }).items[0]!;
     const parts = { path: { q_id: property.entity_id } };
     const answer = await gateway.call({ operation: 'v4.summary', parts, actionId: 'summary-disk-full' });
     expect(answer.billing).toMatchObject({ chargedMicroUsd: 100_000, cacheHit: false });

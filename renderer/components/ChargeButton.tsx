@@ -1,12 +1,13 @@
 // The button for any control that can spend: its price beside it before the click, a confirmation
 // at or above the threshold, and a plain refusal when a budget cap stands in the way.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ServiceCallIpcName } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
 import type { CallOptions, ServiceRequestParts } from '../platform/service-calls.ts';
 import { CostTag, useCostPreview } from './CostTag.tsx';
 import { linkIsUp, useHostLink } from '../platform/host-link.ts';
 import { platErrorOf } from './ErrorNotice.tsx';
+import { ConfirmDialog } from './Dialog.tsx';
 
 export interface ChargeButtonProps<N extends ServiceCallIpcName> {
   operation: N;
@@ -23,14 +24,6 @@ export interface ChargeButtonProps<N extends ServiceCallIpcName> {
 export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonProps<N>) {
   const preview = useCostPreview(props.operation, props.request);
   const [confirming, setConfirming] = useState(false);
-  const dialogRef = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (confirming && !dialog.open) dialog.showModal();
-    if (!confirming && dialog.open) dialog.close();
-  }, [confirming]);
 
   const blocked = preview.data?.blockedBy ?? null;
   // With Plat's host gone a price shown earlier may be stale and a click would fail: nothing is offered.
@@ -64,29 +57,24 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
           {blocked.message}
         </span>
       )}
-      <dialog ref={dialogRef} className="confirm-dialog" aria-labelledby="confirm-spend-title" onClose={() => setConfirming(false)}>
-        <h2 id="confirm-spend-title">Confirm a charge</h2>
+      <ConfirmDialog
+        open={confirming}
+        title="Confirm a charge"
+        titleId="confirm-spend-title"
+        tone="primary"
+        confirmLabel={`Buy for ${preview.data ? formatUsd(preview.data.expectedCostMicroUsd) : '…'}`}
+        onConfirm={() => {
+          setConfirming(false);
+          props.onRun({ confirmed: true });
+        }}
+        onCancel={() => setConfirming(false)}
+      >
         {preview.data && (
           <p>
             Buying {props.what} costs <strong>{formatUsd(preview.data.expectedCostMicroUsd)}</strong>. {preview.data.note}
           </p>
         )}
-        <div className="confirm-dialog__actions">
-          <button type="button" className="button" onClick={() => setConfirming(false)} autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button--primary"
-            onClick={() => {
-              setConfirming(false);
-              props.onRun({ confirmed: true });
-            }}
-          >
-            Buy for {preview.data ? formatUsd(preview.data.expectedCostMicroUsd) : '…'}
-          </button>
-        </div>
-      </dialog>
+      </ConfirmDialog>
     </span>
   );
 }

@@ -5,13 +5,15 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { callPlat } from './plat.ts';
 import { assignmentQueryKey, pricingQueryScope, projectsQueryKey, subjectReportQueryKey } from './query-keys.ts';
 
+/** Read again whenever a view shows it (see above). */
+const REREAD_ON_SHOW = { staleTime: 0, refetchOnMount: 'always' } as const;
+
 export function useSubjectReport(assignmentId: string | null) {
   return useQuery({
     queryKey: subjectReportQueryKey(assignmentId ?? ''),
     queryFn: () => callPlat('getSubjectReport', { assignmentId: assignmentId ?? '' }),
     enabled: assignmentId !== null,
-    staleTime: 0,
-    refetchOnMount: 'always',
+    ...REREAD_ON_SHOW,
   });
 }
 
@@ -30,7 +32,6 @@ export function useAssignment(assignmentId: string | null) {
     queryKey: assignmentQueryKey(assignmentId ?? ''),
     queryFn: () => callPlat('getAssignment', { id: assignmentId ?? '' }),
     enabled: assignmentId !== null,
-    staleTime: 0,
-    refetchOnMount: 'always',
+    ...REREAD_ON_SHOW,
   });
 }

@@ -5,6 +5,7 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { AssignmentAnswer, ValueChoice } from '../../../shared/ipc.ts';
+import type { QueryLogEntry } from '../../../shared/report/document.ts';
 import type { ServiceOperationName } from '../../../shared/service/index.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { applyMigrations, inTransaction, statement } from '../app-db.ts';
@@ -76,6 +77,23 @@ export interface NewKeptAnswer {
   requestId: string | null;
   citationCount: number;
   envelope: unknown;
+}
+
+/** What a kept answer says about how it was bought, carried unchanged between the store and a workfile. */
+export function answerFacts(
+  answer: Pick<NewKeptAnswer, 'connectionId' | 'parameters' | 'label' | 'at' | 'servedAt' | 'chargedMicroUsd' | 'cacheHit' | 'replayed' | 'requestId'>,
+) {
+  return {
+    connectionId: answer.connectionId,
+    parameters: answer.parameters,
+    label: answer.label,
+    at: answer.at,
+    servedAt: answer.servedAt,
+    chargedMicroUsd: answer.chargedMicroUsd,
+    cacheHit: answer.cacheHit,
+    replayed: answer.replayed,
+    requestId: answer.requestId,
+  };
 }
 
 export class AnswerStore {
@@ -190,16 +208,23 @@ export class AnswerStore {
   }
 }
 
-/** The contract's view of a kept answer (what the assignment page lists). */
-export function toIpcAnswer(answer: KeptAnswer): AssignmentAnswer {
+/** A kept answer's line in the query log (the report's and the workfile's). */
+export function queryLogEntry(answer: KeptAnswer) {
   return {
-    id: answer.id,
     operation: answer.operation,
     parameters: answer.parameters,
     at: answer.at,
     chargedMicroUsd: answer.chargedMicroUsd,
     cacheHit: answer.cacheHit,
     requestId: answer.requestId,
+  } satisfies QueryLogEntry;
+}
+
+/** The contract's view of a kept answer (what the assignment page lists). */
+export function toIpcAnswer(answer: KeptAnswer): AssignmentAnswer {
+  return {
+    id: answer.id,
+    ...queryLogEntry(answer),
     label: answer.label,
     citationCount: answer.citationCount,
   };

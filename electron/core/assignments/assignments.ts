@@ -6,7 +6,7 @@
 // cache, so the same requests are free on the reviewer's machine.
 import type { DatabaseSync } from 'node:sqlite';
 import type { AssignmentDetails, CallBilling, Project as IpcProject, ValueChoice } from '../../../shared/ipc.ts';
-import type { QueryLogEntry } from '../../../shared/report/document.ts';
+import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
 import { operationSchemas, type ServiceOperationName } from '../../../shared/service/index.ts';
 import { safeFilename } from '../../../shared/filename.ts';
 import { inTransaction, storageProblemOf } from '../app-db.ts';
@@ -16,7 +16,7 @@ import { PlatFailure } from '../failure.ts';
 import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, toIpcProject, type AssignmentDetailsInput, type ProjectStore } from '../projects.ts';
 import { itemsOf, normalizeParts, v3PriceRequestOf, type RequestParts } from '../service-gateway.ts';
 import { answerLabel, citationsOf, compactParameters } from './answer-label.ts';
-import { AnswerStore, toIpcAnswer, type KeptAnswer, type NewKeptAnswer } from './answer-store.ts';
+import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type NewKeptAnswer } from './answer-store.ts';
 import { readWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent } from './workfile.ts';
 
 /** The largest workfile `importAssignment` takes (shared/ipc.ts): a larger one could never be opened again. */
@@ -57,14 +57,7 @@ const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** What the report is built from: the latest kept answers for the subject, the choices, the log and the spend. */
-export interface AssignmentReportSources {
-  assignment: { id: string; name: string; capMicroUsd: number | null; details: AssignmentDetails };
-  subject: unknown | null;
-  summary: unknown | null;
-  choices: ValueChoice[];
-  queryLog: QueryLogEntry[];
-  spentMicroUsd: number;
-}
+export type AssignmentReportSources = Omit<SubjectReportInput, 'generatedAt' | 'prices'>;
 
 export class AssignmentService {
   readonly #o: AssignmentServiceOptions;
@@ -212,15 +205,7 @@ export class AssignmentService {
         id: answer.id,
         operation: answer.operation,
         request: answer.parts,
-        connectionId: answer.connectionId,
-        parameters: answer.parameters,
-        label: answer.label,
-        at: answer.at,
-        servedAt: answer.servedAt,
-        chargedMicroUsd: answer.chargedMicroUsd,
-        cacheHit: answer.cacheHit,
-        replayed: answer.replayed,
-        requestId: answer.requestId,
+        ...answerFacts(answer),
         citations: citationsOf(envelope),
         envelope,
       })),
@@ -272,15 +257,7 @@ export class AssignmentService {
           projectId: project.id,
           operation: answer.operation,
           parts: answer.request,
-          connectionId: answer.connectionId,
-          parameters: answer.parameters,
-          label: answer.label,
-          at: answer.at,
-          servedAt: answer.servedAt,
-          chargedMicroUsd: answer.chargedMicroUsd,
-          cacheHit: answer.cacheHit,
-          replayed: answer.replayed,
-          requestId: answer.requestId,
+          ...answerFacts(answer),
           citationCount: citationsOf(answer.envelope).length,
           envelope: answer.envelope,
         });
@@ -358,15 +335,4 @@ export class AssignmentService {
       this.#unsaved.shift();
     }
   }
-}
-
-function queryLogEntry(answer: KeptAnswer): QueryLogEntry {
-  return {
-    operation: answer.operation,
-    parameters: answer.parameters,
-    at: answer.at,
-    chargedMicroUsd: answer.chargedMicroUsd,
-    cacheHit: answer.cacheHit,
-    requestId: answer.requestId,
-  };
 }

@@ -7,16 +7,14 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { NoPrinterError, printRoutePath, type Printer } from './printer.ts';
 
-/** Flags as measured on these machines: without the background-networking ones Chromium keeps dialling hosts. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-extensions',
-];
+/**
+ * Flags as measured on these machines: without the background-networking ones Chromium keeps
+ * dialling hosts. Also the e2e browser's (playwright.config.ts).
+ */
+export const CHROMIUM_QUIET_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** The printer's Chromium: quiet, and with no extensions. */
+export const CHROMIUM_ARGS = [...CHROMIUM_QUIET_ARGS, '--disable-extensions'];
 
 /** Where Chromium-family browsers are installed, per platform, in order of preference. */
 export function chromiumCandidates(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {

@@ -1,13 +1,14 @@
 // "Start an assignment" on a property page: a short form (named after the subject, effective today),
 // and the new assignment becomes the active one, so everything bought from now on is kept with it.
 // When the page's entity is already the active assignment's subject, the page says so instead.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { IpcRequest } from '../../../shared/ipc.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { useProjects } from '../../platform/core-queries.ts';
 import { assignmentsQueryScope, pricingQueryScope, projectsQueryKey } from '../../platform/query-keys.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { DialogFormActions, useModalDialog } from '../../components/Dialog.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { AssignmentFields } from './AssignmentFields.tsx';
 import { canBeSubject, checkNewAssignment, localToday, newAssignmentDraft, type AssignmentDraft, type DraftErrors } from './assignment-model.ts';
@@ -47,15 +48,11 @@ export function StartAssignment({ entityId, caption }: { entityId: string; capti
 function StartAssignmentDialog(props: { entityId: string; caption: string | undefined; onClose: () => void }) {
   const queryClient = useQueryClient();
   const openView = useUiStore((state) => state.openView);
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  // Shown as soon as it is mounted: the page mounts it to open it.
+  const dialogRef = useModalDialog(true);
   const subjectLabel = props.caption ?? props.entityId;
   const [draft, setDraft] = useState<AssignmentDraft>(() => newAssignmentDraft(subjectLabel, localToday()));
   const [errors, setErrors] = useState<DraftErrors>({});
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   const create = useMutation({
     mutationFn: (request: IpcRequest<'createAssignment'>) => callPlat('createAssignment', request),
@@ -117,14 +114,7 @@ function StartAssignmentDialog(props: { entityId: string; caption: string | unde
           </p>
           <AssignmentFields draft={draft} errors={errors} onChange={setDraft} withCap />
           {create.isError && <ErrorNotice error={create.error} compact />}
-          <div className="confirm-dialog__actions">
-            <button type="button" className="button" onClick={props.onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button--primary" disabled={create.isPending}>
-              {create.isPending ? 'Starting…' : 'Start and make active'}
-            </button>
-          </div>
+          <DialogFormActions onCancel={props.onClose} busy={create.isPending} label="Start and make active" busyLabel="Starting…" />
         </form>
       )}
     </dialog>

@@ -1,6 +1,6 @@
 // Ctrl+K from any view: the find box in a dialog over what is on screen. Escape (or choosing a
 // candidate) closes it and gives the focus back where it was.
-import { useEffect, useRef } from 'react';
+import { useModalDialog } from '../../components/Dialog.tsx';
 import { FindBox } from './FindBox.tsx';
 import { useFindStore } from './find-store.ts';
 
@@ -10,14 +10,7 @@ export const findShortcutText = isMac ? '⌘K' : 'Ctrl+K';
 export function FindPalette() {
   const open = useFindStore((state) => state.paletteOpen);
   const close = useFindStore((state) => state.closePalette);
-  const dialogRef = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const dialogRef = useModalDialog(open);
 
   return (
     <dialog ref={dialogRef} className="find-palette" aria-labelledby="find-palette-title" onClose={close} onCancel={close}>

@@ -1,8 +1,9 @@
 // "Use this value": the appraiser picks another source's value for a field and must say why. The
 // reason is kept with the assignment and printed beside the value; nothing is saved without one.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { AlternativeValue, CitedValue } from '../../../shared/report/document.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { DialogFormActions, useModalDialog } from '../../components/Dialog.tsx';
 import { checkChoiceReason, statusWords } from './report-model.ts';
 
 export interface ChoiceRequest {
@@ -17,22 +18,14 @@ export function ChoiceDialog(props: {
   onSave: (reason: string) => void;
   onCancel: () => void;
 }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const ids = { title: useId(), reason: useId(), error: useId() };
   const open = props.request !== null;
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      setReason('');
-      setProblem(null);
-      dialog.showModal();
-    }
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const dialogRef = useModalDialog(open, () => {
+    setReason('');
+    setProblem(null);
+  });
 
   const save = () => {
     const checked = checkChoiceReason(reason);
@@ -87,14 +80,7 @@ export function ChoiceDialog(props: {
           </p>
         )}
         {props.error !== null && props.error !== undefined && <ErrorNotice error={props.error} compact />}
-        <div className="confirm-dialog__actions">
-          <button type="button" className="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={props.saving}>
-            {props.saving ? 'Saving…' : 'Use this value'}
-          </button>
-        </div>
+        <DialogFormActions onCancel={props.onCancel} busy={props.saving} label="Use this value" busyLabel="Saving…" />
       </form>
     </dialog>
   );

@@ -2,7 +2,7 @@
 // the data Plat holds now agrees. Reading it costs nothing (the core compares with its own store);
 // re-checking the sources against the service is offered with its price. A PDF that is not Plat's,
 // or whose attached evidence was altered, is said so plainly.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
@@ -12,6 +12,7 @@ import { callService } from '../../platform/service-calls.ts';
 import { refreshAssignment, useAssignment } from '../../platform/assignment-queries.ts';
 import { useProjects } from '../../platform/core-queries.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { base64FromBytes } from '../../components/download.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { OUTCOME_WORDS, reportSourceRequests, verificationHeadline } from './report-model.ts';
@@ -175,14 +176,7 @@ function Recheck(props: { assignmentId: string; price: { expectedCostMicroUsd: n
   const queryClient = useQueryClient();
   const projects = useProjects();
   const assignment = useAssignment(props.assignmentId);
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const [confirming, setConfirming] = useState(false);
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (confirming && !dialog.open) dialog.showModal();
-    if (!confirming && dialog.open) dialog.close();
-  }, [confirming]);
   const subjectRef = assignment.data?.project.assignment?.subjectRef ?? null;
   const recheck = useMutation({
     mutationFn: async () => {
@@ -214,28 +208,23 @@ function Recheck(props: { assignmentId: string; price: { expectedCostMicroUsd: n
         </p>
       )}
       {recheck.isError && <ErrorNotice error={recheck.error} onRetry={() => recheck.mutate()} compact />}
-      <dialog ref={dialogRef} className="confirm-dialog" aria-labelledby="recheck-title" onClose={() => setConfirming(false)}>
-        <h2 id="recheck-title">Re-check against the service</h2>
+      <ConfirmDialog
+        open={confirming}
+        title="Re-check against the service"
+        titleId="recheck-title"
+        tone="primary"
+        confirmLabel={`Buy for ${price}`}
+        onConfirm={() => {
+          setConfirming(false);
+          recheck.mutate();
+        }}
+        onCancel={() => setConfirming(false)}
+      >
         <p>
           Buying the report’s sources again costs <strong>{price}</strong>. The fresh answers are kept with the assignment and the PDF is checked against
           them.
         </p>
-        <div className="confirm-dialog__actions">
-          <button type="button" className="button" onClick={() => setConfirming(false)} autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button--primary"
-            onClick={() => {
-              setConfirming(false);
-              recheck.mutate();
-            }}
-          >
-            Buy for {price}
-          </button>
-        </div>
-      </dialog>
+      </ConfirmDialog>
     </div>
   );
 }

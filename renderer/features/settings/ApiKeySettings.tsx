@@ -9,7 +9,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { checkApiKeyInput, describeKeyStatus, needsWeakStorageOptIn } from './settings-model.ts';
 import { invalidatePricing, useAppInfo, useKeyStatus } from '../../platform/core-queries.ts';
 import { appInfoQueryKey, keyStatusQueryKey } from '../../platform/query-keys.ts';
-import { CheckOutcome, ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
+import { ConfirmDialog } from '../../components/Dialog.tsx';
+import { CheckOutcome, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
 export function ApiKeySettings() {
   const queryClient = useQueryClient();

@@ -18,7 +18,8 @@ import {
 } from './settings-model.ts';
 import { invalidatePricing, useCacheStatus } from '../../platform/core-queries.ts';
 import { cacheStatusQueryKey } from '../../platform/query-keys.ts';
-import { ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
+import { ConfirmDialog } from '../../components/Dialog.tsx';
+import { Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
 export function CacheSettings() {
   const cache = useCacheStatus();

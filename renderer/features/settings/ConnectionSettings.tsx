@@ -12,7 +12,8 @@ import { connectionStateWords } from '../../app/status-model.ts';
 import { parseLiveUrl } from './settings-model.ts';
 import { invalidatePricing, useAppInfo, useKeyStatus } from '../../platform/core-queries.ts';
 import { appInfoQueryKey, serviceQueryScope } from '../../platform/query-keys.ts';
-import { ConfirmDialog, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
+import { ConfirmDialog } from '../../components/Dialog.tsx';
+import { Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
 
 export function ConnectionSettings() {
   // The status line keeps this query live from serviceConnectionChanged.

@@ -1,6 +1,6 @@
 // The Settings view's building blocks: a titled section, a labelled field with its hint and error,
-// an outcome line, and a confirmation dialog for actions that cannot be undone.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+// and an outcome line (the confirmation dialog is components/Dialog.tsx's ConfirmDialog).
+import type { ReactNode } from 'react';
 import { splitNextStep } from './settings-model.ts';
 
 export function SettingsSection(props: { id: string; title: string; description: ReactNode; children: ReactNode }) {
@@ -125,35 +125,3 @@ export function CheckOutcome(props: { ok: boolean; title: string; message: strin
   );
 }
 
-export function ConfirmDialog(props: {
-  open: boolean;
-  title: string;
-  children: ReactNode;
-  confirmLabel: string;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (props.open && !dialog.open) dialog.showModal();
-    if (!props.open && dialog.open) dialog.close();
-  }, [props.open]);
-  return (
-    <dialog ref={ref} className="confirm-dialog" aria-labelledby={titleId} onClose={props.onCancel}>
-      <h2 id={titleId}>{props.title}</h2>
-      {props.children}
-      <div className="confirm-dialog__actions">
-        {/* Cancel first and focused: Enter or Escape right away changes nothing. */}
-        <button type="button" className="button" onClick={props.onCancel} autoFocus>
-          Cancel
-        </button>
-        <button type="button" className="button button--danger" onClick={props.onConfirm}>
-          {props.confirmLabel}
-        </button>
-      </div>
-    </dialog>
-  );
-}
