@@ -12,7 +12,7 @@ import { readServiceAnnouncement } from './local-service/announcement.ts';
 import { SafeStorageKeyVault } from './core/key-vault.ts';
 import { DataFolderInUseError } from './core/data-folder-lock.ts';
 import { DataFolderProblem } from './core/database-check.ts';
-import { printRoutePath, type Printer } from './core/reports/printer.ts';
+import { headerFooterOptions, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './core/reports/printer.ts';
 
 // Bundled to dist/electron/main.cjs: the renderer build sits beside it in dist/renderer.
 const rendererDir = path.join(__dirname, '..', 'renderer');
@@ -76,9 +76,6 @@ function createMainWindow(): BrowserWindow {
   return window;
 }
 
-/** How long the print route may take to put the report on the page. */
-const PRINT_READY_TIMEOUT_MS = 30_000;
-
 /** What the print route says on <html> once it is done: ready ("true" or "error") and its header/footer templates. */
 interface PrintMarks {
   ready: string;
@@ -115,12 +112,13 @@ const electronPrinter: Printer = {
       });
       const marks = (await Promise.race([window.webContents.executeJavaScript(waitForPrintMarks), timedOut])) as PrintMarks;
       if (marks.ready !== 'true') throw new Error(marks.error ?? 'the report page could not show the report');
-      // The page's running header and page numbers, when it asks for them (drawn in the page margins).
-      const templates =
-        marks.header !== null || marks.footer !== null
-          ? { displayHeaderFooter: true, headerTemplate: marks.header ?? '<span></span>', footerTemplate: marks.footer ?? '<span></span>' }
-          : {};
-      const pdf = await window.webContents.printToPDF({ generateTaggedPDF: true, generateDocumentOutline: true, preferCSSPageSize: true, printBackground: true, ...templates });
+      const pdf = await window.webContents.printToPDF({
+        generateTaggedPDF: true,
+        generateDocumentOutline: true,
+        preferCSSPageSize: true,
+        printBackground: true,
+        ...headerFooterOptions(marks),
+      });
       return new Uint8Array(pdf);
     } finally {
       clearTimeout(timer);

@@ -187,10 +187,15 @@ const STORAGE_RESULT_CODES: ReadonlyMap<number, StorageProblemKind> = new Map([
   [14, 'io_error'], // SQLITE_CANTOPEN (e.g. the WAL file cannot be created)
 ]);
 
+/** The SQLite primary result code of a node:sqlite error (the low byte of its `errcode`), or null for any other error. */
+export function sqliteResultCode(error: unknown): number | null {
+  const errcode = typeof error === 'object' && error !== null ? (error as { errcode?: unknown }).errcode : undefined;
+  return typeof errcode === 'number' ? errcode & 0xff : null;
+}
+
 /** The storage problem behind a node:sqlite error, or null when the error is anything else. */
 export function storageProblemOf(error: unknown): StorageProblemKind | null {
-  if (typeof error !== 'object' || error === null) return null;
-  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
-  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return null;
-  return STORAGE_RESULT_CODES.get(errcode & 0xff) ?? null;
+  const result = sqliteResultCode(error);
+  if (result === null || (error as { code?: unknown }).code !== 'ERR_SQLITE_ERROR') return null;
+  return STORAGE_RESULT_CODES.get(result) ?? null;
 }

@@ -16,6 +16,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { sqliteResultCode } from './app-db.ts';
 
 export const LOCK_FILE = 'plat.lock';
 export const INSTANCE_FILE = 'plat-instance.json';
@@ -69,9 +70,9 @@ export function readDataFolderHolder(dataDir: string): DataFolderHolder | null {
 }
 
 function isBusy(error: unknown): boolean {
-  const errcode = (error as { errcode?: unknown }).errcode;
+  const code = sqliteResultCode(error);
   // SQLITE_BUSY (5) and SQLITE_LOCKED (6), with or without extended bits.
-  return typeof errcode === 'number' && ((errcode & 0xff) === 5 || (errcode & 0xff) === 6);
+  return code === 5 || code === 6;
 }
 
 function writePrivate(file: string, text: string): void {

@@ -14,7 +14,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { accessSync, closeSync, constants, existsSync, openSync, readSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { openAppDatabase } from './app-db.ts';
+import { openAppDatabase, sqliteResultCode } from './app-db.ts';
 
 export const LEDGER_FILE = 'plat.db';
 export const SERVICE_STATE_FILE = 'local-service.db';
@@ -44,11 +44,6 @@ export type DatabaseState =
 
 function errnoCode(error: unknown): string {
   return String((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-}
-
-function sqliteCode(error: unknown): number | null {
-  const errcode = (error as { errcode?: unknown }).errcode;
-  return typeof errcode === 'number' ? errcode & 0xff : null;
 }
 
 function readHeader(file: string): string {
@@ -94,7 +89,7 @@ export function inspectDatabase(file: string): DatabaseState {
       return { kind: 'damaged', reason: `fails SQLite’s integrity check (${detail.slice(0, 160)})` };
     }
   } catch (error) {
-    const code = sqliteCode(error);
+    const code = sqliteResultCode(error);
     // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26): the bytes are not a sound database.
     if (code === 11 || code === 26) return { kind: 'damaged', reason: `cannot be read as a database (${(error as Error).message})` };
     if (code === 5 || code === 6) return { kind: 'unusable', reason: 'is in use by another program' };

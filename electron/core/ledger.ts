@@ -69,6 +69,7 @@ import type { MicroUsd } from '../../shared/money.ts';
 import { dirname } from 'node:path';
 import { applyMigrations, inTransaction, registerMigrations, statement, storageProblemOf, type StorageProblemKind } from './app-db.ts';
 import { PlatFailure } from './failure.ts';
+import { csvField } from '../../shared/csv.ts';
 
 export const LEDGER_MIGRATIONS: readonly string[] = [
   `CREATE TABLE spend_ledger (
@@ -558,14 +559,6 @@ const CSV_COLUMNS: ReadonlyArray<readonly [string, (entry: SpendEntry) => string
   ['error_code', (e) => e.errorCode],
 ];
 
-function csvField(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  // A spreadsheet would run a text cell starting like a formula; an apostrophe keeps it text.
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** RFC 4180 CSV of ledger entries, with a header row. */
 export function spendEntriesToCsv(entries: readonly SpendEntry[]): string {
   const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];
@@ -983,6 +976,14 @@ export class SpendLedger {
     abandon?: () => void,
   ): T {
     const nested = this.#db.isTransaction;
+    /** Keeps the write in memory, behind any kept before it; `problem` is what the database just said. */
+    const keepInMemory = (problem: StorageProblemKind | null): T => {
+      const kept = keep();
+      this.#unsaved.push({ ...kept.unsaved, write: () => void write(), ...(abandon ? { abandon } : {}) });
+      if (problem !== null) this.#setStorageProblem(problem);
+      this.#emit(reason, [], { totalsChanged: kept.unsaved.chargeMicroUsd > 0 });
+      return kept.result;
+    };
     if (this.#unsaved.length === 0 || (!nested && this.flushUnsaved())) {
       const saved = this.#memory();
       try {
@@ -993,20 +994,13 @@ export class SpendLedger {
         this.#restore(saved);
         const problem = storageProblemOf(error);
         if (problem === null || nested) throw error;
-        const kept = keep();
-        this.#unsaved.push({ ...kept.unsaved, write: () => void write(), ...(abandon ? { abandon } : {}) });
-        this.#setStorageProblem(problem);
-        this.#emit(reason, [], { totalsChanged: kept.unsaved.chargeMicroUsd > 0 });
-        return kept.result;
+        return keepInMemory(problem);
       }
     }
     // Earlier writes still wait: this one waits behind them, so windows are reconciled in order.
     // Inside someone else's transaction they cannot be written yet: try again once it has ended.
     if (nested) setImmediate(() => this.#db.isOpen && this.flushUnsaved());
-    const kept = keep();
-    this.#unsaved.push({ ...kept.unsaved, write: () => void write(), ...(abandon ? { abandon } : {}) });
-    this.#emit(reason, [], { totalsChanged: kept.unsaved.chargeMicroUsd > 0 });
-    return kept.result;
+    return keepInMemory(null);
   }
 
   #closeDurably(callId: number, answerInput: CallAnswer, reason: 'answered' | 'recovered'): ClosedCall {

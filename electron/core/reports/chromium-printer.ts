@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { NoPrinterError, printRoutePath, type Printer } from './printer.ts';
+import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './printer.ts';
 
 /**
  * Flags as measured on these machines: without the background-networking ones Chromium keeps
@@ -87,7 +87,7 @@ export class ChromiumPrinter implements Printer {
     this.origin = url.origin;
     this.token = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(url.hash)?.[1] ?? '';
     this.lookup = (options.lookup ?? findChromium)();
-    this.readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+    this.readyTimeoutMs = options.readyTimeoutMs ?? PRINT_READY_TIMEOUT_MS;
     this.description = this.lookup.found ? `Chromium at ${this.lookup.executablePath}` : 'no Chromium found';
   }
 
@@ -111,12 +111,7 @@ export class ChromiumPrinter implements Printer {
         return { error: html.dataset.printError ?? null, header: html.dataset.printHeader ?? null, footer: html.dataset.printFooter ?? null };
       });
       if (ready !== 'true') throw new Error(marks.error ?? 'the report page could not show the report');
-      // The page's running header and page numbers, when it asks for them (Chromium draws them in the page margins).
-      const templates =
-        marks.header !== null || marks.footer !== null
-          ? { displayHeaderFooter: true, headerTemplate: marks.header ?? '<span></span>', footerTemplate: marks.footer ?? '<span></span>' }
-          : {};
-      const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, tagged: true, outline: true, ...templates });
+      const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, tagged: true, outline: true, ...headerFooterOptions(marks) });
       return new Uint8Array(pdf);
     } finally {
       await context.close().catch(() => undefined);

@@ -10,6 +10,22 @@ export function printRoutePath(assignmentId: string): string {
   return `/?route=print-report&assignment=${encodeURIComponent(assignmentId)}`;
 }
 
+/** How long the print route may take to put the report on the page. */
+export const PRINT_READY_TIMEOUT_MS = 30_000;
+
+/**
+ * The print options for the page's running header and page numbers, when it asks for them on <html>
+ * (data-print-header / data-print-footer); Chromium draws them in the page margins.
+ */
+export function headerFooterOptions(marks: { header: string | null; footer: string | null }): {
+  displayHeaderFooter?: true;
+  headerTemplate?: string;
+  footerTemplate?: string;
+} {
+  if (marks.header === null && marks.footer === null) return {};
+  return { displayHeaderFooter: true, headerTemplate: marks.header ?? '<span></span>', footerTemplate: marks.footer ?? '<span></span>' };
+}
+
 export interface Printer {
   /** What prints, for messages ("Chromium at /usr/bin/chromium"). */
   readonly description: string;
