@@ -1,7 +1,7 @@
 // Citation shapes the v4 and v3 operations write, from the sample store's citations. One place, so
 // a synthetic value is always cited to the synthetic source and marked, in every generation.
 import { createHash } from 'node:crypto';
-import type { Citation, SampleStore, SourceCitation } from '../sample-store.ts';
+import type { Citation, Fact, SampleStore, SourceCitation } from '../sample-store.ts';
 
 /**
  * A v4 citation (search records, summary values): the spec's `source` (publisher), `dataset` and
@@ -75,6 +75,14 @@ export class SourceCollector {
   list(): V3SourceEntry[] {
     return [...this.#sources.values()];
   }
+}
+
+/**
+ * The value of a field to give first among its candidates: a published one, else one derived from
+ * published values, else the first (synthetic); the store's order decides within each.
+ */
+export function preferredFact(candidates: readonly Fact[]): Fact | undefined {
+  return candidates.find((fact) => fact.status === 'reported') ?? candidates.find((fact) => fact.status === 'derived') ?? candidates[0];
 }
 
 /**

@@ -40,7 +40,7 @@ import { catalogFacetCapabilities, catalogListing } from './v2-catalog.ts';
 import { invalidParameter, propertyIndex, queryProperties } from './v2-property-index.ts';
 import type { IndexedProperty } from './v2-property-index.ts';
 import { ENTITY_PREFIX_KIND } from '../sample-keys.ts';
-import { locationStatus } from './citations.ts';
+import { locationStatus, preferredFact } from './citations.ts';
 
 function operation(name: ServiceOperationName, handle: LocalOperation['handle']): LocalOperation {
   const spec = serviceOperations[name];
@@ -156,7 +156,7 @@ function groupedFacts(facts: readonly Fact[], provenance: ProvenanceCollector, w
   }
   const out: Record<string, CitedFact & { alternatives?: CitedFact[] }> = {};
   for (const [field, list] of byField) {
-    const best = list.find((fact) => fact.status === 'reported') ?? list.find((fact) => !fact.synthetic) ?? list[0];
+    const best = preferredFact(list);
     if (!best) continue;
     out[field] = {
       ...citedFact(best, provenance),

@@ -14,7 +14,7 @@ import { ServiceFailure } from '../operation.ts';
 import { DATASET_IDS, isCondoUnitSsl, parseSsl } from '../sample-keys.ts';
 import { AREA_ALEXANDRIA, AREA_DC, BUILDING_FACT_FIELDS } from '../sample-store.ts';
 import type { EntityFacts, Fact, FactField, SaleNear, SampleRecord, SampleSource, SampleStore } from '../sample-store.ts';
-import { isoDay, locationStatus, sampleSnapshot, SourceCollector } from './citations.ts';
+import { isoDay, locationStatus, preferredFact, sampleSnapshot, SourceCollector } from './citations.ts';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.ts';
 import { aggregate, catalogRows, compileFilters, datasetSources, field, saleRangeFilters } from './v3-datasets.ts';
 import type { V3RangeFilterDefinition } from './v3-datasets.ts';
@@ -50,7 +50,7 @@ function subjectFacts(store: SampleStore, ref: string): EntityFacts {
 
 /** The best fact of a field: real before synthetic, the entity's own row first (the store's order). */
 function bestFact(facts: EntityFacts, field: FactField): Fact | undefined {
-  return realFact(facts, field) ?? facts.facts.find((f) => f.field === field);
+  return preferredFact(facts.facts.filter((f) => f.field === field));
 }
 
 /** A published value first, else one derived from published values (marked so); never a synthetic one. */

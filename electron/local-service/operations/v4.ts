@@ -24,7 +24,7 @@ import { ServiceFailure } from '../operation.ts';
 import { equalityKey } from '../sample-keys.ts';
 import { SampleStoreError } from '../sample-store.ts';
 import type { CellValue, EntityFacts, Fact, FactField, FieldFilter, FieldType, SampleRecord, SampleStore } from '../sample-store.ts';
-import { v4Citation } from './citations.ts';
+import { preferredFact, v4Citation } from './citations.ts';
 import type { V4Citation } from './citations.ts';
 import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.ts';
 
@@ -323,7 +323,7 @@ function cited(fact: Fact) {
 export function summaryEntry(facts: EntityFacts, field: SummaryCanonicalField) {
   const wanted = CANONICAL_FACTS[field];
   const candidates = facts.facts.filter((fact) => wanted.includes(fact.field));
-  const best = candidates.find((fact) => fact.status === 'reported') ?? candidates.find((fact) => !fact.synthetic) ?? candidates[0];
+  const best = preferredFact(candidates);
   if (best === undefined) return null;
   const seen = new Set<string>([`${best.citation.source_id}|${equalityKey(best.value as CellValue)}`]);
   const alternatives = [];
