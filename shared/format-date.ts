@@ -3,7 +3,8 @@
 // plain dates as midnight UTC (`2014-01-22T00:00:00.000Z`): that is a calendar date, not a moment, and
 // reading it as a moment would show 21 January anywhere west of Greenwich.
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+import { isIsoDate } from './service/common.ts';
+
 /** Midnight UTC, the way publishers and databases write a plain date as a timestamp. */
 const MIDNIGHT_UTC = /^(\d{4}-\d{2}-\d{2})T00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)$/;
 /** An ISO date-time with a time zone (anything else is too vague to convert). */
@@ -11,19 +12,12 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-function validDay(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  // Day 0 of the next month is the last day of this one (UTC, so no zone can move it).
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
 /** The calendar date a value stands for (`YYYY-MM-DD`), when it is a plain date or midnight UTC; else null. */
 export function calendarDateOf(value: string): string | null {
   const text = value.trim();
   const date = MIDNIGHT_UTC.exec(text)?.[1] ?? text;
-  const parts = DATE_ONLY.exec(date);
-  if (!parts) return null;
-  return validDay(Number(parts[1]), Number(parts[2]), Number(parts[3])) ? date : null;
+  // The request schemas' own check: a YYYY-MM-DD whose day exists on the calendar.
+  return isIsoDate(date) ? date : null;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in the reader's local time. */
