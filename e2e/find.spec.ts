@@ -4,21 +4,8 @@
 // spent, find it, open the property; the same address typed another way is free (cached) and charges
 // nothing more; a placeholder SSL and a name in another script are refused before they are priced.
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect, openApp, session, shotBoth } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
-
-async function openApp(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
-  await expect(page.locator('.status-line__dot--ready')).toBeVisible();
-}
-
-async function shotBoth(page: Page, shot: (name: string) => Promise<void>, name: string): Promise<void> {
-  await shot(name);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await shot(`${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** What the ledger says was charged, in micro-USD, and for which paid operations (free reads such as a property's record are left out). */
 async function ledgerCharges(page: Page): Promise<{ total: number; paid: string[] }> {
@@ -31,8 +18,6 @@ async function ledgerCharges(page: Page): Promise<{ total: number; paid: string[
   const rows = result.value.rows.filter((row) => row.chargedMicroUsd > 0);
   return { total: rows.reduce((sum, row) => sum + row.chargedMicroUsd, 0), paid: rows.map((row) => row.operation) };
 }
-
-const session = (page: Page) => page.getByTestId('spend-session');
 
 test.describe('find a property in one box', () => {
   test('Ctrl+K, an address in lower case, its price, the property; the same address in capitals is free', async ({ page, host, shot }) => {

@@ -1,6 +1,6 @@
 // Starts the real browser host (core, embedded service and all), exactly as `npm start` does in its
 // fallback, and hands tests its URL and everything it printed.
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -53,3 +53,21 @@ export const test = base.extend<{ shot: (name: string) => Promise<void>; host: R
 });
 
 export { expect };
+
+/** Opens the app at the host's URL and waits until its views are listed and the service is ready. */
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
+  await expect(page.locator('.status-line__dot--ready')).toBeVisible();
+}
+
+/** The status line's spend meter: what this session has spent. */
+export const session = (page: Page) => page.getByTestId('spend-session');
+
+/** A screenshot in the light scheme and another (`<name>-dark`) in the dark, then back to light. */
+export async function shotBoth(page: Page, shot: (name: string) => Promise<void>, name: string): Promise<void> {
+  await shot(name);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shot(`${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}

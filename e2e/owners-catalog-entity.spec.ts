@@ -3,17 +3,8 @@
 // search by a partial lowercase name, the catalog of DC and of a Maryland county (which has no data),
 // and an entity opened from an owner's holding, with its connected entities and a bought summary that
 // is free to open again.
-import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect, openApp, session } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
-
-async function openApp(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
-  await expect(page.locator('.status-line__dot--ready')).toBeVisible();
-}
-
-const session = (page: Page) => page.getByTestId('spend-session');
 
 test.describe('owners, catalog and entity page', () => {
   test('an owner search by part of a name, then a holding with its links and a summary bought once', async ({ page, host, shot }) => {

@@ -3,24 +3,8 @@
 // accent finds the roll's spellings and says so, one in another script is refused before it is priced;
 // Escape on an open citation closes only the citation; Resolve keeps results with the lines they
 // answered, wraps a 3,000-character line, and counts a building's candidates as the service does.
-import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect, openApp, session, shotBoth } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
-
-async function openApp(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
-  await expect(page.locator('.status-line__dot--ready')).toBeVisible();
-}
-
-const session = (page: Page) => page.getByTestId('spend-session');
-
-async function shotBoth(page: Page, shot: (name: string) => Promise<void>, name: string): Promise<void> {
-  await shot(name);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await shot(`${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 test.describe('owners, citations and resolve under real use', () => {
   test('MÜLLER finds MULLER and MUELLER and says so; 名前 is refused before pricing; Escape closes a citation only', async ({ page, host, shot }) => {

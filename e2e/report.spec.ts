@@ -11,19 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { test, expect, screenshotDir } from './fixtures.ts';
+import { test, expect, screenshotDir, openApp, session } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 
 // Outside test-results (which Playwright empties per run), so the PDF and its pages can be looked at afterwards.
 const outDir = path.join(tmpdir(), 'plat-report-e2e');
 
-async function openApp(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
-  await expect(page.locator('.status-line__dot--ready')).toBeVisible();
-}
-
-const session = (page: Page) => page.getByTestId('spend-session');
 const dollars = (text: string | null) => Number((text ?? '').replace(/[$,]/g, ''));
 
 /** Clicks a ChargeButton and confirms the charge when Plat asks. */

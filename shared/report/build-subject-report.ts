@@ -29,6 +29,7 @@ import type {
   ReportTable,
   ValueStatus,
 } from './document.ts';
+import { subjectReportParts, subjectSummaryParts } from './document.ts';
 import { formatFieldValue, humanizeCode, ZERO_PRICE_MEANING } from './format.ts';
 
 export { citationRows, citationsCsv, type CitationRow } from './citation-export.ts';
@@ -940,7 +941,7 @@ function missingSources(input: SubjectReportInput, answers: Answers): MissingSou
   if (answers.item === null) {
     missing.push({
       ipcOperation: 'queryRecords',
-      request: { request: { body: { mode: 'report', projection: 'report_subject_v1', subject_property_ref: subjectRef } } },
+      request: { request: subjectReportParts(subjectRef) },
       label: `Subject report for ${label}`,
       expectedCostMicroUsd: input.prices.subjectReportMicroUsd,
     });
@@ -948,7 +949,7 @@ function missingSources(input: SubjectReportInput, answers: Answers): MissingSou
   if (answers.summary === null) {
     missing.push({
       ipcOperation: 'getEntitySummary',
-      request: { request: { path: { q_id: subjectRef } } },
+      request: { request: subjectSummaryParts(subjectRef) },
       label: `Summary of ${label} (best values and alternatives)`,
       expectedCostMicroUsd: input.prices.summaryMicroUsd,
     });

@@ -110,6 +110,13 @@ export const QueryLogEntrySchema = z.object({
 });
 export type QueryLogEntry = z.infer<typeof QueryLogEntrySchema>;
 
+/** The v3 `report_subject_v1` request for a subject: the purchase the report's sections come from. */
+export const subjectReportParts = (subjectRef: string) => ({
+  body: { mode: 'report', projection: 'report_subject_v1', subject_property_ref: subjectRef },
+});
+/** The v4 summary request for a subject: the purchase its best values and alternatives come from. */
+export const subjectSummaryParts = (subjectRef: string) => ({ path: { q_id: subjectRef } });
+
 /** A purchase the report still needs before its sections can be filled, with its price. */
 export const MissingSourceSchema = z.object({
   /** The IPC operation that buys it (`queryRecords` or `getEntitySummary`) and its request. */

@@ -46,12 +46,8 @@ export interface AnsweredCall {
   billing: CallBilling;
 }
 
-/** The v3 `report_subject_v1` request for a subject, as the report's `missing` entry and the gateway ask it. */
-export const subjectReportParts = (subjectRef: string): RequestParts => ({
-  body: { mode: 'report', projection: 'report_subject_v1', subject_property_ref: subjectRef },
-});
-/** The v4 summary request for a subject. */
-export const subjectSummaryParts = (subjectRef: string): RequestParts => ({ path: { q_id: subjectRef } });
+// The report's two purchases are asked exactly as the report document's `missing` entries name them.
+export { subjectReportParts, subjectSummaryParts } from '../../../shared/report/document.ts';
 
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -3,7 +3,7 @@
 // printer's running header and page-number footer, and how a verification reads in words. The
 // document itself (values, citations, formatting) is built in shared/report and never re-formatted
 // here, so the screen and the PDF say the same thing.
-import type { CitedValue, ReportDocument, ValueStatus } from '../../../shared/report/document.ts';
+import { subjectReportParts, subjectSummaryParts, type CitedValue, type ReportDocument, type ValueStatus } from '../../../shared/report/document.ts';
 import type { Project, ReportVerification } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
@@ -179,7 +179,7 @@ export function checkChoiceReason(text: string): { ok: true; value: string } | {
  */
 export function reportSourceRequests(subjectRef: string) {
   return [
-    { operation: 'queryRecords' as const, parts: { body: { mode: 'report', projection: 'report_subject_v1', subject_property_ref: subjectRef } } },
-    { operation: 'getEntitySummary' as const, parts: { path: { q_id: subjectRef } } },
+    { operation: 'queryRecords' as const, parts: subjectReportParts(subjectRef) },
+    { operation: 'getEntitySummary' as const, parts: subjectSummaryParts(subjectRef) },
   ];
 }
