@@ -2,6 +2,7 @@
 // print order), with its field key (so a value can be compared later with what Plat then holds), its
 // status and its full citations. Written as citations.json (the rows) and citations.csv.
 import type { CitedValue, ReportDocument, ValueStatus } from './document.ts';
+import { csvField } from '../csv.ts';
 import { citationText } from './citation.ts';
 
 type NumberedCitation = ReportDocument['citations'][number];
@@ -80,9 +81,6 @@ const CSV_COLUMNS = [
 ] as const;
 
 /** One field of RFC 4180: quoted when it holds a comma, quote or line break; quotes doubled. */
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
 
 /** The rows as RFC 4180 CSV (CRLF line ends, a header row); a value with several citations joins each citation column with " | ". */
 export function citationsCsv(rows: readonly CitationRow[]): string {
