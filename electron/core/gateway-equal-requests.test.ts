@@ -3,8 +3,7 @@
 // hit (never a second charge), and input that can name no record is refused before anything is sent.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from './service-client.ts';
-import { PlatFailure } from './failure.ts';
-import { buildTestGateway, useLocalService } from './gateway-test-kit.ts';
+import { buildTestGateway, failureOf, useLocalService } from './gateway-test-kit.ts';
 
 const local = useLocalService();
 const cleanups: Array<() => void> = [];
@@ -24,16 +23,6 @@ const charges = () => local.service.state.charges('acct_active');
 
 function resolution(scheme: string, value: string) {
   return { body: { items: [{ client_id: 'find', subject_kind: scheme === 'address' ? 'address' : 'identifier', identifiers: [{ scheme, value }] }] } };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<PlatFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof PlatFailure) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('equal inputs are one request', () => {

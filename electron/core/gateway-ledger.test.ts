@@ -11,8 +11,7 @@ import type { SpendSnapshot } from '../../shared/ipc.ts';
 import type { SpendLedger } from './ledger.ts';
 import type { EventHub } from './events.ts';
 import { ServiceClient, type AttemptEvent } from './service-client.ts';
-import { PlatFailure } from './failure.ts';
-import { buildTestGateway, fillDisk, freeSpace, useLocalService } from './gateway-test-kit.ts';
+import { buildTestGateway, failureOf, fillDisk, freeSpace, useLocalService } from './gateway-test-kit.ts';
 
 const local = useLocalService();
 const dirs: string[] = [];
@@ -65,16 +64,6 @@ function serviceCharges(key: string): number[] {
 
 function nonCallRows(ledger: SpendLedger) {
   return ledger.list({ limit: 1000 }).filter((row) => row.kind !== 'call');
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<PlatFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof PlatFailure) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function property(offset: number): string {

@@ -15,6 +15,7 @@ import { BudgetPolicy, CostEstimator, type BudgetSettings } from './budgets.ts';
 import { EventHub } from './events.ts';
 import type { ServiceClient } from './service-client.ts';
 import { ServiceGateway } from './service-gateway.ts';
+import { PlatFailure } from './failure.ts';
 
 /**
  * The embedded service over the sample store, started before the file's tests and closed after
@@ -104,4 +105,15 @@ export function fillDisk(db: DatabaseSync): void {
 /** Room on the disk again. */
 export function freeSpace(db: DatabaseSync): void {
   db.exec('PRAGMA max_page_count = 1073741823');
+}
+
+/** The PlatFailure a gateway call ends with; fails the test if the call succeeds or throws anything else. */
+export async function failureOf(promise: Promise<unknown>): Promise<PlatFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof PlatFailure) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
 }
