@@ -49,3 +49,6 @@ export function jsonDataProblem(value: unknown, maxDepth: number = MAX_JSON_DEPT
   }
   return null;
 }
+
+/** A plain object (not null, not an array): how answers' nested parts are read without trusting their shape. */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

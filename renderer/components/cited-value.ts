@@ -4,6 +4,7 @@
 import { V4SummaryFieldSchema } from '../../shared/service/v4.ts';
 import { fromV4Citation, type CitationView } from '../../shared/report/citation.ts';
 import { formatFieldValue } from '../../shared/report/format.ts';
+import { isRecord } from '../../shared/json-data.ts';
 
 export type SummaryScalar = string | number | boolean | null;
 
@@ -15,7 +16,6 @@ export interface CitedValue {
   note: string | null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A cited entry as a value to show: synthetic when its citation, status or flag says so. */
 export function citedValue(field: string, entry: { value: SummaryScalar; citation: Record<string, unknown> } & Record<string, unknown>): CitedValue {

@@ -6,6 +6,7 @@ import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../.
 import { citedFieldValue, type CitedValue } from './cited-value.ts';
 import type { CitationView } from '../../shared/report/citation.ts';
 import { foldToLatin, latinSpellings, MAX_TWO_WAY_LETTERS, nonLatinLetters, twoWayLetterCount } from '../../shared/latin-fold.ts';
+import { isRecord } from '../../shared/json-data.ts';
 
 export const OWNER_NAME_MAX = 100;
 /** A page holds up to 100 search items; each holding is its property plus its parcel or unit. */
@@ -135,7 +136,6 @@ export interface OwnerGroup {
 
 type SearchItem = V2EntitySummary & Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function factsOf(item: SearchItem | undefined): Record<string, unknown> {
   return item && isRecord(item.facts) ? item.facts : {};

@@ -7,6 +7,7 @@ import { formatUsd } from '../../../shared/money.ts';
 import type { V4CatalogItem } from '../../../shared/service/v4.ts';
 import { fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
 import { formatCellText as cellText } from '../../../shared/report/format.ts';
+import { isRecord } from '../../../shared/json-data.ts';
 
 /** A cell as text: scalars as written, lists of scalars comma-joined, anything else as compact JSON (one way, shared/report/format.ts). */
 export { cellText };
@@ -60,7 +61,6 @@ export interface SourceRow {
   citation: CitationView;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A source's `fields`, whatever form the service chose: a list of `{name, type, description?, example?}`

@@ -17,6 +17,7 @@ import { DeliveryLine } from '../../components/DeliveryLine.tsx';
 import { FieldTable } from './FieldTable.tsx';
 import { Limitations } from './SummarySection.tsx';
 import { useEntityCaptions } from '../../components/entity-captions.ts';
+import { isRecord } from '../../../shared/json-data.ts';
 
 interface PermitRow {
   key: string;
@@ -39,7 +40,6 @@ interface RecordView {
   sources: CitationView[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
 function recordView(envelope: IpcResponse<'getEntity'>['envelope']): RecordView {

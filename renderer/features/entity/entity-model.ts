@@ -14,6 +14,7 @@ import type { V2RelationshipEdge, V2TraversalData } from '../../../shared/servic
 import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
 import { formatFieldValue } from '../../../shared/report/format.ts';
 import { citedValue, type CitedValue, type SummaryScalar } from '../../components/cited-value.ts';
+import { isRecord } from '../../../shared/json-data.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Ids
@@ -85,7 +86,6 @@ export interface ConnectedGroup {
   nameOnly: boolean;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function connectedEntry(item: V4ConnectedItem): ConnectedEntry {
   const extra = item as V4ConnectedItem & Record<string, unknown>;
