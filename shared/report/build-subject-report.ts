@@ -9,7 +9,6 @@
 import type { AssignmentDetails, ValueChoice } from '../ipc.ts';
 import { formatDay } from '../format-date.ts';
 import {
-  citationKey,
   documentCitation,
   fromV3Source,
   fromV4Citation,
@@ -30,6 +29,7 @@ import type {
   ValueStatus,
 } from './document.ts';
 import { subjectReportParts, subjectSummaryParts } from './document.ts';
+import { CitationBook } from './citation-book.ts';
 import { formatFieldValue, humanizeCode, ZERO_PRICE_MEANING } from './format.ts';
 
 export { citationRows, citationsCsv, type CitationRow } from './citation-export.ts';
@@ -356,7 +356,7 @@ function codeDisplay(key: string, code: string): string {
 // The document under construction
 
 class Builder {
-  readonly #citations = new Map<string, Citation>();
+  readonly #book: CitationBook;
   readonly #choices: ReadonlyMap<string, ValueChoice>;
   readonly answers: Answers;
   /** Summary limitations about one field (`living_area_sqft: …`), by field. */
@@ -364,8 +364,9 @@ class Builder {
   /** Summary limitations not about one field. */
   readonly generalLimitations: string[] = [];
 
-  constructor(answers: Answers, choices: readonly ValueChoice[]) {
+  constructor(answers: Answers, choices: readonly ValueChoice[], book: CitationBook) {
     this.answers = answers;
+    this.#book = book;
     this.#choices = new Map(choices.map((choice) => [choice.field, choice]));
     for (const line of strings(answers.summary?.limitations)) {
       const match = /^([a-z][a-z0-9_]*): (.+)$/.exec(line);
@@ -375,20 +376,15 @@ class Builder {
   }
 
   cite(citation: CitationFields): string {
-    const key = citationKey(citation);
-    const existing = this.#citations.get(key);
-    if (existing) return existing.id;
-    const id = `c${this.#citations.size + 1}`;
-    this.#citations.set(key, { ...citation, id });
-    return id;
+    return this.#book.cite(citation);
   }
 
   citationIds(citations: readonly CitationFields[]): string[] {
-    return [...new Set(citations.map((citation) => this.cite(citation)))];
+    return this.#book.citationIds(citations);
   }
 
   allCitations(): Citation[] {
-    return [...this.#citations.values()];
+    return this.#book.all();
   }
 
   /**
@@ -854,7 +850,7 @@ function permitsSection(ctx: SectionContext): ReportSection {
 
 export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const answers = readAnswers(input.subject, input.summary);
-  const b = new Builder(answers, input.choices);
+  const b = new Builder(answers, input.choices, new CitationBook());
   const item = answers.item;
   const ctx: SectionContext = {
     b,
