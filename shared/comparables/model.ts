@@ -197,6 +197,41 @@ export const ComparablesWorkfileSchema = z.strictObject({
 });
 export type ComparablesWorkfile = z.infer<typeof ComparablesWorkfileSchema>;
 
+/** Where appraisers start: half a mile, 12 months, living area ±20 %, same type, arm's length only. */
+export const DEFAULT_CRITERIA: CompSearchCriteria = {
+  area: { kind: 'radius', radiusMiles: 0.5 },
+  monthsBack: 12,
+  livingAreaBandPct: 20,
+  sameUseCode: true,
+  armsLengthOnly: true,
+  includeUndated: true,
+};
+
+export const NO_RATES: AdjustmentRates = {
+  timePctPerMonth: null,
+  glaPerSqft: null,
+  perBedroom: null,
+  perBath: null,
+  perYearOfAge: null,
+  perGradeStep: null,
+  perConditionStep: null,
+};
+
+/** An assignment's comparables before anything was searched or chosen. */
+export const emptyComparablesWorkfile = (): ComparablesWorkfile => ({
+  version: 1,
+  criteria: DEFAULT_CRITERIA,
+  searches: [],
+  chosen: [],
+  notUsed: {},
+  rates: NO_RATES,
+  rateSource: {},
+  manual: {},
+  weights: {},
+  reconciliation: { indicatedValueDollars: null, comment: '' },
+  savedAt: null,
+});
+
 // ---------------------------------------------------------------------------------------------
 // Computed (never persisted): the subject and the candidates read from the kept answers
 
