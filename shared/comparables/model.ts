@@ -197,14 +197,15 @@ export const ComparablesWorkfileSchema = z.strictObject({
 });
 export type ComparablesWorkfile = z.infer<typeof ComparablesWorkfileSchema>;
 
-/** Where appraisers start: half a mile, 12 months, living area ±20 %, same type, arm's length only. */
+/** Where appraisers start: half a mile, 12 months, living area ±20 %, same type, arm's length only, dated sales. */
 export const DEFAULT_CRITERIA: CompSearchCriteria = {
   area: { kind: 'radius', radiusMiles: 0.5 },
   monthsBack: 12,
   livingAreaBandPct: 20,
   sameUseCode: true,
   armsLengthOnly: true,
-  includeUndated: true,
+  // Off at first: a sale without a date cannot be placed in the window. Turned on, they are listed flagged.
+  includeUndated: false,
 };
 
 export const NO_RATES: AdjustmentRates = {

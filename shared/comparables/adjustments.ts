@@ -1,0 +1,322 @@
+// The sales comparison grid's arithmetic: each comp's adjustments from the appraiser's rates, the net
+// and gross, the adjusted price, and the reconciliation's checks. Pure and cheap: the screen recomputes
+// it on every keystroke in a rate, and the report and exports print the very numbers it returns.
+//
+// Direction: an adjustment makes the comp like the subject. A comp inferior to the subject gets +, a
+// superior one −. Every adjustment is rounded to whole dollars before it is added up, so the net printed
+// under a column is always the sum of the adjustments printed above it.
+import { calendarDateOf } from '../format-date.ts';
+import { formatDollars } from '../money.ts';
+import {
+  gridRowKeys,
+  manualRows,
+  rateLabels,
+  rateRow,
+  type AdjustmentRates,
+  type ComparableSale,
+  type ComparablesWorkfile,
+  type FeatureNumbers,
+  type GridColumnResult,
+  type GridResult,
+  type GridRowKey,
+  type RateKey,
+  type SubjectProperty,
+} from './model.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Time
+
+const MS_PER_DAY = 86_400_000;
+/** The average month: 365.25 days / 12. One definition for the grid, the regression and the workings. */
+export const DAYS_PER_MONTH = 365.25 / 12;
+
+/** Days since 1970-01-01 of a calendar date (`2016-04-21`, or midnight UTC), null when it is not one. */
+function dayNumber(text: string): number | null {
+  const day = calendarDateOf(text);
+  return day === null ? null : dayNumberOfDay(day);
+}
+
+/** Days since 1970-01-01 of a checked `YYYY-MM-DD`. */
+function dayNumberOfDay(day: string): number {
+  const date = new Date(0);
+  date.setUTCFullYear(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+  return Math.round(date.getTime() / MS_PER_DAY);
+}
+
+/** Whole days from one calendar date to another (negative when `toDay` is earlier). */
+export function daysBetween(fromDay: string, toDay: string): number {
+  const from = dayNumber(fromDay);
+  const to = dayNumber(toDay);
+  if (from === null) throw new RangeError(`"${fromDay}" is not a calendar date (YYYY-MM-DD)`);
+  if (to === null) throw new RangeError(`"${toDay}" is not a calendar date (YYYY-MM-DD)`);
+  return to - from;
+}
+
+/** Months from the sale date to the effective date, fractional: days ÷ (365.25 / 12). */
+export function monthsBetween(fromDay: string, toDay: string): number {
+  return daysBetween(fromDay, toDay) / DAYS_PER_MONTH;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting for the workings. The grid writes a few hundred numbers per recompute and Intl's
+// formatters were most of its time, so numbers are grouped here (tested equal to Intl's en-US).
+
+const MINUS = '−';
+
+/** "1,234.5": digits grouped in thousands, at most two decimals (trailing zeros dropped), a − sign for negatives. */
+export function groupDigits(value: number): string {
+  // Rounded half up on the number's shortest decimal form ("717.045" → 717.05), as Intl rounds.
+  const text = String(Math.abs(value));
+  let hundredths: number;
+  if (text.includes('e')) hundredths = Math.round(Number(Math.abs(value).toFixed(2)) * 100);
+  else {
+    const [whole = '0', fraction = ''] = text.split('.');
+    hundredths = Number(whole) * 100 + Number(fraction.slice(0, 2).padEnd(2, '0')) + ((fraction[2] ?? '0') >= '5' ? 1 : 0);
+  }
+  let digits = String(Math.floor(hundredths / 100));
+  const cents = hundredths % 100;
+  let grouped = '';
+  while (digits.length > 3) {
+    grouped = `,${digits.slice(-3)}${grouped}`;
+    digits = digits.slice(0, -3);
+  }
+  const decimals = cents === 0 ? '' : cents % 10 === 0 ? `.${cents / 10}` : `.${String(cents).padStart(2, '0')}`;
+  return `${value < 0 && hundredths !== 0 ? MINUS : ''}${digits}${grouped}${decimals}`;
+}
+
+/** Rounds to whole dollars, half away from zero (so +x and −x round alike), never −0. */
+function roundDollars(value: number): number {
+  const rounded = Math.sign(value) * Math.round(Math.abs(value));
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** One decimal, half away from zero, never −0. */
+function roundOneDecimal(value: number): number {
+  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * 10)) / 10;
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** Whole dollars as publishers print them: "$1,250,000". */
+const dollars = (value: number): string => `$${groupDigits(Math.abs(value))}`;
+
+/** An adjustment as the grid prints it: "+$52,313", "−$201,300", "$0". */
+export function formatAdjustment(amount: number): string {
+  if (amount === 0) return '$0';
+  return `${amount > 0 ? '+' : MINUS}${dollars(amount)}`;
+}
+
+/** A rate in dollars, cents kept when it has them: "$150", "$152.5", "−$500". */
+const formatRateDollars = (rate: number): string => `${rate < 0 ? MINUS : ''}$${groupDigits(Math.abs(rate))}`;
+
+// ---------------------------------------------------------------------------------------------
+// The grid
+
+export interface GridInput {
+  subject: SubjectProperty;
+  comps: ComparableSale[];
+  rates: AdjustmentRates;
+  manual: ComparablesWorkfile['manual'];
+  weights: ComparablesWorkfile['weights'];
+  effectiveDate: string;
+}
+
+/** A rate adjusting (subject − comp): the number it compares and how the workings name its unit. */
+interface FeatureRate {
+  rate: RateKey;
+  row: GridRowKey;
+  number: (numbers: FeatureNumbers) => number | null;
+  unit: string;
+  per: string;
+}
+
+const featureRates: FeatureRate[] = [
+  { rate: 'glaPerSqft', row: 'gla', number: (n) => n.gla, unit: 'sq ft', per: 'per sq ft' },
+  { rate: 'perBedroom', row: 'bedrooms', number: (n) => n.bedrooms, unit: 'bedrooms', per: 'per bedroom' },
+  { rate: 'perBath', row: 'baths', number: (n) => n.baths, unit: 'baths', per: 'per bath' },
+  { rate: 'perGradeStep', row: 'quality', number: (n) => n.gradeStep, unit: 'grade steps', per: 'per grade step' },
+  { rate: 'perConditionStep', row: 'condition', number: (n) => n.conditionStep, unit: 'condition steps', per: 'per condition step' },
+];
+
+/** Which side lacks a feature, in words. */
+function missingSide(subjectKnown: boolean, compKnown: boolean): string {
+  if (!subjectKnown && !compKnown) return 'the subject and this comp';
+  return subjectKnown ? 'this comp' : 'the subject';
+}
+
+function unknownFeatureWarning(rate: RateKey, subjectKnown: boolean, compKnown: boolean): string {
+  return `${rateLabels[rate].label}: not in the sample for ${missingSide(subjectKnown, compKnown)}, so no adjustment.`;
+}
+
+/**
+ * Each chosen comp's adjustments from the appraiser's rates and lump sums, its net and gross (as
+ * dollars and as a percent of its sale price), its adjusted price and weight, and the range of the
+ * adjusted prices. A rate of null adjusts nothing; a feature unknown on either side adjusts nothing
+ * and says so in the comp's warnings.
+ */
+export function computeGrid(input: GridInput): GridResult {
+  const { subject, rates, effectiveDate } = input;
+  const effectiveDayNumber = dayNumber(effectiveDate);
+  const effectiveDay = effectiveDayNumber === null ? null : calendarDateOf(effectiveDate);
+  const effectiveYear = effectiveDay === null ? null : Number(effectiveDay.slice(0, 4));
+
+  const columns = input.comps.map((comp): GridColumnResult => {
+    const adjustments: Partial<Record<GridRowKey, number>> = {};
+    const workings: Partial<Record<GridRowKey, string>> = {};
+    const warnings: string[] = [];
+    const price = comp.priceDollars;
+    if (price <= 0) {
+      const time = rates.timePctPerMonth === null ? '' : 'no time adjustment, and ';
+      warnings.push(`Sale price is ${formatDollars(price)} (non-market or no price): ${time}net and gross cannot be a percent of it.`);
+    }
+
+    // Market conditions (time): from the sale date to the effective date.
+    const timeRate = rates.timePctPerMonth;
+    if (timeRate !== null) {
+      const saleDay = comp.saleDate === null ? null : calendarDateOf(comp.saleDate);
+      if (comp.saleDate === null) warnings.push('No sale date: no market-conditions (time) adjustment.');
+      else if (saleDay === null) warnings.push(`Sale date "${comp.saleDate}" is not a calendar date: no time adjustment.`);
+      else if (effectiveDayNumber === null) warnings.push(`The effective date "${effectiveDate}" is not a calendar date: no time adjustment.`);
+      else if (price > 0) {
+        const days = effectiveDayNumber - dayNumberOfDay(saleDay);
+        const months = days / DAYS_PER_MONTH;
+        const amount = roundDollars(((price * timeRate) / 100) * months);
+        adjustments.saleDate = amount;
+        workings.saleDate = `${dollars(price)} × ${groupDigits(timeRate)} % per month × ${months.toFixed(2)} months (${groupDigits(days)} days ÷ 30.4375, ${saleDay} to ${effectiveDay}) = ${formatAdjustment(amount)}`;
+        if (days < 0) warnings.push(`Sold after the effective date (${effectiveDay}): the time adjustment runs backwards.`);
+      }
+    }
+
+    // Age: a newer comp is superior, so a positive rate per year gives it a negative adjustment.
+    const ageRate = rates.perYearOfAge;
+    if (ageRate !== null) {
+      const subjectBuilt = subject.numbers.yearBuilt;
+      const compBuilt = comp.numbers.yearBuilt;
+      if (subjectBuilt === null || compBuilt === null) warnings.push(unknownFeatureWarning('perYearOfAge', subjectBuilt !== null, compBuilt !== null));
+      else if (effectiveYear === null) warnings.push(`The effective date "${effectiveDate}" is not a calendar date: no age adjustment.`);
+      else {
+        const subjectAge = effectiveYear - subjectBuilt;
+        const compAge = effectiveYear - compBuilt;
+        const amount = roundDollars(ageRate * (compAge - subjectAge));
+        adjustments.actualAge = amount;
+        workings.actualAge = `(comp ${groupDigits(compAge)} − subject ${groupDigits(subjectAge)}) years of age × ${formatRateDollars(ageRate)} per year = ${formatAdjustment(amount)}; age = ${effectiveYear} − year built (comp ${compBuilt}, subject ${subjectBuilt})`;
+      }
+    }
+
+    // Features: (subject − comp) × rate.
+    for (const feature of featureRates) {
+      const rate = rates[feature.rate];
+      if (rate === null) continue;
+      const subjectValue = feature.number(subject.numbers);
+      const compValue = feature.number(comp.numbers);
+      if (subjectValue === null || compValue === null) {
+        warnings.push(unknownFeatureWarning(feature.rate, subjectValue !== null, compValue !== null));
+        continue;
+      }
+      const amount = roundDollars(rate * (subjectValue - compValue));
+      adjustments[feature.row] = amount;
+      const steps =
+        feature.row === 'quality' || feature.row === 'condition'
+          ? ` (subject ${subject.values[feature.row].display}, comp ${comp.values[feature.row].display})`
+          : '';
+      workings[feature.row] = `(subject ${groupDigits(subjectValue)} − comp ${groupDigits(compValue)}) ${feature.unit} × ${formatRateDollars(rate)} ${feature.per} = ${formatAdjustment(amount)}${steps}`;
+    }
+
+    // The appraiser's lump sums for the rows no rate covers.
+    const manual = input.manual[comp.id];
+    if (manual) {
+      for (const row of manualRows) {
+        const amount = manual[row];
+        if (amount === undefined) continue;
+        adjustments[row] = roundDollars(amount);
+        workings[row] = `Lump sum entered by the appraiser: ${formatAdjustment(roundDollars(amount))}`;
+      }
+    }
+
+    let net = 0;
+    let gross = 0;
+    for (const amount of Object.values(adjustments)) {
+      net += amount;
+      gross += Math.abs(amount);
+    }
+    return {
+      compId: comp.id,
+      adjustments: inRowOrder(adjustments),
+      workings,
+      net,
+      gross,
+      netPct: price > 0 ? roundOneDecimal((net / price) * 100) : 0,
+      grossPct: price > 0 ? roundOneDecimal((gross / price) * 100) : 0,
+      adjustedPrice: price + net,
+      weight: input.weights[comp.id] ?? 'less',
+      warnings,
+    };
+  });
+
+  return { columns, adjustedRange: adjustedRange(columns) };
+}
+
+/** The rows that take an adjustment, in the grid's order (so every rendering lists them alike). */
+const adjustedRowOrder: GridRowKey[] = gridRowKeys.filter(
+  (row) => (manualRows as readonly GridRowKey[]).includes(row) || Object.values(rateRow).includes(row),
+);
+
+function inRowOrder(adjustments: Partial<Record<GridRowKey, number>>): Partial<Record<GridRowKey, number>> {
+  const ordered: Partial<Record<GridRowKey, number>> = {};
+  for (const row of adjustedRowOrder) {
+    const amount = adjustments[row];
+    if (amount !== undefined) ordered[row] = amount;
+  }
+  return ordered;
+}
+
+/** Lowest and highest adjusted price of the comps given weight; of all comps when none has any. */
+function adjustedRange(columns: GridColumnResult[]): GridResult['adjustedRange'] {
+  if (columns.length === 0) return null;
+  const weighted = columns.filter((column) => column.weight !== 'none');
+  const counted = weighted.length > 0 ? weighted : columns;
+  let low = Infinity;
+  let high = -Infinity;
+  for (const column of counted) {
+    if (column.adjustedPrice < low) low = column.adjustedPrice;
+    if (column.adjustedPrice > high) high = column.adjustedPrice;
+  }
+  return { low, high };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reconciliation
+
+/** URAR review guidelines (not rules): a comp adjusted by more than these needs explaining. */
+export const NET_GUIDELINE_PCT = 15;
+export const GROSS_GUIDELINE_PCT = 25;
+
+/**
+ * What the reconciliation still lacks or should explain, in sentences for the appraiser: a missing
+ * indicated value or comment (required), an indicated value outside the adjusted range, comps past
+ * the net 15 % / gross 25 % guidelines (warnings: the appraiser may explain rather than change them).
+ */
+export function reconciliationProblems(workfile: Pick<ComparablesWorkfile, 'reconciliation'>, grid: GridResult): string[] {
+  const problems: string[] = [];
+  const { indicatedValueDollars, comment } = workfile.reconciliation;
+  if (grid.columns.length === 0) problems.push('No comparable sales are in the grid: choose the sales the indicated value rests on.');
+  if (indicatedValueDollars === null) problems.push('Enter the indicated value by the sales comparison approach.');
+  if (comment.trim() === '') {
+    problems.push('Say how you reconciled the adjusted prices into the indicated value (which comps weighed most, and why): the comment is required.');
+  }
+  const range = grid.adjustedRange;
+  if (indicatedValueDollars !== null && range !== null && (indicatedValueDollars < range.low || indicatedValueDollars > range.high)) {
+    problems.push(
+      `The indicated value ${formatDollars(indicatedValueDollars)} is outside the range of adjusted prices (${formatDollars(range.low)} to ${formatDollars(range.high)}): say why in the comment.`,
+    );
+  }
+  grid.columns.forEach((column, index) => {
+    const name = `Comp ${index + 1}`;
+    if (Math.abs(column.netPct) > NET_GUIDELINE_PCT) {
+      problems.push(`${name}: net adjustment ${groupDigits(column.netPct)} % of the sale price is past the ${NET_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
+    }
+    if (column.grossPct > GROSS_GUIDELINE_PCT) {
+      problems.push(`${name}: gross adjustment ${groupDigits(column.grossPct)} % of the sale price is past the ${GROSS_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,91 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { gridCsv } from './grid-csv.ts';
+import { exampleAnalysis } from './test-kit.ts';
+
+const rowsOf = (csv: string): string[][] => parse(csv, { bom: false });
+const rowNamed = (rows: string[][], label: string) => rows.find((row) => row[0] === label) ?? [];
+
+describe('gridCsv', () => {
+  it('writes one rectangular row per grid row with each comp’s description, adjustment and sources', () => {
+    const { analysis, workfile } = exampleAnalysis();
+    const csv = gridCsv(analysis, workfile);
+    expect(csv.endsWith('\r\n')).toBe(true);
+    const rows = rowsOf(csv);
+    expect(new Set(rows.map((row) => row.length)).size).toBe(1);
+    expect(rows[0]?.slice(0, 9)).toEqual([
+      'Feature',
+      'Subject',
+      'Subject sources',
+      'Comp 1 description',
+      'Comp 1 adjustment',
+      'Comp 1 sources',
+      'Comp 2 description',
+      'Comp 2 adjustment',
+      'Comp 2 sources',
+    ]);
+    expect(rowNamed(rows, 'Gross living area').slice(0, 9)).toEqual(['Gross living area', '2,400 sq ft', 'reported: 3', '2,400 sq ft', '0', 'synthetic: 2', '2,600 sq ft', '-30000', 'synthetic: 2']);
+    expect(rowNamed(rows, 'Site (land area)').slice(6, 9)).toEqual(['2,300 sq ft', '-15000', 'reported: 1']);
+    expect(rowNamed(rows, 'Design (style)').slice(1, 3)).toEqual(['not in the sample', 'unavailable: Not in the sample.']);
+  });
+
+  it('ends each column with net, gross, percentages, adjusted price and weight that match the grid', () => {
+    const { analysis, workfile } = exampleAnalysis();
+    const rows = rowsOf(gridCsv(analysis, workfile));
+    const [first, second] = analysis.grid.columns;
+    expect(rowNamed(rows, 'Net adjustment')[4]).toBe(String(first?.net));
+    expect(rowNamed(rows, 'Net adjustment')[7]).toBe(String(second?.net));
+    expect(rowNamed(rows, 'Gross adjustment')[7]).toBe(String(second?.gross));
+    expect(rowNamed(rows, 'Net adjustment, % of sale price')[7]).toBe(String(second?.netPct));
+    expect(rowNamed(rows, 'Adjusted sale price')[4]).toBe(String(first?.adjustedPrice));
+    expect(rowNamed(rows, 'Comparable weight')[3]).toBe('Most weight');
+    expect(rowNamed(rows, 'Comparable weight')[9]).toBe('No weight');
+    // The adjustments in a column add up to its net.
+    const column = (index: number) => rows.slice(1, 22).reduce((sum, row) => sum + Number(row[index] || 0), 0);
+    expect(column(7)).toBe(second?.net);
+    expect(rowNamed(rows, 'Indicated value by sales comparison').slice(1, 3)).toEqual(['1640000', 'appraiser']);
+  });
+
+  it('numbers the citations it refers to and lists them, synthetic marked', () => {
+    const { analysis, workfile } = exampleAnalysis();
+    const rows = rowsOf(gridCsv(analysis, workfile));
+    const header = rows.findIndex((row) => row[0] === 'Note');
+    const notes = rows.slice(header + 1).filter((row) => row[0] !== '');
+    expect(notes.map((row) => [row[0], row[1], row[2], row[9]])).toEqual([
+      ['1', 'c1', 'DC Office of Tax and Revenue', 'no'],
+      ['2', 'c2', 'Plat synthetic sample (not a public record)', 'synthetic (not a public record)'],
+      ['3', 'c3', 'DC Office of the Chief Technology Officer (DC GIS)', 'no'],
+    ]);
+    expect(notes[0]?.[10]).toContain('as of 2017-02-05');
+  });
+
+  it('prints each rate beside its regression suggestion, and the workings', () => {
+    const { analysis, workfile } = exampleAnalysis();
+    const rows = rowsOf(gridCsv(analysis, workfile));
+    expect(rows.find((row) => row[0] === 'Gross living area' && row[1] === '$ per sq ft')?.slice(0, 5)).toEqual([
+      'Gross living area',
+      '$ per sq ft',
+      '150',
+      'accepted suggestion',
+      String(analysis.support.suggestions.glaPerSqft.value),
+    ]);
+    expect(rows.find((row) => row[0] === 'Condition' && row[1] === '$ per condition step')?.[7]).toBe('All 12 sales have condition step = 3: nothing to estimate it from.');
+    expect(rows.find((row) => row[0] === 'Comp 2' && row[2] === 'Site (land area)')?.slice(3, 5)).toEqual(['-15000', 'Lump sum entered by the appraiser: −$15,000']);
+  });
+
+  it('keeps an address that looks like a formula as text', () => {
+    const { analysis, workfile } = exampleAnalysis({ comp1Address: '=HYPERLINK("http://evil.example","1704 21ST ST NW")' });
+    const csv = gridCsv(analysis, workfile);
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""1704 21ST ST NW"")"`);
+    const rows = rowsOf(csv);
+    expect(rowNamed(rows, 'Address')[3]).toBe(`'=HYPERLINK("http://evil.example","1704 21ST ST NW")`);
+    expect(rows.flat().some((cell) => cell.startsWith('='))).toBe(false);
+  });
+
+  it('still writes the grid without the workfile, and without a subject report', () => {
+    const { analysis } = exampleAnalysis();
+    const rows = rowsOf(gridCsv({ ...analysis, set: { ...analysis.set, subject: null } }));
+    expect(rowNamed(rows, 'Gross living area').slice(1, 3)).toEqual(['no subject report', '']);
+    expect(rowNamed(rows, 'Indicated value by sales comparison')).toEqual([]);
+  });
+});

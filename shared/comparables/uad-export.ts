@@ -1,0 +1,201 @@
+// The sales comparison as JSON shaped after the sales comparison section of UAD 3.6 (the redesigned
+// URAR): the subject and each comparable with its characteristics and adjustments, net and gross,
+// adjusted prices and weights, the research summary, the sales analyzed and not used with reasons, the
+// adjustment rates with their support, and the reconciliation. Every value keeps Plat's status
+// (reported / derived / synthetic / unavailable) and its citations. It imitates the section's
+// content for reading and review; it is not a MISMO/UAD file (docs/uad-sales-comparison.md).
+import type { CitedValue } from '../report/document.ts';
+import { reconciliationProblems } from './adjustments.ts';
+import { gridRowLabels } from './candidates.ts';
+import { weightLabels } from './grid-csv.ts';
+import {
+  gridRowKeys,
+  manualRows,
+  notUsedReasonLabels,
+  rateKeys,
+  rateLabels,
+  rateRow,
+  type ComparableSale,
+  type ComparablesAnalysis,
+  type ComparablesWorkfile,
+  type GridColumnResult,
+  type GridRowKey,
+  type RateKey,
+} from './model.ts';
+
+export const UAD_NOTICE = 'Shaped after the UAD 3.6 sales comparison section for reading and review; not a certified UAD file and not valid for GSE delivery.';
+
+export interface UadExportContext {
+  assignment: { name: string; effectiveDate: string; subjectRef: string };
+  generatedAt: string;
+  appVersion: string;
+  /** The appraiser's rates, where each came from, and the reconciliation (the analysis does not carry them). */
+  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation'>;
+}
+
+const statusMeanings = {
+  reported: 'As the publisher printed it.',
+  derived: 'Computed by Plat or the service from the cited inputs (see derivedFrom); not as published.',
+  synthetic: 'Made up by Plat’s sample (building characteristics of OTR sales copied from a nearby DC CAMA record); not a public record of this property.',
+  unavailable: 'Not in the sample or not published (see limitation).',
+};
+
+/** A cited value as the export writes it: the value, how it reads, its status and citations. */
+function citedJson(value: CitedValue) {
+  return {
+    value: value.raw,
+    display: value.display,
+    status: value.status,
+    citationIds: value.citationIds,
+    derivedFrom: value.derivedFrom,
+    limitation: value.limitation,
+    alternatives: value.alternatives.map((alternative) => ({ display: alternative.display, status: alternative.status, citationIds: alternative.citationIds, note: alternative.note })),
+    choice: value.choice,
+  };
+}
+
+const rateOfRow = new Map<GridRowKey, RateKey>(rateKeys.map((rate) => [rateRow[rate], rate]));
+const manualRowSet = new Set<GridRowKey>(manualRows);
+
+/** A row's adjustment: amount, workings, what it rests on (the rate or the appraiser's lump sum) and the citations of the values compared. */
+function adjustmentJson(row: GridRowKey, column: GridColumnResult | undefined, subjectValues: Record<GridRowKey, CitedValue> | null, comp: ComparableSale, context: UadExportContext) {
+  const amount = column?.adjustments[row];
+  if (amount === undefined) return null;
+  const rate = rateOfRow.get(row);
+  const compared = [comp.values[row], ...(subjectValues ? [subjectValues[row]] : []), ...(row === 'saleDate' ? [comp.values.salePrice] : [])];
+  return {
+    amountDollars: amount,
+    workings: column?.workings[row] ?? null,
+    basis: rate ? 'rate' : manualRowSet.has(row) ? 'appraiser lump sum' : 'other',
+    rate: rate ? { key: rate, value: context.workfile.rates[rate], unit: rateLabels[rate].unit } : null,
+    status: 'derived',
+    citationIds: [...new Set(compared.flatMap((value) => value.citationIds))],
+  };
+}
+
+/**
+ * The analysis as JSON shaped after UAD 3.6's sales comparison section. Ids in `citationIds` refer
+ * to `citations[].id`.
+ */
+export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadExportContext): Record<string, unknown> {
+  const subject = analysis.set.subject;
+  const columns = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
+  const run = analysis.run;
+  const support = analysis.support;
+  const range = analysis.grid.adjustedRange;
+
+  return {
+    notice: UAD_NOTICE,
+    format: {
+      name: 'plat-sales-comparison',
+      version: 1,
+      shapedAfter: 'UAD 3.6 (redesigned URAR), Sales Comparison Approach section',
+      documentation: 'docs/uad-sales-comparison.md',
+    },
+    generatedAt: context.generatedAt,
+    generatedBy: { application: 'Plat', version: context.appVersion },
+    assignment: { name: context.assignment.name, effectiveDate: context.assignment.effectiveDate, subjectPropertyRef: context.assignment.subjectRef },
+    valueStatuses: statusMeanings,
+    salesComparisonApproach: {
+      researchSummary: {
+        search: run
+          ? {
+              criteria: run.criteria,
+              effectiveDate: run.effectiveDate,
+              radiusMilesSearched: run.radiusMiles,
+              ranAt: run.ranAt,
+              dataAsOf: run.dataAsOf,
+              requests: run.pages,
+            }
+          : null,
+        salesMatchingCount: analysis.set.total,
+        salesReturnedCount: analysis.set.candidates.length,
+        moreSalesNotLoaded: analysis.set.truncated,
+        comparablesUsedCount: analysis.chosen.length,
+        analyzedNotUsedCount: analysis.notUsed.length,
+        dataAsOf: analysis.set.dataAsOf,
+        limitations: analysis.set.limitations,
+      },
+      subject: subject
+        ? {
+            propertyRef: subject.propertyRef,
+            address: subject.address,
+            location: subject.location,
+            syntheticCharacteristics: subject.syntheticCharacteristics,
+            features: Object.fromEntries(gridRowKeys.map((row) => [row, { label: gridRowLabels[row], ...citedJson(subject.values[row]) }])),
+            priorSales: subject.priorSales.map((sale) => ({ date: citedJson(sale.date), price: citedJson(sale.price), source: citedJson(sale.source) })),
+            priorSalesNote: subject.priorSalesNote,
+          }
+        : null,
+      comparables: analysis.chosen.map((comp, index) => {
+        const column = columns.get(comp.id);
+        return {
+          comparableNumber: index + 1,
+          id: comp.id,
+          recordRef: comp.recordRef,
+          propertyRef: comp.propertyRef,
+          address: comp.address,
+          location: comp.location,
+          proximity: { distanceMiles: comp.distanceMiles, direction: comp.direction },
+          salePriceDollars: comp.priceDollars,
+          saleDate: comp.saleDate,
+          armsLength: comp.market,
+          flags: comp.flags,
+          syntheticCharacteristics: comp.syntheticCharacteristics,
+          features: Object.fromEntries(
+            gridRowKeys.map((row) => [
+              row,
+              { label: gridRowLabels[row], ...citedJson(comp.values[row]), adjustment: adjustmentJson(row, column, subject?.values ?? null, comp, context) },
+            ]),
+          ),
+          netAdjustment: column ? { amountDollars: column.net, percentOfSalePrice: column.netPct } : null,
+          grossAdjustment: column ? { amountDollars: column.gross, percentOfSalePrice: column.grossPct } : null,
+          adjustedSalePriceDollars: column?.adjustedPrice ?? null,
+          weight: column ? { code: column.weight, label: weightLabels[column.weight] } : null,
+          warnings: column?.warnings ?? [],
+          priorSales: comp.priorSales.map((sale) => ({ date: citedJson(sale.date), price: citedJson(sale.price), source: citedJson(sale.source) })),
+          priorSalesNote: comp.priorSalesNote,
+        };
+      }),
+      adjustmentRates: rateKeys.map((rate) => ({
+        key: rate,
+        label: rateLabels[rate].label,
+        unit: rateLabels[rate].unit,
+        row: rateRow[rate],
+        valueUsed: context.workfile.rates[rate],
+        setBy: context.workfile.rateSource[rate] ?? null,
+        support: support.suggestions[rate],
+      })),
+      adjustmentSupport: {
+        method: support.method,
+        n: support.n,
+        r2: support.r2,
+        adjustedR2: support.adjustedR2,
+        predictors: support.predictors,
+        salesUsed: support.salesUsed,
+        excluded: support.excluded,
+        message: support.message,
+      },
+      analyzedNotUsed: analysis.notUsed.map((entry) => ({
+        id: entry.candidate.id,
+        recordRef: entry.candidate.recordRef,
+        address: entry.candidate.address,
+        saleDate: citedJson(entry.candidate.values.saleDate),
+        salePrice: citedJson(entry.candidate.values.salePrice),
+        proximity: { distanceMiles: entry.candidate.distanceMiles, direction: entry.candidate.direction },
+        reason: entry.reason,
+        reasonLabel: notUsedReasonLabels[entry.reason],
+        note: entry.note,
+        decidedBy: entry.by,
+      })),
+      reconciliation: {
+        adjustedPriceRange: range ? { lowDollars: range.low, highDollars: range.high, basis: 'Comparables given weight (all of them when none is)' } : null,
+        indicatedValueDollars: context.workfile.reconciliation.indicatedValueDollars,
+        comment: context.workfile.reconciliation.comment,
+        openProblems: reconciliationProblems(context.workfile, analysis.grid),
+      },
+      problems: analysis.problems,
+    },
+    citations: analysis.citations,
+  };
+}
