@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PlatErrorSchema } from './errors.ts';
 import { ReportDocumentSchema } from './report/document.ts';
+import { ComparablesWorkfileSchema } from './comparables/model.ts';
 import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
 import { isIsoDate, operationSchemas, serviceOperationNames, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
 
@@ -399,6 +400,25 @@ export const ipcOperations = {
       choice: z.strictObject({ alternativeKey: z.string().min(1).max(200), reason: z.string().trim().min(1).max(2_000) }).nullable(),
     }),
     response: z.object({ choices: z.array(ValueChoiceSchema) }),
+  },
+  /**
+   * The assignment's comparable sales, from the local store: free, and works with the service
+   * unreachable. The workfile is empty when nothing was saved yet; `subject` is the kept
+   * report_subject_v1 envelope for the subject (or null); `pages` the kept envelopes of the last
+   * search's pages, in page order ([] if none kept).
+   */
+  getComparables: {
+    request: z.strictObject({ assignmentId: z.string().min(1).max(64) }),
+    response: z.object({
+      workfile: ComparablesWorkfileSchema,
+      subject: z.unknown().nullable(),
+      pages: z.array(z.unknown()),
+    }),
+  },
+  /** Saves the appraiser's comparables work (free, local); answers it as stored, savedAt set by the core. */
+  saveComparables: {
+    request: z.strictObject({ assignmentId: z.string().min(1).max(64), workfile: ComparablesWorkfileSchema }),
+    response: z.object({ workfile: ComparablesWorkfileSchema }),
   },
   /** The workfile as one JSON file (details, answers with their citations, choices): a reviewer opens it without buying again. */
   exportAssignment: {

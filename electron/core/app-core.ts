@@ -30,6 +30,7 @@ import { connectionHandlers, type ConnectionCheck, type ConnectionControl, type 
 import { serviceCallHandlers } from './handlers/service-calls.ts';
 import { spendHandlers } from './handlers/spend.ts';
 import { projectHandlers } from './handlers/projects.ts';
+import { comparablesHandlers } from './handlers/comparables.ts';
 import { budgetHandlers } from './handlers/budgets.ts';
 import { cacheHandlers } from './handlers/cache.ts';
 import { keyHandlers } from './handlers/key.ts';
@@ -459,6 +460,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     ...serviceCallHandlers({ ready, call: observedCall, gateway }),
     ...spendHandlers({ ledger, gateway }),
     ...projectHandlers({ projects, assignments }),
+    ...comparablesHandlers({ assignments }),
     ...budgetHandlers({ budgets }),
     ...cacheHandlers({ cache }),
     ...keyHandlers({ vault, connection: connectionControl }),

@@ -338,6 +338,14 @@ describe('sample store over the fixture', () => {
       expect(store.salesNear({ ...at, radiusMiles: 0.5, includeUndated: true, fromDate: '2000-01-01' }).some((s) => s.sale_date === null)).toBe(false);
       for (const s of withCama) expectHonestCitation(s.citation, false);
     });
+
+    it('keeps undated CAMA sales despite date filters when asked to, and still windows the dated ones', () => {
+      const windowed = store.salesNear({ ...at, radiusMiles: 2, includeUndated: true, undatedDespiteDates: true, fromDate: '2010-01-01', toDate: '2014-12-31' });
+      expect(windowed.filter((s) => s.sale_date === null)).toHaveLength(4);
+      expect(windowed.filter((s) => s.sale_date !== null).map((s) => s.sale_date)).toEqual(['2013-12-17', '2010-05-05']);
+      // Without includeUndated the flag adds nothing.
+      expect(store.salesNear({ ...at, radiusMiles: 2, undatedDespiteDates: true, fromDate: '2010-01-01' }).some((s) => s.sale_date === null)).toBe(false);
+    });
   });
 
   describe('facts', () => {

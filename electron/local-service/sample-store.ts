@@ -455,8 +455,10 @@ export interface SalesNearQuery {
   useCodes?: string[];
   /** Drop price-0 (non-market or no price) OTR transfers and unqualified CAMA sales. */
   marketOnly?: boolean;
-  /** Also return DC CAMA sales, which have a price and real characteristics but no date. Date filters exclude them. */
+  /** Also return DC CAMA sales, which have a price and real characteristics but no date. Date filters exclude them, unless `undatedDespiteDates`. */
   includeUndated?: boolean;
+  /** With `includeUndated`: keep the undated sales when a date filter is given too (no date can be placed in the window: the caller flags them). */
+  undatedDespiteDates?: boolean;
   /** Default 50, at most 500. */
   limit?: number;
 }
@@ -1967,12 +1969,13 @@ class SqliteSampleStore implements SampleStore {
       const e = entries[i];
       if (!e || e.lat > lat + dLat) break;
       if (Math.abs(e.lon - lon) > dLon) continue;
-      if (e.undated && (!query.includeUndated || dated)) continue;
+      if (e.undated && (!query.includeUndated || (dated && !query.undatedDespiteDates))) continue;
       if (query.marketOnly && !e.market) continue;
       if (query.minPriceDollars !== undefined && e.price < query.minPriceDollars) continue;
       if (query.maxPriceDollars !== undefined && e.price > query.maxPriceDollars) continue;
-      if (query.fromDate !== undefined && (e.date === null || e.date < query.fromDate)) continue;
-      if (query.toDate !== undefined && (e.date === null || e.date.slice(0, 10) > query.toDate)) continue;
+      // An undated sale still here was asked for despite the dates: the window cannot hold or exclude it.
+      if (query.fromDate !== undefined && !e.undated && (e.date === null || e.date < query.fromDate)) continue;
+      if (query.toDate !== undefined && !e.undated && (e.date === null || e.date.slice(0, 10) > query.toDate)) continue;
       if (useKeys && !useKeys.has(e.useKey)) continue;
       const distance = distanceMeters(lat, lon, e.lat, e.lon);
       if (distance > radiusM) continue;

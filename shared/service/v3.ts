@@ -88,6 +88,18 @@ export const BuildingProfileSchema = z.looseObject({
   effective_year_built: z.string().optional(),
   condition: z.string().optional(),
   grade: z.string().optional(),
+  /** Heating as published (DC CAMA HEAT, e.g. "Forced Air"). */
+  heating: z.string().optional(),
+  /** What the published cooling code means ("Central air", "None"); `cooling_code` is the code as published (DC CAMA AC: Y/N). */
+  cooling: z.string().optional(),
+  cooling_code: z.string().optional(),
+  fireplaces: z.number().optional(),
+  land_area_sqft: z.number().optional(),
+  exterior_wall: z.string().optional(),
+  roof: z.string().optional(),
+  kitchens: z.number().optional(),
+  /** Dwelling units in the building (DC CAMA NUM_UNITS). */
+  units: z.number().optional(),
   source_release_id: z.int().optional(),
   data_date_min: z.string().optional(),
   data_date_max: z.string().optional(),
@@ -200,6 +212,8 @@ export type V3ReportData = z.infer<typeof V3ReportDataSchema>;
 export const V3ReportResponseSchema = v3Envelope(V3ReportDataSchema);
 export type V3ReportResponse = z.infer<typeof V3ReportResponseSchema>;
 
+const CoverageDate = z.string().refine((text) => isIsoDate(text), { error: 'must be a date that exists (YYYY-MM-DD)' });
+
 /**
  * Plat's catalog-mode row (the spec shows only report items): one field of a dataset, or with no
  * `field` the dataset itself.
@@ -210,6 +224,8 @@ export const V3CatalogEntrySchema = z.looseObject({
   data_type: z.string().nullable(),
   description: z.string(),
   record_count: z.int().min(0).optional(),
+  /** For a date field (or a date filter): the earliest and latest date the sample holds in it. */
+  coverage: z.looseObject({ earliest: CoverageDate, latest: CoverageDate }).optional(),
 });
 export type V3CatalogEntry = z.infer<typeof V3CatalogEntrySchema>;
 export const V3CatalogDataSchema = v3Data(V3CatalogEntrySchema);

@@ -176,6 +176,18 @@ export class AnswerStore {
     return null;
   }
 
+  /**
+   * The most recent answer to exactly this request (its parts as the gateway normalised them), with
+   * its envelope: rows keep the canonical JSON of those parts, so equal requests have equal text.
+   */
+  latestFor(projectId: string, operation: ServiceOperationName, parts: Record<string, unknown>): { answer: KeptAnswer; envelope: unknown } | null {
+    const row = statement(
+      this.#db,
+      'SELECT id FROM assignment_answers WHERE project_id = ? AND operation = ? AND request_json = ? ORDER BY at DESC, rowid DESC LIMIT 1',
+    ).get(projectId, operation, canonicalJson(parts));
+    return row ? this.get(projectId, String(row['id'])) : null;
+  }
+
   /** Every answer with its envelope (for the workfile). */
   listWithEnvelopes(projectId: string): Array<{ answer: KeptAnswer; envelope: unknown }> {
     return statement(

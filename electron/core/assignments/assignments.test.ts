@@ -193,7 +193,7 @@ describe('assignments in the core', () => {
     const file = await call(first.core, 'exportAssignment', { id: assignmentId });
     expect(file.filename).toMatch(/^1708 21st St NW appraisal – workfile – \d{4}-\d{2}-\d{2}\.plat-workfile\.json$/);
     const content = JSON.parse(file.json) as WorkfileContent & { sha256: string };
-    expect(content).toMatchObject({ format: 'plat-assignment-workfile', version: 1, assignment: { name: '1708 21st St NW appraisal' } });
+    expect(content).toMatchObject({ format: 'plat-assignment-workfile', version: 2, assignment: { name: '1708 21st St NW appraisal' }, comparables: null });
     expect(content.answers.map((answer) => [answer.operation, answer.connectionId])).toEqual([
       ['v4.summary', 'local-sample'],
       ['v3.recordQuery', 'local-sample'],
@@ -262,12 +262,12 @@ describe('a workfile on another machine', () => {
     const cacheBefore = await call(second.core, 'getCacheStatus', {});
     const parsed = JSON.parse(exported) as WorkfileContent & { sha256: string };
     const edited = { ...parsed, answers: parsed.answers.map((answer, i) => (i === 0 ? { ...answer, chargedMicroUsd: 1 } : answer)) };
-    const newer = { ...parsed, version: 2 };
+    const newer = { ...parsed, version: 3 };
     const badEnvelope = { ...parsed, answers: parsed.answers.map((answer) => ({ ...answer, envelope: { status: 'ok' } })) };
     const cases: Array<[string, string, RegExp]> = [
       ['cut short', exported.slice(0, exported.length / 2), /not complete JSON/],
       ['another JSON file', JSON.stringify({ name: 'x' }), /not a Plat assignment workfile/],
-      ['a newer format', JSON.stringify(newer), /newer Plat \(format 2/],
+      ['a newer format', JSON.stringify(newer), /newer Plat \(format 3/],
       ['edited after export', JSON.stringify(edited), /changed or damaged after Plat exported it/],
       ['damaged shape', JSON.stringify({ ...parsed, answers: 'none' }), /damaged/],
       ['answers that are not service answers', JSON.stringify({ ...badEnvelope, sha256: workfileChecksum({ ...badEnvelope, sha256: undefined } as unknown as WorkfileContent) }), /answer 1 .* is not an answer the service gives/],
@@ -279,5 +279,94 @@ describe('a workfile on another machine', () => {
     }
     expect((await call(second.core, 'listProjects', {})).projects).toEqual(projectsBefore);
     expect((await call(second.core, 'getCacheStatus', {})).entries).toBe(cacheBefore.entries);
+  });
+});
+
+describe('comparables in the core', () => {
+  const compsBody = (ref: string, cursor?: string) => ({
+    mode: 'report',
+    projection: 'report_comparables_v1',
+    subject_property_ref: ref,
+    radius_miles: 0.5,
+    // No limit: the service's default (20) applies, as the gateway normalises it.
+    filters: {
+      sale: [
+        { field: 'from_date', value: '2016-01-01' },
+        { field: 'to_date', value: '2016-12-31' },
+        { field: 'include_undated', value: 'true' },
+      ],
+      property: [{ field: 'use_code', value: '24' }],
+    },
+    ...(cursor === undefined ? {} : { cursor }),
+  });
+  const workfileWith = (pages: Array<Record<string, unknown>>) => ({
+    version: 1,
+    criteria: { area: { kind: 'radius', radiusMiles: 0.5 }, monthsBack: 12, livingAreaBandPct: 20, sameUseCode: true, armsLengthOnly: true, includeUndated: true },
+    searches: [
+      {
+        id: 'search-1',
+        criteria: { area: { kind: 'radius', radiusMiles: 0.5 }, monthsBack: 12, livingAreaBandPct: 20, sameUseCode: true, armsLengthOnly: true, includeUndated: true },
+        effectiveDate: '2017-01-01',
+        radiusMiles: 0.5,
+        pages,
+        ranAt: '2017-01-03T10:00:00.000Z',
+        dataAsOf: null,
+        total: 179,
+        returned: 40,
+      },
+    ],
+    chosen: [],
+    notUsed: {},
+    rates: { timePctPerMonth: null, glaPerSqft: 150, perBedroom: null, perBath: null, perYearOfAge: null, perGradeStep: null, perConditionStep: null },
+    rateSource: { glaPerSqft: 'appraiser' },
+    manual: {},
+    weights: {},
+    reconciliation: { indicatedValueDollars: null, comment: '' },
+    savedAt: null,
+  });
+
+  it('keeps the comparables work and reads its search\'s pages free, in order, with the service stopped; a workfile carries it', async () => {
+    const here = await openCore();
+    const assignment = await call(here.core, 'createAssignment', {
+      name: 'Comparables 1708 21st St NW',
+      capMicroUsd: null,
+      details: { subjectRef: subject, subjectLabel: '1708 21ST ST NW', effectiveDate: '2017-01-01' },
+      activate: true,
+    });
+    const empty = await call(here.core, 'getComparables', { assignmentId: assignment.id });
+    expect(empty).toMatchObject({ subject: null, pages: [], workfile: { searches: [], chosen: [], savedAt: null } });
+
+    // The search, bought page by page, and another v3 answer that is no page of it.
+    const first = await call(here.core, 'queryRecords', { request: { body: compsBody(subject) }, confirmed: true });
+    const cursor = (first.envelope as { meta: { next_cursor?: string } }).meta.next_cursor;
+    if (cursor === undefined) throw new Error('expected a second page');
+    const second = await call(here.core, 'queryRecords', { request: { body: compsBody(subject, cursor) }, confirmed: true });
+    await call(here.core, 'queryRecords', { request: { body: { ...compsBody(subject), radius_miles: 0.25 } }, confirmed: true });
+    expect([first.billing.chargedMicroUsd, second.billing.chargedMicroUsd]).toEqual([150_000, 150_000]);
+
+    // Rules a person must correct are refused with what to correct.
+    const twice = await refusal(here.core, 'saveComparables', { assignmentId: assignment.id, workfile: { ...workfileWith([compsBody(subject)]), chosen: ['rec_a', 'rec_a'] } });
+    expect(twice).toMatchObject({ code: 'invalid_payload', message: expect.stringMatching(/chosen only once/) });
+    expect(await refusal(here.core, 'getComparables', { assignmentId: 'no-such' })).toMatchObject({ code: 'not_found' });
+
+    const saved = await call(here.core, 'saveComparables', { assignmentId: assignment.id, workfile: workfileWith([compsBody(subject), compsBody(subject, cursor)]) });
+    expect(saved.workfile.savedAt).toEqual(expect.any(String));
+
+    const ledgerBefore = await ledgerCount(here.core);
+    await here.stopService();
+    const read = await call(here.core, 'getComparables', { assignmentId: assignment.id });
+    expect(read.workfile).toEqual(saved.workfile);
+    expect(read.pages.map((page) => (page as { request_id: string }).request_id)).toEqual([first.billing.requestId, second.billing.requestId]);
+    expect(read.pages).toEqual([first.envelope, second.envelope]);
+    expect(await ledgerCount(here.core)).toBe(ledgerBefore);
+
+    // On another machine: the same work, reading the same pages.
+    const file = await call(here.core, 'exportAssignment', { id: assignment.id });
+    expect((JSON.parse(file.json) as WorkfileContent).comparables).toEqual(saved.workfile);
+    const there = await openCore();
+    const imported = await call(there.core, 'importAssignment', { json: file.json });
+    const copy = await call(there.core, 'getComparables', { assignmentId: imported.id });
+    expect(copy.workfile).toEqual(saved.workfile);
+    expect(copy.pages).toEqual(read.pages);
   });
 });

@@ -4,8 +4,13 @@
 // local store only: reopening an assignment or anything in it is free and works with the service
 // unreachable. Export and import carry the whole workfile, and an import also fills the response
 // cache, so the same requests are free on the reviewer's machine.
+//
+// The comparable-sales work is saved as the appraiser's workfile (comparables-store.ts); the answers
+// its searches bought are kept like any other and found again by the request bodies each search
+// recorded, so the grid, the report and a reviewer read the very answers that were paid for.
 import type { DatabaseSync } from 'node:sqlite';
 import type { AssignmentDetails, CallBilling, Project as IpcProject, ValueChoice } from '../../../shared/ipc.ts';
+import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
 import { operationSchemas, type ServiceOperationName } from '../../../shared/service/index.ts';
 import { safeFilename } from '../../../shared/filename.ts';
@@ -17,6 +22,7 @@ import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, 
 import { itemsOf, normalizeParts, v3PriceRequestOf, type RequestParts } from '../service-gateway.ts';
 import { answerLabel, citationsOf, compactParameters } from './answer-label.ts';
 import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type NewKeptAnswer } from './answer-store.ts';
+import { checkWorkfile, ComparablesStore } from './comparables-store.ts';
 import { readWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent } from './workfile.ts';
 
 /** The largest workfile `importAssignment` takes (shared/ipc.ts): a larger one could never be opened again. */
@@ -52,12 +58,25 @@ export { subjectReportParts, subjectSummaryParts } from '../../../shared/report/
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-/** What the report is built from: the latest kept answers for the subject, the choices, the log and the spend. */
-export type AssignmentReportSources = Omit<SubjectReportInput, 'generatedAt' | 'prices'>;
+/** What the report is built from: the latest kept answers for the subject, the choices, the log, the spend and the comparables. */
+export type AssignmentReportSources = Omit<SubjectReportInput, 'generatedAt' | 'prices' | 'comparables'> & {
+  /** The comparables workfile and its last search's kept pages; null when no search was run. */
+  comparables: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
+};
+
+/** The comparables screen's sources: the saved workfile, the kept subject report, the last search's kept pages. */
+export interface ComparablesSources {
+  workfile: ComparablesWorkfile;
+  /** The kept report_subject_v1 envelope for the assignment's subject, or null. */
+  subject: unknown;
+  /** The kept envelope of each page of the last search, in page order (a page not kept is left out). */
+  pages: unknown[];
+}
 
 export class AssignmentService {
   readonly #o: AssignmentServiceOptions;
   readonly #answers: AnswerStore;
+  readonly #comparables: ComparablesStore;
   readonly #now: () => Date;
   readonly #unsaved: NewKeptAnswer[] = [];
 
@@ -65,6 +84,7 @@ export class AssignmentService {
     this.#o = options;
     this.#answers = new AnswerStore(options.db);
     this.#now = options.now ?? (() => new Date());
+    this.#comparables = new ComparablesStore(options.db, { now: this.#now });
   }
 
   /** The project with its assignment details, as the contract carries it. */
@@ -170,19 +190,62 @@ export class AssignmentService {
     if (!project || !details) return null;
     this.#flushUnsaved();
     const ref = details.subjectRef;
-    const subject = this.#answers.latest(assignmentId, 'v3.recordQuery', (parts) => {
-      const body = record(parts.body);
-      return body.mode === 'report' && body.projection === 'report_subject_v1' && body.subject_property_ref === ref;
-    });
     const summary = this.#answers.latest(assignmentId, 'v4.summary', (parts) => record(parts.path).q_id === ref);
+    const workfile = this.#comparables.get(assignmentId);
     return {
       assignment: { id: project.id, name: project.name, capMicroUsd: project.spendingCapMicroUsd, details },
-      subject: subject?.envelope ?? null,
+      subject: this.#subjectReport(assignmentId, ref),
       summary: summary?.envelope ?? null,
       choices: this.#answers.choices(assignmentId),
       queryLog: this.#answers.list(assignmentId).map(queryLogEntry),
       spentMicroUsd: this.#o.projectSpent(assignmentId),
+      comparables: workfile.searches.length === 0 ? null : { workfile, pages: this.#lastSearchPages(assignmentId, workfile) },
     };
+  }
+
+  /** The comparables workfile with the kept answers it reads, all local: free, and it works with the service unreachable. */
+  comparablesSources(assignmentId: string): ComparablesSources {
+    const { details } = this.#require(assignmentId);
+    this.#flushUnsaved();
+    const workfile = this.#comparables.get(assignmentId);
+    return { workfile, subject: this.#subjectReport(assignmentId, details.subjectRef), pages: this.#lastSearchPages(assignmentId, workfile) };
+  }
+
+  /** Saves the appraiser's comparables work (checked; savedAt set here) and returns it as stored. */
+  saveComparables(assignmentId: string, workfile: ComparablesWorkfile): ComparablesWorkfile {
+    this.#require(assignmentId);
+    return this.#comparables.save(assignmentId, workfile);
+  }
+
+  /** The latest kept report_subject_v1 envelope for the subject, or null. */
+  #subjectReport(assignmentId: string, ref: string): unknown {
+    const subject = this.#answers.latest(assignmentId, 'v3.recordQuery', (parts) => {
+      const body = record(parts.body);
+      return body.mode === 'report' && body.projection === 'report_subject_v1' && body.subject_property_ref === ref;
+    });
+    return subject?.envelope ?? null;
+  }
+
+  /**
+   * For each request body the last search recorded, the latest kept answer to that very request (the
+   * body normalised as the gateway normalises it, so defaults the renderer left out still match).
+   * A body this Plat no longer accepts, or a page not kept, is left out.
+   */
+  #lastSearchPages(assignmentId: string, workfile: ComparablesWorkfile): unknown[] {
+    const run = workfile.searches.at(-1);
+    if (!run) return [];
+    const pages: unknown[] = [];
+    for (const body of run.pages) {
+      let parts: Record<string, unknown>;
+      try {
+        parts = normalizeParts('v3.recordQuery', { body });
+      } catch {
+        continue;
+      }
+      const kept = this.#answers.latestFor(assignmentId, 'v3.recordQuery', parts);
+      if (kept) pages.push(kept.envelope);
+    }
+    return pages;
   }
 
   /** The workfile as one JSON file. */
@@ -207,6 +270,7 @@ export class AssignmentService {
       })),
       choices: this.#answers.choices(id),
       queryLog: kept.map(({ answer }) => queryLogEntry(answer)),
+      comparables: this.#comparables.find(id),
     };
     const json = writeWorkfile(content);
     if (json.length > MAX_WORKFILE_LENGTH) {
@@ -226,6 +290,15 @@ export class AssignmentService {
    */
   importWorkfile(json: string): IpcProject {
     const content = readWorkfile(json);
+    if (content.comparables !== null) {
+      // Its shape was checked with the file; what a save would refuse is refused here too.
+      try {
+        checkWorkfile(content.comparables);
+      } catch (error) {
+        const why = error instanceof PlatFailure ? error.message.replace(/\.$/, '') : 'they break a rule of the comparables';
+        throw new PlatFailure('invalid_payload', `This workfile's comparable sales cannot be used: ${why}. Nothing was imported`);
+      }
+    }
     const checked = content.answers.map((answer, index) => {
       // Each envelope is checked as the service client checks an answer before it is cached or shown.
       const envelope = operationSchemas[answer.operation].response.safeParse(answer.envelope);
@@ -259,6 +332,7 @@ export class AssignmentService {
         });
       }
       for (const choice of content.choices) this.#answers.setChoice(project.id, choice.field, choice);
+      if (content.comparables !== null) this.#comparables.put(project.id, content.comparables, content.comparables.savedAt ?? content.exportedAt);
       this.#cacheAnswers(checked);
       return project;
     });

@@ -1,16 +1,20 @@
 // The assignment workfile: one JSON file with everything an assignment holds (details, every answer
-// with its request, envelope and citations, the appraiser's choices, the query log), so a reviewer
-// opens the same workfile on another machine without buying anything again. The file carries the
-// sha256 of its canonical content: a file that was cut short, edited or damaged is refused whole.
+// with its request, envelope and citations, the appraiser's choices, the query log, the comparable
+// sales work), so a reviewer opens the same workfile on another machine without buying anything
+// again. The file carries the sha256 of its canonical content: a file that was cut short, edited or
+// damaged is refused whole.
+//
+// Formats: 1 (no comparables) is still read, as a workfile without comparables; 2 adds `comparables`.
 import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { AssignmentDetailsSchema, ServiceCallOperationSchema, ValueChoiceSchema } from '../../../shared/ipc.ts';
+import { ComparablesWorkfileSchema } from '../../../shared/comparables/model.ts';
 import { QueryLogEntrySchema } from '../../../shared/report/document.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { PlatFailure } from '../failure.ts';
 
 export const WORKFILE_FORMAT = 'plat-assignment-workfile';
-export const WORKFILE_VERSION = 1;
+export const WORKFILE_VERSION = 2;
 
 const MicroUsd = z.number().int().nonnegative();
 
@@ -35,9 +39,8 @@ export const WorkfileAnswerSchema = z.strictObject({
 });
 export type WorkfileAnswer = z.infer<typeof WorkfileAnswerSchema>;
 
-export const WorkfileContentSchema = z.strictObject({
+const workfileParts = {
   format: z.literal(WORKFILE_FORMAT),
-  version: z.literal(WORKFILE_VERSION),
   exportedAt: z.string(),
   exportedBy: z.string(),
   assignment: z.strictObject({
@@ -51,11 +54,21 @@ export const WorkfileContentSchema = z.strictObject({
   answers: z.array(WorkfileAnswerSchema),
   choices: z.array(ValueChoiceSchema),
   queryLog: z.array(QueryLogEntrySchema),
+};
+
+/** Format 1: written before comparables were kept. */
+const WorkfileV1ContentSchema = z.strictObject({ ...workfileParts, version: z.literal(1) });
+
+export const WorkfileContentSchema = z.strictObject({
+  ...workfileParts,
+  version: z.literal(WORKFILE_VERSION),
+  /** The comparable-sales workfile; null when the assignment has none saved. */
+  comparables: ComparablesWorkfileSchema.nullable(),
 });
 export type WorkfileContent = z.infer<typeof WorkfileContentSchema>;
 
-/** The checksum a workfile carries: sha256 of its content's canonical JSON. */
-export const workfileChecksum = (content: WorkfileContent): string => hash('sha256', canonicalJson(content), 'hex');
+/** The checksum a workfile carries: sha256 of its content's canonical JSON (as written, in its own format). */
+export const workfileChecksum = (content: WorkfileContent | z.infer<typeof WorkfileV1ContentSchema>): string => hash('sha256', canonicalJson(content), 'hex');
 
 /** The file's text: the content and its checksum (pretty enough to read, one answer per block). */
 export function writeWorkfile(content: WorkfileContent): string {
@@ -84,14 +97,18 @@ export function readWorkfile(text: string): WorkfileContent {
   if (typeof version === 'number' && Number.isInteger(version) && version > WORKFILE_VERSION) {
     return refuse(`This workfile was written by a newer Plat (format ${version}; this Plat reads format ${WORKFILE_VERSION}). Update Plat to open it.`);
   }
-  const checked = WorkfileContentSchema.safeParse({ ...content, version });
+  const checked = (version === 1 ? WorkfileV1ContentSchema : WorkfileContentSchema).safeParse({ ...content, version });
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    if (issue?.path[0] === 'comparables') {
+      return refuse(`This workfile is damaged: its comparable sales (criteria, searches, chosen comps, adjustments) are not in the shape Plat writes${where} (${issue.message}).`);
+    }
     return refuse(`This workfile is damaged: it does not have the shape Plat writes${where} (${issue?.message ?? 'invalid'}).`);
   }
   if (typeof sha256 !== 'string' || sha256 !== workfileChecksum(checked.data)) {
     return refuse('This workfile was changed or damaged after Plat exported it: its checksum does not match its content.');
   }
-  return checked.data;
+  // A format 1 file is a workfile without comparables.
+  return checked.data.version === 1 ? { ...checked.data, version: WORKFILE_VERSION, comparables: null } : checked.data;
 }

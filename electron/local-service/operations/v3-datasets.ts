@@ -414,6 +414,36 @@ export interface V3CatalogRow {
   groupable?: boolean;
   measures?: V3Measure[];
   source_ids?: string[];
+  /** Date fields and date filters: the earliest and latest date the sample holds in the field. */
+  coverage?: DateCoverage;
+}
+
+export interface DateCoverage {
+  earliest: string;
+  latest: string;
+}
+
+const coverages = new WeakMap<SampleStore, Map<string, DateCoverage | null>>();
+
+/** The earliest and latest day a date field of a dataset holds (null when no row has one), worked out once per store. */
+export function dateCoverage(store: SampleStore, dataset: V3Dataset, fieldName: string): DateCoverage | null {
+  let byField = coverages.get(store);
+  if (!byField) coverages.set(store, (byField = new Map()));
+  const key = `${dataset}.${fieldName}`;
+  const known = byField.get(key);
+  if (known !== undefined) return known;
+  let earliest: string | null = null;
+  let latest: string | null = null;
+  for (const row of datasetRows(store, dataset)) {
+    const value = row.values[fieldName];
+    if (typeof value !== 'string' || !isIsoDate(value.slice(0, 10))) continue;
+    const day = value.slice(0, 10);
+    if (earliest === null || day < earliest) earliest = day;
+    if (latest === null || day > latest) latest = day;
+  }
+  const coverage = earliest === null || latest === null ? null : { earliest, latest };
+  byField.set(key, coverage);
+  return coverage;
 }
 
 export function measuresOf(definition: V3DatasetDefinition): V3Measure[] {
@@ -426,6 +456,11 @@ export function measuresOf(definition: V3DatasetDefinition): V3Measure[] {
 export function catalogRows(store: SampleStore, dataset: V3Dataset): V3CatalogRow[] {
   const definition = v3DatasetDefinitions[dataset];
   const sourceIds = datasetSources(store, dataset).map((source) => source.source_id);
+  // What dates a date field (or a date filter's field) can hold here, so a search is not asked outside them.
+  const coverageOf = (fieldName: string, type: string) => {
+    const coverage = type === 'date' ? dateCoverage(store, dataset, fieldName) : null;
+    return coverage === null ? {} : { coverage };
+  };
   return [
     {
       dataset,
@@ -444,6 +479,7 @@ export function catalogRows(store: SampleStore, dataset: V3Dataset): V3CatalogRo
       filter_group: f.group,
       filter_op: 'eq',
       groupable: f.groupable,
+      ...coverageOf(f.name, f.type),
     })),
     ...definition.rangeFilters.map((f): V3CatalogRow => ({
       dataset,
@@ -454,6 +490,7 @@ export function catalogRows(store: SampleStore, dataset: V3Dataset): V3CatalogRo
       filter_op: f.op,
       applies_to: f.target,
       groupable: false,
+      ...coverageOf(f.target, f.valueType),
     })),
   ];
 }

@@ -124,6 +124,24 @@ describe('v3 catalog mode', () => {
     expect(body.data.items).toEqual([expect.objectContaining({ dataset: 'sales', field: 'from_date', data_type: 'date', filter_group: 'sale', filter_op: 'min' })]);
   });
 
+  it('says which dates the sample holds in each date field and date filter, for free', async () => {
+    const res = await query({ mode: 'catalog' });
+    expect(res.charged).toBe(0);
+    const body = okData(res, V3CatalogResponseSchema);
+    if (body.status !== 'ok') throw new Error('expected ok');
+    const row = (dataset: string, name: string) => body.data.items.find((item) => item.dataset === dataset && item.field === name);
+    // The sample's dated sales (OTR last recorded sales) run from 1964 to January 2017.
+    const sales = { earliest: '1964-12-22', latest: '2017-01-17' };
+    expect(row('sales', 'sale_date')?.coverage).toEqual(sales);
+    expect(row('sales', 'from_date')?.coverage).toEqual(sales);
+    expect(row('sales', 'to_date')?.coverage).toEqual(sales);
+    expect(row('permits', 'issue_date')?.coverage).toEqual({ earliest: '2012-01-03', latest: '2016-01-21' });
+    // Fields that are no dates carry none.
+    expect(row('sales', 'price_dollars')?.coverage).toBeUndefined();
+    expect(row('sales', 'sale_year')?.coverage).toBeUndefined();
+    expect(body.data.items.filter((item) => item.coverage !== undefined).every((item) => item.data_type === 'date')).toBe(true);
+  });
+
   it('refuses a field no dataset has', async () => {
     const res = await query({ mode: 'catalog', dataset: 'permits', field: 'bedrooms' });
     expect(res.status).toBe(400);
@@ -259,6 +277,20 @@ describe('v3 report_subject_v1', () => {
     expect(building.limitations).toContain('SYNTHETIC');
     for (const ref of building.source_refs ?? []) expect(store.getRecord(ref)?.source_id).toBe('plat_synthetic_characteristics');
     expect(item.characteristics).toEqual(sections.building);
+    // The grid's subject column reads the same features a comparable has.
+    const copiedFrom = store.getRecord(((building['derived_from'] as string[] | undefined) ?? [])[0] ?? '');
+    expect(copiedFrom?.source_id).toBe('dc_cama_residential');
+    expect(building).toMatchObject({
+      heating: copiedFrom?.data['HEAT'],
+      cooling_code: copiedFrom?.data['AC'],
+      fireplaces: copiedFrom?.data['FIREPLACES'],
+      land_area_sqft: copiedFrom?.data['LANDAREA'],
+      exterior_wall: copiedFrom?.data['EXTWALL'],
+      roof: copiedFrom?.data['ROOF'],
+      kitchens: copiedFrom?.data['KITCHENS'],
+      units: copiedFrom?.data['NUM_UNITS'],
+    });
+    expect(building.cooling).toMatch(/^(Central air|None)$/);
     expect(FieldCellSchema.parse(sections.land?.land_area_square_feet).status).toBe('synthetic');
     expect(item.location).toMatchObject({ latitude: florida.data['square_lat'], longitude: florida.data['square_lon'] });
     // Every source referenced is listed with its release, checksum and official URL.
@@ -399,6 +431,65 @@ describe('v3 report_comparables_v1', () => {
     }
     const dated = itemsOf(await comparables({ limit: 100, radius_miles: 0.3, filters: { sale: [{ field: 'include_undated', value: 'false' }] } }));
     expect(dated.items.some((item) => item.property_ref.startsWith('rec_'))).toBe(false);
+  });
+
+  it('includes undated CAMA sales in a date window only when include_undated is given as true, flagged', async () => {
+    // 0.15 mi around the subject: few enough sales for one page either way.
+    const window = [{ field: 'from_date', value: '2016-01-01' }, { field: 'to_date', value: '2016-12-31' }];
+    const search = (sale: Array<{ field: string; value: string }>) => comparables({ limit: 100, radius_miles: 0.15, filters: { sale } });
+    const undatedOf = (items: Comparable[]) => items.filter((item) => item.property_ref.startsWith('rec_'));
+    const withUndated = itemsOf(await search([...window, { field: 'include_undated', value: 'true' }]));
+    expect(withUndated.body.meta.next_cursor ?? null).toBeNull();
+    const undated = undatedOf(withUndated.items);
+    expect(undated.length).toBeGreaterThan(0);
+    for (const item of undated) {
+      expect(item.sections?.transfer).toMatchObject({ sale_date_status: 'unavailable', sale_type: 'cama_extract_sale' });
+      expect(item.sections?.transfer?.sale_date).toBeUndefined();
+    }
+    // The dated sales are still only those in the window.
+    const dated = withUndated.items.filter((item) => !item.property_ref.startsWith('rec_'));
+    expect(dated.length).toBeGreaterThan(0);
+    for (const item of dated) expect(item.sections?.transfer?.sale_date?.startsWith('2016-')).toBe(true);
+    // Absent keeps the default: a date filter excludes them, and the dated sales are the same; false excludes them too.
+    const absent = itemsOf(await search(window)).items;
+    expect(undatedOf(absent)).toEqual([]);
+    expect(absent.map((item) => item.record_ref)).toEqual(dated.map((item) => item.record_ref));
+    const refused = itemsOf(await search([...window, { field: 'include_undated', value: 'false' }])).items;
+    expect(refused.map((item) => item.record_ref)).toEqual(dated.map((item) => item.record_ref));
+  });
+
+  it('describes each sale\'s building as the grid needs it: heating, cooling, fireplaces, land, exterior, roof, kitchens, units', async () => {
+    const { items } = itemsOf(await comparables({ limit: 100, radius_miles: 0.3 }));
+    const cama = items.find((item) => item.property_ref.startsWith('rec_'));
+    const otr = items.find((item) => item.characteristics?.status === 'synthetic');
+    if (!cama || !otr) throw new Error('expected a CAMA sale and an OTR sale with a synthetic profile');
+    const expectCopied = (profile: Record<string, unknown>, record: SampleRecord) => {
+      const data = record.data;
+      expect(profile).toMatchObject({
+        heating: data['HEAT'],
+        cooling_code: data['AC'],
+        cooling: ({ Y: 'Central air', N: 'None' } as Record<string, string>)[String(data['AC'])],
+        fireplaces: data['FIREPLACES'],
+        land_area_sqft: data['LANDAREA'],
+        exterior_wall: data['EXTWALL'],
+        roof: data['ROOF'],
+        kitchens: data['KITCHENS'],
+        units: data['NUM_UNITS'],
+      });
+    };
+    // A CAMA sale: its own record's characteristics, reported.
+    const camaProfile = BuildingProfileSchema.parse(cama.characteristics);
+    expect(camaProfile.status).toBe('reported');
+    expectCopied(camaProfile, store.getRecord(cama.property_ref) as SampleRecord);
+    expect(camaProfile.source_refs).toEqual([cama.property_ref]);
+    // An OTR sale: the CAMA record its synthetic profile was copied from, cited to the synthetic source only.
+    const otrProfile = BuildingProfileSchema.parse(otr.characteristics);
+    const copiedFrom = (otrProfile['derived_from'] as string[] | undefined) ?? [];
+    expect(copiedFrom).toHaveLength(1);
+    expectCopied(otrProfile, store.getRecord(copiedFrom[0] ?? '') as SampleRecord);
+    expect(otrProfile.limitations).toContain('SYNTHETIC');
+    for (const ref of otrProfile.source_refs ?? []) expect(store.getRecord(ref)?.source_id).toBe('plat_synthetic_characteristics');
+    expect(otr.sections?.building).toEqual(otr.characteristics);
   });
 
   it('pages by cursor, and refuses a cursor from another query', async () => {

@@ -97,6 +97,16 @@ const SYNTHETIC_PROFILE =
   'SYNTHETIC, not a record of this property: Plat copied these characteristics from a nearby real DC CAMA residential record of the same use code (see derived_from) so comparables can be demonstrated. The OTR roll publishes no building characteristics.';
 const CAMA_PROFILE = 'DC CAMA residential extract of about 2022: characteristics as of the extract, which may differ from those at the time of the sale.';
 
+/** What DC CAMA's AC code means; another code is passed on as published. */
+const COOLING_MEANING: Readonly<Record<string, string>> = { Y: 'Central air', N: 'None' };
+
+/** `cooling` (the meaning) and `cooling_code` (as published) from a published AC code. */
+function cooling(code: string | undefined) {
+  if (code === undefined || code.trim() === '') return {};
+  const published = code.trim();
+  return { cooling: COOLING_MEANING[published] ?? published, cooling_code: published };
+}
+
 /** `characteristics` / `sections.building` from an entity's facts (synthetic ones marked). */
 function profileFromFacts(facts: EntityFacts, sources: SourceCollector) {
   const building = facts.facts.filter(isBuildingFact);
@@ -133,6 +143,14 @@ function profileFromFacts(facts: EntityFacts, sources: SourceCollector) {
     rooms: num('rooms'),
     condition: str('condition'),
     grade: str('grade'),
+    heating: str('heating'),
+    ...cooling(str('air_conditioning')),
+    fireplaces: num('fireplaces'),
+    land_area_sqft: num('land_area_sqft'),
+    exterior_wall: str('exterior_wall'),
+    roof: str('roof'),
+    kitchens: num('kitchens'),
+    units: num('dwelling_units'),
     source_release_id: building[0]?.citation.release_id,
     data_date_min: days[0],
     data_date_max: days[days.length - 1],
@@ -169,6 +187,14 @@ function profileFromCama(record: SampleRecord, sources: SourceCollector) {
     rooms: num('ROOMS'),
     condition: str('CNDTN'),
     grade: str('GRADE'),
+    heating: str('HEAT'),
+    ...cooling(str('AC')),
+    fireplaces: num('FIREPLACES'),
+    land_area_sqft: num('LANDAREA'),
+    exterior_wall: str('EXTWALL'),
+    roof: str('ROOF'),
+    kitchens: num('KITCHENS'),
+    units: num('NUM_UNITS'),
     source_release_id: record.citation.release_id,
     data_date_min: day,
     data_date_max: day,
@@ -348,7 +374,8 @@ const comparableRangeFilters: readonly V3RangeFilterDefinition[] = [
     op: 'flag',
     target: 'sale_date',
     valueType: 'boolean',
-    description: '`true` (default): include DC CAMA sales, which have no date; date filters exclude them anyway. `false`: dated OTR sales only.',
+    description:
+      'Absent: include DC CAMA sales, which have no date, unless a date filter is given (a date filter excludes them). `true`: include them even with date filters (returned with sale_date_status unavailable, to be flagged, never placed in the date window). `false`: dated OTR sales only.',
   },
 ];
 
@@ -441,7 +468,9 @@ function comparablesReport(store: SampleStore, query: V3RecordQuery, sources: So
     ...(typeof maxPrice === 'number' ? { maxPriceDollars: maxPrice } : {}),
     ...(useCodes === undefined ? {} : { useCodes }),
     marketOnly: range('market_only') === true,
+    // Given as `true`, the caller wants the undated sales even in a date window (to flag them); absent keeps the default.
     includeUndated: range('include_undated') !== false,
+    undatedDespiteDates: range('include_undated') === true,
     limit: MAX_COMPARABLES,
   });
   // The subject's own sale is not its comparable.
