@@ -1,11 +1,36 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const mapAssetsDir = fileURLToPath(new URL('./assets/map', import.meta.url));
+
+/**
+ * The offline map's layers (assets/map, built by `npm run map-assets`) served beside the renderer
+ * under /map/ (renderer/components/map/map-types.ts MAP_ASSET_BASE): the map fetches nothing else.
+ */
+function mapAssets(): Plugin {
+  return {
+    name: 'plat-map-assets',
+    apply: 'build',
+    generateBundle() {
+      if (!existsSync(path.join(mapAssetsDir, 'manifest.json'))) {
+        this.error(`The map's layers are missing from ${mapAssetsDir}: run \`npm run map-assets\` (it builds them from ../shared/data).`);
+      }
+      // Layers (GeoJSON), the manifest, and the basemap's vector tiles in their {z}/{x}/{y} folders.
+      const files = readdirSync(mapAssetsDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(geojson|json|pbf)$/.test(file)).sort();
+      for (const file of files) {
+        this.emitFile({ type: 'asset', fileName: `map/${file.split(path.sep).join('/')}`, source: readFileSync(path.join(mapAssetsDir, file)) });
+      }
+    },
+  };
+}
 
 export default defineConfig({
   root: fileURLToPath(new URL('./renderer', import.meta.url)),
   base: '/',
-  plugins: [react()],
+  plugins: [react(), mapAssets()],
   build: {
     // PLAT_RENDERER_OUT lets parallel builds (several e2e runs at once) use separate folders.
     outDir: process.env.PLAT_RENDERER_OUT ?? fileURLToPath(new URL('./dist/renderer', import.meta.url)),

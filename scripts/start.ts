@@ -45,7 +45,7 @@ function newestMtime(dir: string): number {
 
 async function ensureRendererBuilt(): Promise<void> {
   const index = path.join(root, 'dist', 'renderer', 'index.html');
-  const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime(path.join(root, 'renderer')), newestMtime(path.join(root, 'shared')));
+  const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime(path.join(root, 'renderer')), newestMtime(path.join(root, 'shared')), newestMtime(path.join(root, 'assets', 'map')));
   if (stale) {
     console.log('Building the renderer…');
     await buildRenderer();
