@@ -7,6 +7,7 @@
 // derived, normalised or located approximately is `derived` and says from what, never "as published";
 // where sources disagree the value carries the alternatives and why one was chosen.
 import type { AssignmentDetails, ValueChoice } from '../ipc.ts';
+import type { ComparablesWorkfile } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
 import {
   documentCitation,
@@ -30,6 +31,8 @@ import type {
 } from './document.ts';
 import { subjectReportParts, subjectSummaryParts } from './document.ts';
 import { CitationBook } from './citation-book.ts';
+import { analyzeComparables } from '../comparables/analysis.ts';
+import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
 import { formatFieldValue, humanizeCode, ZERO_PRICE_MEANING } from './format.ts';
 
 export { citationRows, citationsCsv, type CitationRow } from './citation-export.ts';
@@ -47,6 +50,11 @@ export interface SubjectReportInput {
   generatedAt: string;
   /** Prices of the purchases the report needs, for `missing` (from the core's cost estimator). */
   prices: { subjectReportMicroUsd: number; summaryMicroUsd: number };
+  /**
+   * The assignment's comparables: its saved workfile and the kept v3 report_comparables_v1 envelopes
+   * of its last search, page by page (a page not kept is absent); null when no search was run.
+   */
+  comparables?: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
 }
 
 type Json = Record<string, unknown>;
@@ -850,7 +858,9 @@ function permitsSection(ctx: SectionContext): ReportSection {
 
 export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const answers = readAnswers(input.subject, input.summary);
-  const b = new Builder(answers, input.choices, new CitationBook());
+  // One book for the subject's sections and the comparables: a source both cite is one endnote.
+  const book = new CitationBook();
+  const b = new Builder(answers, input.choices, book);
   const item = answers.item;
   const ctx: SectionContext = {
     b,
@@ -869,8 +879,18 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
     landSection(ctx),
     permitsSection(ctx),
   ];
-  const citations = numberInOrderOfUse(sections, b.allCitations());
   const { details } = input.assignment;
+  const useCode = sections[0]?.values.find((value) => value.field === 'identity.use_code');
+  const subjectUseCode = useCode && useCode.status !== 'unavailable' && useCode.raw !== null ? String(useCode.raw) : null;
+  const started = input.comparables && comparablesStarted(input.comparables.workfile) ? input.comparables : null;
+  const comparables = started
+    ? comparablesSection(
+        analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
+        started.workfile,
+        { subjectUseCode },
+      )
+    : null;
+  const citations = numberInOrderOfUse(sections, comparables ? comparablesCitationOrder(comparables) : [], b.allCitations());
   const address = sections[0]?.values.find((value) => value.field === 'identity.address');
   return {
     kind: 'subject-report',
@@ -889,6 +909,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
       dataAsOf: dataAsOf(citations),
     },
     sections,
+    comparables,
     citations,
     queryLog: [...input.queryLog].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
     spend: { totalMicroUsd: input.spentMicroUsd, capMicroUsd: input.assignment.capMicroUsd },
@@ -897,7 +918,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
 }
 
 /** The endnotes: every citation a printed value or limitation uses, numbered in the order a reader meets them. */
-function numberInOrderOfUse(sections: readonly ReportSection[], all: readonly Citation[]): ReportDocument['citations'] {
+function numberInOrderOfUse(sections: readonly ReportSection[], comparables: readonly string[], all: readonly Citation[]): ReportDocument['citations'] {
   const byId = new Map(all.map((citation) => [citation.id, citation]));
   const order: string[] = [];
   const use = (ids: readonly string[]) => {
@@ -913,6 +934,8 @@ function numberInOrderOfUse(sections: readonly ReportSection[], all: readonly Ci
     section.values.forEach(visit);
     for (const table of section.tables) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) visit(row[column.key]!);
   }
+  // The comparables section prints after the subject's sections.
+  use(comparables);
   return order.flatMap((id, index) => {
     const citation = byId.get(id);
     return citation ? [{ ...citation, number: index + 1 }] : [];

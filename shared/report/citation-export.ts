@@ -1,9 +1,11 @@
 // The evidence a PDF carries: one row per printed value (chosen values and their alternatives, in
-// print order), with its field key (so a value can be compared later with what Plat then holds), its
-// status and its full citations. Written as citations.json (the rows) and citations.csv.
+// print order, the comparables section's after the subject's), with its field key (so a value can be
+// compared later with what Plat then holds), its status and its full citations. Written as
+// citations.json (the rows) and citations.csv.
 import type { CitedValue, ReportDocument, ValueStatus } from './document.ts';
 import { csvField } from '../csv.ts';
 import { citationText } from './citation.ts';
+import { comparablesValues } from './comparables-section.ts';
 
 type NumberedCitation = ReportDocument['citations'][number];
 
@@ -72,6 +74,8 @@ export function citationRows(doc: ReportDocument): CitationRow[] {
       for (const row of table.rows) for (const column of table.columns) if (row[column.key]) add(section.title, row[column.key]!);
     }
   }
+  // The comparables section prints after the subject's sections: its grid, the sales not used, the prior sales.
+  if (doc.comparables) for (const value of comparablesValues(doc.comparables)) add(doc.comparables.title, value);
   return rows;
 }
 

@@ -1,13 +1,14 @@
 // The cited report document: one pure model that the screen, the print route (and so the PDF) and
 // every export render from (Excalidraw's scene/export.ts draws exports with the canvas's own code).
-// Built by tested functions in shared/report/ from the service answers an assignment holds; later
-// issues add comparables and graph sections to the same document.
+// Built by tested functions in shared/report/ from the service answers an assignment holds: the
+// subject's sections, then the comparables section (comparables-section.ts); later issues add more.
 //
 // The rule it carries: every value says where it came from. A value is `reported` (as the publisher
 // printed it), `derived` (computed by Plat or the service from named inputs: never shown as "as
 // published"), `synthetic` (made up by the sample: never attributed to a real publisher) or
 // `unavailable` (with the reason). Every value that is not unavailable has at least one citation.
 import { z } from 'zod';
+import { ComparablesMapSpecSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, weights } from '../comparables/model.ts';
 
 export const ValueStatusSchema = z.enum(['reported', 'derived', 'synthetic', 'unavailable']);
 export type ValueStatus = z.infer<typeof ValueStatusSchema>;
@@ -127,6 +128,149 @@ export const MissingSourceSchema = z.object({
 });
 export type MissingSource = z.infer<typeof MissingSourceSchema>;
 
+// ---------------------------------------------------------------------------------------------
+// The comparables section: the search as run, the map, the grid, its support, the sales not used
+
+/** The search as it was run (its criteria in words, when, and what the service said it holds). */
+export const ComparablesSearchSchema = z.object({
+  /** The criteria in words, one line each ("Sold 2016-01-01 to 2017-01-01 (12 months before the effective date)"). */
+  lines: z.array(z.string()),
+  ranAt: z.string(),
+  /** The answer's data snapshot, as the service stated it. */
+  dataAsOf: z.string().nullable(),
+  /** How many sales the service said match, and how many it returned (the rest need another page). */
+  total: z.number().int().min(0),
+  returned: z.number().int().min(0),
+  /** What the answers say they lack, each cited to the sources it is about. */
+  limitations: z.array(LimitationSchema),
+});
+export type ComparablesSearch = z.infer<typeof ComparablesSearchSchema>;
+
+export const ComparablesMapSchema = z.object({
+  /** What the map draws: the print route renders it to an image, the PDF carries that image. */
+  spec: ComparablesMapSpecSchema,
+  /** Under the image: the basemap's publishers and where the points come from. */
+  caption: z.string(),
+  /** The map as a table (its legend, and what prints when the map cannot be drawn). */
+  legend: z.array(
+    z.object({
+      id: z.string(),
+      number: z.number().int().min(1).nullable(),
+      label: z.string(),
+      role: MapPointRoleSchema,
+      /** "0.12 mi NE (approximate)" */
+      distance: z.string(),
+    }),
+  ),
+});
+export type ComparablesMap = z.infer<typeof ComparablesMapSchema>;
+
+const RateKeySchema = z.enum(rateKeys);
+
+export const ComparablesGridSchema = z.object({
+  /** The chosen comps, in column order. */
+  columns: z.array(z.object({ compId: z.string(), number: z.number().int().min(1), address: z.string(), weight: z.enum(weights) })),
+  /** One row per grid feature: the subject's value, then each comp's value with its adjustment (whole dollars) and how it was worked out. */
+  rows: z.array(
+    z.object({
+      key: z.enum(gridRowKeys),
+      label: z.string(),
+      subject: CitedValueSchema,
+      comps: z.array(z.object({ value: CitedValueSchema, adjustment: z.number().nullable(), working: z.string().nullable() })),
+    }),
+  ),
+  /** Per comp, in column order: net and gross adjustment (whole dollars, and % of the sale price) and the adjusted price. */
+  summary: z.array(
+    z.object({
+      compId: z.string(),
+      net: z.number(),
+      gross: z.number(),
+      netPct: z.number(),
+      grossPct: z.number(),
+      adjustedPrice: z.number(),
+      /** Why a rate could not be applied to this comp. */
+      warnings: z.array(z.string()),
+    }),
+  ),
+  adjustedRange: z.object({ low: z.number(), high: z.number() }).nullable(),
+  /** The appraiser's rates, each beside the regression's suggestion for it. */
+  rates: z.array(
+    z.object({
+      key: RateKeySchema,
+      label: z.string(),
+      unit: z.string(),
+      value: z.number().nullable(),
+      source: z.enum(['appraiser', 'suggestion']).nullable(),
+      support: z.object({ value: z.number(), ciLow: z.number().nullable(), ciHigh: z.number().nullable() }).nullable(),
+    }),
+  ),
+  reconciliation: z.object({
+    indicatedValueDollars: z.number().nullable(),
+    comment: z.string(),
+    /** What does not add up (an indicated value outside the range of the weighted comps…). */
+    problems: z.array(z.string()),
+  }),
+});
+export type ComparablesGrid = z.infer<typeof ComparablesGridSchema>;
+
+const RateSuggestionSchema = z.object({
+  rate: RateKeySchema,
+  value: z.number().nullable(),
+  ciLow: z.number().nullable(),
+  ciHigh: z.number().nullable(),
+  coefficient: z.number().nullable(),
+  stdError: z.number().nullable(),
+  why: z.string().nullable(),
+});
+
+/** The regression behind the suggested rates (shared/comparables/model.ts RegressionSupport). */
+export const RegressionSupportSchema = z.object({
+  method: z.string(),
+  n: z.number().int().min(0),
+  r2: z.number().nullable(),
+  adjustedR2: z.number().nullable(),
+  predictors: z.array(RateKeySchema),
+  suggestions: z.record(RateKeySchema, RateSuggestionSchema),
+  salesUsed: z.array(z.object({ id: z.string(), address: z.string(), priceDollars: z.number(), saleDate: z.string().nullable(), citationIds: z.array(z.string()) })),
+  excluded: z.array(z.object({ id: z.string(), address: z.string(), why: z.string() })),
+  message: z.string().nullable(),
+});
+
+/** A sale the search returned that was analyzed and not used, and why (UAD asks for one reason each). */
+export const NotUsedRowSchema = z.object({
+  id: z.string(),
+  /** How Plat names the sale: its address, or its record when none is published ("DC CAMA sale rec_… (no address published)"). */
+  label: z.string(),
+  address: CitedValueSchema,
+  saleDate: CitedValueSchema,
+  price: CitedValueSchema,
+  distance: CitedValueSchema,
+  reason: z.enum(notUsedReasons),
+  reasonLabel: z.string(),
+  note: z.string(),
+  /** Plat's screening, or the appraiser's own reason. */
+  by: z.enum(['plat', 'appraiser']),
+});
+export type NotUsedRow = z.infer<typeof NotUsedRowSchema>;
+
+export const ComparablesSectionSchema = z.object({
+  title: z.string(),
+  /** null until a search has been run (then `missing` says so). */
+  search: ComparablesSearchSchema.nullable(),
+  map: ComparablesMapSchema.nullable(),
+  /** null until a comp is chosen. */
+  grid: ComparablesGridSchema.nullable(),
+  support: RegressionSupportSchema.nullable(),
+  notUsed: z.array(NotUsedRowSchema),
+  /** Earlier transfers of the subject and the comps (the note says when the sample holds none). */
+  priorSales: ReportTableSchema.nullable(),
+  /** What is not there yet, in words ("No comparables search has been run for this assignment."). */
+  missing: z.array(z.string()),
+  /** What does not add up, in words. */
+  problems: z.array(z.string()),
+});
+export type ComparablesSection = z.infer<typeof ComparablesSectionSchema>;
+
 export const ReportDocumentSchema = z.object({
   kind: z.literal('subject-report'),
   version: z.literal(1),
@@ -145,6 +289,8 @@ export const ReportDocumentSchema = z.object({
     dataAsOf: z.array(z.string()),
   }),
   sections: z.array(ReportSectionSchema),
+  /** The comparable sales, after the subject's sections; null when the assignment never searched for any. */
+  comparables: ComparablesSectionSchema.nullable(),
   /** Every citation the document uses, numbered in order of first use (the endnotes). */
   citations: z.array(CitationSchema.extend({ number: z.number().int().min(1) })),
   queryLog: z.array(QueryLogEntrySchema),

@@ -2,11 +2,14 @@
 // laid out for paper. Plat's printers (Electron's hidden window, the browser host's Chromium) load it
 // and wait for <html data-print-ready>; they take the running header and the page-number footer from
 // data-print-header / data-print-footer. With `&dialog=1` it opens the browser's own print dialog
-// instead (the fallback when no printer is found).
+// instead (the fallback when no printer is found). A report with comparables draws its map first
+// (offscreen, by the map's own renderer) and is ready only once the picture is on the page, or once
+// the map is known not to draw, in which case the map's table is printed instead.
 import { useEffect } from 'react';
 import { useSubjectReport } from '../../platform/assignment-queries.ts';
 import { platErrorOf } from '../../components/ErrorNotice.tsx';
 import { ReportDocumentView } from './ReportDocumentView.tsx';
+import { useMapImage } from './map-image.ts';
 import { printFooterTemplate, printHeaderTemplate } from './report-model.ts';
 import './report.css';
 import './report-print.css';
@@ -15,6 +18,8 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
   const report = useSubjectReport(assignmentId === '' ? null : assignmentId);
   const doc = report.data;
   const failure = assignmentId === '' ? 'The print address names no assignment.' : report.isError ? platErrorOf(report.error).message : null;
+  const mapImage = useMapImage(doc?.comparables?.map?.spec ?? null);
+  const mapSettled = mapImage === null || mapImage.status !== 'loading';
 
   useEffect(() => {
     const root = document.documentElement;
@@ -29,14 +34,18 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
       root.dataset.printReady = 'error';
       return;
     }
-    if (!doc) return;
+    if (!doc || !mapSettled) return;
     document.title = `${doc.cover.title} – ${doc.cover.subjectLabel}`;
     root.dataset.printHeader = printHeaderTemplate(doc);
     root.dataset.printFooter = printFooterTemplate(doc);
     let cancelled = false;
-    // Ready once the fonts the layout uses are in: a printer that starts earlier paginates with fallbacks.
-    // (`fonts` is missing where there is no layout engine at all.)
-    void (document.fonts?.ready ?? Promise.resolve()).then(() => {
+    // Ready once the fonts the layout uses are in (a printer that starts earlier paginates with
+    // fallbacks) and the report's pictures are decoded (one printed before is left blank). `fonts` is
+    // missing where there is no layout engine at all; a picture that cannot be decoded prints its alt text.
+    const pictures = [...document.querySelectorAll<HTMLImageElement>('.print-report img')].map((image) =>
+      typeof image.decode === 'function' ? image.decode().catch(() => undefined) : undefined,
+    );
+    void Promise.all([document.fonts?.ready ?? Promise.resolve(), ...pictures]).then(() => {
       if (cancelled) return;
       root.dataset.printReady = 'true';
       if (dialog) window.print();
@@ -44,7 +53,7 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
     return () => {
       cancelled = true;
     };
-  }, [doc, failure, dialog]);
+  }, [doc, failure, dialog, mapSettled]);
 
   if (failure !== null) {
     return (
@@ -62,7 +71,7 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
   }
   return (
     <main className="print-report" aria-label={`${doc.cover.title}: ${doc.cover.subjectLabel}`}>
-      <ReportDocumentView doc={doc} mode="print" />
+      <ReportDocumentView doc={doc} mode="print" {...(mapImage ? { mapImage } : {})} />
     </main>
   );
 }

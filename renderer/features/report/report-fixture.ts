@@ -1,6 +1,10 @@
 // Test support (not part of the app): a small subject report as the core builds it, with a reported,
 // a derived, a synthetic-with-conflict and an unavailable value, a table, a query log and endnotes.
 import type { CitedValue, ReportDocument } from '../../../shared/report/document.ts';
+import { buildSubjectReport } from '../../../shared/report/build-subject-report.ts';
+import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
+import subjectFixture from '../../../shared/report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
+import comps2016 from '../../../shared/comparables/fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 
 const value = (overrides: Partial<CitedValue> & Pick<CitedValue, 'field' | 'label' | 'display'>): CitedValue => ({
   raw: overrides.display,
@@ -87,8 +91,60 @@ export function sampleReport(overrides: Partial<ReportDocument> = {}): ReportDoc
       { id: 'gis', number: 4, publisher: 'DC GIS', dataset: 'Square centroids', asOf: '2016-06-01', sourceId: null, recordRef: null, releaseId: null, sha256: null, officialUrl: null, synthetic: false, note: 'Centroid of the square, not of the lot.' },
     ],
     queryLog: [{ operation: 'v3.recordQuery', parameters: 'report_subject_v1 prop_0b9e…', at: '2026-05-01T14:00:00.000Z', chargedMicroUsd: 250_000, cacheHit: false, requestId: 'req_1' }],
+    comparables: null,
     spend: { totalMicroUsd: 250_000, capMicroUsd: 5_000_000 },
     missing: [],
     ...overrides,
   };
+}
+
+/** Sales of the embedded service's comparables answer around 1708 21ST ST NW, by their order in it. */
+export const COMP_IDS = comps2016.envelope.data.items.map((item) => item.record_ref);
+
+/**
+ * The real subject report of 1708 21ST ST NW with a comparables section, as the core builds it: the
+ * search sold in 2016 around it, four comps chosen (so the printed grid needs two tables), two rates,
+ * one sale set aside by the appraiser, an indicated value.
+ */
+export function comparablesReport(patch: Partial<ComparablesWorkfile> = {}): ReportDocument {
+  const empty = emptyComparablesWorkfile();
+  const workfile: ComparablesWorkfile = {
+    ...empty,
+    searches: [
+      {
+        id: 'run_1',
+        criteria: empty.criteria,
+        effectiveDate: '2017-01-01',
+        radiusMiles: 0.5,
+        pages: [comps2016.request],
+        ranAt: '2026-11-23T21:45:24.090Z',
+        dataAsOf: comps2016.envelope.data.snapshot,
+        total: 14,
+        returned: 14,
+      },
+    ],
+    chosen: [COMP_IDS[3]!, COMP_IDS[0]!, COMP_IDS[1]!, COMP_IDS[5]!],
+    rates: { ...empty.rates, glaPerSqft: 150, timePctPerMonth: 0.25 },
+    rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'suggestion' },
+    notUsed: { [COMP_IDS[7]!]: { reason: 'size', note: 'Much larger than the subject.' } },
+    reconciliation: { indicatedValueDollars: 1_300_000, comment: 'Most weight on comp 1, the closest in size.' },
+    savedAt: '2026-11-23T22:00:00.000Z',
+    ...patch,
+  };
+  return buildSubjectReport({
+    assignment: {
+      id: 'p1',
+      name: 'Dupont row house',
+      capMicroUsd: 5_000_000,
+      details: { subjectRef: subjectFixture.subjectRef, subjectLabel: '1708 21ST ST NW', effectiveDate: '2017-01-01', intendedUse: 'Lending', client: 'Bank', reference: 'R1', notes: '' },
+    },
+    subject: subjectFixture.subject,
+    summary: subjectFixture.summary,
+    choices: [],
+    queryLog: [],
+    spentMicroUsd: 500_000,
+    generatedAt: '2026-11-24T12:00:00.000Z',
+    prices: { subjectReportMicroUsd: 0, summaryMicroUsd: 0 },
+    comparables: { workfile, pages: [comps2016.envelope] },
+  });
 }

@@ -1,0 +1,97 @@
+// A report with a comparables section, exported and verified: its grid, the sales not used and the
+// prior sales are in citations.json and citations.csv with their citations, and "Verify a report"
+// compares each of them with what Plat holds now, as it does the subject's values.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import type { ReportDocument } from '../../../shared/report/document.ts';
+import { buildSubjectReport, citationRows } from '../../../shared/report/build-subject-report.ts';
+import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
+import { CITATIONS_CSV, CITATIONS_JSON } from './pdf-evidence.ts';
+import { smallPdf } from './pdf-test-kit.ts';
+import { ReportPdfService } from './report-pdf-service.ts';
+
+const read = (relative: string) => JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Record<string, unknown>;
+const subject = read('../../../shared/report/fixtures/dc-1708-21st-st-nw.json') as { subjectRef: string; subject: unknown; summary: unknown };
+const comps = read('../../../shared/comparables/fixtures/dc-1708-comps-2016.json') as {
+  request: Record<string, unknown>;
+  envelope: { data: { items: Array<{ record_ref: string }>; snapshot: string } };
+};
+const ids = comps.envelope.data.items.map((item) => item.record_ref);
+
+function report(chosen: string[]): ReportDocument {
+  const empty = emptyComparablesWorkfile();
+  const workfile: ComparablesWorkfile = {
+    ...empty,
+    searches: [
+      { id: 'run_1', criteria: empty.criteria, effectiveDate: '2017-01-01', radiusMiles: 0.5, pages: [comps.request], ranAt: '2026-11-23T21:45:24.090Z', dataAsOf: comps.envelope.data.snapshot, total: 14, returned: 14 },
+    ],
+    chosen,
+    rates: { ...empty.rates, glaPerSqft: 150 },
+    savedAt: '2026-11-23T22:00:00.000Z',
+  };
+  return buildSubjectReport({
+    assignment: {
+      id: 'prj_1',
+      name: '1708 21st St NW',
+      capMicroUsd: null,
+      details: { subjectRef: subject.subjectRef, subjectLabel: '1708 21ST ST NW', effectiveDate: '2017-01-01', intendedUse: '', client: '', reference: '', notes: '' },
+    },
+    subject: subject.subject,
+    summary: subject.summary,
+    choices: [],
+    queryLog: [],
+    spentMicroUsd: 550_000,
+    generatedAt: '2026-11-24T12:00:00.000Z',
+    prices: { subjectReportMicroUsd: 0, summaryMicroUsd: 0 },
+    comparables: { workfile, pages: [comps.envelope] },
+  });
+}
+
+function service(documentFor: () => ReportDocument): ReportPdfService {
+  return new ReportPdfService({
+    printer: () => ({ description: 'a test printer', printReport: () => smallPdf(2) }),
+    documentFor: (id) => (id === 'prj_1' ? documentFor() : null),
+    recheckPrice: () => ({ expectedCostMicroUsd: 0, calls: 0 }),
+    now: () => new Date('2026-11-24T12:00:00.000Z'),
+    appVersion: '0.1.0',
+  });
+}
+
+async function attachment(pdfBase64: string, name: string): Promise<string> {
+  const pdf = await PDFDocument.load(new Uint8Array(Buffer.from(pdfBase64, 'base64')));
+  return new TextDecoder().decode(pdf.getAttachments().find((file) => file.name === name)!.data);
+}
+
+describe('a report with comparables, exported and verified', () => {
+  const chosen = [ids[3]!, ids[0]!, ids[1]!];
+
+  it('carries the comparables values and their citations in citations.json and citations.csv', async () => {
+    const document = report(chosen);
+    const exported = await service(() => document).exportPdf('prj_1');
+    const rows = JSON.parse(await attachment(exported.pdfBase64, CITATIONS_JSON)) as Array<{ field: string; section: string; printed: string; citations: Array<{ publisher: string }> }>;
+    const comparables = rows.filter((row) => row.section === 'Comparable sales');
+    expect(comparables.length).toBe(citationRows(document).filter((row) => row.section === 'Comparable sales').length);
+    expect(comparables.find((row) => row.field === `comparables.grid.${ids[3]}.salePrice`)).toMatchObject({
+      printed: '$1,330,000',
+      citations: [expect.objectContaining({ publisher: 'DC Office of Tax and Revenue' })],
+    });
+    const csv = await attachment(exported.pdfBase64, CITATIONS_CSV);
+    expect(csv).toContain(`comparables.grid.${ids[3]}.salePrice,Comp 1: Sale price,Comparable sales,value,,"$1,330,000",reported`);
+    expect(csv).toContain('Plat synthetic sample (not a public record)');
+  });
+
+  it('verifies every value, the comparables’ included, against what Plat holds now', async () => {
+    const exported = await service(() => report(chosen)).exportPdf('prj_1');
+    const same = await service(() => report(chosen)).verify(exported.pdfBase64);
+    expect(same.kind).toBe('plat');
+    expect(same.rows.filter((row) => row.field.startsWith('comparables.')).length).toBeGreaterThan(60);
+    expect(same.rows.every((row) => row.outcome === 'unchanged')).toBe(true);
+    // The appraiser has since dropped comp 1: its printed cells are no longer in the report Plat holds.
+    const later = await service(() => report(chosen.slice(1))).verify(exported.pdfBase64);
+    expect(later.kind).toBe('plat');
+    const dropped = later.rows.filter((row) => row.field === `comparables.grid.${ids[3]}.salePrice`);
+    expect(dropped).toEqual([expect.objectContaining({ outcome: 'not-held', printed: '$1,330,000' })]);
+    expect(later.rows.filter((row) => row.field.startsWith('ownership.')).every((row) => row.outcome === 'unchanged')).toBe(true);
+  });
+});

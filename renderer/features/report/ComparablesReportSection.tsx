@@ -1,0 +1,517 @@
+// The report's comparables section, on screen and on paper: the search as run, the map (an image with
+// its alt text and caption, or its table when it cannot be drawn), the sales comparison grid (every
+// cell with its endnote markers, the adjustment beneath), the rates beside the regression's
+// suggestions, the regression itself, the sales analyzed and not used, and the prior sales. On paper
+// the grid goes three comps to a table, as URAR pages do, so it fits a portrait page.
+import type { ComparablesGrid, ComparablesMap, ComparablesSection, ComparablesSearch, CitedValue, NotUsedRow } from '../../../shared/report/document.ts';
+import { rateLabels } from '../../../shared/comparables/model.ts';
+import { mapRoleLabels } from '../../../shared/comparables/map-spec.ts';
+import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
+import { formatDollars } from '../../../shared/money.ts';
+import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
+import { useMapImage, type MapImageState } from './map-image.ts';
+import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
+
+export function ComparablesReportSection({ section, context, mapImage }: { section: ComparablesSection; context: ValueContext; mapImage?: MapImageState }) {
+  return (
+    <section className="report-section report-comps" aria-labelledby="report-section-comparables" data-section="comparables">
+      <header className="report-section__header">
+        <h2 id="report-section-comparables">{section.title}</h2>
+      </header>
+      {section.missing.length > 0 && (
+        <ul className="report-section__limitations" aria-label="What the comparables section does not have yet">
+          {section.missing.map((line) => (
+            <li key={line} className="report-limitation">
+              {line}
+            </li>
+          ))}
+        </ul>
+      )}
+      {section.problems.length > 0 && (
+        <div className="report-comps__problems" role="note" aria-label="What does not add up">
+          <p className="report-comps__problems-title">What does not add up</p>
+          <ul>
+            {section.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {section.search && <SearchAsRun search={section.search} context={context} />}
+      {section.map && (mapImage ? <MapFigure map={section.map} image={mapImage} /> : <DrawnMapFigure map={section.map} />)}
+      {section.grid && <SalesGrid grid={section.grid} context={context} />}
+      {section.grid && <RatesTable grid={section.grid} />}
+      {section.support && (
+        <RegressionView
+          support={section.support}
+          unaddressed={new Set(section.notUsed.filter((row) => row.address.status === 'unavailable').map((row) => row.id))}
+          context={context}
+        />
+      )}
+      {section.search && <NotUsedTable rows={section.notUsed} context={context} />}
+      {section.priorSales && (
+        <div className="report-comps__part report-comps__part--prior" aria-labelledby="report-comps-prior">
+          <Subheading id="prior">Prior sales</Subheading>
+          <TableView table={section.priorSales} context={context} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Subheading({ id, children }: { id: string; children: string }) {
+  return (
+    <h3 className="report-comps__heading" id={`report-comps-${id}`}>
+      {children}
+    </h3>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The search and the map
+
+function SearchAsRun({ search, context }: { search: ComparablesSearch; context: ValueContext }) {
+  return (
+    <div className="report-comps__part" aria-labelledby="report-comps-search">
+      <Subheading id="search">The search as run</Subheading>
+      <ul className="report-comps__criteria">
+        {search.lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {search.limitations.length > 0 && (
+        <ul className="report-section__limitations" aria-label="Limitations of the search’s answer">
+          {search.limitations.map((limitation) => (
+            <LimitationItem key={limitation.text} limitation={limitation} context={context} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The map drawn here (the screen): "Loading the map…" until the picture is ready. */
+function DrawnMapFigure({ map }: { map: ComparablesMap }) {
+  const image = useMapImage(map.spec);
+  return <MapFigure map={map} image={image ?? { status: 'loading' }} />;
+}
+
+function MapFigure({ map, image }: { map: ComparablesMap; image: MapImageState }) {
+  const caption = [map.caption, image.status === 'ready' && image.attribution ? `${image.attribution}.` : null].filter(Boolean).join(' ');
+  return (
+    <figure className={`report-map report-map--${image.status}`} data-testid="report-map" aria-labelledby="report-comps-map">
+      <Subheading id="map">Map</Subheading>
+      {image.status === 'ready' && (
+        // Laid out at half its pixels: drawn at 2× so it prints sharp.
+        <img className="report-map__image" src={image.dataUrl} alt={map.spec.altText} width={image.widthPx / 2} height={image.heightPx / 2} />
+      )}
+      {image.status === 'loading' && (
+        <p className="report-map__loading muted" role="status">
+          Loading the map…
+        </p>
+      )}
+      {image.status === 'failed' && (
+        <>
+          <p className="report-map__failed" role="note">
+            The map could not be drawn here ({image.message}). What it shows is listed below.
+          </p>
+          <p className="report-map__alt">{map.spec.altText}</p>
+          <MapTable map={map} />
+        </>
+      )}
+      <figcaption className="report-map__caption">{caption}</figcaption>
+    </figure>
+  );
+}
+
+/** The map as a table: the subject and every sale drawn, with its role and distance. */
+function MapTable({ map }: { map: ComparablesMap }) {
+  const { subject } = map.spec;
+  return (
+    <div className="report-table">
+      <table aria-label="The map’s points">
+        <thead>
+          <tr>
+            <th scope="col">Point</th>
+            <th scope="col">Address</th>
+            <th scope="col">Role</th>
+            <th scope="col">From the subject</th>
+          </tr>
+        </thead>
+        <tbody>
+          {subject && (
+            <tr>
+              <td>Subject</td>
+              <td>{subject.label}</td>
+              <td>Subject</td>
+              <td>{subject.approximate ? 'Tax-square centroid (approximate)' : '—'}</td>
+            </tr>
+          )}
+          {map.legend.map((point) => (
+            <tr key={point.id}>
+              <td className="report-nowrap">{point.number !== null ? `Comp ${point.number}` : '•'}</td>
+              <td>{point.label}</td>
+              <td>{mapRoleLabels[point.role]}</td>
+              <td className="report-nowrap">{point.distance}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The grid
+
+/**
+ * A grid cell's value: compact, with its status flag and markers; an unavailable one says why beneath
+ * (or "as above" when the cell above gave the same reason).
+ */
+function GridValue({ value, context, sameReasonAbove = false }: { value: CitedValue; context: ValueContext; sameReasonAbove?: boolean }) {
+  if (value.status === 'unavailable') {
+    return (
+      <span className="report-grid__none">
+        —<span className="report-grid__why">{sameReasonAbove ? 'Unavailable, as above.' : value.limitation}</span>
+      </span>
+    );
+  }
+  return <ValueLine value={value} context={context} />;
+}
+
+function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueContext }) {
+  const chunks = chunkColumns(grid.columns.length, context.mode === 'print' ? PRINT_COMPS_PER_TABLE : grid.columns.length);
+  return (
+    <div className="report-comps__part report-comps__part--grid" aria-labelledby="report-comps-grid">
+      <Subheading id="grid">Sales comparison grid</Subheading>
+      <p className="report-comps__note muted">
+        Each comp is adjusted to the subject: + where the comp is inferior, − where it is superior. Net and gross adjustments are shown in dollars and as a percent of the
+        comp’s sale price.
+      </p>
+      {chunks.map(({ from, to }) => (
+        <GridTable key={from} grid={grid} from={from} to={to} context={context} of={chunks.length > 1 ? `comps ${from + 1}–${to}` : null} />
+      ))}
+      <dl className="report-comps__reconciliation">
+        <dt>Range of adjusted prices</dt>
+        <dd>{grid.adjustedRange ? `${formatDollars(grid.adjustedRange.low)} to ${formatDollars(grid.adjustedRange.high)} (comps given weight)` : 'No comp adjusted yet'}</dd>
+        <dt>Indicated value by sales comparison</dt>
+        <dd data-testid="report-indicated-value">
+          {grid.reconciliation.indicatedValueDollars === null ? 'Not entered yet' : formatDollars(grid.reconciliation.indicatedValueDollars)}
+        </dd>
+        <dt>Reconciliation</dt>
+        <dd className="report-comps__comment">{grid.reconciliation.comment.trim() || 'No comment yet.'}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function GridTable({ grid, from, to, of, context }: { grid: ComparablesGrid; from: number; to: number; of: string | null; context: ValueContext }) {
+  const columns = grid.columns.slice(from, to);
+  const summaries = columns.map((column) => grid.summary.find((summary) => summary.compId === column.compId) ?? null);
+  const title = `Sales comparison grid${of ? `, ${of}` : ''}`;
+  return (
+    <div className="report-grid">
+      <table aria-label={title}>
+        {/* On paper the grid is in parts: each says which comps it holds. */}
+        {of && <caption className="report-grid__caption">{title}</caption>}
+        <colgroup>
+          <col className="report-grid__feature-col" />
+          <col className="report-grid__subject-col" />
+          {columns.map((column) => (
+            <col key={column.compId} />
+          ))}
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col">Feature</th>
+            <th scope="col">Subject</th>
+            {columns.map((column) => (
+              <th scope="col" key={column.compId}>
+                Comp {column.number}
+                <span className="report-grid__weight">{weightText(column.weight)}</span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {grid.rows.map((row, rowIndex) => {
+            const cells = row.comps.slice(from, to);
+            const above = grid.rows[rowIndex - 1]?.subject;
+            const subjectAsAbove = above !== undefined && above.status === 'unavailable' && row.subject.status === 'unavailable' && above.limitation === row.subject.limitation;
+            const shared = sharedUnavailableReason([row.subject, ...cells.map((cell) => cell.value)], cells.some((cell) => cell.adjustment !== null));
+            return (
+              <tr key={row.key} data-row={row.key}>
+                <th scope="row">{row.label}</th>
+                {shared !== null ? (
+                  <td colSpan={1 + cells.length} className="report-grid__shared muted">
+                    — {shared} (the subject and {cells.length === 1 ? 'the comp' : 'every comp'})
+                  </td>
+                ) : (
+                  <>
+                    <td>
+                      <GridValue value={row.subject} context={context} sameReasonAbove={subjectAsAbove} />
+                    </td>
+                    {cells.map((cell, index) => (
+                      <td key={columns[index]?.compId ?? index}>
+                        <GridValue value={cell.value} context={context} />
+                        {cell.adjustment !== null && (
+                          <span className="report-grid__adjustment">
+                            <span className="report-grid__amount">{formatAdjustment(cell.adjustment)}</span>
+                            {cell.working && <span className="report-grid__working">{cell.working}</span>}
+                          </span>
+                        )}
+                      </td>
+                    ))}
+                  </>
+                )}
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Net adjustment</th>
+            <td className="muted">—</td>
+            {summaries.map((summary, index) => (
+              <td key={columns[index]?.compId ?? index} className="report-grid__total">
+                {summary ? `${formatAdjustment(summary.net)} (${percentText(summary.netPct)})` : '—'}
+              </td>
+            ))}
+          </tr>
+          <tr>
+            <th scope="row">Gross adjustment</th>
+            <td className="muted">—</td>
+            {summaries.map((summary, index) => (
+              <td key={columns[index]?.compId ?? index} className="report-grid__total">
+                {summary ? `${formatDollars(summary.gross)} (${percentText(summary.grossPct)})` : '—'}
+              </td>
+            ))}
+          </tr>
+          <tr className="report-grid__adjusted">
+            <th scope="row">Adjusted sale price</th>
+            <td className="muted">—</td>
+            {summaries.map((summary, index) => (
+              <td key={columns[index]?.compId ?? index} className="report-grid__total">
+                {summary ? formatDollars(summary.adjustedPrice) : '—'}
+              </td>
+            ))}
+          </tr>
+          {summaries.some((summary) => (summary?.warnings.length ?? 0) > 0) && (
+            <tr>
+              <th scope="row">Not adjusted</th>
+              <td className="muted">—</td>
+              {summaries.map((summary, index) => (
+                <td key={columns[index]?.compId ?? index} className="report-grid__warnings">
+                  {summary?.warnings.join(' ') || '—'}
+                </td>
+              ))}
+            </tr>
+          )}
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rates, and the regression behind them
+
+function RatesTable({ grid }: { grid: ComparablesGrid }) {
+  return (
+    <div className="report-comps__part" aria-labelledby="report-comps-rates">
+      <Subheading id="rates">Adjustment rates and their support</Subheading>
+      <div className="report-table">
+        <table aria-label="Adjustment rates">
+          <thead>
+            <tr>
+              <th scope="col">Feature</th>
+              <th scope="col">Rate used</th>
+              <th scope="col">Set by</th>
+              <th scope="col">Regression’s suggestion (95 % CI)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {grid.rates.map((rate) => (
+              <tr key={rate.key}>
+                <th scope="row">{rate.label}</th>
+                <td>{rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
+                <td>{rate.source === 'suggestion' ? 'Regression’s suggestion, accepted' : rate.source === 'appraiser' ? 'Appraiser' : '—'}</td>
+                <td>
+                  {rate.support
+                    ? `${rateText(rate.key, rate.support.value)}${
+                        rate.support.ciLow !== null && rate.support.ciHigh !== null
+                          ? ` (${rateText(rate.key, rate.support.ciLow)} to ${rateText(rate.key, rate.support.ciHigh)})`
+                          : ''
+                      }`
+                    : 'Not estimated'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+const MINUS = '−';
+/** A statistic with grouping and a true minus sign ("−167,642.79"). */
+const decimals = (value: number | null, digits: number): string =>
+  value === null ? '—' : `${value < 0 ? MINUS : ''}${Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+
+function RegressionView({ support, unaddressed, context }: { support: NonNullable<ComparablesSection['support']>; unaddressed: ReadonlySet<string>; context: ValueContext }) {
+  const groups = excludedGroups(support.excluded, unaddressed);
+  return (
+    <div className="report-comps__part" aria-labelledby="report-comps-regression">
+      <Subheading id="regression">Regression behind the suggested rates</Subheading>
+      <p className="report-comps__method">{support.method}</p>
+      {support.message && <p className="report-comps__message">{support.message}</p>}
+      <dl className="report-comps__facts">
+        <dt>Sales used</dt>
+        <dd>{support.n}</dd>
+        <dt>R²</dt>
+        <dd>{decimals(support.r2, 3)}</dd>
+        <dt>Adjusted R²</dt>
+        <dd>{decimals(support.adjustedR2, 3)}</dd>
+      </dl>
+      {support.predictors.length > 0 && (
+        <div className="report-table">
+          <table aria-label="Regression coefficients">
+            <thead>
+              <tr>
+                <th scope="col">Predictor</th>
+                <th scope="col" className="report-num">
+                  Coefficient
+                </th>
+                <th scope="col" className="report-num">
+                  Std. error
+                </th>
+                <th scope="col">Suggested rate (95 % CI)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {support.predictors.map((key) => {
+                const suggestion = support.suggestions[key];
+                return (
+                  <tr key={key}>
+                    <th scope="row">{rateLabels[key].label}</th>
+                    <td className="report-num">{decimals(suggestion.coefficient, 2)}</td>
+                    <td className="report-num">{decimals(suggestion.stdError, 2)}</td>
+                    <td>
+                      {suggestion.value === null
+                        ? (suggestion.why ?? 'Not estimated')
+                        : `${rateText(key, suggestion.value)}${suggestion.ciLow !== null && suggestion.ciHigh !== null ? ` (${rateText(key, suggestion.ciLow)} to ${rateText(key, suggestion.ciHigh)})` : ''}`}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {support.salesUsed.length > 0 && (
+        <div className="report-table">
+          <table aria-label="Sales the regression used">
+            <caption>Sales the regression used</caption>
+            <thead>
+              <tr>
+                <th scope="col">Address</th>
+                <th scope="col">Sale date</th>
+                <th scope="col" className="report-num">
+                  Price
+                </th>
+                <th scope="col">Sources</th>
+              </tr>
+            </thead>
+            <tbody>
+              {support.salesUsed.map((sale) => (
+                <tr key={sale.id}>
+                  <td>{sale.address}</td>
+                  <td className="report-nowrap">{sale.saleDate ?? 'No sale date'}</td>
+                  <td className="report-num">{formatDollars(sale.priceDollars)}</td>
+                  <td>
+                    <Markers citationIds={sale.citationIds} context={context} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {groups.length > 0 && (
+        <div className="report-comps__excluded">
+          <p className="report-comps__excluded-title">Sales of the search the regression left out</p>
+          <ul>
+            {groups.map((group) => (
+              <li key={group.why}>
+                <strong>
+                  {group.why} ({group.count})
+                </strong>
+                : <span className="report-comps__addresses">{excludedWords(group)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analyzed, not used
+
+function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueContext }) {
+  return (
+    <div className="report-comps__part report-comps__part--not-used" aria-labelledby="report-comps-not-used">
+      <Subheading id="not-used">Sales analyzed and not used</Subheading>
+      {rows.length === 0 ? (
+        <p className="muted">Every sale the search returned is a chosen comp.</p>
+      ) : (
+        <div className="report-table">
+          <table aria-label="Sales analyzed and not used">
+            <thead>
+              <tr>
+                <th scope="col">Address</th>
+                <th scope="col">Sale date</th>
+                <th scope="col">Price</th>
+                <th scope="col">From the subject</th>
+                <th scope="col">Why not used</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id}>
+                  <td>
+                    {row.address.status === 'unavailable' ? (
+                      // No published address: the sale is named by its record, as Plat lists it.
+                      <span className="report-grid__none" title={row.address.limitation ?? undefined}>
+                        {row.label}
+                      </span>
+                    ) : (
+                      <GridValue value={row.address} context={context} />
+                    )}
+                  </td>
+                  <td>
+                    <GridValue value={row.saleDate} context={context} />
+                  </td>
+                  <td>
+                    <GridValue value={row.price} context={context} />
+                  </td>
+                  <td>
+                    <GridValue value={row.distance} context={context} />
+                  </td>
+                  <td>
+                    <strong>{row.reasonLabel}</strong>
+                    <span className="report-comps__by"> ({row.by === 'appraiser' ? 'appraiser' : 'Plat’s screening'})</span>
+                    {row.note && <span className="report-comps__reason-note">{row.note}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+

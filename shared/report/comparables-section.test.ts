@@ -1,0 +1,207 @@
+// The report's comparables section, built into the subject report from the embedded service's real
+// answers for 1708 21ST ST NW (its subject report and the comparables search around it, sold in 2016).
+import { describe, expect, it } from 'vitest';
+import comps2016 from '../comparables/fixtures/dc-1708-comps-2016.json' with { type: 'json' };
+import { emptyComparablesWorkfile, gridRowKeys, rateKeys, type ComparablesWorkfile, type CompSearchRun } from '../comparables/model.ts';
+import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
+import { SYNTHETIC_PUBLISHER } from './citation.ts';
+import { citationRows } from './citation-export.ts';
+import { comparablesCitationOrder, comparablesValues, NO_COMPS_CHOSEN, NO_SEARCH } from './comparables-section.ts';
+import { ReportDocumentSchema, type CitedValue, type ReportDocument } from './document.ts';
+import dc1708 from './fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
+
+const ids = comps2016.envelope.data.items.map((item) => item.record_ref);
+
+const RUN: CompSearchRun = {
+  id: 'run_1',
+  criteria: { ...emptyComparablesWorkfile().criteria, monthsBack: 12 },
+  effectiveDate: '2017-01-01',
+  radiusMiles: 0.5,
+  pages: [comps2016.request],
+  ranAt: '2026-11-23T21:45:24.090Z',
+  dataAsOf: comps2016.envelope.data.snapshot,
+  total: 14,
+  returned: 14,
+};
+
+/** Five comps (1730 18TH, 2015 Q, 1638 19TH, 1826 CORCORAN, 1739 19TH), two rates, one sale set aside by the appraiser. */
+const WORKFILE: ComparablesWorkfile = {
+  ...emptyComparablesWorkfile(),
+  searches: [RUN],
+  chosen: [ids[3]!, ids[0]!, ids[1]!, ids[2]!, ids[5]!],
+  rates: { ...emptyComparablesWorkfile().rates, glaPerSqft: 150, timePctPerMonth: 0.25 },
+  rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'suggestion' },
+  weights: { [ids[3]!]: 'most', [ids[0]!]: 'less' },
+  notUsed: { [ids[7]!]: { reason: 'size', note: 'Much larger than the subject.' } },
+  reconciliation: { indicatedValueDollars: 1_300_000, comment: 'Most weight on comp 1, the closest in size.' },
+  savedAt: '2026-11-23T22:00:00.000Z',
+};
+
+function build(comparables: SubjectReportInput['comparables'], subject: unknown = dc1708.subject): ReportDocument {
+  return buildSubjectReport({
+    assignment: {
+      id: 'asg_1',
+      name: '1708 21st St appraisal',
+      capMicroUsd: null,
+      details: { subjectRef: dc1708.subjectRef, subjectLabel: '', effectiveDate: '2017-01-01', intendedUse: 'Mortgage lending decision', client: 'First Bank', reference: '', notes: '' },
+    },
+    subject,
+    summary: dc1708.summary,
+    choices: [],
+    queryLog: [],
+    spentMicroUsd: 0,
+    generatedAt: '2026-11-24T12:00:00.000Z',
+    prices: { subjectReportMicroUsd: 250_000, summaryMicroUsd: 100_000 },
+    comparables,
+  });
+}
+
+const withComps = () => build({ workfile: WORKFILE, pages: [comps2016.envelope] });
+const section = (doc: ReportDocument) => {
+  if (!doc.comparables) throw new Error('no comparables section');
+  return doc.comparables;
+};
+
+describe('the comparables section of the report', () => {
+  it('is absent until comparables work starts; then says what is missing', () => {
+    expect(build(undefined).comparables).toBeNull();
+    expect(build(null).comparables).toBeNull();
+    expect(build({ workfile: emptyComparablesWorkfile(), pages: [] }).comparables).toBeNull();
+    const started = build({ workfile: { ...emptyComparablesWorkfile(), savedAt: '2026-11-23T22:00:00.000Z' }, pages: [] });
+    expect(() => ReportDocumentSchema.parse(started)).not.toThrow();
+    expect(started.comparables).toMatchObject({ search: null, map: null, grid: null, support: null, notUsed: [], priorSales: null, missing: [NO_SEARCH] });
+    const noneChosen = section(build({ workfile: { ...WORKFILE, chosen: [] }, pages: [comps2016.envelope] }));
+    expect(noneChosen.grid).toBeNull();
+    expect(noneChosen.missing).toEqual([NO_COMPS_CHOSEN]);
+    expect(noneChosen.notUsed).toHaveLength(14);
+  });
+
+  it('is a valid part of the document, and the document stays a pure function of its input', () => {
+    const doc = withComps();
+    expect(() => ReportDocumentSchema.parse(doc)).not.toThrow();
+    expect(ReportDocumentSchema.parse(doc).comparables).toEqual(doc.comparables);
+    expect(withComps()).toEqual(doc);
+  });
+
+  it('prints the search as it was run, with the answer’s limitations cited', () => {
+    const search = section(withComps()).search!;
+    expect(search.lines).toContain('Sold 2016-01-01 to 2017-01-01 (12 months before the effective date)');
+    expect(search.lines).toContain('Same property type as the subject (use code 24)');
+    expect(search).toMatchObject({ ranAt: RUN.ranAt, dataAsOf: 'sample_v1_20231105_d7b3abbd34f3', total: 14, returned: 14 });
+    const centroids = search.limitations.find((limitation) => /tax-square centroids/.test(limitation.text))!;
+    expect(centroids.citationIds.length).toBeGreaterThan(0);
+  });
+
+  it('gives the grid: the subject and each comp per row, their adjustments, and the column summaries', () => {
+    const grid = section(withComps()).grid!;
+    expect(grid.columns.map((column) => [column.number, column.address, column.weight])).toEqual([
+      [1, '1730 18TH ST NW', 'most'],
+      [2, '2015 Q ST NW', 'less'],
+      // A comp the appraiser gave no weight to yet has less.
+      [3, '1638 19TH ST NW', 'less'],
+      [4, '1826 CORCORAN ST NW', 'less'],
+      [5, '1739 19TH ST NW', 'less'],
+    ]);
+    expect(grid.rows.map((row) => row.key)).toEqual([...gridRowKeys]);
+    const row = (key: string) => grid.rows.find((r) => r.key === key)!;
+    expect(row('address').subject.display).toBe('1708 21ST ST NW');
+    expect(row('salePrice').comps.map((cell) => cell.value.display)).toEqual(['$1,330,000', '$2,350,000', '$1,230,000', '$1,736,000', '$1,400,000']);
+    expect(row('salePrice').subject.status).toBe('unavailable');
+    // 150 $/sq ft: the subject has 1,200 sq ft, 1730 18TH ST NW 2,016.
+    expect(row('gla').comps[0]).toMatchObject({ adjustment: -122_400 });
+    expect(row('gla').comps[0]?.working).toBeTruthy();
+    expect(row('saleDate').comps.every((cell) => typeof cell.adjustment === 'number')).toBe(true);
+    expect(row('address').comps.every((cell) => cell.adjustment === null)).toBe(true);
+    grid.summary.forEach((summary, index) => {
+      const adjustments = grid.rows.reduce((sum, r) => sum + (r.comps[index]?.adjustment ?? 0), 0);
+      expect(summary.net, summary.compId).toBe(adjustments);
+      expect(summary.adjustedPrice).toBe((row('salePrice').comps[index]?.value.raw as number) + summary.net);
+    });
+    const prices = grid.summary.filter((_, index) => grid.columns[index]?.weight !== 'none').map((s) => s.adjustedPrice);
+    expect(grid.adjustedRange).toEqual({ low: Math.min(...prices), high: Math.max(...prices) });
+    expect(grid.reconciliation).toMatchObject({ indicatedValueDollars: 1_300_000, comment: 'Most weight on comp 1, the closest in size.' });
+  });
+
+  it('gives each rate beside the regression’s suggestion, and the regression itself', () => {
+    const { grid, support } = section(withComps());
+    expect(grid!.rates.map((rate) => rate.key)).toEqual([...rateKeys]);
+    expect(grid!.rates.find((rate) => rate.key === 'glaPerSqft')).toMatchObject({ value: 150, source: 'appraiser', unit: '$ per sq ft' });
+    expect(grid!.rates.find((rate) => rate.key === 'timePctPerMonth')).toMatchObject({ value: 0.25, source: 'suggestion' });
+    expect(grid!.rates.find((rate) => rate.key === 'perBedroom')).toMatchObject({ value: null, source: null });
+    expect(support!.n).toBeGreaterThan(0);
+    for (const rate of grid!.rates) {
+      const suggestion = support!.suggestions[rate.key];
+      expect(rate.support?.value ?? null).toBe(suggestion.value);
+    }
+    expect(support!.salesUsed.every((sale) => sale.citationIds.length > 0)).toBe(true);
+  });
+
+  it('lists every sale not used with its reason, and the prior sales', () => {
+    const { notUsed, priorSales } = section(withComps());
+    expect(notUsed).toHaveLength(14 - 5);
+    expect(notUsed.find((row) => row.id === ids[7])).toMatchObject({ reason: 'size', reasonLabel: 'Size (living area)', note: 'Much larger than the subject.', by: 'appraiser' });
+    expect(notUsed.find((row) => row.id === ids[7])?.address.display).toBe('1744 SWANN ST NW');
+    const zero = notUsed.find((row) => row.id === ids[4])!;
+    expect(zero).toMatchObject({ reason: 'non_market', by: 'plat' });
+    expect(zero.price.display).toBe('$0 (non-market or no price)');
+    // The sample holds one sale per lot: the subject's last sale is its only prior sale; the note says the comps have none.
+    expect(priorSales!.rows.map((row) => [row.property?.display, row.date?.display])).toEqual([['Subject: 1708 21ST ST NW', '2013-12-17']]);
+    expect(priorSales!.note).toMatch(/last recorded sale/);
+  });
+
+  it('cites every value it prints, or says why it is unavailable', () => {
+    const doc = withComps();
+    const known = new Set(doc.citations.map((citation) => citation.id));
+    const values = comparablesValues(section(doc));
+    expect(values.length).toBe(gridRowKeys.length * 6 + 9 * 4 + 1 * 4);
+    for (const value of values) {
+      if (value.status === 'unavailable') expect(value.limitation, value.field).toBeTruthy();
+      else expect(value.citationIds.length, value.field).toBeGreaterThan(0);
+      for (const id of value.citationIds) expect(known.has(id), `${value.field} → ${id}`).toBe(true);
+    }
+    expect(new Set(values.map((value) => value.field)).size).toBe(values.length);
+  });
+
+  it('cites synthetic characteristics to the synthetic sample and the sales to the OTR roll', () => {
+    const doc = withComps();
+    const byId = new Map(doc.citations.map((citation) => [citation.id, citation]));
+    const synthetic = comparablesValues(section(doc)).filter((value: CitedValue) => value.status === 'synthetic');
+    expect(synthetic.length).toBeGreaterThan(20);
+    for (const value of synthetic) for (const id of value.citationIds) expect(byId.get(id), value.field).toMatchObject({ publisher: SYNTHETIC_PUBLISHER, synthetic: true });
+    const prices = section(doc).grid!.rows.find((row) => row.key === 'salePrice')!.comps;
+    for (const cell of prices) for (const id of cell.value.citationIds) expect(byId.get(id)).toMatchObject({ publisher: 'DC Office of Tax and Revenue', synthetic: false, sourceId: 'dc_otr_sale' });
+  });
+
+  it('numbers the endnotes in order of use: the subject’s sections first, then the comparables section', () => {
+    const doc = withComps();
+    const plain = build(null);
+    expect(doc.citations.map((c) => c.number)).toEqual(doc.citations.map((_, index) => index + 1));
+    // The subject's endnotes keep their numbers; the comparables section's new sources follow.
+    expect(doc.citations.slice(0, plain.citations.length)).toEqual(plain.citations);
+    const fresh = comparablesCitationOrder(section(doc)).filter((id) => !plain.citations.some((citation) => citation.id === id));
+    expect(doc.citations.slice(plain.citations.length).map((citation) => citation.id)).toEqual(fresh);
+    expect(fresh.length).toBeGreaterThan(10);
+    // One book: the subject's sale record is one endnote wherever it is cited.
+    const subjectSale = doc.sections.find((s) => s.id === 'transfer')!.values.find((v) => v.field === 'transfer.sale_date')!;
+    expect(section(doc).priorSales!.rows[0]!.date!.citationIds).toEqual(subjectSale.citationIds);
+    // The cover's "data as of" names the square points the comparables are located by.
+    expect(doc.cover.dataAsOf.some((line) => line.startsWith('DC Office of the Chief Technology Officer (DC GIS), Square Points'))).toBe(true);
+  });
+
+  it('puts the comparables values in the citations file, after the subject’s, each with its own field', () => {
+    const doc = withComps();
+    const rows = citationRows(doc);
+    const plainRows = citationRows(build(null));
+    expect(rows.slice(0, plainRows.length)).toEqual(plainRows);
+    const comps = rows.slice(plainRows.length);
+    expect(comps).toHaveLength(comparablesValues(section(doc)).length);
+    expect(comps.every((row) => row.section === 'Comparable sales' && row.field.startsWith('comparables.'))).toBe(true);
+    expect(comps.find((row) => row.field === `comparables.grid.${ids[3]}.salePrice`)).toMatchObject({ label: 'Comp 1: Sale price', printed: '$1,330,000', status: 'reported', markers: [expect.any(Number)] });
+  });
+
+  it('says what does not add up: a comp no longer in the answer, adjustments past the guidelines', () => {
+    const problems = section(build({ workfile: { ...WORKFILE, chosen: [...WORKFILE.chosen, 'rec_gone'] }, pages: [comps2016.envelope] })).problems;
+    expect(problems).toContain('Comp 6 as saved (record rec_gone) is not in the current search’s answer: dropped from the grid.');
+    expect(problems.some((problem) => /guideline/.test(problem))).toBe(true);
+  });
+});

@@ -1,0 +1,284 @@
+// The report's comparables section, from the analysis the Comparables view shows (shared/comparables
+// analysis.ts): the search as run, the map (as data: the print route draws it to an image), the
+// sales comparison grid with every cell cited, the regression behind the rates, the sales analyzed
+// and not used, and the prior sales. Pure. Every cell is re-keyed under `comparables.` so the
+// citations file and "Verify a report" can tell each printed value from the others.
+import { reconciliationProblems } from '../comparables/adjustments.ts';
+import { gridRowLabels } from '../comparables/candidates.ts';
+import { distanceText, mapSpecFor } from '../comparables/map-spec.ts';
+import {
+  gridRowKeys,
+  notUsedReasonLabels,
+  rateKeys,
+  rateLabels,
+  type ComparableSale,
+  type ComparablesAnalysis,
+  type ComparablesWorkfile,
+  type GridProperty,
+  type GridRowKey,
+  type RegressionSupport,
+} from '../comparables/model.ts';
+import { describeCriteria } from '../comparables/search.ts';
+import type { Citation, CitedValue, ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
+
+export const COMPARABLES_TITLE = 'Comparable sales';
+export const NO_SEARCH = 'No comparables search has been run for this assignment.';
+export const NO_COMPS_CHOSEN = 'No comparable sales are chosen yet: the sales comparison grid is empty.';
+
+/** The same value under a field and label of its own place in the report. */
+const placed = (value: CitedValue, field: string, label: string): CitedValue => ({ ...value, field, label });
+
+const finite = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+export interface ComparablesSectionOptions {
+  /** The subject's use code, for the search's description ("Same property type as the subject (use code 24)"). */
+  subjectUseCode?: string | null;
+}
+
+/**
+ * The section for an assignment whose comparables work has started. A workfile without a search
+ * gives a section that says so (and nothing else); one with a search gives everything it holds.
+ */
+export function comparablesSection(analysis: ComparablesAnalysis, workfile: ComparablesWorkfile, options: ComparablesSectionOptions = {}): ComparablesSection {
+  const { run } = analysis;
+  const problems = [...analysis.problems];
+  if (run === null) {
+    return { title: COMPARABLES_TITLE, search: null, map: null, grid: null, support: null, notUsed: [], priorSales: null, missing: [NO_SEARCH], problems };
+  }
+  const subject = analysis.set.subject;
+  const missing: string[] = [];
+  const grid = analysis.chosen.length > 0 && subject !== null ? gridOf(analysis, subject, workfile) : null;
+  if (analysis.chosen.length === 0) missing.push(NO_COMPS_CHOSEN);
+  if (grid) problems.push(...grid.reconciliation.problems.filter((problem) => !problems.includes(problem)));
+  return {
+    title: COMPARABLES_TITLE,
+    search: {
+      lines: describeCriteria(run.criteria, run.effectiveDate, run, subject ? { livingAreaSqft: subject.numbers.gla, useCode: options.subjectUseCode ?? null } : null),
+      ranAt: run.ranAt,
+      dataAsOf: run.dataAsOf ?? analysis.set.dataAsOf,
+      total: analysis.set.total,
+      returned: analysis.set.candidates.length,
+      limitations: analysis.set.limitations.map((limitation) => ({ text: limitation.text, citationIds: [...limitation.citationIds] })),
+    },
+    map: mapOf(analysis, workfile),
+    grid,
+    support: supportOf(analysis.support),
+    notUsed: analysis.notUsed.map(
+      (entry): NotUsedRow => {
+        const { candidate } = entry;
+        const where = `comparables.notUsed.${candidate.id}`;
+        const name = `Not used (${candidate.address})`;
+        return {
+          id: candidate.id,
+          label: candidate.address,
+          address: placed(candidate.values.address, `${where}.address`, `${name}: address`),
+          saleDate: placed(candidate.values.saleDate, `${where}.saleDate`, `${name}: ${gridRowLabels.saleDate}`),
+          price: placed(candidate.values.salePrice, `${where}.salePrice`, `${name}: ${gridRowLabels.salePrice}`),
+          distance: placed(candidate.values.proximity, `${where}.proximity`, `${name}: ${gridRowLabels.proximity}`),
+          reason: entry.reason,
+          reasonLabel: notUsedReasonLabels[entry.reason],
+          note: entry.note,
+          by: entry.by,
+        };
+      },
+    ),
+    priorSales: priorSalesTable(subject, analysis.chosen),
+    missing,
+    problems,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The map
+
+function mapOf(analysis: ComparablesAnalysis, workfile: ComparablesWorkfile): ComparablesMap {
+  const spec = mapSpecFor(analysis, workfile);
+  const byId = new Map(analysis.set.candidates.map((candidate) => [candidate.id, candidate]));
+  const subjectApproximate = spec.subject?.approximate === true;
+  const legend = spec.points
+    .map((point) => ({ point, candidate: byId.get(point.id) }))
+    .sort((a, b) => (a.point.number ?? Infinity) - (b.point.number ?? Infinity) || (a.candidate?.distanceMiles ?? 0) - (b.candidate?.distanceMiles ?? 0))
+    .map(({ point, candidate }) => ({
+      id: point.id,
+      number: point.number,
+      label: point.label,
+      role: point.role,
+      distance: candidate ? distanceText(candidate, subjectApproximate) : 'Distance not known',
+    }));
+  return { spec, caption: mapCaption(analysis, spec.radiusMiles), legend };
+}
+
+/** Who published what the map draws: the sales, their locations (the basemap's publishers are added where it is drawn). */
+function mapCaption(analysis: ComparablesAnalysis, radiusMiles: number | null): string {
+  const byId = new Map(analysis.citations.map((citation) => [citation.id, citation]));
+  const publishers: string[] = [];
+  const note = (ids: readonly string[]) => {
+    for (const citation of ids.map((id) => byId.get(id)).filter((c): c is Citation => c !== undefined)) {
+      const name = citation.publisher ?? 'a source the answer does not name';
+      if (!publishers.includes(name)) publishers.push(name);
+    }
+  };
+  for (const candidate of analysis.set.candidates) {
+    if (candidate.location === null) continue;
+    note(candidate.values.salePrice.citationIds);
+    note(candidate.values.proximity.citationIds);
+  }
+  const approximate = analysis.set.candidates.some((candidate) => candidate.location?.approximate) || analysis.set.subject?.location?.approximate === true;
+  return [
+    publishers.length > 0 ? `Sales and their locations: ${publishers.join('; ')}.` : null,
+    approximate ? 'OTR sale locations are tax-square centroids (approximate).' : null,
+    radiusMiles !== null ? `The ring is the ${radiusMiles} mi searched around the subject.` : null,
+  ]
+    .filter((part): part is string => part !== null)
+    .join(' ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The grid
+
+function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: ComparablesWorkfile): ComparablesGrid {
+  const columnsById = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
+  const comps = analysis.chosen;
+  const rows = gridRowKeys.map((key: GridRowKey) => ({
+    key,
+    label: gridRowLabels[key],
+    subject: placed(subject.values[key], `comparables.grid.subject.${key}`, `Subject: ${gridRowLabels[key]}`),
+    comps: comps.map((comp, index) => {
+      const column = columnsById.get(comp.id);
+      return {
+        value: placed(comp.values[key], `comparables.grid.${comp.id}.${key}`, `Comp ${index + 1}: ${gridRowLabels[key]}`),
+        adjustment: column?.adjustments[key] ?? null,
+        working: column?.workings[key] ?? null,
+      };
+    }),
+  }));
+  const summary = comps.flatMap((comp) => {
+    const column = columnsById.get(comp.id);
+    return column
+      ? [{ compId: comp.id, net: column.net, gross: column.gross, netPct: column.netPct, grossPct: column.grossPct, adjustedPrice: column.adjustedPrice, warnings: [...column.warnings] }]
+      : [];
+  });
+  const suggestions = analysis.support.suggestions;
+  return {
+    columns: comps.map((comp, index) => ({ compId: comp.id, number: index + 1, address: comp.address, weight: columnsById.get(comp.id)?.weight ?? workfile.weights[comp.id] ?? 'less' })),
+    rows,
+    summary,
+    adjustedRange: analysis.grid.adjustedRange,
+    rates: rateKeys.map((key) => {
+      const value = workfile.rates[key];
+      const suggestion = suggestions[key];
+      const suggested = finite(suggestion?.value);
+      return {
+        key,
+        label: rateLabels[key].label,
+        unit: rateLabels[key].unit,
+        value,
+        source: value === null ? null : (workfile.rateSource[key] ?? 'appraiser'),
+        support: suggested === null ? null : { value: suggested, ciLow: finite(suggestion?.ciLow), ciHigh: finite(suggestion?.ciHigh) },
+      };
+    }),
+    reconciliation: {
+      indicatedValueDollars: workfile.reconciliation.indicatedValueDollars,
+      comment: workfile.reconciliation.comment,
+      problems: reconciliationProblems(workfile, analysis.grid),
+    },
+  };
+}
+
+/** The regression as the document keeps it: numbers a JSON file can hold (a non-finite one is "could not be estimated"). */
+function supportOf(support: RegressionSupport): ComparablesSection['support'] {
+  const suggestions = Object.fromEntries(
+    rateKeys.map((key) => {
+      const suggestion = support.suggestions[key];
+      return [
+        key,
+        {
+          rate: key,
+          value: finite(suggestion?.value),
+          ciLow: finite(suggestion?.ciLow),
+          ciHigh: finite(suggestion?.ciHigh),
+          coefficient: finite(suggestion?.coefficient),
+          stdError: finite(suggestion?.stdError),
+          why: suggestion?.why ?? (suggestion ? null : 'Not estimated.'),
+        },
+      ];
+    }),
+  ) as NonNullable<ComparablesSection['support']>['suggestions'];
+  return {
+    method: support.method,
+    n: support.n,
+    r2: finite(support.r2),
+    adjustedR2: finite(support.adjustedR2),
+    predictors: [...support.predictors],
+    suggestions,
+    salesUsed: support.salesUsed.map((sale) => ({ ...sale, citationIds: [...sale.citationIds] })),
+    excluded: support.excluded.map((sale) => ({ ...sale })),
+    message: support.message,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prior sales
+
+const PRIOR_COLUMNS = [
+  { key: 'property', label: 'Property' },
+  { key: 'date', label: 'Date' },
+  { key: 'price', label: 'Price' },
+  { key: 'source', label: 'Source' },
+];
+
+/** Earlier transfers of the subject and each chosen comp; the note says what the sample holds when it holds none. */
+function priorSalesTable(subject: GridProperty | null, comps: readonly ComparableSale[]): ReportTable {
+  const properties = [...(subject ? [{ property: subject, name: 'Subject' }] : []), ...comps.map((comp, index) => ({ property: comp, name: `Comp ${index + 1}` }))];
+  const rows: ReportTable['rows'] = [];
+  const notes: string[] = [];
+  for (const { property, name } of properties) {
+    if (property.priorSales.length === 0 && !notes.includes(property.priorSalesNote)) notes.push(property.priorSalesNote);
+    property.priorSales.forEach((sale, index) => {
+      const where = `comparables.prior.${property.id}.${index}`;
+      const address = property.values.address;
+      rows.push({
+        property: placed({ ...address, display: address.status === 'unavailable' ? address.display : `${name}: ${address.display}` }, `${where}.property`, `${name}: prior sale ${index + 1}, property`),
+        date: placed(sale.date, `${where}.date`, `${name}: prior sale ${index + 1}, date`),
+        price: placed(sale.price, `${where}.price`, `${name}: prior sale ${index + 1}, price`),
+        source: placed(sale.source, `${where}.source`, `${name}: prior sale ${index + 1}, source`),
+      });
+    });
+  }
+  return { id: 'comparables-prior-sales', title: 'Prior sales of the subject and the comps', columns: PRIOR_COLUMNS, rows, note: notes.length > 0 ? notes.join(' ') : null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the section back: its printed values and its citations, in print order
+
+/** Every cited value the section prints, in the order a reader meets them (the grid row by row). */
+export function comparablesValues(section: ComparablesSection): CitedValue[] {
+  const values: CitedValue[] = [];
+  for (const row of section.grid?.rows ?? []) values.push(row.subject, ...row.comps.map((cell) => cell.value));
+  for (const row of section.notUsed) values.push(row.address, row.saleDate, row.price, row.distance);
+  const table = section.priorSales;
+  if (table) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) values.push(row[column.key]!);
+  return values;
+}
+
+/** The citation ids the section prints, in order of first use: the search's limitations, the grid, the regression's sales, the sales not used, the prior sales. */
+export function comparablesCitationOrder(section: ComparablesSection): string[] {
+  const order: string[] = [];
+  const use = (ids: readonly string[]) => {
+    for (const id of ids) if (!order.includes(id)) order.push(id);
+  };
+  const visit = (value: CitedValue) => {
+    use(value.citationIds);
+    for (const alternative of value.alternatives) use(alternative.citationIds);
+  };
+  for (const limitation of section.search?.limitations ?? []) use(limitation.citationIds);
+  for (const row of section.grid?.rows ?? []) [row.subject, ...row.comps.map((cell) => cell.value)].forEach(visit);
+  for (const sale of section.support?.salesUsed ?? []) use(sale.citationIds);
+  for (const row of section.notUsed) [row.address, row.saleDate, row.price, row.distance].forEach(visit);
+  const table = section.priorSales;
+  if (table) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) visit(row[column.key]!);
+  return order;
+}
+
+/** Whether an assignment's comparables work has started: a search run, or the workfile saved. Before that the report prints nothing about comparables. */
+export const comparablesStarted = (workfile: Pick<ComparablesWorkfile, 'searches' | 'savedAt'>): boolean => workfile.searches.length > 0 || workfile.savedAt !== null;
