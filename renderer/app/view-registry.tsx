@@ -10,6 +10,7 @@ import { CatalogView } from '../features/catalog/CatalogView.tsx';
 import { EntityPage } from '../features/entity/EntityPage.tsx';
 import { ReportView } from '../features/report/ReportView.tsx';
 import { AssignmentsView } from '../features/assignments/AssignmentsView.tsx';
+import { ComparablesView } from '../features/comparables/ComparablesView.tsx';
 import { StartAssignment } from '../features/assignments/StartAssignment.tsx';
 import { entityPageSlots } from './entity-slots.ts';
 
@@ -21,6 +22,7 @@ viewComponents.owners = OwnersView;
 viewComponents.catalog = CatalogView;
 viewComponents.report = ReportView;
 viewComponents.assignments = AssignmentsView;
+viewComponents.comparables = ComparablesView;
 entityPageSlots.actions = StartAssignment;
 
 /** The entity page, shown over any view when an entity is opened (set by the entity feature). */

@@ -52,3 +52,7 @@ export const assignmentsQueryScope = ['assignments'] as const;
 export const assignmentQueryKey = (assignmentId: string) => ['assignments', assignmentId] as const;
 export const assignmentAnswerQueryKey = (assignmentId: string, answerId: string) => ['assignments', assignmentId, 'answer', answerId] as const;
 export const subjectReportQueryKey = (assignmentId: string) => ['assignments', assignmentId, 'report'] as const;
+/** An assignment's comparables: its workfile and the kept answers the analysis reads (free, local). */
+export const comparablesQueryKey = (assignmentId: string) => ['assignments', assignmentId, 'comparables'] as const;
+/** The features of a map area layer (wards, ZIPs…) a market area can be chosen from: served with the app, never the service. */
+export const mapAreaLayerQueryKey = (layer: string) => ['map', 'area-layer', layer] as const;

@@ -1,0 +1,260 @@
+// The sales the search returned, as a table that does everything the map does, by keyboard: ↑/↓,
+// Home/End move between rows (the focused row's point is highlighted on the map), Space or Enter
+// chooses or drops the sale, a header sorts, Ctrl/⌘+C copies a row and "Copy table" all of them.
+// Flags are small badges in words; a chosen sale shows its comp number.
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { candidateFlagLabels, type CandidateFlag, type CandidateSet, type ComparableSale } from '../../../shared/comparables/model.ts';
+import { sortRows, toTsv, type Column } from '../../components/DataTable.tsx';
+import { CitationChip } from '../../components/CitationChip.tsx';
+import { citationView } from '../../../shared/report/citation.ts';
+import { CitedCell, type CitationIndex } from './CitedCell.tsx';
+import { cautionFlags, flagShortLabels, rowAfterKey } from './comparables-model.ts';
+
+interface CandidateRow {
+  candidate: ComparableSale;
+  /** Its place in the service's answer (1 = first). */
+  order: number;
+  comp: number | null;
+}
+
+type Sort = { columnId: string; direction: 'asc' | 'desc' } | null;
+
+const valueText = (row: CandidateRow, key: 'proximity' | 'saleDate' | 'salePrice' | 'pricePerSqft' | 'gla') => {
+  const value = row.candidate.values[key];
+  return value.status === 'unavailable' ? '' : value.display;
+};
+
+const columns: Column<CandidateRow>[] = [
+  { id: 'order', header: '#', text: (row) => String(row.order), sortValue: (row) => row.order, align: 'right' },
+  {
+    id: 'comp',
+    header: 'Comp',
+    text: (row) => (row.comp === null ? '' : String(row.comp)),
+    sortValue: (row) => row.comp,
+  },
+  { id: 'address', header: 'Address', text: (row) => row.candidate.address },
+  { id: 'distance', header: 'Distance', text: (row) => valueText(row, 'proximity'), sortValue: (row) => row.candidate.distanceMiles, align: 'right' },
+  { id: 'date', header: 'Sold', text: (row) => row.candidate.saleDate ?? '', sortValue: (row) => row.candidate.saleDate },
+  { id: 'price', header: 'Price', text: (row) => valueText(row, 'salePrice'), sortValue: (row) => row.candidate.priceDollars, align: 'right' },
+  {
+    id: 'ppsf',
+    header: '$/sq ft',
+    text: (row) => valueText(row, 'pricePerSqft'),
+    sortValue: (row) => (row.candidate.numbers.gla ? row.candidate.priceDollars / row.candidate.numbers.gla : null),
+    align: 'right',
+  },
+  { id: 'gla', header: 'GLA', text: (row) => valueText(row, 'gla'), sortValue: (row) => row.candidate.numbers.gla, align: 'right' },
+  { id: 'flags', header: 'Flags', text: (row) => row.candidate.flags.map((flag) => candidateFlagLabels[flag]).join('; ') },
+];
+
+/** The columns drawn as their own cells (comp number and flags ride with the toggle and the address). */
+const shown = ['order', 'address', 'distance', 'date', 'price', 'ppsf', 'gla'] as const;
+
+export function CandidateList(props: {
+  set: CandidateSet;
+  chosen: readonly string[];
+  highlightedId: string | null;
+  index: CitationIndex;
+  onToggle: (id: string) => void;
+  onHighlight: (id: string | null) => void;
+}) {
+  const { set, chosen, highlightedId, index, onToggle, onHighlight } = props;
+  const [sort, setSort] = useState<Sort>(null);
+  const [focused, setFocused] = useState(0);
+  const [copied, setCopied] = useState<string | null>(null);
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+
+  const rows = useMemo<CandidateRow[]>(
+    () =>
+      set.candidates.map((candidate, position) => {
+        const at = chosen.indexOf(candidate.id);
+        return { candidate, order: position + 1, comp: at === -1 ? null : at + 1 };
+      }),
+    [set.candidates, chosen],
+  );
+  const sorted = useMemo(() => (sort ? sortRows(rows, columns.find((column) => column.id === sort.columnId), sort.direction) : rows), [rows, sort]);
+  const focusIndex = Math.min(focused, Math.max(0, sorted.length - 1));
+
+  const flash = (message: string) => {
+    setCopied(message);
+    window.setTimeout(() => setCopied(null), 1800);
+  };
+  const copy = (text: string, message: string) =>
+    void navigator.clipboard.writeText(text).then(
+      () => flash(message),
+      () => flash('Copy failed'),
+    );
+
+  const focusRow = (at: number) => {
+    setFocused(at);
+    bodyRef.current?.querySelectorAll<HTMLTableRowElement>('tr')[at]?.focus();
+  };
+
+  const onRowKey = (event: KeyboardEvent<HTMLTableRowElement>, row: CandidateRow, at: number) => {
+    // Keys pressed on the row's own buttons and chips are theirs.
+    if (event.target !== event.currentTarget) return;
+    const next = rowAfterKey(event.key, at, sorted.length);
+    if (next !== null) focusRow(next);
+    else if (event.key === ' ' || event.key === 'Enter') onToggle(row.candidate.id);
+    else if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 'c' && !window.getSelection()?.toString()) {
+      copy(toTsv(columns, [row]).split('\n')[1] ?? '', 'Row copied');
+    } else return;
+    event.preventDefault();
+  };
+
+  const flagged = set.candidates.filter((candidate) => candidate.flags.some((flag) => cautionFlags.has(flag))).length;
+  return (
+    <section className="comps-candidates" aria-labelledby="comps-candidates-title">
+      <div className="comps-pane-head">
+        <h2 id="comps-candidates-title">Candidates</h2>
+        <span className="muted comps-pane-head__count" data-testid="comps-candidate-count">
+          {set.candidates.length === set.total ? `${set.total} returned` : `${set.candidates.length} of ${set.total} returned`} · {chosen.length} chosen · {flagged} flagged
+        </span>
+        <span className="comps-spacer" />
+        {copied && (
+          <span className="comps-copied" role="status">
+            {copied}
+          </span>
+        )}
+        <button type="button" className="button button--small" disabled={rows.length === 0} onClick={() => copy(toTsv(columns, sorted), `${sorted.length} rows copied`)}>
+          Copy table
+        </button>
+      </div>
+      <div className="comps-candidates__scroll">
+        <table className="comps-table comps-table--candidates" aria-label="Candidates" aria-describedby="comps-candidates-keys">
+          <colgroup>
+            <col className="comps-col--toggle" />
+            <col className="comps-col--order" />
+            <col className="comps-col--address" />
+            <col className="comps-col--distance" />
+            <col className="comps-col--date" />
+            <col className="comps-col--price" />
+            <col className="comps-col--ppsf" />
+            <col className="comps-col--gla" />
+          </colgroup>
+          <thead>
+            <tr>
+              <th scope="col" className="comps-table__toggle">
+                <span className="visually-hidden">Choose or drop</span>
+              </th>
+              {shown.map((id) => {
+                const column = columns.find((candidate) => candidate.id === id)!;
+                const direction = sort?.columnId === id ? sort.direction : null;
+                return (
+                  <th
+                    key={id}
+                    scope="col"
+                    className={column.align === 'right' ? 'is-numeric' : undefined}
+                    aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
+                  >
+                    <button
+                      type="button"
+                      className="data-table__sort"
+                      onClick={() => setSort((current) => (current?.columnId === id ? { columnId: id, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { columnId: id, direction: 'asc' }))}
+                    >
+                      {column.header}
+                      <span className="data-table__arrow" aria-hidden="true">
+                        {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : ''}
+                      </span>
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody ref={bodyRef}>
+            {sorted.map((row, at) => {
+              const { candidate } = row;
+              const classes = ['comps-row', row.comp !== null ? 'is-chosen' : '', candidate.id === highlightedId ? 'is-highlighted' : ''].filter(Boolean).join(' ');
+              return (
+                <tr
+                  key={candidate.id}
+                  className={classes}
+                  tabIndex={at === focusIndex ? 0 : -1}
+                  data-candidate-id={candidate.id}
+                  onFocus={(event) => {
+                    if (event.target !== event.currentTarget) return;
+                    setFocused(at);
+                    onHighlight(candidate.id);
+                  }}
+                  onMouseEnter={() => onHighlight(candidate.id)}
+                  onKeyDown={(event) => onRowKey(event, row, at)}
+                >
+                  <td className="comps-table__toggle">
+                    <button
+                      type="button"
+                      className={`comps-toggle${row.comp !== null ? ' comps-toggle--chosen' : ''}`}
+                      tabIndex={-1}
+                      aria-label={row.comp !== null ? `Drop comp ${row.comp}, ${candidate.address}` : `Choose ${candidate.address}`}
+                      aria-pressed={row.comp !== null}
+                      onClick={() => onToggle(candidate.id)}
+                    >
+                      {row.comp ?? '+'}
+                    </button>
+                  </td>
+                  <td className="is-numeric muted">{row.order}</td>
+                  <td className="comps-table__address">
+                    <span className="comps-table__street" title={candidate.address}>
+                      {candidate.address}
+                    </span>
+                    <Flags flags={candidate.flags} />
+                  </td>
+                  <td className="is-numeric">{valueText(row, 'proximity') || '—'}</td>
+                  <td className="comps-table__date">{candidate.saleDate ?? <span className="muted">No date</span>}</td>
+                  <td className="is-numeric">
+                    <CitedCell value={candidate.values.salePrice} index={index} />
+                  </td>
+                  <td className="is-numeric" title={valueText(row, 'pricePerSqft') || undefined}>
+                    {valueText(row, 'pricePerSqft').replace(/\s*per sq ft$/, '') || '—'}
+                  </td>
+                  <td className="is-numeric">{valueText(row, 'gla') || '—'}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {rows.length === 0 && <p className="comps-empty muted">No search has been run yet: set the criteria above and search. The price is shown before anything is bought.</p>}
+      </div>
+      <p id="comps-candidates-keys" className="comps-keys muted">
+        ↑/↓ move · Space or Enter chooses or drops · the focused sale is ringed on the map
+      </p>
+      {set.limitations.length > 0 && (
+        <ul className="comps-limitations" aria-label="What the answer says it lacks">
+          {set.limitations.map((limitation) => (
+            <li key={limitation.text}>
+              {limitation.text}
+              {limitation.citationIds.map((id) => {
+                const entry = index.get(id);
+                return entry ? <CitationChip key={id} citation={citationView(entry.citation)} marker={String(entry.number)} /> : null;
+              })}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A sale's flags as small badges in words: those that need a second look stand out; the ones true of
+ * nearly every OTR sale (an approximate location, synthetic characteristics) are one quiet line.
+ */
+function Flags({ flags }: { flags: readonly CandidateFlag[] }) {
+  if (flags.length === 0) return null;
+  const caution = flags.filter((flag) => cautionFlags.has(flag));
+  const quiet = flags.filter((flag) => !cautionFlags.has(flag));
+  return (
+    <span className="comps-badges">
+      {caution.map((flag) => (
+        <span key={flag} className="comps-badge comps-badge--caution" title={candidateFlagLabels[flag]}>
+          {flagShortLabels[flag]}
+        </span>
+      ))}
+      {quiet.length > 0 && (
+        <span className="comps-badge comps-badge--quiet" title={quiet.map((flag) => candidateFlagLabels[flag]).join('; ')}>
+          {quiet.map((flag) => flagShortLabels[flag]).join(' · ')}
+        </span>
+      )}
+    </span>
+  );
+}

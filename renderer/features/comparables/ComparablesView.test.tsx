@@ -1,0 +1,421 @@
+// The Comparables view with the platform faked and the map stood in for (no WebGL here): what it asks
+// before buying, what it refuses to send, what it buys and keeps, and one selection shared by the map,
+// the candidate list and the grid, with the arithmetic on screen and the workfile saved.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '../../app/App.tsx';
+import { useUiStore } from '../../app/ui-store.ts';
+import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+import type * as DownloadModule from '../../components/download.ts';
+import type { PlatMapProps } from '../../components/map/map-types.ts';
+import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
+import compsFixture from '../../../shared/comparables/fixtures/dc-1708-comps-2016.json';
+import subjectFixture from '../../../shared/report/fixtures/dc-1708-21st-st-nw.json';
+import { ComparablesView } from './ComparablesView.tsx';
+import { useComparablesStore, SAVE_DELAY_MS } from './comparables-store.ts';
+
+const SUBJECT_REF = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
+const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+const state = vi.hoisted(() => ({
+  active: 'p1' as string | null,
+  effectiveDate: '2017-01-01',
+  workfile: null as unknown,
+  subject: null as unknown,
+  pages: [] as unknown[],
+  comps: null as unknown,
+  saves: [] as unknown[],
+}));
+
+vi.mock('../../platform/plat.ts', async (importOriginal) => {
+  const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
+  return fakePlatModule(importOriginal, calls, {
+    listProjects: () => ({
+      projects: [
+        {
+          id: 'p1',
+          name: 'Dupont row house',
+          capMicroUsd: 5_000_000,
+          archived: false,
+          createdAt: '2026-05-01T00:00:00Z',
+          assignment: { subjectRef: SUBJECT_REF, subjectLabel: '1708 21ST ST NW', effectiveDate: state.effectiveDate, intendedUse: 'Lending', client: 'Bank', reference: 'R1', notes: '' },
+        },
+      ],
+      activeProjectId: state.active,
+    }),
+    getComparables: () => ({ workfile: state.workfile, subject: state.subject, pages: state.pages }),
+    saveComparables: (request) => {
+      const { workfile } = request as { workfile: ComparablesWorkfile };
+      state.saves.push(workfile);
+      state.workfile = { ...workfile, savedAt: '2026-05-01T10:00:00.000Z' };
+      return { workfile: state.workfile };
+    },
+    getAppInfo: () => ({ appName: 'Plat', appVersion: '0.1.0', runtime: 'browser-host', service: {} }),
+    previewCost: (request) => {
+      const { operation, request: parts } = request as { operation: string; request: { body?: { mode?: string; projection?: string } } };
+      if (parts.body?.mode === 'catalog') return { ...listedPrice(operation, 0), basis: 'free' };
+      return listedPrice(operation, parts.body?.projection === 'report_subject_v1' ? 250_000 : 150_000);
+    },
+    queryRecords: (request) => {
+      const body = (request as { request: { body: { mode: string; projection?: string } } }).request.body;
+      if (body.mode === 'catalog') {
+        return serviceAnswer({ items: [{ dataset: 'sales', field: 'sale_date', data_type: 'date', description: 'Sale date', coverage: { earliest: '1964-12-22', latest: '2017-01-17' } }] }, 0);
+      }
+      if (body.projection === 'report_subject_v1') {
+        state.subject = (subjectFixture as { subject: unknown }).subject;
+        return { envelope: state.subject, billing: { chargedMicroUsd: 250_000, cacheHit: false, replayed: false, servedAt: '2026-01-01T00:00:00.000Z' } };
+      }
+      // The core keeps the answer with the active assignment; the next read finds it by the run saved.
+      state.pages = [state.comps];
+      return { envelope: state.comps, billing: { chargedMicroUsd: 150_000, cacheHit: false, replayed: false, servedAt: '2026-01-01T00:00:00.000Z' } };
+    },
+  });
+});
+
+// No WebGL here: the map is stood in for by buttons that do what its points, picks and drawing do.
+const mapProps = vi.hoisted(() => ({ last: null as PlatMapProps | null }));
+vi.mock('../../components/map/PlatMap.tsx', () => ({
+  PlatMap: (props: PlatMapProps) => {
+    mapProps.last = props;
+    return (
+      <div role="application" aria-label={props.spec.altText} data-testid="map-stub" data-highlighted={props.highlightedId ?? ''}>
+        {props.spec.subject && <span>Subject {props.spec.subject.label}</span>}
+        {props.spec.points.map((point) => (
+          <button key={point.id} type="button" onClick={() => props.onTogglePoint?.(point.id)}>
+            Map point {point.label}
+            {point.number ? ` #${point.number}` : ''}
+          </button>
+        ))}
+        {props.drawing && (
+          <button
+            type="button"
+            onClick={() =>
+              props.onPolygonDrawn?.([
+                [
+                  [-77.05, 38.91],
+                  [-77.04, 38.92],
+                  [-77.04, 38.91],
+                  [-77.05, 38.92],
+                  [-77.05, 38.91],
+                ],
+              ])
+            }
+          >
+            Finish a drawing that crosses itself
+          </button>
+        )}
+      </div>
+    );
+  },
+}));
+
+const downloads = vi.hoisted(() => [] as Array<{ filename: string; text: string; mime: string }>);
+vi.mock('../../components/download.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof DownloadModule>()),
+  downloadTextFile: (filename: string, text: string, mime: string) => downloads.push({ filename, text, mime }),
+}));
+
+const comps = compsFixture as unknown as { request: Record<string, unknown>; envelope: unknown };
+
+/** A workfile whose last search is the fixture's (the answer kept with the assignment). */
+function searchedWorkfile(patch: Partial<ComparablesWorkfile> = {}): ComparablesWorkfile {
+  const base = emptyComparablesWorkfile();
+  return {
+    ...base,
+    searches: [{ id: 'r1', criteria: base.criteria, effectiveDate: '2017-01-01', radiusMiles: 0.5, pages: [comps.request], ranAt: '2026-05-01T09:00:00.000Z', dataAsOf: '2017-02-05', total: 14, returned: 14 }],
+    ...patch,
+  };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  calls.length = 0;
+  downloads.length = 0;
+  state.active = 'p1';
+  state.effectiveDate = '2017-01-01';
+  state.workfile = emptyComparablesWorkfile();
+  state.subject = (subjectFixture as { subject: unknown }).subject;
+  state.pages = [];
+  state.comps = comps.envelope;
+  state.saves = [];
+  mapProps.last = null;
+  useComparablesStore.getState().reset();
+  useUiStore.setState({ activeView: 'comparables', openAssignmentId: null });
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.removeAttribute('open');
+  };
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+async function settle(ms = 0) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+async function renderView() {
+  const view = render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ComparablesView />
+    </QueryClientProvider>,
+  );
+  for (let step = 0; step < 6; step++) await settle(50);
+  return view;
+}
+
+const bought = (projection: string) =>
+  calls.filter((call) => call.operation === 'queryRecords' && (call.request as { request: { body: { projection?: string } } }).request.body.projection === projection);
+const candidates = () => screen.getByRole('table', { name: 'Candidates' });
+const grid = () => screen.getByRole('table', { name: 'Sales comparison grid' });
+
+/** Answers the confirmation a flagged sale asks for. */
+function confirmChoice() {
+  const dialog = screen.getByRole('dialog');
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Choose it anyway' }));
+}
+
+describe('ComparablesView', () => {
+  it('says no assignment is active and offers the Assignments page, asking for nothing', async () => {
+    state.active = null;
+    await renderView();
+    expect(screen.getByTestId('comps-no-assignment').textContent).toContain('Start an assignment');
+    fireEvent.click(screen.getByRole('button', { name: 'Assignments' }));
+    expect(useUiStore.getState().activeView).toBe('assignments');
+    expect(calls.some((call) => call.operation === 'getComparables')).toBe(false);
+  });
+
+  it('offers the subject report with its price when it is not bought, and will not search without the subject’s location', async () => {
+    state.subject = null;
+    await renderView();
+    const missing = screen.getByTestId('comps-subject-missing');
+    expect(within(missing).getByTestId('cost-tag').textContent).toBe('$0.25');
+    expect(screen.getByTestId('comps-search-problems').textContent).toContain('buy its record above first');
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(within(missing).getByRole('button', { name: 'Buy the subject report' }));
+    await settle(50);
+    await settle(50);
+    expect(bought('report_subject_v1')).toHaveLength(1);
+    expect(screen.queryByTestId('comps-subject-missing')).toBeNull();
+    expect(screen.queryByTestId('comps-search-problems')).toBeNull();
+    expect(bought('report_comparables_v1')).toHaveLength(0);
+  });
+
+  it('says a subject the records do not locate cannot be searched around, and prices nothing', async () => {
+    const envelope = structuredClone((subjectFixture as { subject: { data: { items: Array<Record<string, unknown>> } } }).subject);
+    delete envelope.data.items[0]!.location;
+    state.subject = envelope;
+    await renderView();
+    expect(screen.getByTestId('comps-search-problems').textContent).toContain('The subject has no location in the records');
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(calls.some((call) => call.operation === 'previewCost' && JSON.stringify(call.request).includes('report_comparables_v1'))).toBe(false);
+  });
+
+  it('shows the search’s price first, buys it with the exact request, and keeps the search in the workfile', async () => {
+    await renderView();
+    const search = screen.getByRole('button', { name: 'Search' });
+    expect(search.parentElement?.textContent).toContain('$0.15');
+    expect(bought('report_comparables_v1')).toHaveLength(0);
+
+    fireEvent.click(search);
+    for (let step = 0; step < 4; step++) await settle(50);
+    const sent = bought('report_comparables_v1').map((call) => (call.request as { request: { body: unknown } }).request.body);
+    expect(sent).toEqual([
+      {
+        mode: 'report',
+        projection: 'report_comparables_v1',
+        subject_property_ref: SUBJECT_REF,
+        radius_miles: 0.5,
+        limit: 100,
+        filters: {
+          sale: [
+            { field: 'from_date', value: '2016-01-01' },
+            { field: 'to_date', value: '2017-01-01' },
+            { field: 'include_undated', value: 'false' },
+          ],
+          property: [{ field: 'use_code', value: '24' }],
+        },
+      },
+    ]);
+    const saved = state.saves.at(-1) as ComparablesWorkfile;
+    expect(saved.searches).toHaveLength(1);
+    expect(saved.searches[0]).toMatchObject({ effectiveDate: '2017-01-01', radiusMiles: 0.5, pages: sent, total: 14, returned: 14, dataAsOf: 'sample_v1_20231105_d7b3abbd34f3' });
+    expect(within(candidates()).getAllByRole('row')).toHaveLength(15);
+    expect(screen.getByTestId('comps-candidate-count').textContent).toContain('14 returned · 0 chosen');
+    expect(screen.getByTestId('comps-current-search').textContent).toContain('14 sales found');
+  });
+
+  it('refuses a radius of 0 or 500 miles and a drawn area that crosses itself with a message, sending nothing', async () => {
+    await renderView();
+    const priced = () => calls.filter((call) => call.operation === 'previewCost' && JSON.stringify(call.request).includes('report_comparables_v1')).length;
+    const pricedBefore = priced();
+    const radius = screen.getByLabelText(/Radius/);
+    fireEvent.change(radius, { target: { value: '0' } });
+    expect(screen.getByTestId('comps-search-problems').textContent).toContain('The radius must be more than 0 miles.');
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(radius, { target: { value: '500' } });
+    expect(screen.getByTestId('comps-search-problems').textContent).toContain('The radius can be at most 5 miles');
+
+    fireEvent.change(screen.getByLabelText('Market area'), { target: { value: 'polygon' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Finish a drawing that crosses itself' }));
+    expect(screen.getByTestId('comps-search-problems').textContent).toContain('The drawn area crosses itself');
+    await settle(50);
+    // A search that cannot run is not even priced.
+    expect(priced()).toBe(pricedBefore);
+    expect(bought('report_comparables_v1')).toHaveLength(0);
+  });
+
+  it('says an effective date before every sale cannot have comparables, and where to change it', async () => {
+    state.effectiveDate = '1950-01-01';
+    await renderView();
+    const problems = screen.getByTestId('comps-search-problems');
+    expect(problems.textContent).toContain('before every dated sale the service holds (the earliest is 1964-12-22)');
+    fireEvent.click(within(problems).getByRole('button', { name: 'Set the effective date in the assignment' }));
+    expect(useUiStore.getState()).toMatchObject({ activeView: 'assignments', openAssignmentId: 'p1' });
+  });
+
+  it('widens the search by one step per click', async () => {
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Radius 0.5 → 1 mi' }));
+    expect((screen.getByLabelText(/Radius/) as HTMLInputElement).value).toBe('1');
+    fireEvent.click(screen.getByRole('button', { name: 'Sold within 12 → 18 months' }));
+    expect((screen.getByLabelText(/Sold within/) as HTMLInputElement).value).toBe('18');
+  });
+
+  it('one selection: chosen on the map, it is numbered in the list and gets a grid column; dropped in the grid, the list follows', async () => {
+    state.workfile = searchedWorkfile();
+    state.pages = [comps.envelope];
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Map point 2015 Q ST NW' }));
+    // Outside the living-area band: asks first, with the reason.
+    expect(screen.getByRole('dialog').textContent).toContain('Living area 3,042 sq ft');
+    confirmChoice();
+    expect(within(candidates()).getByRole('button', { name: 'Drop comp 1, 2015 Q ST NW' })).toBeTruthy();
+    expect(within(grid()).getByRole('columnheader', { name: /Comp 1.*2015 Q ST NW/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Map point 2015 Q ST NW #1' })).toBeTruthy();
+
+    fireEvent.click(within(grid()).getByRole('button', { name: 'Drop comp 1' }));
+    expect(within(candidates()).getByRole('button', { name: 'Choose 2015 Q ST NW' })).toBeTruthy();
+    expect(within(grid()).queryAllByText('2015 Q ST NW')).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Map point 2015 Q ST NW' })).toBeTruthy();
+  });
+
+  it('the list does by keyboard what the map does: arrows move and ring the point, Space chooses, Enter drops', async () => {
+    state.workfile = searchedWorkfile();
+    state.pages = [comps.envelope];
+    await renderView();
+    const rows = within(candidates()).getAllByRole('row').slice(1);
+    act(() => rows[0]!.focus());
+    expect(screen.getByTestId('map-stub').dataset.highlighted).toBe('rec_f1ac8c64-86d3-5875-8621-4cdbe866c12e');
+    fireEvent.keyDown(rows[0]!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(rows[1]);
+    expect(screen.getByTestId('map-stub').dataset.highlighted).toBe('rec_dd2626ab-43c1-5859-890f-9648dfecbb9d');
+    fireEvent.keyDown(rows[1]!, { key: ' ' });
+    confirmChoice();
+    expect(within(candidates()).getByRole('button', { name: 'Drop comp 1, 1638 19TH ST NW' })).toBeTruthy();
+    fireEvent.keyDown(rows[1]!, { key: 'Enter' });
+    expect(within(candidates()).getByRole('button', { name: 'Choose 1638 19TH ST NW' })).toBeTruthy();
+  });
+
+  it('asks before a non-market sale is used, saying why; cancelling leaves it out', async () => {
+    state.workfile = searchedWorkfile();
+    state.pages = [comps.envelope];
+    await renderView();
+    fireEvent.click(within(candidates()).getByRole('button', { name: 'Choose 1807 RIGGS PL NW' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('Not arm’s length');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(within(candidates()).getByRole('button', { name: 'Choose 1807 RIGGS PL NW' })).toBeTruthy();
+  });
+
+  it('adjusts by the appraiser’s rates with the arithmetic on screen, and saves once after the typing stops', async () => {
+    state.workfile = searchedWorkfile({ chosen: ['rec_f1ac8c64-86d3-5875-8621-4cdbe866c12e', 'rec_ed75840f-ec2e-5f5c-934f-f30f4618e207'] });
+    state.pages = [comps.envelope];
+    await renderView();
+    const gla = screen.getByLabelText('Rate: Gross living area ($ per sq ft)');
+    fireEvent.change(gla, { target: { value: '1' } });
+    fireEvent.change(gla, { target: { value: '15' } });
+    fireEvent.change(gla, { target: { value: '150' } });
+    // Subject 1,200 sq ft; comp 1 3,042 sq ft at $2,350,000; comp 2 2,016 sq ft at $1,330,000.
+    expect(screen.getByTestId('grid-adjustment-gla-1').textContent).toBe('−$276,300');
+    expect(screen.getByTestId('grid-adjustment-gla-2').textContent).toBe('−$122,400');
+    expect(screen.getByTestId('grid-net-1').textContent).toBe('−$276,300');
+    expect(screen.getByTestId('grid-gross-1').textContent).toBe('$276,300');
+    expect(screen.getByTestId('grid-net-pct-1').textContent).toBe('−11.8 %');
+    expect(screen.getByTestId('grid-adjusted-1').textContent).toBe('$2,073,700');
+    expect(screen.getByTestId('grid-adjusted-2').textContent).toBe('$1,207,600');
+    expect(screen.getByTestId('grid-range').textContent).toContain('$1,207,600 to $2,073,700');
+
+    // A lump sum on a row no rate covers joins the net.
+    fireEvent.change(screen.getByLabelText('Comp 2: Site (land area) adjustment ($)'), { target: { value: '-5,000' } });
+    expect(screen.getByTestId('grid-net-2').textContent).toBe('−$127,400');
+    expect(screen.getByTestId('grid-gross-2').textContent).toBe('$127,400');
+
+    expect(state.saves).toHaveLength(0);
+    await settle(SAVE_DELAY_MS + 10);
+    expect(state.saves).toHaveLength(1);
+    const saved = state.saves[0] as ComparablesWorkfile;
+    expect(saved.rates.glaPerSqft).toBe(150);
+    expect(saved.rateSource).toEqual({ glaPerSqft: 'appraiser' });
+    expect(saved.manual).toEqual({ 'rec_ed75840f-ec2e-5f5c-934f-f30f4618e207': { site: -5000 } });
+  });
+
+  it('accepts the regression’s suggestion for a rate and marks it as such', async () => {
+    state.workfile = searchedWorkfile();
+    state.pages = [comps.envelope];
+    await renderView();
+    const accept = screen.getAllByRole('button', { name: /^Accept the suggested rate for / })[0]!;
+    const rate = accept.closest('[data-rate]') as HTMLElement;
+    fireEvent.click(accept);
+    const input = within(rate).getByRole('textbox') as HTMLInputElement;
+    expect(input.value).not.toBe('');
+    expect(rate.textContent).toContain('suggested');
+    await settle(SAVE_DELAY_MS + 10);
+    const saved = state.saves.at(-1) as ComparablesWorkfile;
+    expect(Object.values(saved.rateSource)).toEqual(['suggestion']);
+    expect(Object.values(saved.rates).filter((value) => value !== null)).toEqual([Number(input.value)]);
+  });
+
+  it('keeps the appraiser’s reason for a sale not used', async () => {
+    state.workfile = searchedWorkfile();
+    state.pages = [comps.envelope];
+    await renderView();
+    const list = screen.getByRole('table', { name: 'Analyzed, not used' });
+    expect(within(list).getAllByRole('row')).toHaveLength(15);
+    fireEvent.change(within(list).getByLabelText('Reason 1723 WILLARD ST NW was not used'), { target: { value: 'condition' } });
+    fireEvent.change(within(list).getByLabelText('Note on 1723 WILLARD ST NW'), { target: { value: 'Gut renovation.' } });
+    await settle(SAVE_DELAY_MS + 10);
+    expect((state.saves.at(-1) as ComparablesWorkfile).notUsed).toEqual({ 'rec_80b9a012-8b26-50fe-8712-ed0a70d2ddde': { reason: 'condition', note: 'Gut renovation.' } });
+  });
+
+  it('saves what is waiting when the view is left, without waiting for the pause', async () => {
+    state.workfile = searchedWorkfile({ chosen: ['rec_f1ac8c64-86d3-5875-8621-4cdbe866c12e'] });
+    state.pages = [comps.envelope];
+    const view = await renderView();
+    fireEvent.change(screen.getByLabelText('Reconciliation comment (required)'), { target: { value: 'Comp 1 only.' } });
+    view.unmount();
+    await settle(0);
+    expect((state.saves.at(-1) as ComparablesWorkfile).reconciliation.comment).toBe('Comp 1 only.');
+  });
+
+  it('exports the sales comparison as UAD-shaped JSON and the grid as CSV', async () => {
+    state.workfile = searchedWorkfile({ chosen: ['rec_f1ac8c64-86d3-5875-8621-4cdbe866c12e'] });
+    state.pages = [comps.envelope];
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Export UAD-shaped JSON' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Export grid CSV' }));
+    expect(downloads.map((download) => [download.filename, download.mime])).toEqual([
+      ['Dupont row house – sales comparison (UAD-shaped) – 2017-01-01.json', 'application/json'],
+      ['Dupont row house – sales comparison grid – 2017-01-01.csv', 'text/csv'],
+    ]);
+    expect(JSON.parse(downloads[0]!.text).notice).toMatch(/not a certified UAD file/);
+    expect(downloads[1]!.text).toContain('2015 Q ST NW');
+    expect(screen.getByTestId('comps-export-status').textContent).toContain('Exported');
+  });
+});

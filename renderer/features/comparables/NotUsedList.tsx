@@ -1,0 +1,105 @@
+// Every sale the search returned that is not in the grid stays listed as "analyzed, not used" with a
+// reason, as the UAD 3.6 URAR asks: Plat's screening reason until the appraiser gives their own (a
+// reason from the list and a note), which they can take back.
+import { notUsedReasonLabels, notUsedReasons, type ComparablesWorkfile, type NotUsedEntry, type NotUsedReason } from '../../../shared/comparables/model.ts';
+import { CitedCell, type CitationIndex } from './CitedCell.tsx';
+import { clearNotUsedReason, setNotUsedReason } from './comparables-model.ts';
+
+type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
+
+export function NotUsedList({ entries, index, edit, onToggle }: { entries: NotUsedEntry[]; index: CitationIndex; edit: Edit; onToggle: (id: string) => void }) {
+  const unexplained = entries.filter((entry) => entry.by === 'plat' && entry.reason === 'other').length;
+  return (
+    <details className="comps-section comps-details" open={entries.length > 0 && entries.length <= 30}>
+      <summary>
+        <h2 className="comps-details__title">Analyzed, not used</h2>
+        <span className="muted">
+          {entries.length} {entries.length === 1 ? 'sale' : 'sales'}
+          {unexplained > 0 ? ` · ${unexplained} without a reason yet` : ''}
+        </span>
+      </summary>
+      {entries.length === 0 ? (
+        <p className="muted">Every sale the search returned is in the grid.</p>
+      ) : (
+        <table className="comps-table comps-table--plain" aria-label="Analyzed, not used">
+          <thead>
+            <tr>
+              <th scope="col">Address</th>
+              <th scope="col">Sold</th>
+              <th scope="col" className="is-numeric">
+                Price
+              </th>
+              <th scope="col">Reason</th>
+              <th scope="col">Note</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <NotUsedRow key={entry.candidate.id} entry={entry} index={index} edit={edit} onToggle={onToggle} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </details>
+  );
+}
+
+function NotUsedRow({ entry, index, edit, onToggle }: { entry: NotUsedEntry; index: CitationIndex; edit: Edit; onToggle: (id: string) => void }) {
+  const { candidate } = entry;
+  // Plat's "no reason given yet" is a prompt, not a note worth keeping under the appraiser's reason.
+  const keptNote = entry.by === 'plat' && entry.reason === 'other' ? '' : entry.note;
+  const save = (reason: NotUsedReason, text: string) => edit((w) => setNotUsedReason(w, candidate.id, reason, text));
+  return (
+    <tr>
+      <th scope="row" className="comps-notused__address">
+        {candidate.address}
+      </th>
+      <td>{candidate.saleDate ?? <span className="muted">No date</span>}</td>
+      <td className="is-numeric">
+        <CitedCell value={candidate.values.salePrice} index={index} />
+      </td>
+      <td>
+        <select
+          className="input input--compact"
+          aria-label={`Reason ${candidate.address} was not used`}
+          value={entry.reason}
+          onChange={(event) => save(event.target.value as NotUsedReason, keptNote)}
+        >
+          {notUsedReasons.map((reason) => (
+            <option key={reason} value={reason}>
+              {notUsedReasonLabels[reason]}
+            </option>
+          ))}
+        </select>
+        <span className={`comps-by comps-by--${entry.by}`}>{entry.by === 'plat' ? 'Plat’s screening' : 'yours'}</span>
+      </td>
+      <td className="comps-notused__note">
+        <input
+          className="input input--compact"
+          aria-label={`Note on ${candidate.address}`}
+          maxLength={2_000}
+          value={entry.note}
+          onChange={(event) => save(entry.reason, event.target.value)}
+        />
+      </td>
+      <td className="comps-notused__actions">
+        {entry.by === 'appraiser' && (
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={`Use Plat’s reason for ${candidate.address}`}
+            onClick={() => edit((w) => clearNotUsedReason(w, candidate.id))}
+          >
+            Plat’s reason
+          </button>
+        )}
+        <button type="button" className="button button--small" aria-label={`Use ${candidate.address} as a comp`} onClick={() => onToggle(candidate.id)}>
+          Use as comp
+        </button>
+      </td>
+    </tr>
+  );
+}

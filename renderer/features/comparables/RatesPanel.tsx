@@ -1,0 +1,204 @@
+// The appraiser's adjustment rates, each in its unit, with the regression's suggestion beside it (the
+// estimate, its 95 % confidence interval and the number of sales): "Accept" takes the suggestion,
+// typing makes the rate the appraiser's own. Below, the support in full: the method, n, R², every
+// coefficient with its interval, the sales used (each cited) and the sales left out and why.
+import { useState } from 'react';
+import { rateKeys, rateLabels, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
+import { formatDollars } from '../../../shared/money.ts';
+import { CitationChip } from '../../components/CitationChip.tsx';
+import { citationView } from '../../../shared/report/citation.ts';
+import type { CitationIndex } from './CitedCell.tsx';
+import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
+
+type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
+
+export function RatesPanel({ workfile, support, edit }: { workfile: ComparablesWorkfile; support: RegressionSupport; edit: Edit }) {
+  return (
+    <section className="comps-section" aria-labelledby="comps-rates-title">
+      <div className="comps-section__head">
+        <h2 id="comps-rates-title">Adjustment rates</h2>
+        <span className="muted">
+          {support.message ?? `Suggestions from a regression of ${support.n} sales of this search (R² ${support.r2 === null ? '—' : support.r2.toFixed(2)}); yours until you accept one.`}
+        </span>
+      </div>
+      <div className="comps-rates">
+        {rateKeys.map((key) => (
+          <RateField
+            key={key}
+            rateKey={key}
+            value={workfile.rates[key]}
+            source={workfile.rateSource[key] ?? null}
+            suggestion={support.message === null ? support.suggestions[key] : null}
+            n={support.n}
+            edit={edit}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function suggestionText(key: RateKey, suggestion: RateSuggestion): string {
+  if (suggestion.value === null) return '';
+  const value = formatRate(key, roundRate(key, suggestion.value));
+  const ci = suggestion.ciLow !== null && suggestion.ciHigh !== null ? ` (95 % CI ${formatRate(key, roundRate(key, suggestion.ciLow))} to ${formatRate(key, roundRate(key, suggestion.ciHigh))})` : '';
+  return `${value}${ci}`;
+}
+
+function RateField(props: { rateKey: RateKey; value: number | null; source: 'appraiser' | 'suggestion' | null; suggestion: RateSuggestion | null; n: number; edit: Edit }) {
+  const { rateKey: key, value, source, suggestion, n, edit } = props;
+  const { label, unit } = rateLabels[key];
+  const [text, setText] = useState(rateInputText(value));
+  const [problem, setProblem] = useState<string | null>(null);
+  // The stored rate changed under the field (a suggestion accepted): show it.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    const parsed = parseRateText(key, text);
+    if (!parsed.ok || parsed.value !== value) {
+      setText(rateInputText(value));
+      setProblem(null);
+    }
+  }
+  const inputId = `comps-rate-${key}`;
+  return (
+    <div className="comps-rate" data-rate={key}>
+      <label className="comps-rate__label" htmlFor={inputId}>
+        {label}
+        <span className="comps-rate__unit">{unit}</span>
+      </label>
+      <div className="comps-rate__row">
+        <input
+          id={inputId}
+          className="input input--compact comps-rate__input"
+          inputMode="decimal"
+          aria-label={`Rate: ${label} (${unit})`}
+          aria-invalid={problem !== null}
+          placeholder="none"
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+            if (/^\s*[-+\u2212]\s*$/.test(event.target.value)) return;
+            const parsed = parseRateText(key, event.target.value);
+            setProblem(parsed.ok ? null : parsed.error);
+            if (parsed.ok && (parsed.value !== value || source !== 'appraiser')) edit((w) => setRate(w, key, parsed.value, 'appraiser'));
+          }}
+        />
+        {value !== null && source && <span className={`comps-rate__source comps-rate__source--${source}`}>{source === 'suggestion' ? 'suggested' : 'yours'}</span>}
+      </div>
+      {problem && (
+        <span className="comps-field-error" role="alert">
+          {problem}
+        </span>
+      )}
+      <div className="comps-rate__suggestion">
+        {suggestion === null ? null : suggestion.value === null ? (
+          <span className="muted" title={suggestion.why ?? undefined}>
+            No suggestion{suggestion.why ? `: ${suggestion.why}` : ''}
+          </span>
+        ) : (
+          <>
+            <span data-testid={`suggestion-${key}`}>
+              Suggests <strong>{suggestionText(key, suggestion)}</strong>
+              <span className="muted"> · n {n}</span>
+            </span>
+            <button
+              type="button"
+              className="button button--small"
+              aria-label={`Accept the suggested rate for ${label}`}
+              disabled={source === 'suggestion' && value === roundRate(key, suggestion.value)}
+              onClick={() => edit((w) => acceptSuggestion(w, suggestion))}
+            >
+              Accept
+            </button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+const formatNumber = (value: number | null, digits = 0): string =>
+  value === null ? '—' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** The regression in full: what was fitted, how well, on which sales. */
+export function SupportDetails({ support, index }: { support: RegressionSupport; index: CitationIndex }) {
+  return (
+    <details className="comps-section comps-details">
+      <summary>
+        <h2 className="comps-details__title">Adjustment support</h2>
+        <span className="muted">
+          {support.message ?? `n ${support.n} · R² ${formatNumber(support.r2, 3)} · adjusted R² ${formatNumber(support.adjustedR2, 3)} · ${support.excluded.length} sales left out`}
+        </span>
+      </summary>
+      <p className="comps-details__method">{support.method}</p>
+      {support.message === null && (
+        <table className="comps-table comps-table--plain" aria-label="Regression coefficients">
+          <thead>
+            <tr>
+              <th scope="col">Rate</th>
+              <th scope="col" className="is-numeric">
+                Suggested
+              </th>
+              <th scope="col" className="is-numeric">
+                95 % CI
+              </th>
+              <th scope="col" className="is-numeric">
+                Coefficient
+              </th>
+              <th scope="col" className="is-numeric">
+                Std. error
+              </th>
+              <th scope="col">Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rateKeys.map((key) => {
+              const suggestion = support.suggestions[key];
+              return (
+                <tr key={key}>
+                  <th scope="row">
+                    {rateLabels[key].label} <span className="muted">({rateLabels[key].unit})</span>
+                  </th>
+                  <td className="is-numeric">{suggestion.value === null ? '—' : formatRate(key, roundRate(key, suggestion.value))}</td>
+                  <td className="is-numeric">
+                    {suggestion.ciLow === null || suggestion.ciHigh === null ? '—' : `${formatRate(key, roundRate(key, suggestion.ciLow))} to ${formatRate(key, roundRate(key, suggestion.ciHigh))}`}
+                  </td>
+                  <td className="is-numeric">{formatNumber(suggestion.coefficient, 2)}</td>
+                  <td className="is-numeric">{formatNumber(suggestion.stdError, 2)}</td>
+                  <td className="muted">{suggestion.why ?? ''}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <div className="comps-details__lists">
+        <div>
+          <h3>Sales used ({support.salesUsed.length})</h3>
+          <ul className="comps-details__list" aria-label="Sales the regression used">
+            {support.salesUsed.map((sale) => (
+              <li key={sale.id}>
+                {sale.address} · {formatDollars(sale.priceDollars)} · {sale.saleDate ?? 'no date'}
+                {sale.citationIds.map((id) => {
+                  const entry = index.get(id);
+                  return entry ? <CitationChip key={id} citation={citationView(entry.citation)} marker={String(entry.number)} /> : null;
+                })}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h3>Left out ({support.excluded.length})</h3>
+          <ul className="comps-details__list" aria-label="Sales the regression left out">
+            {support.excluded.map((sale) => (
+              <li key={sale.id}>
+                {sale.address} <span className="muted">· {sale.why}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </details>
+  );
+}

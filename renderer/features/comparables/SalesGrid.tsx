@@ -1,0 +1,339 @@
+// The URAR sales comparison grid: the subject first, then each chosen comp in its own column, every
+// cell a cited value; beside each comp's description its ± adjustment (worked out from the rates, with
+// the working on hover, or typed as a lump sum on the rows no rate covers). Each column ends with net,
+// gross, their percent of the sale price, the adjusted price and the comp's weight; the block ends
+// with the range of adjusted prices and the appraiser's indicated value with its required comment.
+import { useState, type ReactNode } from 'react';
+import {
+  gridRowKeys,
+  manualRows,
+  rateRow,
+  weights,
+  type ComparableWeight,
+  type ComparablesAnalysis,
+  type ComparablesWorkfile,
+  type GridRowKey,
+  type ManualRowKey,
+  type RateKey,
+} from '../../../shared/comparables/model.ts';
+import { formatAdjustment, reconciliationProblems } from '../../../shared/comparables/adjustments.ts';
+import { weightLabels } from '../../../shared/comparables/grid-csv.ts';
+import { formatDollars } from '../../../shared/money.ts';
+import { CitedCell, type CitationIndex } from './CitedCell.tsx';
+import { formatPct, parseDollarText, parseValueText, setManualAdjustment, setReconciliation, setWeight, moveComp } from './comparables-model.ts';
+
+const manualRowSet: ReadonlySet<GridRowKey> = new Set(manualRows);
+const rateOfRow = new Map<GridRowKey, RateKey>(Object.entries(rateRow).map(([rate, row]) => [row, rate as RateKey]));
+
+type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
+
+export function SalesGrid(props: {
+  analysis: ComparablesAnalysis;
+  workfile: ComparablesWorkfile;
+  index: CitationIndex;
+  edit: Edit;
+  onDrop: (id: string) => void;
+  onHighlight: (id: string | null) => void;
+  /** The grid's exports, in its heading. */
+  exports?: ReactNode;
+}) {
+  const { analysis, workfile, index, edit, onDrop, onHighlight } = props;
+  const subject = analysis.set.subject;
+  const comps = analysis.chosen;
+  const columns = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
+
+  if (!subject) {
+    return (
+      <section className="comps-section" aria-labelledby="comps-grid-title">
+        <h2 id="comps-grid-title">Sales comparison grid</h2>
+        <p className="muted">The grid’s subject column comes from the subject’s record: buy it above to build the grid.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="comps-section" aria-labelledby="comps-grid-title">
+      <div className="comps-section__head">
+        <h2 id="comps-grid-title">Sales comparison grid</h2>
+        <span className="muted">
+          {comps.length === 0 ? 'Choose comps on the map or in the list: each becomes a column.' : `${comps.length} ${comps.length === 1 ? 'comp' : 'comps'} · comp inferior to the subject → +, superior → −`}
+        </span>
+        <span className="comps-spacer" />
+        {props.exports}
+      </div>
+      <div className="comps-grid__scroll">
+        <table className="comps-grid" aria-label="Sales comparison grid">
+          <thead>
+            <tr>
+              <th scope="col" className="comps-grid__label comps-grid__corner">
+                Feature
+              </th>
+              <th scope="col" className="comps-grid__subject">
+                Subject
+              </th>
+              {comps.map((comp, at) => (
+                <th key={comp.id} scope="colgroup" colSpan={2} className="comps-grid__comp-head" onMouseEnter={() => onHighlight(comp.id)}>
+                  <div className="comps-grid__comp-title">
+                    <span className="comps-grid__number">Comp {at + 1}</span>
+                    <span className="comps-grid__actions">
+                      <button type="button" className="comps-icon-button" aria-label={`Move comp ${at + 1} left`} disabled={at === 0} onClick={() => edit((w) => moveComp(w, comp.id, -1))}>
+                        ◀
+                      </button>
+                      <button
+                        type="button"
+                        className="comps-icon-button"
+                        aria-label={`Move comp ${at + 1} right`}
+                        disabled={at === comps.length - 1}
+                        onClick={() => edit((w) => moveComp(w, comp.id, 1))}
+                      >
+                        ▶
+                      </button>
+                      <button type="button" className="comps-icon-button" aria-label={`Drop comp ${at + 1}`} onClick={() => onDrop(comp.id)}>
+                        ✕
+                      </button>
+                    </span>
+                  </div>
+                  <div className="comps-grid__comp-address">{comp.address}</div>
+                </th>
+              ))}
+            </tr>
+            <tr className="comps-grid__subhead">
+              <th scope="col" className="comps-grid__label">
+                <span className="visually-hidden">Feature</span>
+              </th>
+              <th scope="col" className="comps-grid__subject">
+                Description
+              </th>
+              {comps.map((comp, at) => (
+                <SubHead key={comp.id} number={at + 1} />
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {gridRowKeys.map((row) => (
+              <tr key={row}>
+                <th scope="row" className="comps-grid__label">
+                  {subject.values[row].label}
+                  {rateOfRow.has(row) && workfile.rates[rateOfRow.get(row)!] === null && <span className="comps-grid__norate"> · no rate</span>}
+                </th>
+                <td className="comps-grid__subject">{row === 'proximity' ? <span className="muted">—</span> : <CitedCell value={subject.values[row]} index={index} />}</td>
+                {comps.map((comp, at) => {
+                  const column = columns.get(comp.id);
+                  const adjustment = column?.adjustments[row];
+                  return [
+                    <td key={`${comp.id}-d`} className="comps-grid__desc">
+                      <CitedCell value={comp.values[row]} index={index} />
+                    </td>,
+                    <td key={`${comp.id}-a`} className="comps-grid__adj is-numeric" data-testid={`grid-adjustment-${row}-${at + 1}`}>
+                      {manualRowSet.has(row) ? (
+                        <LumpSum
+                          key={`${comp.id}-${row}`}
+                          compNumber={at + 1}
+                          label={subject.values[row].label}
+                          value={workfile.manual[comp.id]?.[row as ManualRowKey] ?? null}
+                          onChange={(dollars) => edit((w) => setManualAdjustment(w, comp.id, row as ManualRowKey, dollars))}
+                        />
+                      ) : adjustment !== undefined ? (
+                        <span className={`comps-adj${adjustment > 0 ? ' comps-adj--plus' : adjustment < 0 ? ' comps-adj--minus' : ''}`} title={column?.workings[row] ?? undefined}>
+                          {formatAdjustment(adjustment)}
+                        </span>
+                      ) : null}
+                    </td>,
+                  ];
+                })}
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <SummaryRow columns={columns} label="Net adjustment" comps={comps} render={(column) => formatAdjustment(column.net)} testId="grid-net" />
+            <SummaryRow columns={columns} label="Gross adjustment" comps={comps} render={(column) => formatDollars(column.gross)} testId="grid-gross" />
+            <SummaryRow columns={columns} label="Net % of sale price" comps={comps} render={(column) => formatPct(column.netPct)} testId="grid-net-pct" />
+            <SummaryRow columns={columns} label="Gross % of sale price" comps={comps} render={(column) => formatPct(column.grossPct)} testId="grid-gross-pct" />
+            <SummaryRow columns={columns} label="Adjusted sale price" comps={comps} render={(column) => formatDollars(column.adjustedPrice)} testId="grid-adjusted" strong />
+            <tr>
+              <th scope="row" className="comps-grid__label">
+                Weight
+              </th>
+              <td className="comps-grid__subject" />
+              {comps.map((comp, at) => (
+                <td key={comp.id} colSpan={2} className="comps-grid__summary">
+                  <select
+                    className="input input--compact"
+                    aria-label={`Weight of comp ${at + 1}`}
+                    value={columns.get(comp.id)?.weight ?? workfile.weights[comp.id] ?? 'less'}
+                    onChange={(event) => edit((w) => setWeight(w, comp.id, event.target.value as ComparableWeight))}
+                  >
+                    {weights.map((weight) => (
+                      <option key={weight} value={weight}>
+                        {weightLabels[weight]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+              ))}
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <ColumnWarnings analysis={analysis} />
+      <Reconciliation analysis={analysis} workfile={workfile} edit={edit} />
+    </section>
+  );
+}
+
+type GridColumn = ComparablesAnalysis['grid']['columns'][number];
+
+function SummaryRow(row: {
+  label: string;
+  comps: ComparablesAnalysis['chosen'];
+  columns: ReadonlyMap<string, GridColumn>;
+  render: (column: GridColumn) => string;
+  testId: string;
+  strong?: boolean;
+}) {
+  return (
+    <tr className={row.strong ? 'comps-grid__total' : undefined}>
+      <th scope="row" className="comps-grid__label">
+        {row.label}
+      </th>
+      <td className="comps-grid__subject" />
+      {row.comps.map((comp, at) => {
+        const column = row.columns.get(comp.id);
+        return (
+          <td key={comp.id} colSpan={2} className="comps-grid__summary is-numeric" data-testid={`${row.testId}-${at + 1}`}>
+            {column ? row.render(column) : '—'}
+          </td>
+        );
+      })}
+    </tr>
+  );
+}
+
+function SubHead({ number }: { number: number }) {
+  return (
+    <>
+      <th scope="col" className="comps-grid__desc">
+        Description<span className="visually-hidden"> of comp {number}</span>
+      </th>
+      <th scope="col" className="comps-grid__adj is-numeric">
+        ± Adjustment<span className="visually-hidden"> of comp {number}</span>
+      </th>
+    </>
+  );
+}
+
+/** A lump sum typed for a row no rate covers; kept as typed until it reads as whole dollars. */
+function LumpSum(props: { compNumber: number; label: string; value: number | null; onChange: (dollars: number | null) => void }) {
+  const [text, setText] = useState(props.value === null ? '' : String(props.value));
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <span className="comps-lump">
+      <input
+        className="input input--compact comps-lump__input"
+        inputMode="numeric"
+        aria-label={`Comp ${props.compNumber}: ${props.label} adjustment ($)`}
+        aria-invalid={problem !== null}
+        title={problem ?? 'A lump sum in whole dollars: + when the comp is inferior, − when superior'}
+        placeholder="±$"
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          // A sign alone is the start of an amount, not a mistake.
+          if (/^\s*[-+\u2212]\s*$/.test(event.target.value)) return;
+          const parsed = parseDollarText(event.target.value);
+          setProblem(parsed.ok ? null : parsed.error);
+          if (parsed.ok && parsed.value !== props.value) props.onChange(parsed.value);
+        }}
+      />
+      {problem && (
+        <span className="comps-field-error" role="alert">
+          {problem}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function ColumnWarnings({ analysis }: { analysis: ComparablesAnalysis }) {
+  const warnings = analysis.grid.columns.flatMap((column, at) => column.warnings.map((warning) => `Comp ${at + 1}: ${warning}`));
+  if (warnings.length === 0) return null;
+  return (
+    <details className="comps-warnings">
+      <summary>
+        {warnings.length} {warnings.length === 1 ? 'adjustment was' : 'adjustments were'} not made
+      </summary>
+      <ul>
+        {warnings.map((warning) => (
+          <li key={warning}>{warning}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Reconciliation({ analysis, workfile, edit }: { analysis: ComparablesAnalysis; workfile: ComparablesWorkfile; edit: Edit }) {
+  const stored = workfile.reconciliation.indicatedValueDollars;
+  const [text, setText] = useState(stored === null ? '' : String(stored));
+  const [problem, setProblem] = useState<string | null>(null);
+  const problems = reconciliationProblems(workfile, analysis.grid);
+  const range = analysis.grid.adjustedRange;
+  return (
+    <div className="comps-reconcile" role="group" aria-labelledby="comps-reconcile-title">
+      <h3 id="comps-reconcile-title">Reconciliation</h3>
+      <p className="comps-reconcile__range" data-testid="grid-range">
+        {range ? (
+          <>
+            Adjusted prices range from <strong>{formatDollars(range.low)}</strong> to <strong>{formatDollars(range.high)}</strong>
+            <span className="muted"> (comps given weight)</span>
+          </>
+        ) : (
+          <span className="muted">No adjusted prices yet: choose comps to see their range.</span>
+        )}
+      </p>
+      <div className="comps-reconcile__fields">
+        <label className="comps-field">
+          <span className="comps-field__label">Indicated value by sales comparison</span>
+          <input
+            className="input comps-reconcile__value"
+            inputMode="numeric"
+            aria-invalid={problem !== null}
+            value={text}
+            placeholder="$"
+            onChange={(event) => {
+              setText(event.target.value);
+              const parsed = parseValueText(event.target.value);
+              setProblem(parsed.ok ? null : parsed.error);
+              if (parsed.ok) edit((w) => setReconciliation(w, { indicatedValueDollars: parsed.value }));
+            }}
+          />
+          {problem && (
+            <span className="comps-field-error" role="alert">
+              {problem}
+            </span>
+          )}
+        </label>
+        <label className="comps-field comps-field--grow">
+          <span className="comps-field__label">
+            Reconciliation comment <span className="muted">(required)</span>
+          </span>
+          <textarea
+            className="input comps-reconcile__comment"
+            required
+            aria-required="true"
+            rows={3}
+            maxLength={5_000}
+            value={workfile.reconciliation.comment}
+            placeholder="Which comps weighed most, and why"
+            onChange={(event) => edit((w) => setReconciliation(w, { comment: event.target.value }))}
+          />
+        </label>
+      </div>
+      {problems.length > 0 && (
+        <ul className="comps-problems comps-problems--quiet" aria-label="What the reconciliation still needs">
+          {problems.map((text) => (
+            <li key={text}>{text}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,423 @@
+// The search: criteria where appraisers start, the market area (a radius, a polygon drawn on the map,
+// or a ward, ZIP, cluster or assessment neighborhood picked on the map or from a list), one-click
+// widening, what stops the search in words (nothing is sent, nothing charged), and the price before
+// the search (a search already bought says free). The search as run is kept in the workfile; a
+// further page is its own purchase at its own price, and a saved search can be re-run.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  areaLayerLabels,
+  areaLayers,
+  type AreaLayer,
+  type CompSearchCriteria,
+  type CompSearchRun,
+  type ComparablesWorkfile,
+  type SubjectProperty,
+} from '../../../shared/comparables/model.ts';
+import { comparablesRequestBody, criteriaProblems, criteriaWarnings, describeCriteria, searchWindow, widenSteps } from '../../../shared/comparables/search.ts';
+import { canonicalJson } from '../../../shared/canonical-json.ts';
+import { formatDateTime } from '../../../shared/format-date.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { refreshComparables, useSalesCoverage } from '../../platform/comparables-queries.ts';
+import type { ServiceRequestParts } from '../../platform/service-calls.ts';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useComparablesStore } from './comparables-store.ts';
+import { AreaPicker } from './AreaPicker.tsx';
+import { MAX_PAGES, addPageToCurrentSearch, answerFacts, nextPageBody, parseCriteriaNumber, recordSearch, searchRunOf, setCriteria } from './comparables-model.ts';
+
+export type MapMode = { kind: 'none' } | { kind: 'draw' } | { kind: 'pick'; layer: AreaLayer };
+
+type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
+type AreaKind = 'radius' | 'polygon' | AreaLayer;
+
+const areaKindLabels: Record<AreaKind, string> = {
+  radius: 'Radius',
+  polygon: 'Drawn on the map',
+  ...areaLayerLabels,
+};
+
+const areaKindOf = (criteria: CompSearchCriteria): AreaKind => (criteria.area.kind === 'layer' ? criteria.area.layer : criteria.area.kind);
+
+export interface SearchPanelProps {
+  assignmentId: string;
+  subjectRef: string;
+  effectiveDate: string;
+  subject: SubjectProperty | null;
+  subjectUseCode: string | null;
+  criteria: CompSearchCriteria;
+  run: CompSearchRun | null;
+  searches: CompSearchRun[];
+  /** The current search's next page, when the service has more. */
+  nextCursor: string | null;
+  /** How many of the current search's pages the assignment keeps (fewer than the run's: re-run it). */
+  pagesKept: number;
+  /** Whether the subject's record is bought (when not, the view offers it above the search). */
+  subjectBought: boolean;
+  edit: Edit;
+  mapMode: MapMode;
+  onMapMode: (mode: MapMode) => void;
+  onOpenAssignment: () => void;
+}
+
+export function SearchPanel(props: SearchPanelProps) {
+  const { criteria, edit, subject, effectiveDate } = props;
+  const { coverage } = useSalesCoverage();
+  const lonLat = subject?.location?.lonLat ?? null;
+  const context = { effectiveDate, subject: lonLat ? { lonLat } : null, salesCoverage: coverage };
+  // Without the subject's record the view offers it above; the search only says it waits for it.
+  const problems = criteriaProblems(criteria, context).filter((text) => props.subjectBought || !text.startsWith('The subject has no location'));
+  if (!props.subjectBought) problems.unshift('The search is centred on the subject: buy its record above first.');
+  const warnings = problems.length === 0 ? criteriaWarnings(criteria, context) : [];
+  let body: ReturnType<typeof comparablesRequestBody> | null = null;
+  if (problems.length === 0) {
+    try {
+      body = comparablesRequestBody(props.subjectRef, criteria, effectiveDate, props.subjectUseCode, undefined, lonLat);
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  const parts = body ? ({ body } as ServiceRequestParts<'queryRecords'>) : null;
+  const changed = props.run !== null && body !== null && canonicalJson(body) !== canonicalJson(props.run.pages[0]);
+  const aboutDate = problems.concat(warnings).some((text) => /effective date/i.test(text));
+  const setCriteriaTo = (next: CompSearchCriteria) => edit((w) => setCriteria(w, next));
+
+  return (
+    <section className="comps-search" aria-labelledby="comps-search-title">
+      <h2 id="comps-search-title" className="visually-hidden">
+        Search criteria
+      </h2>
+      <div className="comps-search__fields">
+        <AreaFields criteria={criteria} onCriteria={setCriteriaTo} mapMode={props.mapMode} onMapMode={props.onMapMode} />
+        <NumberField
+          label="Sold within"
+          unit="months"
+          value={criteria.monthsBack}
+          onValue={(monthsBack) => setCriteriaTo({ ...criteria, monthsBack })}
+        />
+        <NumberField
+          label="Living area ±"
+          unit="%"
+          value={criteria.livingAreaBandPct}
+          onValue={(livingAreaBandPct) => setCriteriaTo({ ...criteria, livingAreaBandPct })}
+        />
+        <div className="comps-search__checks">
+          <Check label="Same property type" checked={criteria.sameUseCode} onChange={(sameUseCode) => setCriteriaTo({ ...criteria, sameUseCode })} />
+          <Check label="Arm’s length only" checked={criteria.armsLengthOnly} onChange={(armsLengthOnly) => setCriteriaTo({ ...criteria, armsLengthOnly })} />
+          <Check label="List undated sales" checked={criteria.includeUndated} onChange={(includeUndated) => setCriteriaTo({ ...criteria, includeUndated })} />
+        </div>
+        <span className="comps-spacer" />
+        <SearchButton {...props} parts={parts} radiusMiles={body?.radius_miles ?? null} />
+      </div>
+      <div className="comps-search__widen">
+        <span className="muted">Widen:</span>
+        {widenSteps(criteria).map((step) => (
+          <button key={step.key} type="button" className="button button--small" onClick={() => setCriteriaTo(step.criteria)}>
+            {step.label}
+          </button>
+        ))}
+        <span className="muted comps-search__window">{describeCriteria(criteria, effectiveDate)[1]}</span>
+        {changed && <span className="comps-search__changed">Criteria changed since the last search: search again to apply them.</span>}
+      </div>
+      {problems.length > 0 && (
+        <div className="comps-problems-box" role="alert" data-testid="comps-search-problems">
+          <p className="comps-problems-box__title">The search cannot run yet (nothing is sent or charged):</p>
+          <ul className="comps-problems">
+            {problems.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+          {aboutDate && (
+            <button type="button" className="button button--small" onClick={props.onOpenAssignment}>
+              Set the effective date in the assignment
+            </button>
+          )}
+        </div>
+      )}
+      {warnings.length > 0 && (
+        <div className="comps-warning-box" role="note">
+          <ul className="comps-problems">
+            {warnings.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+          {aboutDate && (
+            <button type="button" className="button button--small" onClick={props.onOpenAssignment}>
+              Set the effective date in the assignment
+            </button>
+          )}
+        </div>
+      )}
+      <CurrentSearch {...props} />
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fields
+
+function AreaFields(props: { criteria: CompSearchCriteria; onCriteria: (criteria: CompSearchCriteria) => void; mapMode: MapMode; onMapMode: (mode: MapMode) => void }) {
+  const { criteria, onCriteria, mapMode, onMapMode } = props;
+  // The kind being set up; the criteria change only once an area exists (a radius typed, a polygon drawn, a feature picked).
+  const [kind, setKind] = useState<AreaKind>(areaKindOf(criteria));
+  const [lastRadius, setLastRadius] = useState(criteria.area.kind === 'radius' ? criteria.area.radiusMiles : 0.5);
+  // The criteria took another area from elsewhere (a saved search re-run): follow it.
+  const actual = areaKindOf(criteria);
+  const [seen, setSeen] = useState(actual);
+  if (seen !== actual) {
+    setSeen(actual);
+    setKind(actual);
+  }
+  const current = criteria.area;
+  const choose = (next: AreaKind) => {
+    setKind(next);
+    if (next === 'radius') {
+      onMapMode({ kind: 'none' });
+      if (current.kind !== 'radius') onCriteria({ ...criteria, area: { kind: 'radius', radiusMiles: lastRadius } });
+    } else if (next === 'polygon') {
+      onMapMode(current.kind === 'polygon' ? { kind: 'none' } : { kind: 'draw' });
+    } else {
+      onMapMode(current.kind === 'layer' && current.layer === next ? { kind: 'none' } : { kind: 'pick', layer: next });
+    }
+  };
+  return (
+    <div className="comps-search__area">
+      <div className="comps-field">
+        <label className="comps-field__label" htmlFor="comps-area-kind">
+          Market area
+        </label>
+        <select id="comps-area-kind" className="input input--compact" value={kind} onChange={(event) => choose(event.target.value as AreaKind)}>
+          {(['radius', 'polygon', ...areaLayers] as AreaKind[]).map((option) => (
+            <option key={option} value={option}>
+              {areaKindLabels[option]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {kind === 'radius' && current.kind === 'radius' && (
+        <NumberField
+          label="Radius"
+          unit="mi"
+          value={current.radiusMiles}
+          onValue={(radiusMiles) => {
+            setLastRadius(radiusMiles);
+            onCriteria({ ...criteria, area: { kind: 'radius', radiusMiles } });
+          }}
+        />
+      )}
+      {kind === 'polygon' && (
+        <div className="comps-search__area-action">
+          <span className="comps-field__label">{current.kind === 'polygon' ? `Drawn: ${current.label || 'area'}` : 'No area drawn yet'}</span>
+          <button
+            type="button"
+            className={`button button--small${mapMode.kind === 'draw' ? ' button--primary' : ''}`}
+            aria-pressed={mapMode.kind === 'draw'}
+            onClick={() => onMapMode(mapMode.kind === 'draw' ? { kind: 'none' } : { kind: 'draw' })}
+          >
+            {mapMode.kind === 'draw' ? 'Drawing on the map… (click to stop)' : current.kind === 'polygon' ? 'Redraw on the map' : 'Draw on the map'}
+          </button>
+        </div>
+      )}
+      {kind !== 'radius' && kind !== 'polygon' && (
+        <AreaPicker
+          layer={kind}
+          picked={current.kind === 'layer' && current.layer === kind ? current : null}
+          picking={mapMode.kind === 'pick' && mapMode.layer === kind}
+          onPicking={(on) => onMapMode(on ? { kind: 'pick', layer: kind } : { kind: 'none' })}
+          onPicked={(area) => {
+            onMapMode({ kind: 'none' });
+            onCriteria({ ...criteria, area: { kind: 'layer', ...area } });
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** A number as typed: stored once it reads as a number (the criteria's own checks say if it is out of range). */
+function NumberField(props: { label: string; unit: string; value: number; onValue: (value: number) => void }) {
+  const [text, setText] = useState(String(props.value));
+  const [shown, setShown] = useState(props.value);
+  // Changed elsewhere (a widen button): show the new value.
+  if (shown !== props.value) {
+    setShown(props.value);
+    if (parseCriteriaNumber(text) !== props.value) setText(String(props.value));
+  }
+  const invalid = parseCriteriaNumber(text) === null;
+  return (
+    <label className="comps-field comps-field--number">
+      <span className="comps-field__label">
+        {props.label} <span className="muted">({props.unit})</span>
+      </span>
+      <input
+        className="input input--compact"
+        inputMode="decimal"
+        aria-invalid={invalid}
+        title={invalid ? 'Enter a number' : undefined}
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          const value = parseCriteriaNumber(event.target.value);
+          if (value !== null && value !== props.value) props.onValue(value);
+        }}
+      />
+    </label>
+  );
+}
+
+function Check(props: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="comps-check">
+      <input type="checkbox" checked={props.checked} onChange={(event) => props.onChange(event.target.checked)} /> {props.label}
+    </label>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Buying
+
+/** After a purchase: the run saved in the workfile first (the core finds its kept pages by it), then everything read again. */
+async function saveAndRefresh(queryClient: ReturnType<typeof useQueryClient>, assignmentId: string): Promise<void> {
+  await useComparablesStore.getState().flush();
+  await refreshComparables(queryClient, assignmentId);
+}
+
+function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null }) {
+  const queryClient = useQueryClient();
+  const paid = usePaidAnswer('queryRecords', props.parts, { askCore: true });
+  const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId } = props;
+  return (
+    <div className="comps-search__buy">
+      <ChargeButton
+        operation="queryRecords"
+        request={parts}
+        label="Search"
+        what="this comparable sales search"
+        busy={paid.query.isFetching}
+        onRun={(options) => {
+          if (!parts || radiusMiles === null) return;
+          const body = parts.body as Record<string, unknown>;
+          void paid.buy(options).then(async (answer) => {
+            if (!answer) return;
+            const run = searchRunOf({ criteria, effectiveDate, radiusMiles, body, envelope: answer.envelope, ranAt: new Date().toISOString() });
+            edit((w) => recordSearch(w, run));
+            await saveAndRefresh(queryClient, assignmentId);
+          });
+        }}
+      />
+      {paid.query.isError && !paid.query.isFetching && <ErrorNotice error={paid.query.error} onRetry={() => void paid.retry()} compact />}
+    </div>
+  );
+}
+
+function CurrentSearch(props: SearchPanelProps) {
+  const { run, searches } = props;
+  if (!run) return null;
+  const lines = describeCriteria(run.criteria, run.effectiveDate, run);
+  const period = searchWindow(run.effectiveDate, run.criteria.monthsBack);
+  const earlier = searches.slice(0, -1).reverse();
+  return (
+    <div className="comps-search__current">
+      <details className="comps-search__summary" data-testid="comps-current-search">
+        <summary>
+          <strong>Current search</strong>{' '}
+          <span className="muted">
+            · {lines[0]} · sold {period.fromDate} to {period.toDate} · {run.total} found, {run.returned} listed · ran {formatDateTime(run.ranAt)}
+          </span>
+        </summary>
+        <ul className="comps-search__lines">
+          {lines.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </details>
+      {props.pagesKept < run.pages.length && (
+        <p className="comps-warning-box" role="note">
+          {props.pagesKept === 0 ? 'This assignment does not hold the answer of this search' : `This assignment holds ${props.pagesKept} of the search’s ${run.pages.length} pages`}: re-run it to read
+          the sales again (a search already bought is free).
+        </p>
+      )}
+      <div className="comps-search__run-actions">
+        <RerunButton {...props} run={run} label="Re-run this search" />
+        {props.nextCursor !== null &&
+          (run.pages.length >= MAX_PAGES ? (
+            <span className="muted">More sales match, but a search keeps at most {MAX_PAGES} pages: narrow the criteria.</span>
+          ) : (
+            <NextPageButton {...props} run={run} cursor={props.nextCursor} />
+          ))}
+      </div>
+      {earlier.length > 0 && (
+        <details className="comps-search__history">
+          <summary>Earlier searches ({earlier.length})</summary>
+          <ul>
+            {earlier.map((previous) => (
+              <li key={previous.id}>
+                <span>
+                  {formatDateTime(previous.ranAt)} · {describeCriteria(previous.criteria, previous.effectiveDate).slice(0, 2).join(' · ')} · {previous.total} found
+                </span>{' '}
+                <RerunButton {...props} run={previous} label="Re-run" />
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** A saved search again, exactly as it was sent (its first page): free while its answer is cached. */
+function RerunButton(props: SearchPanelProps & { run: CompSearchRun; label: string }) {
+  const queryClient = useQueryClient();
+  const { run, edit, assignmentId } = props;
+  const parts = { body: run.pages[0] } as ServiceRequestParts<'queryRecords'>;
+  const paid = usePaidAnswer('queryRecords', parts, { askCore: true });
+  return (
+    <span className="comps-search__rerun">
+      <ChargeButton
+        operation="queryRecords"
+        request={parts}
+        label={props.label}
+        what="this saved search again"
+        primary={false}
+        busy={paid.query.isFetching}
+        onRun={(options) =>
+          void paid.buy(options).then(async (answer) => {
+            if (!answer) return;
+            edit((w) => recordSearch(w, searchRunOf({ ...run, body: run.pages[0]!, envelope: answer.envelope, ranAt: new Date().toISOString(), id: undefined })));
+            await saveAndRefresh(queryClient, assignmentId);
+          })
+        }
+      />
+      {paid.query.isError && !paid.query.isFetching && <ErrorNotice error={paid.query.error} onRetry={() => void paid.retry()} compact />}
+    </span>
+  );
+}
+
+function NextPageButton(props: SearchPanelProps & { run: CompSearchRun; cursor: string }) {
+  const queryClient = useQueryClient();
+  const { run, cursor, edit, assignmentId } = props;
+  const body = nextPageBody(run, cursor);
+  const parts = { body } as ServiceRequestParts<'queryRecords'>;
+  const paid = usePaidAnswer('queryRecords', parts, { askCore: true });
+  return (
+    <span className="comps-search__next">
+      <ChargeButton
+        operation="queryRecords"
+        request={parts}
+        label="Load the next page"
+        what="the next page of this search"
+        primary={false}
+        busy={paid.query.isFetching}
+        onRun={(options) =>
+          void paid.buy(options).then(async (answer) => {
+            if (!answer) return;
+            const facts = answerFacts(answer.envelope);
+            edit((w) => addPageToCurrentSearch(w, body, { total: facts.total, returned: facts.returned }));
+            await saveAndRefresh(queryClient, assignmentId);
+          })
+        }
+      />
+      {paid.query.isError && !paid.query.isFetching && <ErrorNotice error={paid.query.error} onRetry={() => void paid.retry()} compact />}
+    </span>
+  );
+}
