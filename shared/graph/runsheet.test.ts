@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { CitationBook } from '../report/citation-book.ts';
+import { CitedValueSchema } from '../report/document.ts';
+import { parcelRunsheet, runsheetCsv, type RunsheetInput } from './runsheet.ts';
+import { envelope, ids } from './test-kit.ts';
+
+function runsheet(input: RunsheetInput) {
+  const book = new CitationBook();
+  return { sheet: parcelRunsheet(input, book.cite), book };
+}
+
+const of934 = (): RunsheetInput => ({ parcelRef: ids.parcel934, entity: envelope('entity934'), records: [envelope('permits934'), envelope('sales934')] });
+
+describe('parcelRunsheet', () => {
+  it('lists the permit, the sale and the owner of record of 934 N ST NW in date order, each cited', () => {
+    const { sheet, book } = runsheet(of934());
+    expect(sheet.problems).toEqual([]);
+    expect(sheet.parcel).toBe('SSL 0368 0909');
+    expect(sheet.entries.map((entry) => [entry.day, entry.event, entry.party.display, entry.price?.display ?? null])).toEqual([
+      ['2012-07-30', 'permit', '934 N STREET COLLABORATIVE LLC', null],
+      ['2014-02-26', 'sale', '—', '$0 (non-market or no price)'],
+      ['2017-02-05', 'owner_of_record', 'GERRY M COATES', null],
+    ]);
+    for (const entry of sheet.entries) {
+      for (const value of [entry.date, entry.party, ...(entry.price ? [entry.price] : [])]) {
+        expect(CitedValueSchema.parse(value)).toEqual(value);
+        if (value.status !== 'unavailable') expect(value.citationIds.length).toBeGreaterThan(0);
+      }
+    }
+    const permitSource = book.all().find((citation) => citation.id === sheet.entries[0]?.party.citationIds[0]);
+    expect(permitSource).toMatchObject({ sourceId: 'dc_dcra_new_building_permits', recordRef: 'rec_6b919072-ac10-5aa9-920b-7a9ec57f374b' });
+    expect(sheet.entries[0]?.detail).toContain('B1207114');
+    expect(sheet.entries[1]?.detail).toBe('Last recorded sale of the lot. Price 0: non-market or no price.');
+  });
+
+  it('states the gaps in words', () => {
+    const { sheet } = runsheet(of934());
+    expect(sheet.gaps).toEqual([
+      'No earlier transfers in the sample: OTR publishes each lot’s last sale only.',
+      'The sale record names no buyer or seller. The owner of record as of 2017-02-05, GERRY M COATES, may or may not be the buyer of 2014-02-26: the records do not say.',
+      'The permit of 2012-07-30 names 934 N STREET COLLABORATIVE LLC; the owner of record as of 2017-02-05 is GERRY M COATES. The recorded sale of 2014-02-26 falls between them. The records do not say how ownership passed between them.',
+    ]);
+  });
+
+  it('reads the entity answer alone, one entry per record, and says what it lacks', () => {
+    const { sheet } = runsheet({ parcelRef: ids.parcel934, entity: envelope('entity934') });
+    expect(sheet.entries.map((entry) => entry.event)).toEqual(['permit', 'sale', 'owner_of_record']);
+    // The entity answer lists the permit without the owner it names.
+    expect(sheet.entries[0]?.party).toMatchObject({ status: 'unavailable', limitation: expect.stringContaining('a search of permit records gives it') });
+    const both = runsheet(of934()).sheet;
+    expect(both.entries).toHaveLength(3);
+  });
+
+  it('says there are no permits and no earlier transfers for 1708 21ST ST NW', () => {
+    const { sheet } = runsheet({ parcelRef: ids.parcel1708, entity: envelope('entityParcel1708') });
+    expect(sheet.entries.map((entry) => [entry.day, entry.event, entry.party.display, entry.price?.display ?? null])).toEqual([
+      ['2013-12-17', 'sale', '—', '$1,361,000'],
+      ['2017-02-05', 'owner_of_record', 'JOEL KUIPERS', null],
+    ]);
+    expect(sheet.gaps).toContain('No building permit in the answers is tied to this parcel.');
+    expect(sheet.gaps).toContain('No earlier transfers in the sample: OTR publishes each lot’s last sale only.');
+  });
+
+  it('warns that a placeholder SSL’s permits may be about unrelated lots', () => {
+    const { sheet } = runsheet({ parcelRef: ids.parcelPlaceholder, entity: envelope('entityPlaceholder') });
+    expect(sheet.gaps[0]).toMatch(/^SSL 0000 0000 is a placeholder .* The records below may be about unrelated lots\.$/);
+    expect(sheet.gaps).toContain('No recorded sale of this parcel in the answers.');
+    expect(sheet.gaps).toContain('No owner of record for this parcel in the answers.');
+    expect(sheet.entries.map((entry) => entry.detail.split(' · at ')[1])).toEqual(['2600 INDEPENDENCE AVE SE', '2600 INDEPENDENCE AVE SE', '0 ANACOSTIA DR SE', '8400 RIVER RD NE']);
+  });
+
+  it('leaves out records about other parcels and answers about another entity, saying so', () => {
+    const { sheet } = runsheet({ parcelRef: ids.parcel1708, entity: envelope('entity934'), records: [envelope('permits934'), envelope('connectedNotFound')] });
+    expect(sheet.entries).toEqual([]);
+    expect(sheet.problems).toEqual([
+      `The entity answer is about ${ids.parcel934}, not ${ids.parcel1708}: not used.`,
+      'The record search 2 answer is an error (not_found): No entity parc_00000000-0000-5000-8000-000000000000 in the sample.',
+      '1 record in the search answers is about other entities: left out.',
+    ]);
+  });
+});
+
+describe('runsheetCsv', () => {
+  it('writes one row per entry and per gap, with the full citation of each value', () => {
+    const { sheet, book } = runsheet(of934());
+    const csv = runsheetCsv(sheet, book.all());
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe('Parcel,Date,Event,Owner named,Price,Detail,Status,Record,Sources');
+    expect(lines[1]).toMatch(/^SSL 0368 0909,2012-07-30,Building permit,934 N STREET COLLABORATIVE LLC,,"B1207114 · /);
+    expect(lines[1]).toContain('DC Department of Consumer and Regulatory Affairs; Building Permits 2012-2016 (construction, new building); as of 2016-01-22; record rec_6b919072');
+    expect(lines[2]).toMatch(/^SSL 0368 0909,2014-02-26,Recorded sale,— \(The sale record names no buyer or seller\.\),\$0 \(non-market or no price\),/);
+    expect(lines[3]).toMatch(/^SSL 0368 0909,2017-02-05,Owner of record,GERRY M COATES,,/);
+    expect(lines.filter((line) => line.includes(',Gap,'))).toHaveLength(3);
+    expect(csv.endsWith('\r\n')).toBe(true);
+  });
+});

@@ -1,0 +1,253 @@
+// A parcel's runsheet: every transfer and ownership record the answers hold, in date order (recorded
+// sales with date and price, the owner of record with its as-of date, permits naming an owner), each
+// value cited, and the gaps said in words: the chain of title only as far as the records go. Read from
+// the parcel's v2 entity answer and v4 searches of records about it (sale, ownership, permit); the
+// same record from both is one entry. Exported as CSV.
+import { csvField } from '../csv.ts';
+import { calendarDateOf, formatDay } from '../format-date.ts';
+import { isRecord } from '../json-data.ts';
+import { citationText, type CitationView } from '../report/citation.ts';
+import type { Cite } from '../report/citation-book.ts';
+import type { Citation, CitedValue } from '../report/document.ts';
+import { ZERO_PRICE_MEANING } from '../report/format.ts';
+import { V2EntityResponseSchema, type V2EntityData } from '../service/v2.ts';
+import { V4SearchResponseSchema, type V4SearchData } from '../service/v4.ts';
+import { citationOf, citedFact, readAnswer, recordValue, text, unavailable, type Json, type Scalar } from './answers.ts';
+import { ownerNameKey, sslProblem, sslText } from './relations.ts';
+
+export type RunsheetEvent = 'sale' | 'owner_of_record' | 'permit';
+
+export const runsheetEventLabels: Record<RunsheetEvent, string> = {
+  sale: 'Recorded sale',
+  owner_of_record: 'Owner of record',
+  permit: 'Building permit',
+};
+
+export interface RunsheetEntry {
+  /** The record it comes from (one entry per record and event). */
+  key: string;
+  event: RunsheetEvent;
+  /** The calendar day it is ordered by. */
+  day: string;
+  date: CitedValue;
+  /** The owner the record names. */
+  party: CitedValue;
+  /** A sale's price; null for other events. */
+  price: CitedValue | null;
+  /** What else the record says, in words. */
+  detail: string;
+  recordRef: string | null;
+  /** Who published the record. */
+  publisher: string | null;
+}
+
+export interface Runsheet {
+  parcelRef: string;
+  /** "SSL 0368 0909", when the answers give it. */
+  parcel: string;
+  entries: RunsheetEntry[];
+  /** What the records do not show, in words. */
+  gaps: string[];
+  /** Answers Plat could not use, in words (nothing else is lost). */
+  problems: string[];
+}
+
+export interface RunsheetInput {
+  parcelRef: string;
+  /** The parcel's v2 entity answer. */
+  entity?: unknown;
+  /** v4 search answers of records about the parcel (sale, ownership and permit records). */
+  records?: readonly unknown[];
+}
+
+const OTR = /Office of Tax and Revenue/i;
+
+function dateValue(field: string, label: string, raw: string, view: CitationView, cite: Cite): CitedValue {
+  return recordValue(field, label, raw, view, cite, formatDay(raw));
+}
+
+/** The entries one v4 record gives (its sale, its owner of record, or its permit). */
+function recordEntries(record: Json, cite: Cite): RunsheetEntry[] {
+  const data = isRecord(record.data) ? record.data : {};
+  const view = citationOf(record.citation);
+  const ref = text(record.record_ref);
+  if (view === null || ref === null) return [];
+  const cited = { ...view, recordRef: ref };
+  const value = (field: string, label: string, raw: unknown) =>
+    raw === null || raw === undefined || raw === '' ? unavailable(field, label, 'The record leaves it blank.') : recordValue(field, label, raw as Scalar, cited, cite);
+  if (record.kind === 'sale') {
+    const day = text(data.last_sale_recordation_date);
+    if (day === null) return [];
+    return [saleEntry(ref, view.publisher, dateValue('sale_date', 'Sale date', day, cited, cite), value('last_sale_price_dollars', 'Sale price', data.last_sale_price))];
+  }
+  if (record.kind === 'ownership') {
+    const asOf = view.asOf;
+    if (asOf === null) return [];
+    return [ownerEntry(ref, view.publisher, dateValue('owner_as_of', 'As of', asOf, cited, cite), value('owner_name', 'Owner of record', data.owner))];
+  }
+  if (record.kind === 'permit') {
+    const day = text(data.ISSUE_DATE);
+    if (day === null) return [];
+    const detail = permitDetail(text(data.PERMIT_ID), text(data.PERMIT_SUBTYPE_NAME), text(data.DESC_OF_WORK), text(data.APPLICATION_STATUS_NAME), text(data.FULL_ADDRESS));
+    const owner = text(data.OWNER_NAME);
+    const party = owner === null ? unavailable('permit_owner', 'Owner named', 'The permit names no owner.') : recordValue('permit_owner', 'Owner named', owner, cited, cite);
+    return [permitEntry(ref, view.publisher, dateValue('permit_issue_date', 'Issued', day, cited, cite), party, detail)];
+  }
+  return [];
+}
+
+/** A permit in words: its number, type, work and status, and the address it gives (a permit joined by a bad key shows another lot's). */
+function permitDetail(id: string | null, type: string | null, work: string | null, status: string | null, address: string | null): string {
+  return [id, type, work, status, address === null ? null : `at ${address}`].filter((part) => part !== null).join(' · ');
+}
+
+const SALE_PARTIES = 'The sale record names no buyer or seller.';
+
+const dayOf = (date: CitedValue): string => calendarDateOf(String(date.raw)) ?? String(date.raw);
+
+function saleEntry(ref: string, publisher: string | null, date: CitedValue, price: CitedValue): RunsheetEntry {
+  const zero = price.raw === 0 ? ` Price 0: ${ZERO_PRICE_MEANING}.` : '';
+  return {
+    key: `sale:${ref}`,
+    event: 'sale',
+    day: dayOf(date),
+    date,
+    party: unavailable('sale_parties', 'Parties', SALE_PARTIES),
+    price,
+    detail: `Last recorded sale of the lot.${zero}`,
+    recordRef: ref,
+    publisher,
+  };
+}
+
+function ownerEntry(ref: string, publisher: string | null, date: CitedValue, party: CitedValue): RunsheetEntry {
+  return { key: `owner:${ref}`, event: 'owner_of_record', day: dayOf(date), date, party, price: null, detail: 'Owner on the tax roll as of its release.', recordRef: ref, publisher };
+}
+
+function permitEntry(ref: string, publisher: string | null, date: CitedValue, party: CitedValue, detail: string): RunsheetEntry {
+  return { key: `permit:${ref}`, event: 'permit', day: dayOf(date), date, party, price: null, detail, recordRef: ref, publisher };
+}
+
+/** The entries of the parcel's v2 entity answer: its last sale, its owner of record, its permits (without their owner names). */
+function entityEntries(entity: Json, cite: Cite): RunsheetEntry[] {
+  const attributes = isRecord(entity.attributes) ? entity.attributes : {};
+  const entries: RunsheetEntry[] = [];
+  const saleDate = isRecord(attributes.last_sale_date) ? attributes.last_sale_date : null;
+  const saleView = citationOf(saleDate?.citation);
+  if (saleDate && saleView?.recordRef) {
+    const date = citedFact('sale_date', 'Sale date', saleDate, cite, (raw) => formatDay(String(raw)));
+    const price = citedFact('last_sale_price_dollars', 'Sale price', attributes.last_sale_price_dollars, cite) ?? unavailable('last_sale_price_dollars', 'Sale price', 'The answer gives no price.');
+    if (date) entries.push(saleEntry(saleView.recordRef, saleView.publisher, date, price));
+  }
+  const owner = isRecord(attributes.owner_name) ? attributes.owner_name : null;
+  const ownerView = citationOf(owner?.citation);
+  if (owner && ownerView?.recordRef && ownerView.asOf) {
+    const party = citedFact('owner_name', 'Owner of record', owner, cite);
+    if (party) entries.push(ownerEntry(ownerView.recordRef, ownerView.publisher, dateValue('owner_as_of', 'As of', ownerView.asOf, ownerView, cite), party));
+  }
+  for (const permit of Array.isArray(entity.permits) ? entity.permits : []) {
+    if (!isRecord(permit)) continue;
+    const view = citationOf(permit.citation);
+    const ref = text(permit.record_ref) ?? view?.recordRef ?? null;
+    const day = text(permit.issue_date);
+    if (view === null || ref === null || day === null) continue;
+    const detail = permitDetail(text(permit.permit_id), text(permit.record_type), text(permit.description), text(permit.status), text(permit.address));
+    const party = unavailable('permit_owner', 'Owner named', 'The entity answer lists the permit without its owner name; a search of permit records gives it.');
+    entries.push(permitEntry(ref, view.publisher, dateValue('permit_issue_date', 'Issued', day, { ...view, recordRef: ref }, cite), party, detail));
+  }
+  return entries;
+}
+
+const ORDER: Record<RunsheetEvent, number> = { sale: 0, permit: 1, owner_of_record: 2 };
+
+function gapsOf(entries: readonly RunsheetEntry[], entity: Json | null, ssl: string | null, permitsAsked: boolean): string[] {
+  const gaps: string[] = [];
+  const problem = ssl === null ? null : sslProblem(ssl);
+  if (problem) gaps.push(`${problem} The records below may be about unrelated lots.`);
+  const sales = entries.filter((entry) => entry.event === 'sale');
+  const owners = entries.filter((entry) => entry.event === 'owner_of_record');
+  const permits = entries.filter((entry) => entry.event === 'permit');
+  const first = sales[0];
+  if (first === undefined) gaps.push('No recorded sale of this parcel in the answers.');
+  else {
+    gaps.push(OTR.test(first.publisher ?? '') ? 'No earlier transfers in the sample: OTR publishes each lot’s last sale only.' : 'No earlier transfers in the answers.');
+    const owner = owners.at(-1);
+    if (owner && typeof owner.party.raw === 'string' && first.day <= owner.day) {
+      gaps.push(`${SALE_PARTIES} The owner of record as of ${owner.day}, ${owner.party.raw}, may or may not be the buyer of ${first.day}: the records do not say.`);
+    }
+  }
+  if (owners.length === 0) gaps.push('No owner of record for this parcel in the answers.');
+  if (permits.length === 0 && (entity !== null || permitsAsked)) gaps.push('No building permit in the answers is tied to this parcel.');
+  const owner = owners.at(-1);
+  for (const permit of permits) {
+    if (!owner || typeof permit.party.raw !== 'string' || typeof owner.party.raw !== 'string') continue;
+    if (ownerNameKey(permit.party.raw) === ownerNameKey(owner.party.raw) || permit.day > owner.day) continue;
+    const between = sales.filter((sale) => sale.day >= permit.day && sale.day <= owner.day);
+    const transfer = between.length > 0 ? `The recorded sale of ${between.map((sale) => sale.day).join(', ')} falls between them.` : 'No transfer between them is in the sample.';
+    gaps.push(`The permit of ${permit.day} names ${permit.party.raw}; the owner of record as of ${owner.day} is ${owner.party.raw}. ${transfer} The records do not say how ownership passed between them.`);
+  }
+  return gaps;
+}
+
+/** The runsheet of a parcel from the answers held about it. */
+export function parcelRunsheet(input: RunsheetInput, cite: Cite): Runsheet {
+  const problems: string[] = [];
+  const byKey = new Map<string, RunsheetEntry>();
+  let entity: Json | null = null;
+  let ssl: string | null = null;
+  if (input.entity !== undefined) {
+    const read = readAnswer<V2EntityData>(V2EntityResponseSchema, input.entity, 'parcel record');
+    if (!read.ok) problems.push(read.problem);
+    else if (read.data.entity.entity_ref !== input.parcelRef) problems.push(`The entity answer is about ${read.data.entity.entity_ref}, not ${input.parcelRef}: not used.`);
+    else {
+      entity = read.data.entity;
+      const identifiers = Array.isArray(entity.identifiers) ? entity.identifiers : [];
+      const sslId = identifiers.find((identifier) => isRecord(identifier) && identifier.scheme === 'ssl');
+      ssl = isRecord(sslId) ? text(sslId.value) : null;
+      for (const entry of entityEntries(entity, cite)) byKey.set(entry.key, entry);
+    }
+  }
+  let permitsAsked = false;
+  let elsewhere = 0;
+  for (const [index, envelope] of (input.records ?? []).entries()) {
+    const read = readAnswer<V4SearchData>(V4SearchResponseSchema, envelope, `record search ${index + 1}`);
+    if (!read.ok) {
+      problems.push(read.problem);
+      continue;
+    }
+    for (const record of read.data.items as Json[]) {
+      if (record.kind === 'permit') permitsAsked = true;
+      if (Array.isArray(record.q_ids) && !record.q_ids.includes(input.parcelRef)) {
+        elsewhere += 1;
+        continue;
+      }
+      // A v4 record says more than the entity answer's line for it (a permit's owner): it replaces it.
+      for (const entry of recordEntries(record, cite)) byKey.set(entry.key, entry);
+    }
+  }
+  if (elsewhere > 0) problems.push(`${elsewhere} ${elsewhere === 1 ? 'record' : 'records'} in the search answers ${elsewhere === 1 ? 'is' : 'are'} about other entities: left out.`);
+  const entries = [...byKey.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : ORDER[a.event] - ORDER[b.event]));
+  return {
+    parcelRef: input.parcelRef,
+    parcel: ssl === null ? input.parcelRef : `SSL ${sslText(ssl)}`,
+    entries,
+    gaps: gapsOf(entries, entity, ssl, permitsAsked),
+    problems,
+  };
+}
+
+/** The runsheet as CSV (RFC 4180, CRLF): one row per entry, each value with its status and its sources' full citations. */
+export function runsheetCsv(runsheet: Runsheet, citations: readonly Citation[]): string {
+  const byId = new Map(citations.map((citation) => [citation.id, citation]));
+  const sources = (...values: Array<CitedValue | null>) =>
+    [...new Set(values.flatMap((value) => value?.citationIds ?? []))].map((id) => (byId.has(id) ? citationText(byId.get(id)!) : `citation ${id} not in this document`)).join(' | ');
+  const shown = (value: CitedValue | null) => (value === null ? '' : value.status === 'unavailable' ? `— (${value.limitation ?? 'unavailable'})` : value.display);
+  const lines = [['Parcel', 'Date', 'Event', 'Owner named', 'Price', 'Detail', 'Status', 'Record', 'Sources'].join(',')];
+  for (const entry of runsheet.entries) {
+    const statuses = [...new Set([entry.date, entry.party, entry.price].filter((v): v is CitedValue => v !== null && v.status !== 'unavailable').map((v) => v.status))].join('/');
+    const row = [runsheet.parcel, entry.day, runsheetEventLabels[entry.event], shown(entry.party), shown(entry.price), entry.detail, statuses, entry.recordRef, sources(entry.date, entry.party, entry.price)];
+    lines.push(row.map(csvField).join(','));
+  }
+  for (const gap of runsheet.gaps) lines.push([runsheet.parcel, '', 'Gap', '', '', gap, '', '', ''].map(csvField).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,154 @@
+// "Why linked": a link of the graph explained in plain words. The rule that made it (one record names
+// both; both carry the same SSL; the ownership record names the owner; the same owner name after
+// normalisation; an address match), the warning a lead carries, the supporting records each with its
+// citation, the validity dates the service gives, and the confidence. Pure, so the panel, the table
+// and the printed report say the same thing.
+import { documentCitation, type CitationView } from '../report/citation.ts';
+import type { Cite } from '../report/citation-book.ts';
+import { formatDay } from '../format-date.ts';
+import type { GraphModel, OwnerClaim } from './build-graph.ts';
+import { uncitedRecord } from './answers.ts';
+import { modelLinks, nodeName, type LinkRule, type ModelLink } from './links.ts';
+import { ownerNameKey, sslText } from './relations.ts';
+
+export interface SupportingRecord {
+  recordRef: string;
+  /** Publisher and dataset, or that the answers do not say. */
+  what: string;
+  citationId: string;
+}
+
+export interface WhyLinked {
+  key: string;
+  /** "1708 21ST ST NW — taxed under → Account 0065 0007". */
+  title: string;
+  rule: LinkRule;
+  strength: 'fact' | 'lead';
+  /** The rule, in plain words about these two entities. */
+  because: string;
+  /** What a lead asks of the researcher; null for a fact. */
+  warning: string | null;
+  records: SupportingRecord[];
+  /** "Valid from 2017-02-05; no end date given", or that the answers give none. */
+  validity: string;
+  confidence: number | null;
+  confidenceText: string;
+  /** The service's own explanation, when it gives one. */
+  serviceSays: string | null;
+}
+
+const NAME_WARNING =
+  'A lead, not a fact: different people and companies can share a name. Confirm it from a deed, the tax bill’s mailing address or the owner before relying on it.';
+const ADDRESS_WARNING = 'A lead, not a fact: an address match can join different lots at one address (a building, a corner lot, a range of numbers).';
+const NORMALISATION = 'after normalisation (case, spacing and punctuation ignored, & read as AND, INC/LLC kept)';
+
+function describe(view: CitationView | undefined): string {
+  if (!view) return 'Source not named in the answers';
+  const source = [view.publisher, view.dataset].filter((part): part is string => part !== null).join(', ');
+  return source === '' ? (view.sourceId ?? 'Source not named in the answers') : source;
+}
+
+function supporting(model: GraphModel, refs: readonly string[], cite: Cite): SupportingRecord[] {
+  return [...new Set(refs)].map((recordRef) => {
+    const view = model.citations.get(recordRef);
+    const fields = view ? documentCitation({ ...view, recordRef }) : uncitedRecord(recordRef);
+    return { recordRef, what: describe(view), citationId: cite(fields) };
+  });
+}
+
+/** The SSL both ends carry, when they carry one. */
+function sharedSsl(model: GraphModel, a: string, b: string): string | null {
+  const ssls = (id: string) => model.entities.get(id)?.identifiers.filter((i) => i.scheme === 'ssl').map((i) => sslText(i.value)) ?? [];
+  const theirs = ssls(b);
+  return ssls(a).find((ssl) => theirs.includes(ssl)) ?? null;
+}
+
+function ownerBecause(model: GraphModel, link: ModelLink, claim: OwnerClaim, anchor: OwnerClaim | null): string {
+  const holding = nodeName(model, claim.holdingId).label;
+  const key = ownerNameKey(claim.published);
+  if (link.rule === 'owner_of_record') {
+    return `The ownership record of ${holding} names “${claim.published}” as its owner.`;
+  }
+  if (anchor && anchor !== claim) {
+    const other = nodeName(model, anchor.holdingId).label;
+    const same = anchor.published === claim.published ? `names the same, “${anchor.published}”` : `names “${anchor.published}”`;
+    return `Same owner name after normalisation: the record of ${holding} names “${claim.published}”, the record of ${other} ${same}; both read “${key}” ${NORMALISATION}.`;
+  }
+  return `Same owner name after normalisation: the record of ${holding} names “${claim.published}”, which reads “${key}” ${NORMALISATION}, the name this owner is grouped under.`;
+}
+
+function serviceBecause(model: GraphModel, link: ModelLink): string {
+  const service = link.service;
+  const a = nodeName(model, link.source).label;
+  const b = nodeName(model, link.target).label;
+  const record = describe(service?.sourceRefs[0] ? model.citations.get(service.sourceRefs[0]) : undefined);
+  switch (link.rule) {
+    case 'same_record':
+      return `One record names both: ${a} and ${b} appear in the same row of ${record}.`;
+    case 'same_ssl': {
+      const ssl = sharedSsl(model, link.source, link.target);
+      return `Same SSL in one record: ${a} and ${b} both carry ${ssl === null ? 'the same SSL' : `SSL ${ssl}`} in ${record}.`;
+    }
+    case 'same_owner_name':
+      return `Same owner name after normalisation: the owners of ${a} and ${b} both read “${service?.basis ?? 'the same name'}” ${NORMALISATION} in ${record}.`;
+    case 'address_match':
+      return `Address match: ${a} and ${b} have the same address after normalisation (${service?.basis ?? 'address not given'}); no SSL or account ties them.`;
+    case 'invalid_key': {
+      // Name the end whose key is sound: the other one is the key itself.
+      const other = nodeName(model, link.source).invalidKey === null ? a : b;
+      return `${link.invalidKey ?? 'A key of this link is not valid.'} The service links ${other} through it.`;
+    }
+    default:
+      return `The service lists this link${service?.method ? ` (method “${service.method}”)` : ''} without saying how it made it.`;
+  }
+}
+
+function warningOf(link: ModelLink): string | null {
+  if (link.strength === 'fact') return null;
+  if (link.rule === 'same_owner_name') return NAME_WARNING;
+  if (link.rule === 'address_match') return ADDRESS_WARNING;
+  if (link.rule === 'invalid_key') return `A lead, not a fact: ${link.invalidKey ?? 'the key is not valid.'}`;
+  return 'A lead, not a fact: the service is not certain of this link (confidence below 1).';
+}
+
+function validityOf(link: ModelLink): string {
+  if (link.owner) {
+    const asOf = link.owner.claim.citation?.asOf;
+    return asOf ? `Owner of record as of ${formatDay(asOf)}, the release of the ownership record; the record gives no earlier or later owner.` : 'The answers give no date for this ownership record.';
+  }
+  const from = link.service?.validFrom ?? null;
+  const to = link.service?.validTo ?? null;
+  if (from === null && to === null) return 'The answers give no validity dates for this link.';
+  if (to === null) return `Valid from ${formatDay(from ?? '')} (the release it was read from); no end date given.`;
+  return from === null ? `Valid until ${formatDay(to)}.` : `Valid from ${formatDay(from)} until ${formatDay(to)}.`;
+}
+
+function confidenceText(link: ModelLink): string {
+  if (link.confidence === null) {
+    return link.strength === 'lead' ? 'None given: Plat grouped the names itself, and the service gives no confidence for this match.' : 'Not given by the service.';
+  }
+  if (link.confidence >= 1) return '1 (the records state it).';
+  return `${link.confidence} (the service’s estimate for this kind of match; below 1, so a lead).`;
+}
+
+/** The explanation of one link of the model, or null when the model has no link under that key. */
+export function whyLinked(model: GraphModel, key: string, cite: Cite, links: readonly ModelLink[] = modelLinks(model)): WhyLinked | null {
+  const link = links.find((candidate) => candidate.key === key);
+  if (!link) return null;
+  const refs = link.owner
+    ? [link.owner.claim.recordRef, link.owner.anchor?.recordRef ?? null].filter((ref): ref is string => ref !== null)
+    : (link.service?.sourceRefs ?? []);
+  return {
+    key,
+    title: `${nodeName(model, link.source).label} — ${link.label} → ${nodeName(model, link.target).label}`,
+    rule: link.rule,
+    strength: link.strength,
+    because: link.owner ? ownerBecause(model, link, link.owner.claim, link.owner.anchor) : serviceBecause(model, link),
+    warning: warningOf(link),
+    records: supporting(model, refs, cite),
+    validity: validityOf(link),
+    confidence: link.confidence,
+    confidenceText: confidenceText(link),
+    serviceSays: link.service?.explanation ?? null,
+  };
+}
