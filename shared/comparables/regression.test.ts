@@ -86,9 +86,10 @@ describe('regressionSupport', () => {
     // Every sale has one bath fewer than bedrooms: their effects cannot be told apart.
     const tied = rows.map(([, bedrooms], index) => sale(index, { fullBaths: bedrooms - 1 }));
     const support = regressionSupport(tied, EFFECTIVE);
-    expect(support.predictors).toEqual(['glaPerSqft', 'timePctPerMonth', 'perBedroom']);
-    expect(support.suggestions.perBath.why).toBe('In these 12 sales baths (half baths count ½) is fixed by gross living area (sq ft), months since sale, bedrooms: its own effect cannot be told apart.');
-    expect(support.suggestions.perBedroom.coefficient).toBeCloseTo(REFERENCE.bedrooms.coefficient, 4);
+    expect(support.predictors).toEqual(['glaPerSqft', 'timePctPerMonth', 'perBath']);
+    expect(support.suggestions.perBedroom.why).toBe('In these 12 sales bedrooms is fixed by gross living area (sq ft), months since sale, baths (half baths count ½): its own effect cannot be told apart.');
+    // Baths are bedrooms − 1 here: the bath coefficient carries the bedroom effect.
+    expect(support.suggestions.perBath.coefficient).toBeCloseTo(REFERENCE.bedrooms.coefficient, 4);
   });
 
   it('lists the sales it cannot use with the reason, and cites the ones it used', () => {
@@ -114,14 +115,24 @@ describe('regressionSupport', () => {
 
   it('says how many sales it needs when there are too few, and suggests nothing', () => {
     const support = regressionSupport(twelve.slice(0, 5), EFFECTIVE);
-    expect(support.message).toBe(
-      '5 usable sales for 3 predictors (gross living area (sq ft), months since sale, bedrooms): at least 6 are needed. Widen the search to get more sales.',
-    );
+    expect(support.message).toBe('5 usable sales: at least 6 are needed to estimate even one rate. Widen the search to get more sales.');
     expect(support.n).toBe(0);
     expect(support.salesUsed).toEqual([]);
     expect(Object.values(support.suggestions).every((suggestion) => suggestion.value === null)).toBe(true);
     expect(support.suggestions.glaPerSqft.why).toBe(support.message);
     expect(support.suggestions.perBath.why).toContain('not in the sample for 5 of 5 sales');
+  });
+
+  it('fits the first predictors the sales can support and says why the others are not estimated', () => {
+    const support = regressionSupport(twelve.slice(0, 7), EFFECTIVE);
+    expect(support.message).toBeNull();
+    expect(support.n).toBe(7);
+    expect(support.predictors).toEqual(['glaPerSqft', 'timePctPerMonth']);
+    expect(support.suggestions.glaPerSqft.value).not.toBeNull();
+    expect(support.suggestions.perBedroom.value).toBeNull();
+    expect(support.suggestions.perBedroom.why).toBe(
+      'Not estimated: 7 usable sales support at most 2 predictors (5 more sales than predictors are needed); gross living area (sq ft), months since sale came first. Widen the search to estimate it.',
+    );
   });
 
   it('explains an empty search and an effective date that is not a date', () => {

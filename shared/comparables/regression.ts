@@ -27,21 +27,22 @@ interface Predictor {
   value: (sale: UsableSale, effectiveYear: number) => number | null;
 }
 
-// Listed in the order they are kept when two cannot be told apart (the first ones are kept).
+// In the order they are kept: when two cannot be told apart the first stays, and when the sales
+// support fewer predictors than vary, the first ones (those appraisers adjust for most) are fitted.
 const predictors: Predictor[] = [
   { rate: 'glaPerSqft', name: 'gross living area (sq ft)', value: ({ sale }) => sale.numbers.gla },
   { rate: 'timePctPerMonth', name: 'months since sale', value: ({ months }) => months },
-  { rate: 'perBedroom', name: 'bedrooms', value: ({ sale }) => sale.numbers.bedrooms },
-  { rate: 'perBath', name: 'baths (half baths count ½)', value: ({ sale }) => sale.numbers.baths },
   { rate: 'perYearOfAge', name: 'age (years)', value: ({ sale }, year) => (sale.numbers.yearBuilt === null ? null : year - sale.numbers.yearBuilt) },
+  { rate: 'perBath', name: 'baths (half baths count ½)', value: ({ sale }) => sale.numbers.baths },
+  { rate: 'perBedroom', name: 'bedrooms', value: ({ sale }) => sale.numbers.bedrooms },
   { rate: 'perGradeStep', name: 'grade step', value: ({ sale }) => sale.numbers.gradeStep },
   { rate: 'perConditionStep', name: 'condition step', value: ({ sale }) => sale.numbers.conditionStep },
 ];
 
 /** A predictor missing on at most this share of the sales costs those sales; missing on more, it is left out. */
 const MAX_SHARE_OF_SALES_DROPPED = 0.1;
-/** The regression needs this many more sales than predictors (the intercept and two degrees of freedom). */
-const SALES_BEYOND_PREDICTORS = 3;
+/** The regression needs this many more sales than predictors (the intercept and four degrees of freedom): fewer make intervals too wide to support anything. */
+const SALES_BEYOND_PREDICTORS = 5;
 /** A predictor the others explain to within this (1 − R²) cannot be told apart from them. */
 const COLLINEAR_TOLERANCE = 1e-8;
 const CONFIDENCE = 0.95;
@@ -171,12 +172,26 @@ export function regressionSupport(candidates: ComparableSale[], effectiveDate: s
 
   const n = usable.length;
   const needed = (count: number) => count + SALES_BEYOND_PREDICTORS;
-  if (used.length === 0 || n < needed(used.length)) {
+  if (used.length === 0 || n < needed(1)) {
     const message =
       used.length === 0
         ? `No feature varies across the ${n} usable sales: nothing to estimate.`
-        : `${n} usable sale${n === 1 ? '' : 's'} for ${used.length} predictor${used.length === 1 ? '' : 's'} (${used.map((p) => p.name).join(', ')}): at least ${needed(used.length)} are needed. Widen the search to get more sales.`;
+        : `${n} usable sale${n === 1 ? '' : 's'}: at least ${needed(1)} are needed to estimate even one rate. Widen the search to get more sales.`;
     return { ...empty(message), suggestions: withReasons(allWithout(message), why) };
+  }
+  // Fewer sales than the varying features need: fit the first ones, say why the rest are not estimated.
+  const supported = n - SALES_BEYOND_PREDICTORS;
+  if (used.length > supported) {
+    for (const predictor of used.slice(supported)) {
+      why.set(
+        predictor.rate,
+        `Not estimated: ${n} usable sales support at most ${supported} predictor${supported === 1 ? '' : 's'} (${SALES_BEYOND_PREDICTORS} more sales than predictors are needed); ${used
+          .slice(0, supported)
+          .map((p) => p.name)
+          .join(', ')} came first. Widen the search to estimate it.`,
+      );
+    }
+    used = used.slice(0, supported);
   }
 
   // Predictors the others explain entirely cannot be told apart from them: the later ones go.
