@@ -5,7 +5,7 @@
 // the answer lacks is `unavailable` and says why.
 import { isRecord } from '../json-data.ts';
 import { formatDollars } from '../money.ts';
-import { asSynthetic, documentCitation, fromV3Source, publisherShortName, type CitationFields, type CitationView } from '../report/citation.ts';
+import { asSynthetic, documentCitation, fromV3Source, recordCitation, publisherShortName, type CitationFields, type CitationView } from '../report/citation.ts';
 import type { Cite } from '../report/citation-book.ts';
 import type { CitedValue, ValueStatus } from '../report/document.ts';
 import type { FeatureNumbers, GridProperty, GridRowKey, LonLat } from './model.ts';
@@ -71,20 +71,7 @@ export function indexSources(index: AnswerIndex, data: Json): void {
 
 /** A record's citation; a record the answer cites without placing it in a source still cites the record, and says so. */
 export function citationForRef(index: AnswerIndex, ref: string): CitationFields {
-  const view = index.records.get(ref);
-  if (view) return documentCitation(view);
-  return {
-    publisher: null,
-    dataset: null,
-    asOf: null,
-    sourceId: null,
-    recordRef: ref,
-    releaseId: null,
-    sha256: null,
-    officialUrl: null,
-    synthetic: false,
-    note: 'The answer cites this record without naming its source.',
-  };
+  return recordCitation(index.records, ref);
 }
 
 /** A source as a whole (a sentence about the dataset, not one of its records). */

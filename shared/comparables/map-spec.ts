@@ -5,7 +5,7 @@ import { citationLabel } from '../report/citation.ts';
 import type { Citation } from '../report/document.ts';
 import {
   areaLayerLabels,
-  type CandidateFlag,
+  cautionFlags,
   type ComparableSale,
   type ComparablesAnalysis,
   type ComparablesMapSpec,
@@ -14,25 +14,12 @@ import {
   type MarketArea,
 } from './model.ts';
 
-/**
- * Flags that say a sale does not fit the criteria. An approximate location and synthetic
- * characteristics are true of every OTR sale in the sample: marking them would mark everything.
- */
-const FLAGS_THAT_MATTER: ReadonlySet<CandidateFlag> = new Set([
-  'non_market',
-  'undated',
-  'outside_window',
-  'outside_area_band',
-  'outside_market_area',
-  'other_use_code',
-  'no_living_area',
-]);
 
 /** What a sale is on the map: a chosen comp, a sale the appraiser set aside, one the screening flags, or a plain candidate. */
 export function mapRoleOf(candidate: ComparableSale, chosenIds: ReadonlySet<string>, workfile: Pick<ComparablesWorkfile, 'notUsed'>): MapPointRole {
   if (chosenIds.has(candidate.id)) return 'chosen';
   if (Object.hasOwn(workfile.notUsed, candidate.id)) return 'not_used';
-  if (candidate.screenedOut !== null || candidate.flags.some((flag) => FLAGS_THAT_MATTER.has(flag))) return 'flagged';
+  if (candidate.screenedOut !== null || candidate.flags.some((flag) => cautionFlags.has(flag))) return 'flagged';
   return 'candidate';
 }
 

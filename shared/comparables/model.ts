@@ -289,6 +289,20 @@ export const candidateFlagLabels: Record<CandidateFlag, string> = {
   no_living_area: 'No living area',
 };
 
+/**
+ * Flags that say a sale does not fit the criteria and needs a second look. An approximate location
+ * and synthetic characteristics are true of every OTR sale in the sample: marking them would mark everything.
+ */
+export const cautionFlags: ReadonlySet<CandidateFlag> = new Set<CandidateFlag>([
+  'non_market',
+  'undated',
+  'outside_window',
+  'outside_area_band',
+  'outside_market_area',
+  'other_use_code',
+  'no_living_area',
+]);
+
 /** One sale the search returned. */
 export interface ComparableSale extends GridProperty {
   /** The sale record's ref: the candidate's id. */

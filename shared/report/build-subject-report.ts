@@ -11,6 +11,7 @@ import type { ComparablesWorkfile } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
 import {
   documentCitation,
+  recordCitation,
   fromV3Source,
   fromV4Citation,
   asSynthetic,
@@ -124,20 +125,7 @@ function withChecksum(view: CitationView, sources: ReadonlyMap<string, CitationV
 
 /** A record ref's citation; a ref the answers do not place still cites the record, and says so. */
 function citationForRef(answers: Answers, ref: string): CitationFields {
-  const view = answers.records.get(ref);
-  if (view) return documentCitation(view);
-  return {
-    publisher: null,
-    dataset: null,
-    asOf: null,
-    sourceId: null,
-    recordRef: ref,
-    releaseId: null,
-    sha256: null,
-    officialUrl: null,
-    synthetic: false,
-    note: 'The answer cites this record without naming its source.',
-  };
+  return recordCitation(answers.records, ref);
 }
 
 /** A source as a whole, not one of its records. */

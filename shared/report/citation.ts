@@ -128,6 +128,24 @@ export function documentCitation(view: CitationView, note: string | null = null)
   return view.synthetic ? asSynthetic(fields) : fields;
 }
 
+/** A record's citation from the records an answer places; a record the answer cites without placing it in a source still cites the record, and says so. */
+export function recordCitation(records: ReadonlyMap<string, CitationView>, ref: string): CitationFields {
+  const view = records.get(ref);
+  if (view) return documentCitation(view);
+  return {
+    publisher: null,
+    dataset: null,
+    asOf: null,
+    sourceId: null,
+    recordRef: ref,
+    releaseId: null,
+    sha256: null,
+    officialUrl: null,
+    synthetic: false,
+    note: 'The answer cites this record without naming its source.',
+  };
+}
+
 /** The same citation marked synthetic, under the sample's name when it named a real publisher. */
 export function asSynthetic(citation: CitationFields): CitationFields {
   if (citation.synthetic && isSyntheticPublisher(citation.publisher)) return citation;

@@ -238,6 +238,22 @@ export function PlatMap(props: PlatMapProps) {
     instance.on('mousemove', (event: MapMouseEvent) => hoverAt(instance, event.point));
     instance.on('mouseout', () => restFocus(instance));
     instance.on('click', (event: MapMouseEvent) => void clickAt(instance, event.point));
+    // The view as it is now, on the container: the canvas has no element per sale, so a test projects
+    // a sale's position to pixels from it (Web Mercator, no rotation: the map never rotates).
+    const keepView = () => {
+      const bounds = instance.getBounds();
+      container.dataset.view = JSON.stringify({
+        west: bounds.getWest(),
+        south: bounds.getSouth(),
+        east: bounds.getEast(),
+        north: bounds.getNorth(),
+        width: container.clientWidth,
+        height: container.clientHeight,
+        zoom: instance.getZoom(),
+      });
+    };
+    instance.on('load', keepView);
+    instance.on('moveend', keepView);
     instance.once('load', () => {
       setMap(instance);
       instance.once('idle', () => firstDraw(performance.now() - started));

@@ -172,6 +172,9 @@ export function CandidateList(props: {
                   className={classes}
                   tabIndex={at === focusIndex ? 0 : -1}
                   data-candidate-id={candidate.id}
+                  // Where the map draws it, for tests that find the sale's symbol on the canvas.
+                  data-lon={candidate.location?.lonLat[0]}
+                  data-lat={candidate.location?.lonLat[1]}
                   onFocus={(event) => {
                     if (event.target !== event.currentTarget) return;
                     setFocused(at);

@@ -16,7 +16,6 @@ import { citationText, citationView } from '../../../shared/report/citation.ts';
 import { subjectReportParts } from '../../../shared/report/document.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
-import { useProjects } from '../../platform/core-queries.ts';
 import { refreshComparables, useComparables } from '../../platform/comparables-queries.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
@@ -26,7 +25,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { useComparablesStore } from './comparables-store.ts';
-import { activeAssignment, isChosen, subjectUseCodeOf } from './comparables-model.ts';
+import { isChosen, subjectUseCodeOf } from './comparables-model.ts';
+import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
 import { SearchPanel, type MapMode } from './SearchPanel.tsx';
 import { CandidateList } from './CandidateList.tsx';
@@ -42,33 +42,14 @@ import './comparables.css';
 const PlatMap = lazy(() => import('../../components/map/PlatMap.tsx').then((module) => ({ default: module.PlatMap })));
 
 export function ComparablesView() {
-  const projects = useProjects();
-  const assignment = activeAssignment(projects.data);
-  if (projects.isError) return <ErrorNotice error={projects.error} onRetry={() => void projects.refetch()} />;
-  if (projects.isPending) return <p className="muted">Loading the active assignment…</p>;
-  if (!assignment) return <NoAssignment />;
-  return <AssignmentComparables key={assignment.id} assignment={assignment} />;
-}
-
-function NoAssignment() {
-  const openView = useUiStore((state) => state.openView);
-  const openAssignment = useUiStore((state) => state.openAssignment);
   return (
-    <div className="comps-empty-state" data-testid="comps-no-assignment">
-      <h2>No assignment is active</h2>
-      <p>
-        Comparable sales are searched around the active assignment’s subject and judged against its effective date. Find the property (Ctrl+K), open it and
-        choose <strong>Start an assignment</strong>, or make an existing assignment active on the Assignments page.
-      </p>
-      <p className="comps-empty-state__actions">
-        <button type="button" className="button button--primary" onClick={() => openView('search')}>
-          Find a property
-        </button>
-        <button type="button" className="button" onClick={() => openAssignment(null)}>
-          Assignments
-        </button>
-      </p>
-    </div>
+    <ActiveAssignmentGate
+      purpose="Comparable sales are searched around the active assignment’s subject and judged against its effective date."
+      testId="comps-no-assignment"
+      className="comps-empty-state"
+    >
+      {(assignment) => <AssignmentComparables key={assignment.id} assignment={assignment} />}
+    </ActiveAssignmentGate>
   );
 }
 

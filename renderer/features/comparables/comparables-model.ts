@@ -16,7 +16,6 @@ import {
   type RateKey,
   type RateSuggestion,
 } from '../../../shared/comparables/model.ts';
-import type { Project } from '../../../shared/ipc.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDay } from '../../../shared/format-date.ts';
@@ -229,12 +228,6 @@ export function workfileForSave(workfile: ComparablesWorkfile): ComparablesWorkf
   return ComparablesWorkfileSchema.parse(workfile);
 }
 
-/** The assignment the view works on: the active project, if it is an assignment. */
-export function activeAssignment(list: { projects: Project[]; activeProjectId: string | null } | undefined): Project | null {
-  if (!list?.activeProjectId) return null;
-  const project = list.projects.find((candidate) => candidate.id === list.activeProjectId);
-  return project?.assignment ? project : null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // What the appraiser types
@@ -320,15 +313,7 @@ export const flagShortLabels: Record<CandidateFlag, string> = {
 };
 
 /** Flags that say the sale needs a second look (the others describe data quality). */
-export const cautionFlags: ReadonlySet<CandidateFlag> = new Set<CandidateFlag>([
-  'non_market',
-  'undated',
-  'outside_window',
-  'outside_area_band',
-  'outside_market_area',
-  'other_use_code',
-  'no_living_area',
-]);
+export { cautionFlags } from '../../../shared/comparables/model.ts';
 
 /** The list's row after a key press: ↑/↓ by one, Home/End to the ends; null for any other key. */
 export function rowAfterKey(key: string, index: number, count: number): number | null {

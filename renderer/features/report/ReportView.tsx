@@ -13,15 +13,16 @@ import { callPlat } from '../../platform/plat.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { refreshAssignment, useSubjectReport } from '../../platform/assignment-queries.ts';
-import { useAppInfo, useProjects } from '../../platform/core-queries.ts';
+import { useAppInfo } from '../../platform/core-queries.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { downloadBase64File } from '../../components/download.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ReportDocumentView } from './ReportDocumentView.tsx';
 import { ChoiceDialog, type ChoiceRequest } from './ChoiceDialog.tsx';
 import { VerifyReport } from './VerifyReport.tsx';
-import { activeAssignment, missingTotal, printDialogUrl } from './report-model.ts';
+import { missingTotal, printDialogUrl } from './report-model.ts';
 import './report.css';
 
 type Tab = 'report' | 'verify';
@@ -64,33 +65,10 @@ function TabButton(props: { id: Tab; current: Tab; onSelect: (tab: Tab) => void;
 }
 
 function SubjectReportPanel() {
-  const projects = useProjects();
-  const assignment = activeAssignment(projects.data);
-  if (projects.isError) return <ErrorNotice error={projects.error} onRetry={() => void projects.refetch()} />;
-  if (projects.isPending) return <p className="muted">Loading the active assignment…</p>;
-  if (!assignment) return <NoAssignment />;
-  return <AssignmentReport key={assignment.id} assignment={assignment} />;
-}
-
-function NoAssignment() {
-  const openView = useUiStore((state) => state.openView);
-  const openAssignment = useUiStore((state) => state.openAssignment);
   return (
-    <div className="report-empty" data-testid="report-no-assignment">
-      <h2>No assignment is active</h2>
-      <p>
-        The report is built for the active assignment’s subject. Find the property (Ctrl+K finds it by address, SSL, account number or owner), open it
-        and choose <strong>Start an assignment</strong>; or make an existing assignment active on the Assignments page.
-      </p>
-      <p className="report-empty__actions">
-        <button type="button" className="button button--primary" onClick={() => openView('search')}>
-          Find a property
-        </button>
-        <button type="button" className="button" onClick={() => openAssignment(null)}>
-          Assignments
-        </button>
-      </p>
-    </div>
+    <ActiveAssignmentGate purpose="The report is built for the active assignment’s subject." testId="report-no-assignment" className="report-empty">
+      {(assignment) => <AssignmentReport key={assignment.id} assignment={assignment} />}
+    </ActiveAssignmentGate>
   );
 }
 

@@ -4,7 +4,7 @@
 // document itself (values, citations, formatting) is built in shared/report and never re-formatted
 // here, so the screen and the PDF say the same thing.
 import { subjectReportParts, subjectSummaryParts, type CitedValue, type ReportDocument, type ValueStatus } from '../../../shared/report/document.ts';
-import type { Project, ReportVerification } from '../../../shared/ipc.ts';
+import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 
@@ -56,12 +56,7 @@ export function sectionStatusText(status: 'available' | 'partial' | 'unavailable
 // ---------------------------------------------------------------------------------------------
 // Assignments, spend, the query log
 
-/** The assignment the Report view shows: the active project, if it is an assignment. */
-export function activeAssignment(list: { projects: Project[]; activeProjectId: string | null } | undefined): Project | null {
-  if (!list?.activeProjectId) return null;
-  const project = list.projects.find((candidate) => candidate.id === list.activeProjectId);
-  return project?.assignment ? project : null;
-}
+export { activeAssignment } from '../../components/ActiveAssignmentGate.tsx';
 
 export function spendLine(spend: { totalMicroUsd: number; capMicroUsd: number | null }): string {
   const spent = formatUsd(spend.totalMicroUsd);
