@@ -4,23 +4,16 @@
 // citations attached) for an assignment seeded as an appraiser would: the subject bought, a search
 // run (both pages, undated sales included), five comps chosen, two rates, an indicated value.
 // Target: comps PDF export ≤ 3 s. The seeding is exported for scripts that want to look at the PDF.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppCore } from '../../electron/core/app-core.ts';
-import { MemoryKeyVault } from '../../electron/core/key-vault.ts';
-import { ChromiumPrinter } from '../../electron/core/reports/chromium-printer.ts';
-import { launchLocalService } from '../../electron/local-service/launch.ts';
-import { startBrowserHost } from '../../electron/host/browser-host.ts';
-import type { IpcResult } from '../../shared/ipc.ts';
+import { rendererDir, withPrintingHost, type CoreCall } from './printing-host.ts';
 import type { ReportDocument } from '../../shared/report/document.ts';
 import { buildSubjectReport } from '../../shared/report/build-subject-report.ts';
 import { comparablesRequestBody } from '../../shared/comparables/search.ts';
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, type ComparablesWorkfile, type CompSearchRun } from '../../shared/comparables/model.ts';
 import { latencyFigures, measureLatency, type LatencyFigures } from './measure.ts';
 
-const rendererDir = process.env.PLAT_RENDERER_DIR ?? fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 const subjectFixturePath = fileURLToPath(new URL('../../shared/report/fixtures/dc-1708-21st-st-nw.json', import.meta.url));
 const compsFixturePath = fileURLToPath(new URL('../../shared/comparables/fixtures/dc-1708-comps-2016.json', import.meta.url));
 const EXPORTS = 10;
@@ -91,8 +84,6 @@ function buildFromFixtures(): () => ReportDocument {
     });
 }
 
-export type CoreCall = <T>(operation: string, payload: unknown) => Promise<T>;
-
 /**
  * An assignment for 1708 21ST ST NW, effective 2017-01-01, with its subject report and summary bought,
  * the default search run (every page), and the workfile saved: five comps, two rates, an indicated value.
@@ -140,36 +131,7 @@ export async function seedComparablesAssignment(call: CoreCall, name = '1708 21s
   return { assignmentId: assignment.id, workfile: saved.workfile };
 }
 
-function valueOf<T>(result: IpcResult<unknown>, what: string): T {
-  if (!result.ok) throw new Error(`${what} failed: ${result.error.message}`);
-  return result.value as T;
-}
-
-/** A browser host with its printer, for as long as `use` runs. */
-export async function withPrintingHost<T>(use: (call: CoreCall) => Promise<T>): Promise<T> {
-  let printer: ChromiumPrinter | null = null;
-  const core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'bench',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'plat-bench-comps-report-')),
-    keyVault: new MemoryKeyVault(),
-    launchLocalService: ({ stateDbPath }) => launchLocalService({ dbPath: stateDbPath, rateLimitPerMinute: 1_000_000 }),
-    isTrustedSender: () => true,
-    printer: () => printer,
-  });
-  await core.ready;
-  const host = await startBrowserHost({ dispatch: core.dispatch, events: core.events, rendererDir });
-  printer = new ChromiumPrinter({ pageUrl: host.url });
-  const sender = { runtime: 'browser-host' as const, url: host.origin, isMainFrame: true };
-  const call: CoreCall = (operation, payload) => core.dispatch(operation, payload, sender).then((result) => valueOf(result, operation));
-  try {
-    return await use(call);
-  } finally {
-    await printer.close();
-    await host.close();
-    await core.close();
-  }
-}
+export { withPrintingHost, type CoreCall };
 
 export async function benchComparablesReport(): Promise<LatencyFigures[]> {
   const build = buildFromFixtures();

@@ -2,22 +2,14 @@
 // the embedded service's answers for 1708 21ST ST NW), and a full PDF export in the browser host
 // (print route in Debian's Chromium → PDF → citations attached), as the Report view asks for it.
 // Target: PDF export ≤ 2 s in the browser host.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppCore } from '../../electron/core/app-core.ts';
-import { MemoryKeyVault } from '../../electron/core/key-vault.ts';
-import { ChromiumPrinter } from '../../electron/core/reports/chromium-printer.ts';
-import { launchLocalService } from '../../electron/local-service/launch.ts';
-import { startBrowserHost } from '../../electron/host/browser-host.ts';
-import type { IpcResult } from '../../shared/ipc.ts';
+import { rendererDir, withPrintingHost } from './printing-host.ts';
 import type { ReportDocument } from '../../shared/report/document.ts';
 import { buildSubjectReport } from '../../shared/report/build-subject-report.ts';
 import { latencyFigures, measureLatency, type LatencyFigures } from './measure.ts';
 
-// PLAT_RENDERER_DIR, as for the host itself: another build than dist/renderer.
-const rendererDir = process.env.PLAT_RENDERER_DIR ?? fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 const fixturePath = fileURLToPath(new URL('../../shared/report/fixtures/dc-1708-21st-st-nw.json', import.meta.url));
 const EXPORTS = 10;
 
@@ -41,10 +33,6 @@ function buildFromFixture(): () => ReportDocument {
     });
 }
 
-function valueOf<T>(result: IpcResult<unknown>, what: string): T {
-  if (!result.ok) throw new Error(`${what} failed: ${result.error.message}`);
-  return result.value as T;
-}
 
 export async function benchReport(): Promise<LatencyFigures[]> {
   const build = buildFromFixture();
@@ -57,22 +45,7 @@ export async function benchReport(): Promise<LatencyFigures[]> {
     console.log('(no renderer build in dist/renderer: the PDF export was skipped)');
     return figures;
   }
-  let printer: ChromiumPrinter | null = null;
-  const core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'bench',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'plat-bench-report-')),
-    keyVault: new MemoryKeyVault(),
-    launchLocalService: ({ stateDbPath }) => launchLocalService({ dbPath: stateDbPath, rateLimitPerMinute: 1_000_000 }),
-    isTrustedSender: () => true,
-    printer: () => printer,
-  });
-  await core.ready;
-  const host = await startBrowserHost({ dispatch: core.dispatch, events: core.events, rendererDir });
-  printer = new ChromiumPrinter({ pageUrl: host.url });
-  const sender = { runtime: 'browser-host' as const, url: host.origin, isMainFrame: true };
-  const call = <T>(operation: string, payload: unknown) => core.dispatch(operation, payload, sender).then((result) => valueOf<T>(result, operation));
-  try {
+  return withPrintingHost(async (call) => {
     const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as { subjectRef: string };
     const assignment = await call<{ id: string }>('createAssignment', {
       name: '1708 21st St NW',
@@ -99,9 +72,5 @@ export async function benchReport(): Promise<LatencyFigures[]> {
       latencyFigures('PDF export, browser host (print route → Chromium → attachments)', warm, { target: '≤ 2 s' }),
     );
     return figures;
-  } finally {
-    await printer.close();
-    await host.close();
-    await core.close();
-  }
+  });
 }
