@@ -178,6 +178,13 @@ export function statement(db: DatabaseSync, sql: string): StatementSync {
 /** Why the app database refused a write, when the cause is the storage rather than Plat's own code. */
 export type StorageProblemKind = 'disk_full' | 'read_only' | 'io_error';
 
+/** How a refused write is told to a person, whatever was being written: what happened and what to do. */
+export const STORAGE_PROBLEMS: Readonly<Record<StorageProblemKind, { what: string; todo: string }>> = {
+  disk_full: { what: 'The disk holding Plat’s data folder is full', todo: 'free some space on it' },
+  read_only: { what: 'Plat’s data folder is read-only', todo: 'make it writable again' },
+  io_error: { what: 'Plat could not write to its data folder (a disk error)', todo: 'check the disk' },
+};
+
 // SQLite primary result codes (the low byte of node:sqlite's `errcode`) that mean the file or the disk
 // refused the write: nothing is wrong with the data, and the same write succeeds once that is fixed.
 const STORAGE_RESULT_CODES: ReadonlyMap<number, StorageProblemKind> = new Map([

@@ -67,7 +67,7 @@ import { z } from 'zod';
 import { addMicroUsd, formatUsd, MicroUsdSchema } from '../../shared/money.ts';
 import type { MicroUsd } from '../../shared/money.ts';
 import { dirname } from 'node:path';
-import { applyMigrations, inTransaction, registerMigrations, statement, storageProblemOf, type StorageProblemKind } from './app-db.ts';
+import { applyMigrations, inTransaction, registerMigrations, statement, storageProblemOf, type StorageProblemKind, STORAGE_PROBLEMS } from './app-db.ts';
 import { PlatFailure } from './failure.ts';
 import { csvField } from '../../shared/csv.ts';
 
@@ -598,11 +598,6 @@ interface UnsavedWrite {
   at: string;
 }
 
-const STORAGE_PROBLEMS: Record<StorageProblemKind, { what: string; todo: string }> = {
-  disk_full: { what: 'The disk holding Plat’s data folder is full', todo: 'free some space on it' },
-  read_only: { what: 'Plat’s data folder is read-only', todo: 'make it writable again' },
-  io_error: { what: 'Plat could not write to its data folder (a disk error)', todo: 'check the disk' },
-};
 
 const DEFAULT_RETRY_UNSAVED_MS = 5_000;
 

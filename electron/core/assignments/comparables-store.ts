@@ -5,7 +5,7 @@
 // works with the service unreachable.
 import type { DatabaseSync } from 'node:sqlite';
 import { ComparablesWorkfileSchema, emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
-import { applyMigrations, statement, storageProblemOf, type StorageProblemKind } from '../app-db.ts';
+import { applyMigrations, statement, storageProblemOf, STORAGE_PROBLEMS } from '../app-db.ts';
 import { PlatFailure } from '../failure.ts';
 import { ProjectError } from '../projects.ts';
 
@@ -37,12 +37,6 @@ export function comparablesWorkfileProblems(workfile: ComparablesWorkfile): stri
   return problems;
 }
 
-/** How a refused write is told, as the ledger tells it. */
-const STORAGE_PROBLEMS: Record<StorageProblemKind, { what: string; todo: string }> = {
-  disk_full: { what: 'The disk holding Plat’s data folder is full', todo: 'free some space on it' },
-  read_only: { what: 'Plat’s data folder is read-only', todo: 'make it writable again' },
-  io_error: { what: 'Plat could not write to its data folder (a disk error)', todo: 'check the disk' },
-};
 
 export class ComparablesStore {
   readonly #db: DatabaseSync;
