@@ -44,7 +44,7 @@ function workfileFor(run: CompSearchRun, envelopes: unknown[]): ComparablesWorkf
     searches: [run],
     chosen,
     rates: { ...empty.rates, glaPerSqft: 150, timePctPerMonth: 0.25 },
-    rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'suggestion' },
+    rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'appraiser' },
     weights: Object.fromEntries(chosen.map((id, index) => [id, index < 2 ? 'most' : 'less'])),
     reconciliation: { indicatedValueDollars: 1_400_000, comment: 'Most weight on comps 1 and 2, the nearest arm’s-length sales; the others bracket the subject’s condition.' },
   };

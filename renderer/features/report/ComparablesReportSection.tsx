@@ -335,7 +335,7 @@ function RatesTable({ grid }: { grid: ComparablesGrid }) {
               <tr key={rate.key}>
                 <th scope="row">{rate.label}</th>
                 <td>{rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
-                <td>{rate.source === 'suggestion' ? 'Regression’s suggestion, accepted' : rate.source === 'appraiser' ? 'Appraiser' : '—'}</td>
+                <td>{rateSetBy(rate)}</td>
                 <td>
                   {rate.support
                     ? `${rateText(rate.key, rate.support.value)}${
@@ -515,3 +515,13 @@ function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueCon
   );
 }
 
+
+/**
+ * Who set a rate. An accepted suggestion the sales no longer give (the search was re-run, or the
+ * rate edited outside the view) is not claimed as the regression's: it says what happened.
+ */
+function rateSetBy(rate: { source: 'appraiser' | 'suggestion' | null; value: number | null; support: { value: number } | null }): string {
+  if (rate.source === 'appraiser') return 'Appraiser';
+  if (rate.source !== 'suggestion') return '—';
+  return rate.support !== null && rate.support.value === rate.value ? 'Regression’s suggestion, accepted' : 'Accepted from an earlier regression (the sales now suggest another rate)';
+}
