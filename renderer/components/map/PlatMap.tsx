@@ -372,6 +372,8 @@ export function PlatMap(props: PlatMapProps) {
     const ratio = window.devicePixelRatio || 1;
     return Object.fromEntries(legend.map((row) => [row.key, iconCanvas(legendIconId[row.key] ?? '', palette, ratio)?.toDataURL('image/png') ?? null]));
   }, [legend, theme]);
+  // On a narrow window the open legend would cover a third of the map: it starts folded there.
+  const [legendOpenAtStart] = useState(() => typeof window === 'undefined' || window.innerWidth >= 1600);
   const description = [
     ...legend.map((row) => `${row.label}${row.count !== null ? `: ${row.count}` : ''}.`),
     'Arrow keys pan the map; plus and minus zoom. Every sale on the map is also in the list.',
@@ -383,7 +385,7 @@ export function PlatMap(props: PlatMapProps) {
       <p id={descriptionId} className="visually-hidden">
         {description}
       </p>
-      <details className="plat-map__legend" open>
+      <details className="plat-map__legend" open={legendOpenAtStart}>
         <summary>Legend</summary>
         <ul>
           {legend.map((row) => (

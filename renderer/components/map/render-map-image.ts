@@ -104,12 +104,14 @@ function drawLegendBand(ctx: CanvasRenderingContext2D, rows: LegendRow[], attrib
       ctx.drawImage(symbol, left + (BAND.icon * r - size) / 2, middle - size / 2, size, size);
     }
     const textLeft = left + (BAND.icon + BAND.gap) * r;
-    const room = columnWidth - (BAND.icon + BAND.gap * 2) * r;
+    // The count keeps its room: a long label is narrowed to what is left, never the count pushed off the picture.
+    const count = row.count === null ? '' : `  ${row.count}`;
+    const room = columnWidth - (BAND.icon + BAND.gap * 2) * r - ctx.measureText(count).width;
     ctx.fillStyle = INK;
     ctx.fillText(row.label, textLeft, middle, room);
-    if (row.count !== null) {
+    if (count !== '') {
       ctx.fillStyle = MUTED;
-      ctx.fillText(`  ${row.count}`, textLeft + Math.min(ctx.measureText(row.label).width, room), middle);
+      ctx.fillText(count, textLeft + Math.min(ctx.measureText(row.label).width, room), middle);
     }
   });
   if (attribution) {

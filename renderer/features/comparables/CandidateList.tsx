@@ -162,7 +162,16 @@ export function CandidateList(props: {
               })}
             </tr>
           </thead>
-          <tbody ref={bodyRef}>
+          <tbody
+            ref={bodyRef}
+            // The pointer passing over the list highlights a sale only while it is there: leaving, the
+            // highlight goes back to the row with keyboard focus, or none (else its popup stays over the map).
+            onMouseLeave={() => {
+              const active = document.activeElement;
+              const row = active instanceof HTMLElement && bodyRef.current?.contains(active) ? active.closest('tr') : null;
+              onHighlight(row?.dataset.candidateId ?? null);
+            }}
+          >
             {sorted.map((row, at) => {
               const { candidate } = row;
               const classes = ['comps-row', row.comp !== null ? 'is-chosen' : '', candidate.id === highlightedId ? 'is-highlighted' : ''].filter(Boolean).join(' ');

@@ -71,7 +71,7 @@ export function SalesGrid(props: {
                 Subject
               </th>
               {comps.map((comp, at) => (
-                <th key={comp.id} scope="colgroup" colSpan={2} className="comps-grid__comp-head" onMouseEnter={() => onHighlight(comp.id)}>
+                <th key={comp.id} scope="colgroup" colSpan={2} className="comps-grid__comp-head" onMouseEnter={() => onHighlight(comp.id)} onMouseLeave={() => onHighlight(null)}>
                   <div className="comps-grid__comp-title">
                     <span className="comps-grid__number">Comp {at + 1}</span>
                     <span className="comps-grid__actions">

@@ -78,6 +78,20 @@ describe('the comparables store', () => {
     expect(store().workfile?.chosen).toEqual([]);
   });
 
+  it('keeps what it holds when the core’s copy is older (the view opened again reads its cache first)', async () => {
+    store().toggle('rec_a');
+    await store().flush();
+    expect(store().savedAt).toBe('2026-05-01T10:00:00.000Z');
+    const cached = { ...emptyComparablesWorkfile(), savedAt: '2026-05-01T09:00:00.000Z' };
+    store().load('p1', cached);
+    expect(store().workfile?.chosen).toEqual(['rec_a']);
+    store().load('p1', emptyComparablesWorkfile());
+    expect(store().workfile?.chosen).toEqual(['rec_a']);
+    const fresh = { ...emptyComparablesWorkfile(), chosen: ['rec_a'], savedAt: '2026-05-01T10:00:00.000Z' };
+    store().load('p1', fresh);
+    expect(store().workfile).toBe(fresh);
+  });
+
   it('says why a 21st comp is not added', () => {
     store().load('p3', { ...emptyComparablesWorkfile(), chosen: Array.from({ length: 20 }, (_, index) => `c${index}`) });
     store().toggle('one-more');

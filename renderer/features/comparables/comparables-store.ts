@@ -102,6 +102,10 @@ export const useComparablesStore = create<ComparablesState>((set, get) => {
       const waiting = state.revision !== state.savedRevision || state.saveState === 'saving';
       if (state.assignmentId === assignmentId && waiting) return;
       if (state.assignmentId === assignmentId && state.workfile !== null && state.workfile === workfile) return;
+      // A copy saved before the one held (the view opened again shows its cached read while the core is
+      // asked again): taking it would show the comps and rates as they were, and an edit made then
+      // would save over the newer workfile.
+      if (state.assignmentId === assignmentId && state.workfile !== null && state.savedAt !== null && (workfile.savedAt === null || workfile.savedAt < state.savedAt)) return;
       set({
         assignmentId,
         workfile,
