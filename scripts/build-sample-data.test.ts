@@ -73,14 +73,15 @@ describe('buildSampleData on the fixture', () => {
       dc_otr_ownership: 9,
       dc_otr_assessment: 8, // the BD row has no assessment
       dc_otr_sale: 4, // only rows with a recordation date
-      dc_dcra_new_building_permits: 3,
+      dc_dcra_new_building_permits: 5,
       dc_cama_residential: 5,
       dc_gis_square_points: 3,
       va_alexandria_parcels: 5, // a row published twice stays two records
       va_alexandria_address_points: 4,
       plat_synthetic_characteristics: 4,
     });
-    expect(report.entitiesByKind).toEqual({ acct: 12, addr: 12, parc: 10, prop: 13, unit: 2 });
+    // The two permits giving the placeholder SSL 0000 0000 add their addresses, and no parcel.
+    expect(report.entitiesByKind).toEqual({ acct: 12, addr: 14, parc: 10, prop: 13, unit: 2 });
   });
 
   it('writes a manifest with input hashes and counts', () => {
@@ -156,6 +157,31 @@ describe('buildSampleData on the fixture', () => {
     ]);
     expect(byAddress.location).toBeNull(); // the permit layer's 0,0 is no point
     expect(elsewhere.q_ids.some((id) => id.startsWith('prop_'))).toBe(false);
+  });
+
+  it('makes no parcel of a placeholder SSL: the permits giving it stay apart, each saying why', () => {
+    const placeholder = entityId('parc', entityKeys.dcParcel(parseSsl('0000    0000')!));
+    expect(store.getEntity(placeholder)).toBeNull();
+    expect(store.resolveIdentifier('ssl', '0000 0000')).toEqual([]);
+    const permits = store.searchRecords({ kind: 'permit', jurisdiction: '11' }).items.filter((p) => p.data['SSL'] === '0000    0000');
+    expect(permits.map((p) => p.data['PERMIT_ID'])).toEqual(['B1401123', 'B1502153']);
+    for (const permit of permits) {
+      // About its own address only, never a parcel, unit or lot.
+      expect(permit.q_ids.map((id) => id.slice(0, 5))).toEqual(['addr_']);
+      expect(permit.limitations).toEqual([
+        'Its published SSL "0000 0000" is a placeholder (square and lot 0000), not a valid parcel key: the permit is linked to no parcel, unit or lot by it, and other permits giving it are not thereby about the same land.',
+      ]);
+    }
+    // The two addresses do not meet through it.
+    const [trailers, gatehouse] = permits.map((p) => p.q_ids[0]!);
+    expect(store.connected(trailers!, { depth: 3 })?.items.map((item) => item.entity_id)).not.toContain(gatehouse);
+    // The id such a parcel would have is known, so an answer about it can say why it does not exist.
+    expect(store.missingEntityNote(placeholder)).toBe(
+      `${placeholder} would be the parcel of SSL 0000 0000, a placeholder (square or lot 0000), not a valid parcel key: the sample makes no parcel of it, and the 2 permits that give it keep only their own addresses.`,
+    );
+    expect(store.missingEntityNote(entityId('parc', entityKeys.dcParcel(parseSsl('0065 0099')!)))).toBeNull();
+    // A permit with a real SSL says nothing of the kind.
+    expect(store.searchRecords({ kind: 'permit', jurisdiction: '11' }).items.find((p) => p.data['PERMIT_ID'] === 'B1500001')?.limitations).toEqual([]);
   });
 
   it('refuses an input whose columns differ from the expected ones', () => {

@@ -22,9 +22,11 @@ import {
   SAMPLE_SCHEMA_VERSION,
   distanceMeters,
   isCondoUnitSsl,
+  isPlaceholderSsl,
   normaliseAddress,
   normaliseOwnerName,
   parseSsl,
+  permitSslKey,
   rowPoint,
   uuidToBytes,
   uuidV5,
@@ -658,8 +660,10 @@ export function buildSampleData(options: { fromDir: string; outDir: string }): B
   const dcLandBySsl = new Map<string, EntityDraft>();
   const dcAddressByPremise = new Map<string, EntityDraft>();
   const ownerHoldings: Array<{ ownerKey: string; property: EntityDraft; account: EntityDraft; row: Row }> = [];
+  const dcLandId = (ssl: ParsedSsl): string => (isCondoUnitSsl(ssl) ? entityId('unit', entityKeys.dcUnit(ssl)) : entityId('parc', entityKeys.dcParcel(ssl)));
   const dcLand = (ssl: ParsedSsl, row: Row): EntityDraft | null => {
-    if (ssl.form === 'pi') return null;
+    // A possessory interest is no land; a placeholder (square or lot 0000) names none.
+    if (ssl.form === 'pi' || isPlaceholderSsl(ssl)) return null;
     const e = isCondoUnitSsl(ssl) ? entity('unit', entityKeys.dcUnit(ssl), AREA_DC, row) : entity('parc', entityKeys.dcParcel(ssl), AREA_DC, row);
     identify(e, 'ssl', ssl.canonical);
     dcLandBySsl.set(ssl.canonical, e);
@@ -710,6 +714,10 @@ export function buildSampleData(options: { fromDir: string; outDir: string }): B
   }
 
   // DC permits: address (with MAR id), parcel or unit of the permit's SSL, OTR properties of that SSL.
+  // A placeholder SSL keys nothing (permitSslKey): the permit keeps its address, and the ids a parcel
+  // or unit of it would have are listed (meta `placeholder_ssl_keys`) so the service can say why no
+  // such entity exists when one is asked for.
+  const placeholderKeys = new Map<string, { ssl: string; entity_id: string; record_refs: string[] }>();
   for (const row of permitRows) {
     const v = row.values;
     const permit = recordOf(row, 'permit');
@@ -725,10 +733,12 @@ export function buildSampleData(options: { fromDir: string; outDir: string }): B
       dcAddressByPremise.set(address.premise, addr);
       link(addr, 'permitted_by', permit, sameRow, [permit]);
     }
-    const ssl = parseSsl(str(v['SSL_CANONICAL'])) ?? (() => {
-      const parsed = parseSsl(str(v['SSL']));
-      return parsed && (parsed.form === 'par' || parsed.form === 'res') ? parsed : null;
-    })();
+    const { ssl, placeholder } = permitSslKey(v);
+    if (placeholder) {
+      const refused = placeholderKeys.get(placeholder.canonical) ?? { ssl: placeholder.canonical, entity_id: dcLandId(placeholder), record_refs: [] };
+      refused.record_refs.push(permit.ref);
+      placeholderKeys.set(placeholder.canonical, refused);
+    }
     if (ssl) {
       const land = dcLand(ssl, row);
       if (land) {
@@ -879,6 +889,7 @@ export function buildSampleData(options: { fromDir: string; outDir: string }): B
     db.exec('BEGIN');
     const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     insertMeta.run('schema_version', String(SAMPLE_SCHEMA_VERSION));
+    insertMeta.run('placeholder_ssl_keys', JSON.stringify([...placeholderKeys.values()].sort((a, b) => (a.ssl < b.ssl ? -1 : a.ssl > b.ssl ? 1 : 0))));
     const insertDataset = db.prepare('INSERT INTO datasets (dataset, fields, first_row_no, last_row_no) VALUES (?, ?, ?, ?)');
     for (const dataset of Object.values(DATASETS)) {
       const rows = rowsByDataset.get(dataset.id) ?? [];

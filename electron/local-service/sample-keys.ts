@@ -5,6 +5,7 @@
 // No I/O.
 import { createHash } from 'node:crypto';
 import { foldToLatin } from '../../shared/latin-fold.ts';
+import { isPlaceholderSsl, parseSsl, type ParsedSsl } from '../../shared/service/identifiers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Ids: name-based UUID v5 (RFC 9562 §5.5) over a source key, so the same input gives the same ids.
@@ -126,8 +127,43 @@ export function rowPoint(dataset: string, values: Readonly<Record<string, unknow
 // ---------------------------------------------------------------------------------------------
 // SSL and address rules: shared with the request schemas (shared/service/identifiers.ts).
 
-export { isCondoUnitSsl, normaliseAddress, parseSsl } from '../../shared/service/identifiers.ts';
+export { isCondoUnitSsl, isPlaceholderSsl, normaliseAddress, parseSsl } from '../../shared/service/identifiers.ts';
 export type { NormalisedAddress, ParsedSsl } from '../../shared/service/identifiers.ts';
+
+/** What a permit's SSL keys: the lot it names, or nothing, and then why when it gives one. */
+export interface PermitSslKey {
+  ssl: ParsedSsl | null;
+  /** The placeholder the permit gives (square or lot 0000), which keys nothing; null otherwise. */
+  placeholder: ParsedSsl | null;
+  /** Why the SSL the permit gives keys no parcel (said on the permit wherever it is answered), or null. */
+  problem: string | null;
+}
+
+/**
+ * The SSL a permit row keys its lot by. The permits file gives the SSL as published (`SSL`) and,
+ * where shared/data's build could read it, canonical (`SSL_CANONICAL`); an old PAR or RES key is read
+ * from the published one. A placeholder (square or lot 0000: `0000 0000` is on permits at unrelated
+ * addresses across the city) or a value that is not an SSL keys nothing, so the build never merges
+ * unrelated permits into one real-looking parcel; the build and the store read a permit by this one rule.
+ */
+export function permitSslKey(values: Readonly<Record<string, unknown>>): PermitSslKey {
+  const published = typeof values['SSL'] === 'string' ? values['SSL'].trim() : '';
+  const canonical = typeof values['SSL_CANONICAL'] === 'string' ? values['SSL_CANONICAL'] : '';
+  const fromPublished = parseSsl(published);
+  const given = parseSsl(canonical) ?? fromPublished;
+  const shown = `"${(published || canonical).replace(/\s+/g, ' ')}"`;
+  if (given && isPlaceholderSsl(given)) {
+    const zeros = given.square === '0000' && given.lot === '0000' ? 'square and lot 0000' : given.square === '0000' ? 'square 0000' : 'lot 0000';
+    return {
+      ssl: null,
+      placeholder: given,
+      problem: `Its published SSL ${shown} is a placeholder (${zeros}), not a valid parcel key: the permit is linked to no parcel, unit or lot by it, and other permits giving it are not thereby about the same land.`,
+    };
+  }
+  const ssl = parseSsl(canonical) ?? (fromPublished && (fromPublished.form === 'par' || fromPublished.form === 'res') ? fromPublished : null);
+  if (ssl || (published === '' && canonical === '')) return { ssl, placeholder: null, problem: null };
+  return { ssl: null, placeholder: null, problem: `Its published SSL ${shown} is not one the sample reads as a valid parcel key: the permit is linked to no parcel, unit or lot by it.` };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Owner names

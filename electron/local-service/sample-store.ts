@@ -31,6 +31,7 @@ import {
   normaliseAddress,
   normaliseOwnerName,
   parseSsl,
+  permitSslKey,
   relationshipRef,
   rowPoint,
   sameOwnerConfidence,
@@ -136,6 +137,8 @@ export interface SampleRecord {
   q_ids: string[];
   /** The row's own point (for OTR rows the tax square centroid), or null. */
   location: PointLocation | null;
+  /** What the record cannot be trusted for, in plain words (a permit's placeholder SSL keys no parcel); empty for most. */
+  limitations: string[];
 }
 
 export interface EntityIdentifier {
@@ -264,6 +267,8 @@ export interface PermitFact {
   method: LinkMethod;
   confidence: number;
   citation: Citation;
+  /** What the permit cannot be trusted for (its placeholder SSL keys no parcel); usually empty. */
+  limitations: string[];
 }
 
 export interface EntityFacts {
@@ -524,6 +529,11 @@ export interface SampleStore {
   recordsAbout(entityId: string, filter?: { kind?: string; sourceId?: string }): SampleRecord[];
   /** One entity by `<prefix>_<uuid>`; null when unknown (or the prefix does not match the uuid's kind). */
   getEntity(entityId: string): SampleEntity | null;
+  /**
+   * Why no entity has this id, when the sample knows: it would be the parcel or unit of a placeholder
+   * SSL (`0000 0000`) the build refused as a parcel key. Null for any other unknown id.
+   */
+  missingEntityNote(entityId: string): string | null;
   /** Links of an entity, `out` (it is the subject), `in` or `both` (default), optionally only some predicates; owner links included. */
   relationships(entityId: string, options?: { direction?: Direction; predicates?: readonly string[]; includeRecordObjects?: boolean }): SampleRelationship[];
   /** Breadth-first walk over entity-to-entity links, each entity once at its least depth. */
@@ -780,6 +790,8 @@ class SqliteSampleStore implements SampleStore {
   private readonly rowCache = new Map<number, DecodedRow>();
   private readonly kindTables = new Map<string, KindTable>();
   private recRows: Int32Array | null = null;
+  /** Ids a parcel or unit of a placeholder SSL would have (meta `placeholder_ssl_keys`), read on first use. */
+  private placeholderKeys: Map<string, { ssl: string; entity_id: string; record_refs: string[] }> | null = null;
   /** 16 bytes per record: the uuid of its ref, formatted on demand (strings would cost 400 bytes each). */
   private recUuids: Buffer | null = null;
   /** Short repeated cell strings ("Warm Cool", "OLD CITY II") shared instead of stored once per row. */
@@ -1005,6 +1017,8 @@ class SqliteSampleStore implements SampleStore {
     const row = this.row(this.recordRows()[recNo] ?? 0);
     const ref = recordRef ?? this.recordRefOf(recNo);
     const point = pointOf(row);
+    const data = this.rowValues(row);
+    const ssl = source.source.kind === 'permit' ? permitSslKey(data) : null;
     return {
       record_ref: ref,
       kind: source.source.kind,
@@ -1012,9 +1026,10 @@ class SqliteSampleStore implements SampleStore {
       jurisdiction: source.source.jurisdiction,
       published_at: source.source.as_of,
       citation: { ...source.citation, record_ref: ref },
-      data: this.rowValues(row),
+      data,
       q_ids: row.q.map((no) => this.entityIdOf(no)),
       location: point ? { ...point, precision: source.source.location_precision } : null,
+      limitations: ssl?.problem ? [ssl.problem] : [],
     };
   }
 
@@ -1299,6 +1314,20 @@ class SqliteSampleStore implements SampleStore {
       valid_to: null,
       location: this.entityLocation(e),
     };
+  }
+
+  missingEntityNote(entityId: string): string | null {
+    if (this.placeholderKeys === null) {
+      const row = this.db.prepare("SELECT value FROM meta WHERE key = 'placeholder_ssl_keys'").get() as { value: string } | undefined;
+      // A database built before the build listed them simply knows none.
+      const listed = row ? (JSON.parse(row.value) as Array<{ ssl: string; entity_id: string; record_refs: string[] }>) : [];
+      this.placeholderKeys = new Map(listed.map((key) => [key.entity_id, key]));
+    }
+    const key = this.placeholderKeys.get(entityId.trim().toLowerCase());
+    if (!key) return null;
+    const kind = key.entity_id.startsWith('unit_') ? 'unit' : 'parcel';
+    const permits = key.record_refs.length === 1 ? 'the one permit that gives it keeps' : `the ${key.record_refs.length} permits that give it keep`;
+    return `${entityId} would be the ${kind} of SSL ${key.ssl.replace(/\s+/g, ' ')}, a placeholder (square or lot 0000), not a valid parcel key: the sample makes no ${kind} of it, and ${permits} only ${key.record_refs.length === 1 ? 'its address' : 'their own addresses'}.`;
   }
 
   // --- relationships ---------------------------------------------------------------------------
@@ -2260,6 +2289,7 @@ class SqliteSampleStore implements SampleStore {
         record_ref: record.record_ref, permit_id: text(v['PERMIT_ID']), record_type: text(v['PERMIT_SUBTYPE_NAME']),
         status: text(v['APPLICATION_STATUS_NAME']), issue_date: text(v['ISSUE_DATE']), description: text(v['DESC_OF_WORK']),
         address: text(v['FULL_ADDRESS']), method: link.method, confidence: link.confidence, citation: record.citation,
+        limitations: record.limitations,
       });
     }
     const limitations: string[] = [];

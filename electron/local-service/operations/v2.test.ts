@@ -651,6 +651,33 @@ describe('GET /api/v2/entities/{entity_ref}', () => {
     }
   });
 
+  it('says a placeholder SSL keys no parcel: the search for it, the id such a parcel would have, and each permit giving it', async () => {
+    const before = svc.balance();
+    const searched = await expectRefused(search({ area_uid: 'area_us_dc', filters: [{ field: 'ssl', op: 'eq', value: '0000 0000' }] }), 404, 'not_found');
+    expect(errorOf(searched).message).toContain('SSL 0000 0000 is a placeholder some records carry (square or lot 0000), not a parcel\'s SSL: no property is keyed by it.');
+    // The id a parcel of 0000 0000 had before the build refused it (saved assignments and graphs may hold it).
+    const placeholderParcel = 'parc_14af5606-65a2-5c48-82a0-858b6e53c12f';
+    for (const answer of [await entity(placeholderParcel), await relationships(placeholderParcel)]) {
+      expect(answer.status).toBe(404);
+      expect(errorOf(answer).message).toMatch(/would be the parcel of SSL 0000 0000, a placeholder .*not a valid parcel key: the sample makes no parcel of it, and the 4 permits that give it keep only their own addresses\.$/);
+    }
+    expect(svc.balance()).toBe(before);
+
+    // The permits stay, on their own addresses, each saying its SSL is not a valid parcel key.
+    const trailers = store.resolveAddress('2600 INDEPENDENCE AVE SE').candidates.find((candidate) => candidate.prefix === 'addr');
+    const address = await entity(trailers?.entity_id ?? '');
+    const permits = (data(address)['entity'] as { permits: Json[] }).permits;
+    expect(permits.map((permit) => [permit['permit_id'], permit['limitations']])).toEqual([
+      ['B1401123', [expect.stringMatching(/^Its published SSL "0000 0000" is a placeholder \(square and lot 0000\), not a valid parcel key/)]],
+      ['B1510807', [expect.stringMatching(/^Its published SSL "0000 0000" is a placeholder/)]],
+    ]);
+    const links = await relationships(trailers?.entity_id ?? '');
+    const records = (data(links)['nodes'] as Json[]).filter((node) => node['node_type'] === 'record');
+    expect(records).toHaveLength(2);
+    for (const record of records) expect(record['limitations']).toEqual([expect.stringContaining('not a valid parcel key')]);
+    expect((data(links)['nodes'] as Json[]).some((node) => String(node['id']).startsWith('parc_'))).toBe(false);
+  });
+
   it('answers 404 for an unknown entity and 400 for an over-long ref, uncharged', async () => {
     const before = svc.balance();
     await expectRefused(entity('prop_00000000-0000-5000-8000-000000000000'), 404, 'not_found');

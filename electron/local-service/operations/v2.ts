@@ -40,6 +40,7 @@ import { catalogFacetCapabilities, catalogListing } from './v2-catalog.ts';
 import { invalidParameter, propertyIndex, queryProperties } from './v2-property-index.ts';
 import type { IndexedProperty } from './v2-property-index.ts';
 import { ENTITY_PREFIX_KIND } from '../sample-keys.ts';
+import { identifierProblem } from '../../../shared/service/identifiers.ts';
 import { locationStatus, preferredFact } from './citations.ts';
 
 function operation(name: ServiceOperationName, handle: LocalOperation['handle']): LocalOperation {
@@ -257,9 +258,14 @@ const searchProperties = operation('v2.searchProperties', (request, { store }) =
     }
   }
   if (hits.length === 0) {
+    // An SSL filter on a placeholder (`0000 0000`) finds nothing because no parcel is keyed by one: say so.
+    const placeholders = search.filters.flatMap((filter) => {
+      const problem = filter.field === 'ssl' && typeof filter.value === 'string' ? identifierProblem('ssl', filter.value) : null;
+      return problem?.includes('placeholder') ? [` SSL ${problem}: no property is keyed by it.`] : [];
+    });
     throw notFound(
       search.cursor === undefined
-        ? `No ${[...kinds].join(' or ')} in ${search.area_uid} matches this search.`
+        ? `No ${[...kinds].join(' or ')} in ${search.area_uid} matches this search.${placeholders.join('')}`
         : 'No further results for this search.',
       { parameter: null, area_uid: search.area_uid, properties_matched: matches.length },
     );
@@ -581,15 +587,17 @@ const getCatalog = operation('v2.getCatalog', (request, { store }) => {
 // ---------------------------------------------------------------------------------------------
 // GET /api/v2/entities/{entity_ref}
 
-function entityNotFound(entityRef: string): ServiceFailure {
-  return notFound(`No entity ${entityRef} in the sample.`, { parameter: 'entity_ref' });
+/** Not found, saying why when the sample knows (an id a placeholder SSL would have keyed). */
+function entityNotFound(store: SampleStore, entityRef: string): ServiceFailure {
+  const why = store.missingEntityNote(entityRef);
+  return notFound(`No entity ${entityRef} in the sample.${why ? ` ${why}` : ''}`, { parameter: 'entity_ref' });
 }
 
 const getEntity = operation('v2.getEntity', (request, { store }) => {
   const { entity_ref: entityRef } = V2EntityPathSchema.parse(request.params);
   const entity = store.getEntity(entityRef);
   const facts = entity ? store.factsFor(entityRef) : null;
-  if (!entity || !facts) throw entityNotFound(entityRef);
+  if (!entity || !facts) throw entityNotFound(store, entityRef);
   const provenance = new ProvenanceCollector(store);
   const attributes = groupedFacts(facts.facts, provenance, true);
   const defining = definingRecords(entity);
@@ -625,6 +633,7 @@ const getEntity = operation('v2.getEntity', (request, { store }) => {
           confidence: permit.confidence,
           source_refs: [provenance.cite(permit.citation)],
           citation: v2Citation(permit.citation),
+          ...(permit.limitations.length > 0 ? { limitations: permit.limitations } : {}),
         })),
         limitations: facts.limitations,
       },
@@ -647,6 +656,8 @@ interface TraversalNode {
   area_uid: string | null;
   depth: number;
   source_refs: string[];
+  /** A record's limitations (a permit's placeholder SSL keys no parcel), when it has any. */
+  limitations?: string[];
 }
 
 interface TraversalEdge extends Omit<SampleRelationship, 'object_type' | 'basis'> {
@@ -695,6 +706,7 @@ function nodeFor(store: SampleStore, ref: string, depth: number): TraversalNode 
       area_uid: null,
       depth,
       source_refs: [ref],
+      ...(record.limitations.length > 0 ? { limitations: record.limitations } : {}),
     };
   }
   const entity = store.getEntity(ref);
@@ -705,7 +717,7 @@ const traverseRelationships = operation('v2.traverseRelationships', (request, { 
   const { entity_ref: rootRef } = V2EntityPathSchema.parse(request.params);
   const query = V2RelationshipsQuerySchema.parse(queryObject(request.query));
   const root = store.getEntity(rootRef);
-  if (!root) throw entityNotFound(rootRef);
+  if (!root) throw entityNotFound(store, rootRef);
   const fingerprint = requestFingerprint('v2.relationships', { ...query, entity_ref: rootRef, cursor: undefined, page_size: undefined });
   const [offset = 0] = decodeCursor(query.cursor, 'relationships', fingerprint, 1) ?? [0];
   // Edges are valid from the day their supporting source was published; compared by calendar day.

@@ -145,6 +145,20 @@ describe('v4 search', () => {
     }
   });
 
+  it('says on each permit giving the placeholder SSL 0000 0000 that it is not a valid parcel key, and on no other', async () => {
+    const res = await search({ kind: 'permit', jurisdiction: '11', limit: '100' }, { conditions: [{ field: 'SSL', op: 'eq', value: '0000    0000' }] });
+    const body = V4SearchResponseSchema.parse(res.body);
+    if (body.status !== 'ok') throw new Error('expected ok');
+    expect(body.data.items.map((item) => (item.data as Record<string, unknown>)['PERMIT_ID'])).toEqual(['B1401123', 'B1510807', 'B1511108', 'B1502153']);
+    for (const item of body.data.items) {
+      expect(item.citation['limitations']).toEqual([expect.stringMatching(/^Its published SSL "0000 0000" is a placeholder \(square and lot 0000\), not a valid parcel key/)]);
+      expect((item.q_ids as string[]).some((id) => id.startsWith('parc_') || id.startsWith('unit_') || id.startsWith('prop_'))).toBe(false);
+    }
+    const real = V4SearchResponseSchema.parse((await search({ kind: 'permit', jurisdiction: '11', limit: '5' })).body);
+    if (real.status !== 'ok') throw new Error('expected ok');
+    expect(real.data.items.every((item) => !('limitations' in item.citation))).toBe(true);
+  });
+
   it('answers 404 for no match and for a jurisdiction without the kind, and charges nothing', async () => {
     const before = svc.balance();
     const none = await search({ kind: 'ownership', jurisdiction: '11' }, { conditions: [{ field: 'owner', op: 'eq', value: 'NOBODY OF THIS NAME' }] });
@@ -343,6 +357,12 @@ describe('v4 connected', () => {
     expect(res.status).toBe(status);
     expect(errorOf(res).code).toBe(code);
     expect(V4ConnectedResponseSchema.safeParse(res.body).success).toBe(true);
+  });
+
+  it('says why the parcel a placeholder SSL would key does not exist', async () => {
+    const res = await connected('parc_14af5606-65a2-5c48-82a0-858b6e53c12f');
+    expect(res.status).toBe(404);
+    expect(errorOf(res).message).toContain('would be the parcel of SSL 0000 0000, a placeholder (square or lot 0000), not a valid parcel key');
   });
 });
 

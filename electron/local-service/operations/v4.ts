@@ -54,6 +54,12 @@ export function storeFailure(error: unknown, parameter: string): never {
   throw error;
 }
 
+/** Not found, saying why when the sample knows (an id a placeholder SSL would have keyed). */
+function entityNotFound(store: SampleStore, qId: string): ServiceFailure {
+  const why = store.missingEntityNote(qId);
+  return new ServiceFailure(404, 'not_found', `No entity ${qId} in the sample.${why ? ` ${why}` : ''}`);
+}
+
 function placeName(code: string): string {
   return `${jurisdictionName(code as JurisdictionCode)} (${code})`;
 }
@@ -93,7 +99,13 @@ function searchRecordOf(record: SampleRecord, store: SampleStore) {
     source_id: record.source_id,
     jurisdiction: record.jurisdiction,
     published_at: record.published_at,
-    citation: { ...v4Citation(record.citation), ...(Object.keys(derivedFields).length > 0 ? { derived_fields: derivedFields } : {}) },
+    // The spec closes the record itself; its citation is open, so what the record cannot be trusted
+    // for (a permit's placeholder SSL) is said there, beside the derived fields.
+    citation: {
+      ...v4Citation(record.citation),
+      ...(Object.keys(derivedFields).length > 0 ? { derived_fields: derivedFields } : {}),
+      ...(record.limitations.length > 0 ? { limitations: record.limitations } : {}),
+    },
     data: record.data,
     q_ids: record.q_ids,
   };
@@ -220,7 +232,7 @@ export const v4Connected = contractOperation('v4.connected', (request, { store }
   const query = V4ConnectedQuerySchema.parse(queryObject(request.query));
   const offset = decodeOffsetCursor(query.cursor, `connected|${qId}|${query.depth}`);
   const result = store.connected(qId, { depth: query.depth, maxNodes: MAX_CONNECTED_ENTITIES });
-  if (result === null) throw new ServiceFailure(404, 'not_found', `No entity ${qId} in the sample.`);
+  if (result === null) throw entityNotFound(store, qId);
   if (result.truncated) {
     throw new ServiceFailure(
       422,
@@ -356,7 +368,7 @@ export const v4Summary = contractOperation('v4.summary', (request, { store }) =>
   const { fields } = V4SummaryQuerySchema.parse(queryObject(request.query));
   if (qId.startsWith('loan_')) throw new ServiceFailure(404, 'not_found', `No loan ${qId}. ${NO_LOANS}`);
   const facts = store.factsFor(qId);
-  if (facts === null) throw new ServiceFailure(404, 'not_found', `No entity ${qId} in the sample.`);
+  if (facts === null) throw entityNotFound(store, qId);
 
   const canonical = summaryCanonicalFields as readonly string[];
   const wanted = fields === undefined ? summaryCanonicalFields : summaryCanonicalFields.filter((name) => fields.includes(name));
