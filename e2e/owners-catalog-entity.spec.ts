@@ -54,10 +54,10 @@ test.describe('owners, catalog and entity page', () => {
     await expect(page.getByTestId('entity-id')).toHaveText(/^(parc|unit)_[0-9a-f-]{36}$/);
     await expect(page.getByRole('navigation', { name: 'Entity trail' })).toContainText('Owners');
 
-    // Connected entities (free), grouped by relation, each a link.
+    // Connected entities (free), grouped by relation as read from the parcel, each named and a link.
     const connected = page.getByTestId('entity-connected');
     await expect(connected.locator('.entity-connected__item').first()).toBeVisible();
-    await expect(connected.getByRole('heading', { name: /Located in/ })).toBeVisible();
+    await expect(connected.getByRole('heading', { name: /^Holds/ })).toBeVisible();
     await expect(connected.getByRole('status')).toContainText('within 2 links');
     // The church's other lots are linked by its name alone, and the page says what that is worth.
     await expect(connected.getByRole('heading', { name: /Same owner name/ })).toBeVisible();
@@ -98,14 +98,14 @@ test.describe('owners, catalog and entity page', () => {
     await shot('entity-1920');
     await page.setViewportSize({ width: 1280, height: 800 });
 
-    // Follow a link to the property: the trail grows. A property is not something the connected
-    // operation takes, so its links come from the v2 traversal, which is free and loads by itself.
+    // Follow a link to the property: the trail grows. Its links, read from it, come from the v2
+    // traversal too, which is free and loads by itself.
     await connected.getByRole('button', { name: /^Property / }).click();
     const trail = page.getByRole('navigation', { name: 'Entity trail' });
     await expect(trail.locator('li')).toHaveCount(3);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Property');
     const propertyLinks = page.getByTestId('entity-connected');
-    await expect(propertyLinks.getByRole('heading', { name: /Located in/ })).toBeVisible();
+    await expect(propertyLinks.getByRole('heading', { name: /^Located on/ })).toBeVisible();
     await expect(propertyLinks.getByRole('button', { name: /^Parcel / })).toBeVisible();
     await expect(session(page)).toHaveText('$0.12');
     await shot('entity-property-links');

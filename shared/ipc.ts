@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { PlatErrorSchema } from './errors.ts';
 import { ReportDocumentSchema } from './report/document.ts';
 import { ComparablesWorkfileSchema } from './comparables/model.ts';
+import { GraphDecisionsSchema, graphDecisionKinds, NOTE_MAX } from './graph/decisions.ts';
 import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
 import { isIsoDate, operationSchemas, serviceOperationNames, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
 
@@ -419,6 +420,25 @@ export const ipcOperations = {
   saveComparables: {
     request: z.strictObject({ assignmentId: z.string().min(1).max(64), workfile: ComparablesWorkfileSchema }),
     response: z.object({ workfile: ComparablesWorkfileSchema }),
+  },
+  /** The researcher's decisions on the graph's links (confirmed or cut, each with its note and time), from the local store: free. */
+  getGraphDecisions: {
+    request: z.strictObject({ assignmentId: z.string().min(1).max(64) }),
+    response: z.object({ decisions: GraphDecisionsSchema }),
+  },
+  /** Confirms or cuts one link with a note (the time is the core's), or withdraws the decision (null); answers every decision. */
+  setGraphDecision: {
+    request: z.strictObject({
+      assignmentId: z.string().min(1).max(64),
+      edgeKey: z.string().min(1).max(500),
+      decision: z
+        .strictObject({
+          decision: z.enum(graphDecisionKinds),
+          note: z.string().trim().min(1, { error: 'is required: say why you confirm or cut this link' }).max(NOTE_MAX),
+        })
+        .nullable(),
+    }),
+    response: z.object({ decisions: GraphDecisionsSchema }),
   },
   /** The workfile as one JSON file (details, answers with their citations, choices): a reviewer opens it without buying again. */
   exportAssignment: {

@@ -31,6 +31,7 @@ import { serviceCallHandlers } from './handlers/service-calls.ts';
 import { spendHandlers } from './handlers/spend.ts';
 import { projectHandlers } from './handlers/projects.ts';
 import { comparablesHandlers } from './handlers/comparables.ts';
+import { graphHandlers } from './handlers/graph.ts';
 import { budgetHandlers } from './handlers/budgets.ts';
 import { cacheHandlers } from './handlers/cache.ts';
 import { keyHandlers } from './handlers/key.ts';
@@ -461,6 +462,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     ...spendHandlers({ ledger, gateway }),
     ...projectHandlers({ projects, assignments }),
     ...comparablesHandlers({ assignments }),
+    ...graphHandlers({ assignments }),
     ...budgetHandlers({ budgets }),
     ...cacheHandlers({ cache }),
     ...keyHandlers({ vault, connection: connectionControl }),

@@ -1,10 +1,13 @@
 import { useEffect } from 'react';
-import { useUiStore } from './ui-store.ts';
+import { ownerOfTrailEntry, useUiStore } from './ui-store.ts';
 import { viewForShortcut, views, type ViewId } from './views.ts';
 import { StatusLine } from './StatusLine.tsx';
 import { HostLinkNotice } from './HostLinkNotice.tsx';
 import { ViewNotBuilt } from '../views/ViewNotBuilt.tsx';
-import { entityPage, viewComponents } from './view-registry.tsx';
+import { entityPage, ownerPage, viewComponents } from './view-registry.tsx';
+import { useEntityCaptions } from '../components/entity-captions.ts';
+import { entityKindLabelByPrefix, entityPrefix } from '../../shared/service/common.ts';
+import { shortId } from '../../shared/graph/relations.ts';
 import { FindBar, FindPalette, findShortcutText } from '../features/find/FindPalette.tsx';
 import { useFindStore } from '../features/find/find-store.ts';
 import './app-frame.css';
@@ -40,8 +43,17 @@ export function AppFrame() {
   const entityTrail = useUiStore((state) => state.entityTrail);
   const current = views.find((view) => view.id === activeView) ?? views[0];
   const View = viewComponents[current.id];
-  const openEntityId = entityTrail.at(-1);
+  // The page on top of the trail: an owner's page or an entity's.
+  const top = entityTrail.at(-1);
+  const owner = top === undefined ? null : ownerOfTrailEntry(top);
   const EntityPage = entityPage.component;
+  const OwnerPage = ownerPage.component;
+  const page =
+    top === undefined ? null : owner ? (
+      OwnerPage && <OwnerPage key={top} name={owner.name} areaUid={owner.areaUid} />
+    ) : (
+      EntityPage && <EntityPage key={top} entityId={top} />
+    );
 
   return (
     <div className="app-frame">
@@ -63,8 +75,11 @@ export function AppFrame() {
       </nav>
       <main className="app-main" aria-labelledby="view-title">
         <HostLinkNotice />
-        {openEntityId && EntityPage ? (
-          <EntityPage key={openEntityId} entityId={openEntityId} />
+        {page ? (
+          <>
+            <PageTrail viewLabel={current.label} />
+            {page}
+          </>
         ) : (
           <>
             <header className="app-main__header">
@@ -81,6 +96,74 @@ export function AppFrame() {
       <StatusLine />
       <FindPalette />
     </div>
+  );
+}
+
+/**
+ * Escape belongs to whatever is open on top (a dialog, an open select) before the page. An open
+ * citation popover consumes its Escape before it gets here (CitationChip).
+ */
+function escapeIsTaken(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented) return true;
+  if (document.querySelector('dialog[open]')) return true;
+  const target = event.target as HTMLElement | null;
+  return target !== null && (target.tagName === 'SELECT' || target.tagName === 'INPUT' || target.tagName === 'TEXTAREA');
+}
+
+/** "Parcel 1708 21ST ST NW", "Owner JOEL KUIPERS": an entity by the caption last shown for it, else its kind and a short id. */
+function trailLabel(entry: string, caption: string | undefined): string {
+  const owner = ownerOfTrailEntry(entry);
+  if (owner) return `Owner ${owner.name}`;
+  const prefix = entityPrefix(entry);
+  const kind = prefix === undefined ? 'Entity' : entityKindLabelByPrefix[prefix];
+  return `${kind.charAt(0).toUpperCase()}${kind.slice(1)} ${caption ?? shortId(entry)}`;
+}
+
+/** Where the pages over the views came from: Back or Escape goes one step back, a crumb back to it. */
+function PageTrail({ viewLabel }: { viewLabel: string }) {
+  const trail = useUiStore((state) => state.entityTrail);
+  const activeView = useUiStore((state) => state.activeView);
+  const closeEntity = useUiStore((state) => state.closeEntity);
+  const openView = useUiStore((state) => state.openView);
+  const captions = useEntityCaptions((state) => state.captions);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || escapeIsTaken(event)) return;
+      event.preventDefault();
+      closeEntity();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [closeEntity]);
+
+  const backTo = (index: number) => {
+    for (let step = trail.length - 1; step > index; step--) closeEntity();
+  };
+  return (
+    <nav className="page-trail" aria-label="Entity trail">
+      <button type="button" className="button button--small" onClick={closeEntity} title="Back (Escape)">
+        ← Back
+      </button>
+      <ol>
+        <li>
+          <button type="button" className="link-button" onClick={() => openView(activeView)}>
+            {viewLabel}
+          </button>
+        </li>
+        {trail.map((entry, index) => (
+          <li key={`${entry}:${index}`}>
+            {index === trail.length - 1 ? (
+              <span aria-current="page">{trailLabel(entry, captions[entry])}</span>
+            ) : (
+              <button type="button" className="link-button" onClick={() => backTo(index)} title={ownerOfTrailEntry(entry) ? undefined : entry}>
+                {trailLabel(entry, captions[entry])}
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }
 

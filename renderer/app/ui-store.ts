@@ -3,27 +3,53 @@
 import { create } from 'zustand';
 import type { ViewId } from './views.ts';
 
+/** How an owner's page sits in the trail beside entity ids: `owner:<area uid>/<name as published>`. */
+const OWNER_ENTRY = /^owner:([^/]*)\/(.+)$/s;
+
+/** The trail entry of an owner's page: the owner name as published, in the area whose records publish it. */
+export function ownerTrailEntry(name: string, areaUid: string | null = null): string {
+  return `owner:${areaUid ?? ''}/${name.trim()}`;
+}
+
+/** The owner a trail entry opens, or null for an entity id. */
+export function ownerOfTrailEntry(entry: string): { name: string; areaUid: string | null } | null {
+  const match = OWNER_ENTRY.exec(entry);
+  return match?.[2] ? { name: match[2], areaUid: match[1] || null } : null;
+}
+
 interface UiState {
   activeView: ViewId;
-  /** Entities opened from anywhere, newest last; the entity page shows the last one. */
+  /**
+   * Pages opened from anywhere over the views, newest last; the last one is shown: an entity (its id)
+   * or an owner (ownerTrailEntry).
+   */
   entityTrail: string[];
   openView: (view: ViewId) => void;
   openEntity: (entityId: string) => void;
+  /** Opens an owner's page (every holding published under the name) over the current view. */
+  openOwner: (name: string, areaUid?: string | null) => void;
   /** Back to the previous entity, or out of the entity page. */
   closeEntity: () => void;
   /** The assignment the Assignments view shows (null: the list). */
   openAssignmentId: string | null;
   /** Opens the Assignments view on one assignment (from the Report view, a property page, a verified PDF). */
   openAssignment: (assignmentId: string | null) => void;
+  /** The entity (or `owner:NAME`) the Graph view is drawn from; null: the active assignment's subject. */
+  graphRootId: string | null;
+  /** Opens the Graph view drawn from this entity id or owner (`owner:NAME`). */
+  openGraph: (entityId: string) => void;
 }
 
-export const useUiStore = create<UiState>((set) => ({
+export const useUiStore = create<UiState>((set, get) => ({
   activeView: 'search',
   entityTrail: [],
   openView: (view) => set({ activeView: view, entityTrail: [] }),
   openEntity: (entityId) =>
     set((state) => (state.entityTrail.at(-1) === entityId ? state : { entityTrail: [...state.entityTrail, entityId].slice(-20) })),
+  openOwner: (name, areaUid = null) => get().openEntity(ownerTrailEntry(name, areaUid)),
   closeEntity: () => set((state) => ({ entityTrail: state.entityTrail.slice(0, -1) })),
   openAssignmentId: null,
   openAssignment: (assignmentId) => set({ activeView: 'assignments', entityTrail: [], openAssignmentId: assignmentId }),
+  graphRootId: null,
+  openGraph: (entityId) => set({ activeView: 'graph', entityTrail: [], graphRootId: entityId }),
 }));

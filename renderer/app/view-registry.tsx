@@ -6,12 +6,14 @@ import { SearchView } from '../features/search/SearchView.tsx';
 import { SpendView } from '../features/spend/SpendView.tsx';
 import { SettingsView } from '../features/settings/SettingsView.tsx';
 import { OwnersView } from '../features/owners/OwnersView.tsx';
+import { OwnerPage } from '../features/owners/OwnerPage.tsx';
 import { CatalogView } from '../features/catalog/CatalogView.tsx';
 import { EntityPage } from '../features/entity/EntityPage.tsx';
 import { ReportView } from '../features/report/ReportView.tsx';
 import { AssignmentsView } from '../features/assignments/AssignmentsView.tsx';
 import { ComparablesView } from '../features/comparables/ComparablesView.tsx';
 import { StartAssignment } from '../features/assignments/StartAssignment.tsx';
+import { GraphView } from '../features/graph/GraphView.tsx';
 import { entityPageSlots } from './entity-slots.ts';
 
 export const viewComponents: Partial<Record<ViewId, ComponentType>> = {};
@@ -23,7 +25,11 @@ viewComponents.catalog = CatalogView;
 viewComponents.report = ReportView;
 viewComponents.assignments = AssignmentsView;
 viewComponents.comparables = ComparablesView;
+viewComponents.graph = GraphView;
 entityPageSlots.actions = StartAssignment;
 
 /** The entity page, shown over any view when an entity is opened (set by the entity feature). */
 export const entityPage: { component: ComponentType<{ entityId: string }> | null } = { component: EntityPage };
+
+/** An owner's page, shown over any view like the entity page (set by the owners feature). */
+export const ownerPage: { component: ComponentType<{ name: string; areaUid: string | null }> | null } = { component: OwnerPage };

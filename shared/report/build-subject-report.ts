@@ -34,6 +34,7 @@ import { subjectReportParts, subjectSummaryParts } from './document.ts';
 import { CitationBook } from './citation-book.ts';
 import { analyzeComparables } from '../comparables/analysis.ts';
 import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
+import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';
 import { formatFieldValue, humanizeCode, ZERO_PRICE_MEANING } from './format.ts';
 
 export { citationRows, citationsCsv, type CitationRow } from './citation-export.ts';
@@ -56,6 +57,12 @@ export interface SubjectReportInput {
    * of its last search, page by page (a page not kept is absent); null when no search was run.
    */
   comparables?: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
+  /**
+   * The answers of title research the assignment keeps (graph traversals and connected calls, entity
+   * records, owner searches, record searches; each with its request parts) and the researcher's
+   * decisions on links; null or absent when there are none.
+   */
+  titleResearch?: TitleResearchInput | null;
 }
 
 type Json = Record<string, unknown>;
@@ -878,7 +885,25 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
         { subjectUseCode },
       )
     : null;
-  const citations = numberInOrderOfUse(sections, comparables ? comparablesCitationOrder(comparables) : [], b.allCitations());
+  const ownerValue = sections[1]?.values.find((value) => value.field === 'ownership.owner_name');
+  const sslValue = sections[0]?.values.find((value) => value.field === 'identity.ssl');
+  // After the comparables, in the same book: a record the sections cite is the same endnote here.
+  const titleResearch = input.titleResearch
+    ? titleResearchSection(
+        input.titleResearch,
+        {
+          subjectRef: details.subjectRef,
+          owner: ownerValue && ownerValue.status !== 'unavailable' ? ownerValue : null,
+          ssl: sslValue && sslValue.status !== 'unavailable' && typeof sslValue.raw === 'string' ? sslValue.raw : null,
+        },
+        book.cite,
+      )
+    : null;
+  const citations = numberInOrderOfUse(
+    sections,
+    [...(comparables ? comparablesCitationOrder(comparables) : []), ...(titleResearch ? titleResearchCitationOrder(titleResearch) : [])],
+    b.allCitations(),
+  );
   const address = sections[0]?.values.find((value) => value.field === 'identity.address');
   return {
     kind: 'subject-report',
@@ -898,6 +923,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
     },
     sections,
     comparables,
+    titleResearch,
     citations,
     queryLog: [...input.queryLog].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
     spend: { totalMicroUsd: input.spentMicroUsd, capMicroUsd: input.assignment.capMicroUsd },
@@ -906,7 +932,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
 }
 
 /** The endnotes: every citation a printed value or limitation uses, numbered in the order a reader meets them. */
-function numberInOrderOfUse(sections: readonly ReportSection[], comparables: readonly string[], all: readonly Citation[]): ReportDocument['citations'] {
+function numberInOrderOfUse(sections: readonly ReportSection[], after: readonly string[], all: readonly Citation[]): ReportDocument['citations'] {
   const byId = new Map(all.map((citation) => [citation.id, citation]));
   const order: string[] = [];
   const use = (ids: readonly string[]) => {
@@ -922,8 +948,8 @@ function numberInOrderOfUse(sections: readonly ReportSection[], comparables: rea
     section.values.forEach(visit);
     for (const table of section.tables) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) visit(row[column.key]!);
   }
-  // The comparables section prints after the subject's sections.
-  use(comparables);
+  // The comparables section, then the title research, print after the subject's sections.
+  use(after);
   return order.flatMap((id, index) => {
     const citation = byId.get(id);
     return citation ? [{ ...citation, number: index + 1 }] : [];

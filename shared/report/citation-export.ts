@@ -1,11 +1,12 @@
 // The evidence a PDF carries: one row per printed value (chosen values and their alternatives, in
-// print order, the comparables section's after the subject's), with its field key (so a value can be
-// compared later with what Plat then holds), its status and its full citations. Written as
-// citations.json (the rows) and citations.csv.
+// print order, the comparables section's and then the title research's after the subject's), with its
+// field key (so a value can be compared later with what Plat then holds), its status and its full
+// citations. Written as citations.json (the rows) and citations.csv.
 import type { CitedValue, ReportDocument, ValueStatus } from './document.ts';
 import { csvField } from '../csv.ts';
 import { citationText } from './citation.ts';
 import { comparablesValues } from './comparables-section.ts';
+import { titleResearchValues } from './title-research-section.ts';
 
 type NumberedCitation = ReportDocument['citations'][number];
 
@@ -76,6 +77,8 @@ export function citationRows(doc: ReportDocument): CitationRow[] {
   }
   // The comparables section prints after the subject's sections: its grid, the sales not used, the prior sales.
   if (doc.comparables) for (const value of comparablesValues(doc.comparables)) add(doc.comparables.title, value);
+  // Then the title research: the owner portfolio's holdings and total, the runsheet's entries.
+  if (doc.titleResearch) for (const value of titleResearchValues(doc.titleResearch)) add(doc.titleResearch.title, value);
   return rows;
 }
 

@@ -1,7 +1,8 @@
 // The cited report document: one pure model that the screen, the print route (and so the PDF) and
 // every export render from (Excalidraw's scene/export.ts draws exports with the canvas's own code).
 // Built by tested functions in shared/report/ from the service answers an assignment holds: the
-// subject's sections, then the comparables section (comparables-section.ts); later issues add more.
+// subject's sections, then the comparables section (comparables-section.ts), then the title research
+// (title-research-section.ts).
 //
 // The rule it carries: every value says where it came from. A value is `reported` (as the publisher
 // printed it), `derived` (computed by Plat or the service from named inputs: never shown as "as
@@ -9,6 +10,7 @@
 // `unavailable` (with the reason). Every value that is not unavailable has at least one citation.
 import { z } from 'zod';
 import { ComparablesMapSpecSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, weights } from '../comparables/model.ts';
+import { GraphSpecSchema, graphNodeKinds } from '../graph/graph-spec.ts';
 
 export const ValueStatusSchema = z.enum(['reported', 'derived', 'synthetic', 'unavailable']);
 export type ValueStatus = z.infer<typeof ValueStatusSchema>;
@@ -271,6 +273,161 @@ export const ComparablesSectionSchema = z.object({
 });
 export type ComparablesSection = z.infer<typeof ComparablesSectionSchema>;
 
+// ---------------------------------------------------------------------------------------------
+// Title research: the subject's entity graph (an image beside its table), the researcher's decisions
+// on its links, the owner's portfolio and the parcel's runsheet
+
+const GraphDecisionKindSchema = z.enum(['confirmed', 'cut']);
+
+/** One entity of the graph as its table lists it. */
+export const TitleResearchNodeSchema = z.object({
+  id: z.string(),
+  kind: z.enum(graphNodeKinds),
+  kindLabel: z.string(),
+  /** What a person recognises: the address, the SSL, the account number, the owner name. */
+  label: z.string(),
+  sublabel: z.string(),
+  root: z.boolean(),
+  /** Steps from the subject along the links drawn. */
+  depth: z.number().int().min(0),
+  /** The subject reaches it only through a link the researcher cut. */
+  cutOff: z.boolean(),
+  /** For an owner: the sources of the ownership records that publish the name (a name is a value too). */
+  citationIds: z.array(z.string()),
+});
+export type TitleResearchNode = z.infer<typeof TitleResearchNodeSchema>;
+
+export const titleResearchRules = ['same_record', 'same_ssl', 'owner_of_record', 'same_owner_name', 'address_match', 'invalid_key', 'unstated'] as const;
+
+/** One link of the graph as its table lists it: why it exists, how sure it is, and what the researcher decided. */
+export const TitleResearchLinkSchema = z.object({
+  key: z.string(),
+  fromId: z.string(),
+  /** The entities' names, as their nodes are labelled. */
+  from: z.string(),
+  /** Reads from → to: "1708 21ST ST NW — taxed under → Account 0065 0007". */
+  label: z.string(),
+  toId: z.string(),
+  to: z.string(),
+  rule: z.enum(titleResearchRules),
+  ruleLabel: z.string(),
+  strength: z.enum(['fact', 'lead']),
+  confidence: z.number().nullable(),
+  confidenceText: z.string(),
+  /** The rule in plain words about these two entities ("why linked"), cited to the records below. */
+  because: z.string(),
+  /** What a lead asks of the researcher; null for a fact. */
+  warning: z.string().nullable(),
+  /** The dates the answers give: a service link's validity, or the as-of date of the ownership record naming an owner. */
+  dates: z.object({ kind: z.enum(['valid', 'owner_as_of', 'none']), from: z.string().nullable(), to: z.string().nullable() }),
+  /** The supporting records, each with its citation. */
+  records: z.array(z.object({ recordRef: z.string(), what: z.string(), citationId: z.string() })),
+  citationIds: z.array(z.string()),
+  decision: z.object({ decision: GraphDecisionKindSchema, note: z.string(), at: z.string() }).nullable(),
+});
+export type TitleResearchLink = z.infer<typeof TitleResearchLinkSchema>;
+
+/** A decision the researcher kept with the assignment, with its note; kept and listed even when its link is not in this graph. */
+export const TitleResearchDecisionSchema = z.object({
+  edgeKey: z.string(),
+  decision: GraphDecisionKindSchema,
+  note: z.string(),
+  at: z.string(),
+  /** Whether the graph holds its link (its ends are then named in the links table). */
+  onGraph: z.boolean(),
+  /** The link in words, for a decision whose link this graph does not hold. */
+  description: z.string(),
+});
+export type TitleResearchDecision = z.infer<typeof TitleResearchDecisionSchema>;
+
+export const PortfolioHoldingRowSchema = z.object({
+  propertyRef: z.string(),
+  /** The holding is the subject itself. */
+  subject: z.boolean(),
+  address: CitedValueSchema,
+  /** DC: the SSL; Alexandria: the account number. */
+  identifier: CitedValueSchema,
+  use: CitedValueSchema,
+  assessed: CitedValueSchema,
+  lastSalePrice: CitedValueSchema,
+  lastSaleDate: CitedValueSchema,
+  /** The researcher cut this holding's link to the owner (another owner of the same name), with the note saying why. */
+  cut: z.object({ note: z.string(), at: z.string() }).nullable(),
+});
+export type PortfolioHoldingRow = z.infer<typeof PortfolioHoldingRowSchema>;
+
+export const TitleResearchPortfolioSchema = z.object({
+  /** The owner name searched for, as typed. */
+  searched: z.string(),
+  /** The owner's name as published (the most used spelling), cited to an ownership record that publishes it. */
+  ownerName: z.string(),
+  ownerCitationIds: z.array(z.string()),
+  /** Published spellings grouped under the name after normalisation, most used first. */
+  variants: z.array(z.object({ published: z.string(), count: z.number().int().min(0), citationIds: z.array(z.string()) })),
+  /** "2 holdings", or what the loaded pages hold of it when the search is partial. Never a partial count alone. */
+  countText: z.string(),
+  complete: z.boolean(),
+  /** What the holdings' identifier column holds: "SSL" (DC) or "Account number" (Alexandria). */
+  identifierLabel: z.string(),
+  holdings: z.array(PortfolioHoldingRowSchema),
+  totalAssessed: CitedValueSchema,
+  /** Other owners the same search found (names that contain the text searched for), not in the portfolio. */
+  otherOwners: z.array(z.object({ name: z.string(), countText: z.string(), citationIds: z.array(z.string()) })),
+  problems: z.array(z.string()),
+});
+export type TitleResearchPortfolio = z.infer<typeof TitleResearchPortfolioSchema>;
+
+export const RunsheetRowSchema = z.object({
+  key: z.string(),
+  event: z.enum(['sale', 'owner_of_record', 'permit']),
+  eventLabel: z.string(),
+  date: CitedValueSchema,
+  /** The owner the record names (unavailable, with the reason, when it names none). */
+  party: CitedValueSchema,
+  /** A sale's price; null for other events. */
+  price: CitedValueSchema.nullable(),
+  detail: z.string(),
+  recordRef: z.string().nullable(),
+});
+export type RunsheetRow = z.infer<typeof RunsheetRowSchema>;
+
+export const TitleResearchRunsheetSchema = z.object({
+  parcelRef: z.string(),
+  /** "SSL 0065 0007". */
+  parcel: z.string(),
+  /** In date order. */
+  entries: z.array(RunsheetRowSchema),
+  /** What the records do not show, in words, each cited to the records it is about. */
+  gaps: z.array(LimitationSchema),
+  problems: z.array(z.string()),
+});
+export type TitleResearchRunsheet = z.infer<typeof TitleResearchRunsheetSchema>;
+
+export const TitleResearchSectionSchema = z.object({
+  title: z.string(),
+  /** null when the assignment holds no graph answer about the subject (then `missing` says so). */
+  graph: z
+    .object({
+      /** The whole graph with the researcher's decisions drawn: the print route renders it to an image. */
+      spec: GraphSpecSchema,
+      /** Caps the answers reached, in words ("50 of 84 links within 2 steps of 1708 21ST ST NW shown"). */
+      caps: z.array(z.string()),
+      /** What the answers hold that is not drawn, and why. */
+      notes: z.array(z.string()),
+      nodes: z.array(TitleResearchNodeSchema),
+      links: z.array(TitleResearchLinkSchema),
+    })
+    .nullable(),
+  decisions: z.array(TitleResearchDecisionSchema),
+  portfolio: TitleResearchPortfolioSchema.nullable(),
+  runsheet: TitleResearchRunsheetSchema.nullable(),
+  /** What is not there yet, in words, and how to get it. */
+  missing: z.array(z.string()),
+  /** Answers Plat could not read, in words (nothing else is lost). */
+  problems: z.array(z.string()),
+});
+export type TitleResearchSection = z.infer<typeof TitleResearchSectionSchema>;
+
 export const ReportDocumentSchema = z.object({
   kind: z.literal('subject-report'),
   version: z.literal(1),
@@ -291,6 +448,8 @@ export const ReportDocumentSchema = z.object({
   sections: z.array(ReportSectionSchema),
   /** The comparable sales, after the subject's sections; null when the assignment never searched for any. */
   comparables: ComparablesSectionSchema.nullable(),
+  /** The title research (graph, decisions, owner portfolio, runsheet); null when the assignment holds no title-research answers about the subject. */
+  titleResearch: TitleResearchSectionSchema.nullable(),
   /** Every citation the document uses, numbered in order of first use (the endnotes). */
   citations: z.array(CitationSchema.extend({ number: z.number().int().min(1) })),
   queryLog: z.array(QueryLogEntrySchema),

@@ -12,6 +12,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { AssignmentDetails, CallBilling, Project as IpcProject, ValueChoice } from '../../../shared/ipc.ts';
 import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
+import { titleResearchOperations, type TitleResearchInput } from '../../../shared/report/title-research-section.ts';
+import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { operationSchemas, type ServiceOperationName } from '../../../shared/service/index.ts';
 import { safeFilename } from '../../../shared/filename.ts';
 import { inTransaction, storageProblemOf } from '../app-db.ts';
@@ -21,8 +23,10 @@ import { PlatFailure } from '../failure.ts';
 import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, toIpcProject, type AssignmentDetailsInput, type ProjectStore } from '../projects.ts';
 import { itemsOf, normalizeParts, v3PriceRequestOf, type RequestParts } from '../service-gateway.ts';
 import { answerLabel, citationsOf, compactParameters } from './answer-label.ts';
-import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type NewKeptAnswer } from './answer-store.ts';
+import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type KeptAnswer, type NewKeptAnswer } from './answer-store.ts';
 import { checkWorkfile, ComparablesStore } from './comparables-store.ts';
+import { GraphDecisionsStore, type GraphDecisionChange } from './graph-decisions-store.ts';
+import type { GraphDecision } from '../../../shared/graph/decisions.ts';
 import { readWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent } from './workfile.ts';
 
 /** The largest workfile `importAssignment` takes (shared/ipc.ts): a larger one could never be opened again. */
@@ -77,6 +81,7 @@ export class AssignmentService {
   readonly #o: AssignmentServiceOptions;
   readonly #answers: AnswerStore;
   readonly #comparables: ComparablesStore;
+  readonly #graphDecisions: GraphDecisionsStore;
   readonly #now: () => Date;
   readonly #unsaved: NewKeptAnswer[] = [];
 
@@ -85,6 +90,7 @@ export class AssignmentService {
     this.#answers = new AnswerStore(options.db);
     this.#now = options.now ?? (() => new Date());
     this.#comparables = new ComparablesStore(options.db, { now: this.#now });
+    this.#graphDecisions = new GraphDecisionsStore(options.db, { now: this.#now });
   }
 
   /** The project with its assignment details, as the contract carries it. */
@@ -200,7 +206,29 @@ export class AssignmentService {
       queryLog: this.#answers.list(assignmentId).map(queryLogEntry),
       spentMicroUsd: this.#o.projectSpent(assignmentId),
       comparables: workfile.searches.length === 0 ? null : { workfile, pages: this.#lastSearchPages(assignmentId, workfile) },
+      titleResearch: this.#titleResearch(assignmentId),
     };
+  }
+
+  /**
+   * What the report's title research reads: the kept answers of the graph, owner-search and record
+   * operations (the latest answer to each request, with its normalised request parts) and the
+   * researcher's decisions on links; null when the assignment holds neither.
+   */
+  #titleResearch(assignmentId: string): TitleResearchInput | null {
+    const latest = new Map<string, KeptAnswer>();
+    for (const answer of this.#answers.list(assignmentId)) {
+      if (!titleResearchOperations.has(answer.operation)) continue;
+      const key = `${answer.operation} ${canonicalJson(answer.parts)}`;
+      latest.delete(key);
+      latest.set(key, answer);
+    }
+    const answers = [...latest.values()].flatMap((answer) => {
+      const kept = this.#answers.get(assignmentId, answer.id);
+      return kept ? [{ operation: answer.operation, request: answer.parts, envelope: kept.envelope }] : [];
+    });
+    const decisions = this.graphDecisions(assignmentId);
+    return answers.length === 0 && decisions.length === 0 ? null : { answers, decisions };
   }
 
   /** The comparables workfile with the kept answers it reads, all local: free, and it works with the service unreachable. */
@@ -215,6 +243,18 @@ export class AssignmentService {
   saveComparables(assignmentId: string, workfile: ComparablesWorkfile): ComparablesWorkfile {
     this.#require(assignmentId);
     return this.#comparables.save(assignmentId, workfile);
+  }
+
+  /** The researcher's decisions on the graph's links (confirmed or cut, each with its note), oldest first: local and free. */
+  graphDecisions(assignmentId: string): GraphDecision[] {
+    this.#require(assignmentId);
+    return this.#graphDecisions.list(assignmentId);
+  }
+
+  /** Confirms or cuts one link with a note (the time set here), or withdraws the decision (null); answers every decision. */
+  setGraphDecision(assignmentId: string, edgeKey: string, decision: GraphDecisionChange | null): GraphDecision[] {
+    this.#require(assignmentId);
+    return this.#graphDecisions.set(assignmentId, edgeKey, decision);
   }
 
   /** The latest kept report_subject_v1 envelope for the subject, or null. */
@@ -272,6 +312,9 @@ export class AssignmentService {
       queryLog: kept.map(({ answer }) => queryLogEntry(answer)),
       comparables: this.#comparables.find(id),
     };
+    // Written only when there are some, so a workfile without them reads as it did before they were kept.
+    const graphDecisions = this.#graphDecisions.list(id);
+    if (graphDecisions.length > 0) content.graphDecisions = graphDecisions;
     const json = writeWorkfile(content);
     if (json.length > MAX_WORKFILE_LENGTH) {
       throw PlatFailure.from({
@@ -333,6 +376,7 @@ export class AssignmentService {
       }
       for (const choice of content.choices) this.#answers.setChoice(project.id, choice.field, choice);
       if (content.comparables !== null) this.#comparables.put(project.id, content.comparables, content.comparables.savedAt ?? content.exportedAt);
+      if (content.graphDecisions) this.#graphDecisions.restore(project.id, content.graphDecisions);
       this.#cacheAnswers(checked);
       return project;
     });

@@ -4,11 +4,13 @@
 // again. The file carries the sha256 of its canonical content: a file that was cut short, edited or
 // damaged is refused whole.
 //
-// Formats: 1 (no comparables) is still read, as a workfile without comparables; 2 adds `comparables`.
+// Formats: 1 (no comparables) is still read, as a workfile without comparables; 2 adds `comparables`,
+// and may carry `graphDecisions` (the researcher's confirmed and cut links), left out when there are none.
 import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { AssignmentDetailsSchema, ServiceCallOperationSchema, ValueChoiceSchema } from '../../../shared/ipc.ts';
 import { ComparablesWorkfileSchema } from '../../../shared/comparables/model.ts';
+import { GraphDecisionsSchema } from '../../../shared/graph/decisions.ts';
 import { QueryLogEntrySchema } from '../../../shared/report/document.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { PlatFailure } from '../failure.ts';
@@ -64,6 +66,8 @@ export const WorkfileContentSchema = z.strictObject({
   version: z.literal(WORKFILE_VERSION),
   /** The comparable-sales workfile; null when the assignment has none saved. */
   comparables: ComparablesWorkfileSchema.nullable(),
+  /** The researcher's decisions on the graph's links; absent when there are none (a file written before they were kept reads the same). */
+  graphDecisions: GraphDecisionsSchema.optional(),
 });
 export type WorkfileContent = z.infer<typeof WorkfileContentSchema>;
 
@@ -101,6 +105,9 @@ export function readWorkfile(text: string): WorkfileContent {
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    if (issue?.path[0] === 'graphDecisions') {
+      return refuse(`This workfile is damaged: its decisions on the graph's links (confirmed or cut, each with a note) are not in the shape Plat writes${where} (${issue.message}).`);
+    }
     if (issue?.path[0] === 'comparables') {
       return refuse(`This workfile is damaged: its comparable sales (criteria, searches, chosen comps, adjustments) are not in the shape Plat writes${where} (${issue.message}).`);
     }

@@ -18,6 +18,7 @@ import { FieldTable } from './FieldTable.tsx';
 import { Limitations } from './SummarySection.tsx';
 import { useEntityCaptions } from '../../components/entity-captions.ts';
 import { isRecord } from '../../../shared/json-data.ts';
+import { useUiStore } from '../../app/ui-store.ts';
 
 interface PermitRow {
   key: string;
@@ -28,6 +29,8 @@ interface PermitRow {
   address: string;
   description: string;
   citation: CitationView | null;
+  /** What the permit cannot be trusted for (its SSL is a placeholder, not a parcel key). */
+  limitations: string[];
 }
 
 interface RecordView {
@@ -57,6 +60,7 @@ function recordView(envelope: IpcResponse<'getEntity'>['envelope']): RecordView 
         address: text(permit.address),
         description: text(permit.description),
         citation: cite(permit.citation),
+        limitations: Array.isArray(permit.limitations) ? permit.limitations.filter((line): line is string => typeof line === 'string') : [],
       }))
     : [];
   const location = isRecord(extra.location)
@@ -91,7 +95,21 @@ const permitColumns: Column<PermitRow>[] = [
   { id: 'status', header: 'Status', text: (row) => row.status },
   { id: 'issued', header: 'Issued', text: (row) => row.issued },
   { id: 'address', header: 'Address', text: (row) => row.address },
-  { id: 'description', header: 'Work', text: (row) => row.description },
+  {
+    id: 'description',
+    header: 'Work',
+    text: (row) => [row.description, ...row.limitations].join(' '),
+    render: (row) => (
+      <>
+        {row.description}
+        {row.limitations.map((limitation) => (
+          <span key={limitation} className="entity-record__permit-limitation">
+            {limitation}
+          </span>
+        ))}
+      </>
+    ),
+  },
   { id: 'source', header: 'Source', text: (row) => row.citation?.publisher ?? '', render: (row) => (row.citation ? <CitationChip citation={row.citation} /> : null) },
 ];
 
@@ -137,6 +155,7 @@ export function RecordSection({ entityId }: { entityId: string }) {
 
 function RecordBody({ view }: { view: RecordView }) {
   const { entity } = view;
+  const openOwner = useUiStore((state) => state.openOwner);
   const facts: Array<[string, string]> = [
     ['Kind', capitalise((entity.entity_kind ?? '').replace(/_/g, ' '))],
     ['Status', entity.status ?? '—'],
@@ -174,7 +193,12 @@ function RecordBody({ view }: { view: RecordView }) {
       <h3>Identifiers</h3>
       <DataTable label="Identifiers" columns={identifierColumns} rows={view.identifiers} rowKey={(row) => `${row.scheme}:${row.value}`} empty="No identifiers." />
       <h3>Attributes</h3>
-      <FieldTable label="Attributes" rows={view.attributes} empty="The record lists no attributes." />
+      <FieldTable
+        label="Attributes"
+        rows={view.attributes}
+        empty="The record lists no attributes."
+        onOwner={(name) => openOwner(name, entity.area_uid ?? null)}
+      />
       {view.permits.length > 0 && (
         <>
           <h3>Permits</h3>

@@ -9,8 +9,10 @@ import { envelopeData } from '../../components/service-data.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { DeliveryLine } from '../../components/DeliveryLine.tsx';
 import { FieldTable } from './FieldTable.tsx';
+import { useUiStore } from '../../app/ui-store.ts';
 
-export function SummarySection({ entityId }: { entityId: string }) {
+export function SummarySection({ entityId, areaUid }: { entityId: string; areaUid: string | null }) {
+  const openOwner = useUiStore((state) => state.openOwner);
   const headingId = useId();
   const request = canSummarise(entityId) ? { path: { q_id: entityId } } : null;
   const { query, buy, retry, shownAgain } = usePaidAnswer('getEntitySummary', request, { loadWhenFree: true });
@@ -53,7 +55,12 @@ export function SummarySection({ entityId }: { entityId: string }) {
       {view && 'error' in view && <ErrorNotice error={view.error} />}
       {view && 'ok' in view && (
         <>
-          <FieldTable label="Entity summary" rows={view.ok.rows} empty="The service returned no fields for this entity." />
+          <FieldTable
+            label="Entity summary"
+            rows={view.ok.rows}
+            empty="The service returned no fields for this entity."
+            onOwner={(name) => openOwner(name, areaUid)}
+          />
           {view.ok.limitations.length > 0 && <Limitations items={view.ok.limitations} />}
         </>
       )}

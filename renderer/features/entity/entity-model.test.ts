@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   attributeRows,
-  canListConnected,
   canSummarise,
   entityKindLabel,
-  groupConnected,
   identifierRows,
+  pageTitle,
   provenanceCitations,
-  relationshipGroups,
-  shortEntityId,
   summaryView,
 } from './entity-model.ts';
+import { envelope, ids } from '../../../shared/graph/test-kit.ts';
 
 const PARCEL = 'parc_b224a646-7a37-5c5f-8006-5d110b6f4942';
 const PROPERTY = 'prop_37d633c0-1111-5222-8333-944455556666';
@@ -20,38 +18,32 @@ const otr = { source: 'DC Office of Tax and Revenue', dataset: 'Real Property Ta
 const synthetic = { source: 'Plat synthetic sample (not a public record)', dataset: 'Imputed characteristics', as_of: '2022-11-20T00:00:00Z', synthetic: true };
 
 describe('entity ids', () => {
-  it('names the kind behind each prefix, and shortens ids for lists', () => {
+  it('names the kind behind each prefix, and knows which ids the summary takes', () => {
     expect(entityKindLabel(PARCEL)).toBe('parcel');
     expect(entityKindLabel(ACCOUNT)).toBe('tax account');
     expect(entityKindLabel('rec_abc')).toBe('entity');
-    expect(shortEntityId(PARCEL)).toBe('parc_b224a646…');
-    expect(shortEntityId('odd')).toBe('odd');
-  });
-
-  it('knows which ids the connected operation takes (not properties or loans) and which the summary takes', () => {
-    expect(canListConnected(PARCEL)).toBe(true);
-    expect(canListConnected(PROPERTY)).toBe(false);
-    expect(canListConnected('parc_not-a-uuid')).toBe(false);
     expect(canSummarise(PROPERTY)).toBe(true);
     expect(canSummarise('rec_b224a646-7a37-5c5f-8006-5d110b6f4942')).toBe(false);
   });
 });
 
-describe('groupConnected', () => {
-  it('groups by relation in first-seen order, nearest first, and flags name-only owner links', () => {
-    const groups = groupConnected([
-      { q_id: ACCOUNT, type: 'tax_account', relation: 'same_owner', via: PROPERTY, depth: 2, confidence: 0.85, explanation: 'Same owner name' },
-      { q_id: PROPERTY, type: 'property', relation: 'located_in', via: PARCEL, depth: 1, citation: otr },
-      { q_id: 'acct_00000000-1111-5222-8333-944455556666', type: 'tax_account', relation: 'same_owner', via: PARCEL, depth: 1 },
-    ]);
-    expect(groups.map((g) => [g.relation, g.label, g.entries.length, g.nameOnly])).toEqual([
-      ['same_owner', 'Same owner name', 2, true],
-      ['located_in', 'Located in', 1, false],
-    ]);
-    expect(groups[0]?.entries.map((e) => e.depth)).toEqual([1, 2]);
-    expect(groups[0]?.entries[1]?.confidence).toBe(0.85);
-    expect(groups[1]?.entries[0]?.citation?.publisher).toBe('DC Office of Tax and Revenue');
-    expect(groups[1]?.entries[0]?.openable).toBe(true);
+describe('pageTitle', () => {
+  it('names the entity from its record by what a person recognises, the address beside an SSL', () => {
+    expect(pageTitle(ids.parcel1708, envelope('entityParcel1708'), undefined)).toEqual({
+      names: ['SSL 0065 0007', '1708 21ST ST NW'],
+      invalidKey: null,
+      areaUid: 'area_us_dc',
+    });
+    expect(pageTitle(ids.property1708, envelope('entityProperty1708'), undefined).names).toEqual(['1708 21ST ST NW', 'SSL 0065 0007']);
+  });
+
+  it('says when the key is a placeholder, and falls back to the caption another screen gave until the record is held', () => {
+    expect(pageTitle(ids.parcelPlaceholder, envelope('entityPlaceholder'), undefined)).toMatchObject({
+      names: ['SSL 0000 0000: not a valid parcel key', expect.any(String)],
+      invalidKey: expect.stringMatching(/^SSL 0000 0000 is a placeholder/),
+    });
+    expect(pageTitle(ids.parcel1708, null, '1708 21ST ST NW')).toEqual({ names: ['1708 21ST ST NW'], invalidKey: null, areaUid: null });
+    expect(pageTitle(ids.parcel1708, envelope('connectedNotFound'), undefined).names).toEqual([]);
   });
 });
 
@@ -120,29 +112,5 @@ describe('the v2 record', () => {
       ['zoning', 'R-4', false, null],
       ['note', null, null, 'plain'],
     ]);
-  });
-
-  it('turns a relationship traversal into the same groups, records not openable', () => {
-    const groups = relationshipGroups(
-      {
-        root_ref: PROPERTY,
-        depth: 1,
-        max_nodes: 100,
-        max_edges: 200,
-        nodes: [
-          { id: PARCEL, node_type: 'entity', kind: 'parcel', label: '1128 6TH ST NW (parcel)' },
-          { id: 'rec_9', node_type: 'record', kind: 'permit', label: 'permit B123' },
-        ],
-        edges: [
-          { relationship_ref: 'rel_1', subject_ref: PROPERTY, predicate: 'located_in', object_ref: PARCEL, confidence: 1, source_refs: ['rec_1'], via_ref: PROPERTY },
-          { relationship_ref: 'rel_2', subject_ref: PROPERTY, predicate: 'permitted_by', object_ref: 'rec_9', source_refs: [] },
-        ],
-      },
-      sources,
-    );
-    expect(groups.map((g) => g.relation)).toEqual(['located_in', 'permitted_by']);
-    expect(groups[0]?.entries[0]).toMatchObject({ qId: PARCEL, type: 'parcel', label: '1128 6TH ST NW', openable: true });
-    expect(groups[0]?.entries[0]?.citation?.publisher).toBe('DC Office of Tax and Revenue');
-    expect(groups[1]?.entries[0]).toMatchObject({ qId: 'rec_9', openable: false });
   });
 });

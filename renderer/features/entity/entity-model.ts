@@ -1,17 +1,14 @@
 // What the entity page shows, as pure functions of the service's answers: the entity's kind from its
-// id, connected entities grouped by relation, the summary's best values with their alternatives, and
-// the v2 record's identifiers and attributes. The spec leaves the inner shapes open, so each reader
-// takes Plat's local-service shape first and falls back to showing the raw value, uncited, never
-// inventing a citation.
-import {
-  connectedEntityIdPrefixes,
-  entityKindLabelByPrefix,
-  entityPrefix,
-  type EntityIdPrefix,
-} from '../../../shared/service/common.ts';
-import { summaryCanonicalFields, V4SummaryFieldSchema, type V4ConnectedItem, type V4SummaryField } from '../../../shared/service/v4.ts';
-import type { V2RelationshipEdge, V2TraversalData } from '../../../shared/service/v2.ts';
+// id, its names from its record, the summary's best values with their alternatives, and the v2
+// record's identifiers and attributes (its links: connected-model.ts). The spec leaves the inner
+// shapes open, so each reader takes Plat's local-service shape first and falls back to showing the
+// raw value, uncited, never inventing a citation.
+import { entityKindLabelByPrefix, entityPrefix, type EntityIdPrefix } from '../../../shared/service/common.ts';
+import { summaryCanonicalFields, V4SummaryFieldSchema, type V4SummaryField } from '../../../shared/service/v4.ts';
+import { V2EntityResponseSchema, type V2EntityData } from '../../../shared/service/v2.ts';
 import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { readAnswer } from '../../../shared/graph/answers.ts';
+import { entityName, kindOfId } from '../../../shared/graph/relations.ts';
 import { formatFieldValue } from '../../../shared/report/format.ts';
 import { citedValue, type CitedValue, type SummaryScalar } from '../../components/cited-value.ts';
 import { isRecord } from '../../../shared/json-data.ts';
@@ -29,131 +26,45 @@ export function entityKindLabel(entityId: string): string {
 
 export const capitalise = (text: string): string => (text === '' ? text : text.charAt(0).toUpperCase() + text.slice(1));
 
-/** `parc_f90a34ed…`: enough to tell entities apart in a trail or a list. */
-export function shortEntityId(entityId: string): string {
-  const match = /^([a-z]+_[0-9a-f]{8})[0-9a-f-]{28}$/.exec(entityId);
-  return match?.[1] ? `${match[1]}…` : entityId.length > 22 ? `${entityId.slice(0, 21)}…` : entityId;
-}
-
-/** Whether the connected operation (its first form: parcels, accounts, units, addresses) takes this id. */
-export function canListConnected(entityId: string): boolean {
-  const prefix = entityPrefix(entityId);
-  return prefix !== undefined && (connectedEntityIdPrefixes as readonly string[]).includes(prefix);
-}
-
 /** Whether the summary operation takes this id (any well-formed entity id). */
 export function canSummarise(entityId: string): boolean {
   return entityPrefix(entityId) !== undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Connected entities
+// The page's name
 
-const RELATION_LABELS: Record<string, string> = {
-  located_in: 'Located in',
-  taxed_in: 'Taxed in',
-  assessed_in: 'Assessed in',
-  served_by: 'Served by (address)',
-  permitted_by: 'Permitted by',
-  same_owner: 'Same owner name',
-};
-
-export function relationLabel(relation: string): string {
-  return RELATION_LABELS[relation] ?? capitalise(relation.replace(/_/g, ' '));
-}
-
-export interface ConnectedEntry {
-  qId: string;
-  type: string;
-  relation: string;
-  via: string;
-  depth: number;
-  direction: string | null;
-  confidence: number | null;
-  explanation: string | null;
-  citation: CitationView | null;
-  /** What the service calls it ("1626 - 1632 U ST NW (parcel)"), when it says. */
-  label: string | null;
-  /** False for things that are not entities (a permit record at the end of a `permitted_by` link). */
-  openable: boolean;
-}
-
-export interface ConnectedGroup {
-  relation: string;
-  label: string;
-  entries: ConnectedEntry[];
-  /** Owner-name links join records by a name only: same-name strangers are common. */
-  nameOnly: boolean;
-}
-
-
-export function connectedEntry(item: V4ConnectedItem): ConnectedEntry {
-  const extra = item as V4ConnectedItem & Record<string, unknown>;
-  return {
-    qId: item.q_id,
-    type: item.type,
-    relation: item.relation,
-    via: item.via,
-    depth: item.depth,
-    direction: typeof extra.direction === 'string' ? extra.direction : null,
-    confidence: typeof extra.confidence === 'number' ? extra.confidence : null,
-    explanation: typeof extra.explanation === 'string' ? extra.explanation : null,
-    citation: isRecord(extra.citation) ? fromV4Citation(extra.citation) : null,
-    label: null,
-    openable: entityPrefix(item.q_id) !== undefined,
-  };
-}
-
-/** Groups by relation (in the order relations first appear), nearest first inside each group. */
-export function groupConnected(items: readonly V4ConnectedItem[]): ConnectedGroup[] {
-  return groupEntries(items.map(connectedEntry));
-}
-
-function groupEntries(entries: readonly ConnectedEntry[]): ConnectedGroup[] {
-  const groups = new Map<string, ConnectedEntry[]>();
-  for (const entry of entries) {
-    const list = groups.get(entry.relation);
-    if (list) list.push(entry);
-    else groups.set(entry.relation, [entry]);
-  }
-  return [...groups].map(([relation, entries]) => ({
-    relation,
-    label: relationLabel(relation),
-    entries: [...entries].sort((a, b) => a.depth - b.depth),
-    nameOnly: relation === 'same_owner',
-  }));
+export interface PageTitle {
+  /** What a person recognises the entity by, most telling first: ["SSL 0065 0007", "1708 21ST ST NW"]. */
+  names: string[];
+  /** Why the entity's key cannot be trusted to name one piece of land, when it cannot. */
+  invalidKey: string | null;
+  /** The area the record is in (owner pages search there). */
+  areaUid: string | null;
 }
 
 /**
- * A v2 traversal as the same groups: each edge seen from the root, the entity at its other end, its
- * reason, confidence and first cited source (looked up in the envelope's provenance).
+ * The entity's names from its v2 record (identifiers, and the address it carries as an attribute),
+ * named as the graph and the links name it (shared/graph/relations.ts); before the record is held,
+ * the caption another screen showed it with.
  */
-export function relationshipGroups(data: V2TraversalData, sources: readonly Record<string, unknown>[] | undefined): ConnectedGroup[] {
-  const citations = provenanceCitations(sources);
-  const nodes = new Map<string, Record<string, unknown>>();
-  for (const node of data.nodes) if (typeof node.id === 'string') nodes.set(node.id, node);
-  const entries = data.edges.map((edge): ConnectedEntry => {
-    const extra = edge as V2RelationshipEdge & Record<string, unknown>;
-    const via = typeof extra.via_ref === 'string' ? extra.via_ref : data.root_ref;
-    const other = edge.subject_ref === via ? edge.object_ref : edge.subject_ref;
-    const node = nodes.get(other);
-    const kind = typeof node?.kind === 'string' ? node.kind : entityKindLabel(other);
-    return {
-      qId: other,
-      type: kind,
-      relation: edge.predicate,
-      via,
-      depth: typeof extra.depth === 'number' ? extra.depth : 1,
-      direction: edge.direction ?? null,
-      confidence: edge.confidence ?? null,
-      explanation: typeof extra.explanation === 'string' ? extra.explanation : null,
-      citation: firstCitation(edge.source_refs, citations),
-      // The node label repeats the kind in brackets; the list shows the kind already.
-      label: typeof node?.label === 'string' ? node.label.replace(/\s*\([^()]*\)$/, '') : null,
-      openable: entityPrefix(other) !== undefined && node?.node_type !== 'record',
-    };
-  });
-  return groupEntries(entries);
+export function pageTitle(entityId: string, recordEnvelope: unknown, caption: string | undefined): PageTitle {
+  const read = readAnswer<V2EntityData>(V2EntityResponseSchema, recordEnvelope, 'entity');
+  if (!read.ok) return { names: caption ? [caption] : [], invalidKey: null, areaUid: null };
+  const { entity } = read.data;
+  const identifiers = (entity.identifiers ?? []).flatMap((identifier) =>
+    isRecord(identifier) && typeof identifier.scheme === 'string' && typeof identifier.value === 'string' ? [{ scheme: identifier.scheme, value: identifier.value }] : [],
+  );
+  const addressFact = entity.attributes?.address;
+  const address = isRecord(addressFact) && typeof addressFact.value === 'string' ? addressFact.value.trim() : identifiers.find((i) => i.scheme === 'address')?.value ?? null;
+  const name = entityName({ id: entityId, kind: kindOfId(entityId) ?? 'record', identifiers: address && !identifiers.some((i) => i.scheme === 'address') ? [...identifiers, { scheme: 'address', value: address }] : identifiers });
+  // The second name: the address when the label is not it, else the SSL or account the sublabel gives.
+  const second = address !== null && address !== name.label ? address : (name.sublabel.split(' · ')[1] ?? null);
+  return {
+    names: [name.label, ...(second && second !== name.label ? [second] : [])],
+    invalidKey: name.invalidKey,
+    areaUid: typeof entity.area_uid === 'string' ? entity.area_uid : null,
+  };
 }
 
 export const depthOptions = [1, 2, 3] as const;

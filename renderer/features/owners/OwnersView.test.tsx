@@ -29,7 +29,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
-  useOwnersUi.setState({ draft: '', areaUid: null, submitted: null, cursors: [] });
+  useOwnersUi.setState({ draft: '', areaUid: null, submitted: null });
 });
 
 async function settle(ms = 0) {

@@ -1,5 +1,6 @@
 // UI state of the Owners view, outside the component: opening a holding replaces the view with the
-// entity page, and coming back must find the typed name, the area and the pages already bought.
+// entity page, and coming back must find the typed name, the area and the search. The pages already
+// bought are in the query cache, found again from the search (OwnerPortfolio.tsx).
 import { create } from 'zustand';
 
 export interface OwnerSearch {
@@ -13,21 +14,16 @@ interface OwnersUiState {
   areaUid: string | null;
   /** The search the results belong to (null before the first). */
   submitted: OwnerSearch | null;
-  /** Cursors of the further pages asked for, in order (page 2 onwards). */
-  cursors: string[];
   setDraft: (draft: string) => void;
   setArea: (areaUid: string) => void;
   submit: (search: OwnerSearch) => void;
-  addPage: (cursor: string) => void;
 }
 
 export const useOwnersUi = create<OwnersUiState>((set) => ({
   draft: '',
   areaUid: null,
   submitted: null,
-  cursors: [],
   setDraft: (draft) => set({ draft }),
   setArea: (areaUid) => set({ areaUid }),
-  submit: (search) => set({ submitted: search, cursors: [] }),
-  addPage: (cursor) => set((state) => (state.cursors.includes(cursor) ? state : { cursors: [...state.cursors, cursor] })),
+  submit: (search) => set({ submitted: search }),
 }));

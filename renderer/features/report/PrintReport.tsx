@@ -4,12 +4,15 @@
 // data-print-header / data-print-footer. With `&dialog=1` it opens the browser's own print dialog
 // instead (the fallback when no printer is found). A report with comparables draws its map first
 // (offscreen, by the map's own renderer) and is ready only once the picture is on the page, or once
-// the map is known not to draw, in which case the map's table is printed instead.
+// the map is known not to draw, in which case the map's table is printed instead. The title
+// research's graph is drawn the same way (by the graph's own renderer); when it cannot be, its
+// tables print alone with a sentence saying so.
 import { useEffect } from 'react';
 import { useSubjectReport } from '../../platform/assignment-queries.ts';
 import { platErrorOf } from '../../components/ErrorNotice.tsx';
 import { ReportDocumentView } from './ReportDocumentView.tsx';
 import { useMapImage } from './map-image.ts';
+import { useGraphImage } from './graph-image.ts';
 import { printFooterTemplate, printHeaderTemplate } from './report-model.ts';
 import './report.css';
 import './report-print.css';
@@ -20,6 +23,8 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
   const failure = assignmentId === '' ? 'The print address names no assignment.' : report.isError ? platErrorOf(report.error).message : null;
   const mapImage = useMapImage(doc?.comparables?.map?.spec ?? null);
   const mapSettled = mapImage === null || mapImage.status !== 'loading';
+  const graphImage = useGraphImage(doc?.titleResearch?.graph?.spec ?? null);
+  const graphSettled = graphImage === null || graphImage.status !== 'loading';
 
   useEffect(() => {
     const root = document.documentElement;
@@ -34,7 +39,7 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
       root.dataset.printReady = 'error';
       return;
     }
-    if (!doc || !mapSettled) return;
+    if (!doc || !mapSettled || !graphSettled) return;
     document.title = `${doc.cover.title} – ${doc.cover.subjectLabel}`;
     root.dataset.printHeader = printHeaderTemplate(doc);
     root.dataset.printFooter = printFooterTemplate(doc);
@@ -53,7 +58,7 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
     return () => {
       cancelled = true;
     };
-  }, [doc, failure, dialog, mapSettled]);
+  }, [doc, failure, dialog, mapSettled, graphSettled]);
 
   if (failure !== null) {
     return (
@@ -71,7 +76,7 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
   }
   return (
     <main className="print-report" aria-label={`${doc.cover.title}: ${doc.cover.subjectLabel}`}>
-      <ReportDocumentView doc={doc} mode="print" {...(mapImage ? { mapImage } : {})} />
+      <ReportDocumentView doc={doc} mode="print" {...(mapImage ? { mapImage } : {})} {...(graphImage ? { graphImage } : {})} />
     </main>
   );
 }

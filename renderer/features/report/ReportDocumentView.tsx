@@ -1,8 +1,9 @@
 // The subject report document, rendered one way for the screen and for print: the same sections,
 // values, statuses, alternatives and endnote numbers, then the comparables section when the
-// assignment has one (ComparablesReportSection.tsx). On screen each marker is a chip that opens its
-// full citation; in print it is "[n]" linking to endnote n, followed by the endnotes and the citation
-// appendix (what the PDF's citations.json carries, as a table).
+// assignment has one (ComparablesReportSection.tsx) and its title research when it has some
+// (TitleResearchReportSection.tsx). On screen each marker is a chip that opens its full citation; in
+// print it is "[n]" linking to endnote n, followed by the endnotes and the citation appendix (what
+// the PDF's citations.json carries, as a table).
 import type { AlternativeValue, CitedValue, ReportDocument, ReportSection } from '../../../shared/report/document.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { citationText } from '../../../shared/report/citation.ts';
@@ -11,6 +12,8 @@ import { chargeText, citationIndex, sectionStatusText, spendLine, statusWords } 
 import { LimitationItem, TableView, ValueDetails, ValueLine, type ReportMode, type ValueContext } from './ReportValues.tsx';
 import { ComparablesReportSection } from './ComparablesReportSection.tsx';
 import type { MapImageState } from './map-image.ts';
+import { TitleResearchReportSection } from './TitleResearchReportSection.tsx';
+import type { GraphImageState } from './graph-image.ts';
 
 export type { ReportMode } from './ReportValues.tsx';
 
@@ -28,10 +31,12 @@ export interface ReportDocumentViewProps {
    * Left out, the view draws it itself and shows "Loading the map…" meanwhile.
    */
   mapImage?: MapImageState;
+  /** The title research's graph, drawn by the caller as the map is; left out, the view draws it and shows "Drawing the graph…". */
+  graphImage?: GraphImageState;
 }
 
 export function ReportDocumentView(props: ReportDocumentViewProps) {
-  const { doc, mode, mapImage, ...handlers } = props;
+  const { doc, mode, mapImage, graphImage, ...handlers } = props;
   const context: ValueContext = { ...handlers, mode, index: citationIndex(doc) };
   return (
     <div className={`report-doc report-doc--${mode}`} data-testid="report-document">
@@ -40,6 +45,7 @@ export function ReportDocumentView(props: ReportDocumentViewProps) {
         <SectionView key={section.id} section={section} context={context} />
       ))}
       {doc.comparables ? <ComparablesReportSection section={doc.comparables} context={context} {...(mapImage ? { mapImage } : {})} /> : null}
+      {doc.titleResearch ? <TitleResearchReportSection section={doc.titleResearch} context={context} {...(graphImage ? { graphImage } : {})} /> : null}
       <SpendSection doc={doc} mode={mode} />
       <QueryLogSection doc={doc} />
       <Endnotes doc={doc} mode={mode} />

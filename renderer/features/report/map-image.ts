@@ -21,7 +21,8 @@ export const REPORT_MAP_SIZE = { widthPx: 1200, heightPx: 700 } as const;
 /** Well inside the printer's 30 s wait for the page, so a map that never settles still leaves time to print its table. */
 export const MAP_IMAGE_TIMEOUT_MS = 12_000;
 
-function within<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+/** The promise, or a rejection saying it was not drawn in time (the graph's picture waits the same way). */
+export function within<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`it was not drawn within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);

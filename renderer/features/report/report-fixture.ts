@@ -92,6 +92,7 @@ export function sampleReport(overrides: Partial<ReportDocument> = {}): ReportDoc
     ],
     queryLog: [{ operation: 'v3.recordQuery', parameters: 'report_subject_v1 prop_0b9e…', at: '2026-05-01T14:00:00.000Z', chargedMicroUsd: 250_000, cacheHit: false, requestId: 'req_1' }],
     comparables: null,
+    titleResearch: null,
     spend: { totalMicroUsd: 250_000, capMicroUsd: 5_000_000 },
     missing: [],
     ...overrides,

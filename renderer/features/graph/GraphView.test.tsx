@@ -1,0 +1,328 @@
+// The Graph view with the platform faked and the drawing stood in for (no canvas here): what it asks
+// by itself (only what is free), what waits for a click with its price, "why linked" with its
+// citation, a cut kept with the assignment and drawn, the table, and the runsheet's CSV.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '../../app/App.tsx';
+import { useUiStore } from '../../app/ui-store.ts';
+import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+import type * as DownloadModule from '../../components/download.ts';
+import type * as PlatModule from '../../platform/plat.ts';
+import type { EntityGraphProps } from '../../components/graph/graph-types.ts';
+import { fixtures, ids } from '../../../shared/graph/test-kit.ts';
+import { GraphView } from './GraphView.tsx';
+import { defaultTraversal } from './graph-model.ts';
+import { useGraphStore } from './graph-store.ts';
+
+const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false }));
+
+vi.mock('../../platform/plat.ts', async (importOriginal) => {
+  const { fakePlatModule, listedPrice } = await import('../../platform/fake-plat.ts');
+  const { fixtures: answers, ids: refs } = await import('../../../shared/graph/test-kit.ts');
+  const { PlatCallError } = await importOriginal<typeof PlatModule>();
+  const served = (envelope: unknown, chargedMicroUsd = 0) => ({
+    envelope,
+    billing: { chargedMicroUsd, cacheHit: false, replayed: false, servedAt: '2026-05-01T10:00:00.000Z', requestId: 'req_1', balanceMicroUsd: null, attempts: 1 },
+  });
+  const entityOf = (ref: string) =>
+    ref === refs.property1708 ? answers.entityProperty1708.envelope : ref === refs.parcel1708 ? answers.entityParcel1708.envelope : { status: 'error', error: { code: 'not_found', message: 'No entity' } };
+  return fakePlatModule(importOriginal, calls, {
+    listProjects: () => ({
+      projects: [
+        {
+          id: 'p1',
+          name: 'Title 1708 21st St NW',
+          capMicroUsd: null,
+          archived: false,
+          createdAt: '2026-05-01T00:00:00Z',
+          assignment: { subjectRef: refs.property1708, subjectLabel: '1708 21ST ST NW', effectiveDate: '2017-01-01', intendedUse: '', client: '', reference: '', notes: '' },
+        },
+      ],
+      activeProjectId: state.active,
+    }),
+    getAppInfo: () => ({ appName: 'Plat', appVersion: '0.1.0', runtime: 'browser-host', service: {} }),
+    previewCost: (request) => {
+      const { operation } = request as { operation: string };
+      if (operation === 'v4.search' && state.searchesCached) return { ...listedPrice(operation, 0), basis: 'cached', cached: true };
+      return operation === 'v2.searchProperties' || operation === 'v4.search' ? listedPrice(operation, 20_000) : { ...listedPrice(operation, 0), basis: 'free' };
+    },
+    getCatalogFacet: () => served({ status: 'ok', data: { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', status: 'full', domain_key: 'ownership' }], capabilities: [] } }),
+    traverseRelationships: (request) =>
+      served((request as { request: { query: { depth: number } } }).request.query.depth === 1 ? answers.relationships1708Depth1.envelope : answers.relationships1708Depth2.envelope),
+    getEntity: (request) => served(entityOf((request as { request: { path: { entity_ref: string } } }).request.path.entity_ref)),
+    getConnectedEntities: () => served(answers.connected1708.envelope),
+    searchProperties: () => served(answers.searchKuipers.envelope, 20_000),
+    searchRecords: () => {
+      throw new PlatCallError({ code: 'not_found', message: 'No search matches', retryable: false });
+    },
+    getGraphDecisions: () => ({ decisions: state.decisions }),
+    setGraphDecision: (request) => {
+      const { edgeKey, decision } = request as { edgeKey: string; decision: { decision: string; note: string } | null };
+      if (state.refuseDecision) throw new PlatCallError({ code: 'disk_full', message: 'The disk holding Plat’s data folder is full', retryable: true });
+      state.decisions = [...state.decisions.filter((d) => (d as { edgeKey: string }).edgeKey !== edgeKey), ...(decision ? [{ edgeKey, ...decision, at: '2026-05-01T10:05:00.000Z' }] : [])];
+      return { decisions: state.decisions };
+    },
+  });
+});
+
+// No canvas here: the drawing is stood in for by buttons that do what its nodes and links do.
+const graphProps = vi.hoisted(() => ({ last: null as EntityGraphProps | null }));
+vi.mock('../../components/graph/EntityGraph.tsx', () => ({
+  EntityGraph: (props: EntityGraphProps) => {
+    graphProps.last = props;
+    return (
+      <div role="application" aria-label={props.spec.altText} data-testid="graph-stub">
+        {props.spec.nodes.map((node) => (
+          <span key={node.id}>
+            <button type="button" onClick={() => props.onSelectNode?.(node.id)}>
+              Node {node.label}
+            </button>
+            <button type="button" onClick={() => props.onExpandNode?.(node.id)}>
+              Enter on {node.label}
+            </button>
+          </span>
+        ))}
+        {props.spec.edges.map((edge) => (
+          <button key={edge.id} type="button" data-decision={edge.decision ?? ''} onClick={() => props.onSelectEdge?.(edge.id)}>
+            Link {edge.label} {edge.target}
+          </button>
+        ))}
+      </div>
+    );
+  },
+}));
+
+const downloads = vi.hoisted(() => [] as Array<{ filename: string; text: string; mime: string }>);
+vi.mock('../../components/download.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof DownloadModule>()),
+  downloadTextFile: (filename: string, text: string, mime: string) => downloads.push({ filename, text, mime }),
+}));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  calls.length = 0;
+  downloads.length = 0;
+  state.active = 'p1';
+  state.decisions = [];
+  state.refuseDecision = false;
+  state.searchesCached = false;
+  graphProps.last = null;
+  useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [] });
+  useGraphStore.setState({ settings: defaultTraversal, hiddenKinds: [], hiddenRelations: [], tab: 'drawing', selection: null, added: {}, ownerAreaUid: null });
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.removeAttribute('open');
+  };
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+async function settle(ms = 0) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+async function renderView() {
+  const view = render(
+    <QueryClientProvider client={createQueryClient()}>
+      <GraphView />
+    </QueryClientProvider>,
+  );
+  for (let step = 0; step < 8; step++) await settle(50);
+  return view;
+}
+
+const asked = (operation: string) => calls.filter((call) => call.operation === operation);
+const ownerLink = () => graphProps.last?.spec.edges.find((edge) => edge.target === 'owner:JOEL KUIPERS');
+
+describe('GraphView', () => {
+  it('draws the assignment’s subject from the free answers alone, each priced before it was asked', async () => {
+    await renderView();
+    expect(screen.getByText('1708 21ST ST NW', { selector: '.graph-root__name' })).toBeTruthy();
+    expect(graphProps.last?.spec.nodes.map((node) => node.label)).toEqual(['1708 21ST ST NW', 'SSL 0065 0007', 'Account 0065 0007', '1708 21ST ST NW', 'JOEL KUIPERS']);
+    expect(graphProps.last?.spec.layout).toBe('layered');
+    // Priced first, then asked: relationships (depth 2, both ways) and the record that names the owner.
+    const prices = asked('previewCost').map((call) => (call.request as { operation: string }).operation);
+    expect(prices).toEqual(expect.arrayContaining(['v2.traverseRelationships', 'v2.getEntity']));
+    expect(asked('traverseRelationships').map((call) => (call.request as { request: unknown }).request)).toEqual([
+      { path: { entity_ref: ids.property1708 }, query: { direction: 'both', depth: 2, max_nodes: 100, max_edges: 200, page_size: 100 } },
+    ]);
+    // Nothing priced was bought by itself.
+    expect(asked('searchProperties')).toEqual([]);
+    expect(asked('searchRecords')).toEqual([]);
+    expect(screen.getByTestId('graph-sources').textContent).toContain('Drawn from 2 of 2 answers');
+  });
+
+  it('explains a link in plain words with its record cited', async () => {
+    await renderView();
+    const taxed = graphProps.last?.spec.edges.find((edge) => edge.label === 'taxed under');
+    fireEvent.click(screen.getByRole('button', { name: `Link taxed under ${taxed?.target}` }));
+    const panel = screen.getByTestId('why-linked');
+    expect(panel.textContent).toContain('1708 21ST ST NW — taxed under → Account 0065 0007');
+    expect(panel.textContent).toContain('One record names both: 1708 21ST ST NW and Account 0065 0007 appear in the same row of DC Office of Tax and Revenue');
+    expect(panel.textContent).toContain('Valid from 2017-02-05');
+    const chips = within(panel).getAllByRole('button', { name: /^DC OTR · 2017-02-05: source DC Office of Tax and Revenue/ });
+    expect(chips).toHaveLength(2);
+    fireEvent.click(chips[0]!);
+    expect(within(panel).getByRole('dialog', { name: 'Source of this value' }).textContent).toMatch(/rec_(23cf6780|1b9a121d)/);
+  });
+
+  it('cuts a link only with a note, keeps it with the assignment, draws it cut, and withdraws it', async () => {
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Link owned by owner:JOEL KUIPERS' }));
+    fireEvent.click(within(screen.getByTestId('why-linked')).getByRole('button', { name: 'Cut…' }));
+    const dialog = screen.getByTestId('graph-decision-dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cut the link' }));
+    await settle();
+    expect(within(dialog).getByRole('alert').textContent).toMatch(/Write a note/);
+    expect(asked('setGraphDecision')).toEqual([]);
+
+    fireEvent.change(within(dialog).getByLabelText(/Note/), { target: { value: '  Deed of 2013 names another Joel Kuipers.  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cut the link' }));
+    await settle(50);
+    expect(asked('setGraphDecision').map((call) => call.request)).toEqual([
+      { assignmentId: 'p1', edgeKey: ownerLink()?.id, decision: { decision: 'cut', note: 'Deed of 2013 names another Joel Kuipers.' } },
+    ]);
+    await settle(50);
+    expect(ownerLink()?.decision).toBe('cut');
+    expect(screen.getByTestId('link-decision').textContent).toContain('Cut by you on');
+    expect(screen.getByTestId('graph-status').textContent).toContain('Reached only through links you cut: JOEL KUIPERS.');
+    // Put down, the panel lists every decision of the assignment with when and why; one opens its link again.
+    fireEvent.keyDown(screen.getByTestId('why-linked'), { key: 'Escape' });
+    const listed = screen.getByTestId('graph-decisions');
+    expect(listed.textContent).toMatch(/^Your decisions in this assignmentCut 1708 21ST ST NW — owned by → JOEL KUIPERS by you on 2026-05-01 \d\d:05:00: Deed of 2013 names another Joel Kuipers\.$/);
+    fireEvent.click(within(listed).getByRole('button', { name: '1708 21ST ST NW — owned by → JOEL KUIPERS' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Withdraw the decision' }));
+    await settle(50);
+    await settle(50);
+    expect(ownerLink()?.decision).toBeNull();
+    expect(asked('setGraphDecision').at(-1)?.request).toEqual({ assignmentId: 'p1', edgeKey: ownerLink()?.id, decision: null });
+  });
+
+  it('keeps the note typed when the core refuses the decision, and says why', async () => {
+    state.refuseDecision = true;
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Link owned by owner:JOEL KUIPERS' }));
+    fireEvent.click(within(screen.getByTestId('why-linked')).getByRole('button', { name: 'Confirm…' }));
+    const dialog = screen.getByTestId('graph-decision-dialog');
+    fireEvent.change(within(dialog).getByLabelText(/Note/), { target: { value: 'Tax bill checked.' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm the link' }));
+    await settle(50);
+    expect(dialog.hasAttribute('open')).toBe(true);
+    expect(within(dialog).getByRole('alert').getAttribute('data-error-code')).toBe('disk_full');
+    expect((within(dialog).getByLabelText(/Note/) as HTMLTextAreaElement).value).toBe('Tax bill checked.');
+    expect(ownerLink()?.decision).toBeNull();
+  });
+
+  it('without an active assignment reads links but does not offer to decide', async () => {
+    state.active = null;
+    useUiStore.setState({ graphRootId: ids.property1708 });
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Link owned by owner:JOEL KUIPERS' }));
+    const panel = screen.getByTestId('why-linked');
+    expect(within(panel).queryByRole('button', { name: 'Cut…' })).toBeNull();
+    expect(panel.textContent).toContain('Decisions are kept with an assignment');
+    expect(asked('getGraphDecisions')).toEqual([]);
+  });
+
+  it('expands a free node at Enter, but shows a priced one’s price and waits for the click', async () => {
+    // One step from the subject: its account is drawn but not expanded.
+    useGraphStore.setState({ settings: { ...defaultTraversal, depth: 1 } });
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Enter on JOEL KUIPERS' }));
+    await settle(50);
+    expect(asked('searchProperties')).toEqual([]);
+    const panel = screen.getByTestId('node-panel');
+    expect(within(panel).getByTestId('cost-tag').textContent).toBe('$0.02');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Show other holdings' }));
+    await settle(50);
+    expect(asked('searchProperties').map((call) => (call.request as { request: { body: unknown } }).request.body)).toEqual([fixtures.searchKuipers.request.body]);
+
+    const before = asked('traverseRelationships').length;
+    fireEvent.click(screen.getByRole('button', { name: 'Enter on SSL 0065 0007' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    expect(asked('traverseRelationships').slice(before).map((call) => (call.request as { request: unknown }).request)).toEqual([
+      { path: { entity_ref: ids.parcel1708 }, query: { direction: 'both', depth: 1, max_nodes: 100, max_edges: 200, page_size: 100 } },
+    ]);
+    // The parcel's connected entities too (free), and its record.
+    expect(asked('getConnectedEntities').map((call) => (call.request as { request: unknown }).request)).toEqual([{ path: { q_id: ids.parcel1708 }, query: { depth: 1, limit: 100 } }]);
+    expect(graphProps.last?.spec.nodes.find((node) => node.id === ids.parcel1708)?.expandable).toBe(false);
+    // A node with nothing more to show asks for nothing.
+    const count = calls.length;
+    fireEvent.click(screen.getByRole('button', { name: 'Enter on SSL 0065 0007' }));
+    await settle(50);
+    expect(calls.slice(count).filter((call) => call.operation !== 'previewCost' && call.operation !== 'getGraphDecisions')).toEqual([]);
+  });
+
+  it('shows the same graph as sortable tables, a row opening its link', async () => {
+    await renderView();
+    fireEvent.click(screen.getByRole('tab', { name: 'Table' }));
+    const links = screen.getByRole('table', { name: 'Links of the graph' });
+    expect(within(links).getAllByRole('row')).toHaveLength(7);
+    expect(links.textContent).toContain('Owner of record');
+    const entities = screen.getByRole('table', { name: 'Entities of the graph' });
+    expect(entities.textContent).toContain('JOEL KUIPERS');
+    const row = within(links).getAllByRole('row').find((candidate) => candidate.textContent?.includes('assesses'));
+    fireEvent.keyDown(row!, { key: 'Enter' });
+    expect(screen.getByTestId('why-linked').textContent).toContain('Account 0065 0007 — assesses → SSL 0065 0007');
+  });
+
+  it('lists the subject parcel’s runsheet with its gaps, offers the record searches at their price, and exports the CSV', async () => {
+    await renderView();
+    fireEvent.click(screen.getByRole('tab', { name: 'Runsheet' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    const sheet = screen.getByTestId('runsheet');
+    expect(sheet.textContent).toContain('Runsheet of SSL 0065 0007');
+    const rows = within(within(sheet).getByRole('table')).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([expect.stringContaining('Date'), expect.stringContaining('2013-12-17Recorded sale'), expect.stringContaining('2017-02-05Owner of recordJOEL KUIPERS')]);
+    expect(sheet.textContent).toContain('No earlier transfers in the sample: OTR publishes each lot’s last sale only.');
+    expect(within(sheet).getAllByTestId('cost-tag').map((tag) => tag.textContent)).toEqual(['$0.02', '$0.02', '$0.02']);
+    expect(asked('searchRecords')).toEqual([]);
+
+    fireEvent.click(within(sheet).getByRole('button', { name: 'Search permit records' }));
+    await settle(50);
+    await settle(50);
+    expect(sheet.textContent).toContain('none carry this SSL (the search found nothing; not charged)');
+
+    fireEvent.click(within(sheet).getByRole('button', { name: 'Export runsheet CSV' }));
+    expect(downloads).toHaveLength(1);
+    expect(downloads[0]?.filename).toMatch(/^Title 1708 21st St NW – runsheet SSL 0065 0007 – \d{4}-\d{2}-\d{2}\.csv$/);
+    expect(downloads[0]?.text.split('\r\n')[0]).toBe('Parcel,Date,Event,Owner named,Price,Detail,Status,Record,Sources');
+    expect(downloads[0]?.text).toContain('SSL 0065 0007,2017-02-05,Owner of record,JOEL KUIPERS');
+  });
+
+  it('reads record searches already bought (cached, free) without a click', async () => {
+    state.searchesCached = true;
+    await renderView();
+    fireEvent.click(screen.getByRole('tab', { name: 'Runsheet' }));
+    for (let step = 0; step < 6; step++) await settle(50);
+    expect(asked('searchRecords').map((call) => (call.request as { request: { query: { kind: string } } }).request.query.kind).sort()).toEqual(['ownership', 'permit', 'sale']);
+    expect(screen.getByTestId('runsheet').textContent).toContain('The recorded sales of this parcel: none carry this SSL');
+  });
+
+  it('draws from an owner typed in the view only after the search is bought at its price', async () => {
+    await renderView();
+    fireEvent.change(screen.getByLabelText('Draw from'), { target: { value: 'joel kuipers' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Draw' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    expect(useUiStore.getState().graphRootId).toBe('owner:joel kuipers');
+    expect(asked('searchProperties')).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Find the holdings' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    expect(asked('searchProperties')).toHaveLength(1);
+    // From an owner, the owner link is a lead: the name is all that ties them.
+    expect(ownerLink()).toMatchObject({ strength: 'lead', label: 'owned by' });
+
+    fireEvent.change(screen.getByLabelText('Draw from'), { target: { value: 'prop_12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Draw' }));
+    expect(screen.getByRole('alert').textContent).toMatch(/looks like an entity id but is not one Plat can draw/);
+  });
+});

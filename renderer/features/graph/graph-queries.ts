@@ -1,0 +1,103 @@
+// The answers the graph is drawn from, and the decisions kept with the assignment. Each request is
+// priced before it is asked (previewCost): what costs nothing (relationships, connected entities,
+// entity records, anything already cached) loads on its own; anything priced waits for its button.
+// Held answers stay in TanStack Query's cache under the request's own key, so drawing the graph again
+// makes no call.
+import { useEffect, useRef } from 'react';
+import { useQueries, useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { serviceCallOperations, type CostPreview, type IpcResponse, type ServiceCallIpcName } from '../../../shared/ipc.ts';
+import type { GraphDecision } from '../../../shared/graph/decisions.ts';
+import { callPlat } from '../../platform/plat.ts';
+import { buyAnswer, paidAnswerQuery } from '../../platform/paid-answer.ts';
+import { assignmentQueryKey, pricingQueryScope, previewCostQueryKey } from '../../platform/query-keys.ts';
+import type { CallOptions, ServiceRequestParts } from '../../platform/service-calls.ts';
+import type { GraphRequest } from './graph-model.ts';
+
+type AnyParts = ServiceRequestParts<ServiceCallIpcName>;
+
+export interface HeldRequest {
+  request: GraphRequest;
+  answer: UseQueryResult<IpcResponse<ServiceCallIpcName>>;
+  preview: CostPreview | undefined;
+}
+
+const isFree = (preview: CostPreview | undefined): boolean => preview !== undefined && preview.expectedCostMicroUsd === 0 && preview.blockedBy === null;
+
+/** Buys one request of the graph (the person's click, with its confirmation); the answer is kept under its key. */
+export function buyGraphRequest(queryClient: QueryClient, request: GraphRequest, options: CallOptions) {
+  return buyAnswer(queryClient, request.operation, request.parts as AnyParts, options);
+}
+
+/** The held answer and the price of each request; free ones are asked for as soon as their price says so. */
+export function useGraphAnswers(requests: readonly GraphRequest[]): HeldRequest[] {
+  const queryClient = useQueryClient();
+  const answers = useQueries({ queries: requests.map((request) => paidAnswerQuery(request.operation, request.parts as AnyParts)) });
+  const previews = useQueries({
+    queries: requests.map((request, index) => ({
+      queryKey: previewCostQueryKey(request.operation, request.parts),
+      queryFn: () => callPlat('previewCost', { operation: serviceCallOperations[request.operation], request: request.parts as Record<string, unknown> }),
+      // Only what is not held yet needs a price.
+      enabled: answers[index]?.data === undefined,
+      staleTime: 0,
+    })),
+  });
+  // Each free request is asked once by itself; a failure waits for the person's "Try again".
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    requests.forEach((request, index) => {
+      const answer = answers[index];
+      if (!answer || answer.data !== undefined || answer.isFetching || answer.isError || asked.current.has(request.key)) return;
+      if (!isFree(previews[index]?.data)) return;
+      asked.current.add(request.key);
+      void buyGraphRequest(queryClient, request, {});
+    });
+  });
+  return requests.map((request, index) => ({ request, answer: answers[index] as HeldRequest['answer'], preview: previews[index]?.data }));
+}
+
+/** Whether every one of these requests costs nothing now (asked of the core, not guessed). */
+export async function allFree(queryClient: QueryClient, requests: readonly GraphRequest[]): Promise<boolean> {
+  const previews = await Promise.all(
+    requests.map((request) =>
+      queryClient.fetchQuery({
+        queryKey: previewCostQueryKey(request.operation, request.parts),
+        queryFn: () => callPlat('previewCost', { operation: serviceCallOperations[request.operation], request: request.parts as Record<string, unknown> }),
+        staleTime: 0,
+      }),
+    ),
+  ).catch(() => null);
+  return previews !== null && previews.every(isFree);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions
+
+export const graphDecisionsQueryKey = (assignmentId: string) => [...assignmentQueryKey(assignmentId), 'graph-decisions'] as const;
+
+export function useGraphDecisions(assignmentId: string | null) {
+  return useQuery({
+    queryKey: graphDecisionsQueryKey(assignmentId ?? ''),
+    queryFn: () => callPlat('getGraphDecisions', { assignmentId: assignmentId ?? '' }),
+    enabled: assignmentId !== null,
+    staleTime: 0,
+  });
+}
+
+/**
+ * Confirms or cuts a link with its note, or withdraws the decision (null); the decisions as kept.
+ * The assignment's page and report are read again: the report prints the decisions.
+ */
+export async function saveGraphDecision(
+  queryClient: QueryClient,
+  assignmentId: string,
+  edgeKey: string,
+  decision: { decision: GraphDecision['decision']; note: string } | null,
+): Promise<GraphDecision[]> {
+  const { decisions } = await callPlat('setGraphDecision', { assignmentId, edgeKey, decision });
+  queryClient.setQueryData(graphDecisionsQueryKey(assignmentId), { decisions });
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: assignmentQueryKey(assignmentId), predicate: (query) => query.queryKey[2] !== 'graph-decisions' }),
+    queryClient.invalidateQueries({ queryKey: pricingQueryScope }),
+  ]);
+  return decisions;
+}

@@ -1,0 +1,100 @@
+// The owner page with the platform faked by real answers of the embedded service: the price before
+// the first page, counts that say how much is loaded, the next page offered at its price from the
+// owner's own header, and each holding one click from its entity page.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '../../app/App.tsx';
+import { useUiStore } from '../../app/ui-store.ts';
+import { OwnerPage } from './OwnerPage.tsx';
+import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+import type * as PlatModule from '../../platform/plat.ts';
+
+const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+
+vi.mock('../../platform/plat.ts', async (importOriginal) => {
+  const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
+  const { PlatCallError } = await importOriginal<typeof PlatModule>();
+  const { fixtures } = await import('../../../shared/graph/test-kit.ts');
+  const billing = { chargedMicroUsd: 20_000, cacheHit: false, replayed: false, servedAt: '2026-11-23T21:53:21.692Z' };
+  return fakePlatModule(importOriginal, calls, {
+    getCatalogFacet: () =>
+      serviceAnswer({ facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial' }] }, 0),
+    previewCost: () => listedPrice('v2.searchProperties', 20_000),
+    searchProperties: (request) => {
+      const body = (request as { request: { body: { filters: Array<{ value: string }>; cursor?: string } } }).request.body;
+      const name = body.filters[0]?.value;
+      if (name === 'DISTRICT OF COLUMBIA') return { envelope: body.cursor ? fixtures.searchDc2.envelope : fixtures.searchDc1.envelope, billing };
+      if (name === 'JOEL KUIPERS') return { envelope: fixtures.searchKuipers.envelope, billing };
+      return Promise.reject(new PlatCallError({ code: 'not_found', message: 'No property in area_us_dc matches this search.', retryable: false }));
+    },
+  });
+});
+
+beforeEach(() => {
+  calls.length = 0;
+  useUiStore.setState({ activeView: 'owners', entityTrail: [] });
+});
+afterEach(cleanup);
+
+function renderPage(name: string) {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <OwnerPage name={name} areaUid="area_us_dc" />
+    </QueryClientProvider>,
+  );
+}
+
+const searches = () => calls.filter((call) => call.operation === 'searchProperties');
+
+/** Clicks "Find every holding" once its price is shown (the button waits for it). */
+async function findEveryHolding() {
+  const button = await screen.findByRole('button', { name: 'Find every holding' });
+  await vi.waitFor(() => expect(button.hasAttribute('disabled')).toBe(false));
+  fireEvent.click(button);
+}
+
+describe('OwnerPage', () => {
+  it('prices the first page before buying it, then never calls a partial count whole', async () => {
+    renderPage('DISTRICT OF COLUMBIA');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Owner · DISTRICT OF COLUMBIA');
+    expect((await screen.findByTestId('cost-tag')).textContent).toContain('$0.02');
+    expect(searches()).toEqual([]);
+    await findEveryHolding();
+
+    expect((await screen.findByTestId('portfolio-count')).textContent).toBe('10 of 252 holdings loaded');
+    const group = screen.getByTestId('owner-group');
+    expect(within(group).getByTestId('owner-group-count').textContent).toBe('10 holdings in the loaded pages (10 of 252 loaded)');
+    // The owner's own group offers no link to itself; the next page is offered at its price in its header.
+    expect(within(group).queryByRole('button', { name: 'Other holdings of this owner' })).toBeNull();
+    const next = within(group).getByRole('button', { name: 'Load the next page' });
+    expect(searches()).toHaveLength(1);
+    await vi.waitFor(() => expect(next.hasAttribute('disabled')).toBe(false));
+    fireEvent.click(next);
+
+    expect(await screen.findByText('20 of 252 holdings loaded')).toBeTruthy();
+    expect(within(screen.getByTestId('owner-group')).getByTestId('owner-group-count').textContent).toBe('20 holdings in the loaded pages (20 of 252 loaded)');
+    expect(searches().map((call) => Boolean((call.request as { request: { body: { cursor?: string } } }).request.body.cursor))).toEqual([false, true]);
+    expect(screen.getByText(/Sum of the assessed values of 19 of 20 holdings \(1 has no assessed value in the answers\)\. Not every holding of the search is loaded/)).toBeTruthy();
+  });
+
+  it('gives a whole count and total when every page is held, and opens a holding on its entity page', async () => {
+    renderPage('JOEL KUIPERS');
+    await findEveryHolding();
+    expect((await screen.findByTestId('portfolio-count')).textContent).toBe('1 holding');
+    const group = screen.getByTestId('owner-group');
+    expect(within(group).getByText('Sum of the assessed values of all 1 holding.', { exact: false })).toBeTruthy();
+    const table = within(group).getByRole('table', { name: 'Holdings published under the owner name JOEL KUIPERS' });
+    expect(within(table).getByText('$1,361,000 on 2013-12-17')).toBeTruthy();
+    expect(within(table).getAllByRole('button', { name: /^DC OTR (ownership|assessment|sale):/ })).toHaveLength(3);
+    fireEvent.click(within(table).getByRole('button', { name: '1708 21ST ST NW' }));
+    expect(useUiStore.getState().entityTrail).toEqual(['parc_f6ac2820-1e68-58bf-891b-63fc223242fd']);
+  });
+
+  it('says a name no record carries is free and found nothing', async () => {
+    renderPage('ZZQX');
+    await findEveryHolding();
+    expect((await screen.findByTestId('owners-none')).textContent).toContain('No owner name contains “ZZQX”. Nothing was charged');
+    expect(screen.queryByRole('button', { name: 'Find every holding' })).toBeNull();
+  });
+});

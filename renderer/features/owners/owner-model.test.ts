@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { envelope } from '../../../shared/graph/test-kit.ts';
+import { holdingsCountText, holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
+
+describe('portfolioScreen', () => {
+  it('never gives a partial count alone: the screen and each owner group say how much is loaded', () => {
+    const screen = portfolioScreen('DISTRICT OF COLUMBIA', [envelope('searchDc1'), envelope('searchDc2')]);
+    expect(holdingsCountText(screen.portfolio)).toBe('20 of 252 holdings loaded');
+    expect(screen.owners.map((owner) => [owner.name, owner.countText])).toEqual([['DISTRICT OF COLUMBIA', '20 holdings in the loaded pages (20 of 252 loaded)']]);
+    expect(screen.exact?.name).toBe('DISTRICT OF COLUMBIA');
+    // The group's total says it is not the owner's whole value.
+    expect(screen.exact?.totalAssessed.derivedFrom).toContain('Not every holding of the search is loaded (20 of 252 loaded).');
+  });
+
+  it('counts a search held whole as it is, and puts the searched owner’s own name first', () => {
+    expect(holdingsCountText(portfolioScreen('ABDOLLAH POOZESH', [envelope('searchPoozesh')]).portfolio)).toBe('2 holdings');
+    const pugh = portfolioScreen('norman a pugh newby', [envelope('searchPugh')]);
+    expect(pugh.exact?.name).toBe('NORMAN A PUGH-NEWBY');
+    expect(pugh.owners[0]).toBe(pugh.exact);
+    expect(pugh.owners.map((owner) => owner.key)).toEqual(['NORMAN A PUGH NEWBY', 'DANIEL PUGH', 'NORMAN PUGH NEWBY', 'RICHARD A PUGH']);
+    expect(portfolioScreen('PUGH', [envelope('searchPugh')]).exact).toBeNull();
+  });
+
+  it('says when the service does not say how many more there are', () => {
+    expect(holdingsCountText({ complete: false, loaded: 50, matched: null })).toBe('50 holdings loaded; more pages not loaded (the service does not say how many)');
+  });
+
+  it('lists the other published spellings of a name with their counts', () => {
+    const newby = portfolioScreen('PUGH', [envelope('searchPugh')]).owners.find((owner) => owner.key === 'NORMAN A PUGH NEWBY');
+    expect(newby && variantsText(newby)).toBe('Also published as NORMAN A PUGH NEWBY (1 holding).');
+    expect(variantsText({ variants: [{ published: 'JOEL KUIPERS', count: 1 }] })).toBeNull();
+  });
+});
+
+describe('a holding', () => {
+  const [kuipers] = portfolioScreen('JOEL KUIPERS', [envelope('searchKuipers')]).portfolio.holdings;
+
+  it('reads its last sale with its price and date, a zero price as a transfer without one', () => {
+    expect(kuipers && lastSaleText(kuipers)).toBe('$1,361,000 on 2013-12-17');
+    const dated = { status: 'reported' as const, display: '2001-09-13' };
+    expect(lastSaleText({ lastSalePrice: { ...kuipers!.lastSalePrice, raw: 0, display: '$0' }, lastSaleDate: { ...kuipers!.lastSaleDate, ...dated } })).toBe(
+      'no price (non-market transfer) on 2001-09-13',
+    );
+    const none = { ...kuipers!.lastSaleDate, status: 'unavailable' as const, raw: null, display: '—' };
+    expect(lastSaleText({ lastSalePrice: none, lastSaleDate: none })).toBe('no recorded sale');
+  });
+
+  it('cites each record once, with the values it gives', () => {
+    const screen = portfolioScreen('JOEL KUIPERS', [envelope('searchKuipers')]);
+    const holding = screen.portfolio.holdings[0]!;
+    const sources = holdingSources(holding, screen.citations);
+    expect(sources.map((source) => [source.citation.sourceId, source.supports])).toEqual([
+      ['dc_otr_ownership', ['Owner name', 'Address', 'SSL', 'Use code']],
+      ['dc_otr_assessment', ['Assessed value']],
+      ['dc_otr_sale', ['Last sale price', 'Last sale date']],
+    ]);
+    expect(sources.every((source) => source.citation.recordRef?.startsWith('rec_'))).toBe(true);
+  });
+});
+
+describe('nextCursorOf', () => {
+  it('reads the next page’s cursor, and none from the last page or an error', () => {
+    expect(nextCursorOf(envelope('searchDc1'))).toMatch(/^ey/);
+    expect(nextCursorOf(envelope('searchKuipers'))).toBeNull();
+    expect(nextCursorOf(envelope('connectedNotFound'))).toBeNull();
+  });
+});
