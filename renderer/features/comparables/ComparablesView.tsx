@@ -35,7 +35,7 @@ import { RatesPanel, SupportDetails } from './RatesPanel.tsx';
 import { NotUsedList } from './NotUsedList.tsx';
 import { PriorSales } from './PriorSales.tsx';
 import { ExportButtons } from './ExportButtons.tsx';
-import { useColorScheme } from './use-color-scheme.ts';
+import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import './comparables.css';
 
 // maplibre (and its worker) load with the view, not with the app.

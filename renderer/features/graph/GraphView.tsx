@@ -53,7 +53,7 @@ import { GraphTable } from './GraphTable.tsx';
 import { LinkPanel } from './LinkPanel.tsx';
 import { NodePanel } from './NodePanel.tsx';
 import { RunsheetPanel } from './RunsheetPanel.tsx';
-import { useColorScheme } from './use-color-scheme.ts';
+import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import './graph-view.css';
 
 // cytoscape (and its layouts) load with the drawing, not with the app.
