@@ -3,65 +3,19 @@
 // nothing and works with the service stopped; a workfile exported here opens on a fresh data folder
 // with every answer readable and the same requests free; bad workfiles are refused whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { IpcOperationName, IpcResponse } from '../../../shared/ipc.ts';
 import type { ReportDocument } from '../../../shared/report/document.ts';
-import { createLocalService, type LocalService } from '../../local-service/server.ts';
-import { localOperations } from '../../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../../local-service/sample-store.ts';
-import { createAppCore, type AppCore } from '../app-core.ts';
-import { MemoryKeyVault } from '../key-vault.ts';
-import type { IpcSender } from '../ipc-dispatch.ts';
+import type { AppCore } from '../app-core.ts';
+import { call, openTestCore, refusal, type OpenedCore } from '../core-test-kit.ts';
 import { workfileChecksum, type WorkfileContent } from './workfile.ts';
 
-const sender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
 let store: SampleStore;
+const opened: OpenedCore[] = [];
 
-interface Opened {
-  core: AppCore;
-  stopService: () => Promise<void>;
-}
-const opened: Opened[] = [];
-
-async function openCore(): Promise<Opened> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'plat-assign-'));
-  let service: LocalService | null = null;
-  const stopService = async () => {
-    const running = service;
-    service = null;
-    await running?.close();
-  };
-  const core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'test',
-    dataDir,
-    keyVault: new MemoryKeyVault(),
-    launchLocalService: async ({ stateDbPath }) => {
-      service = await createLocalService({ operations: localOperations, store, dbPath: stateDbPath });
-      return { url: service.url, keys: service.keys, stop: stopService };
-    },
-    isTrustedSender: (s) => s.runtime === 'browser-host',
-    clientOptions: { maxAttempts: 1, timeoutMs: 2_000 },
-  });
-  await core.ready;
-  const handle = { core, stopService };
+async function openCore(): Promise<OpenedCore> {
+  const handle = await openTestCore(store, 'plat-assign-');
   opened.push(handle);
   return handle;
-}
-
-/** The operation's answer, failing the test with the refusal's message otherwise. */
-async function call<N extends IpcOperationName>(core: AppCore, operation: N, payload: unknown): Promise<IpcResponse<N>> {
-  const result = await core.dispatch(operation, payload, sender);
-  if (!result.ok) throw new Error(`${operation} refused: ${result.error.code}: ${result.error.message}`);
-  return result.value as IpcResponse<N>;
-}
-
-async function refusal(core: AppCore, operation: IpcOperationName, payload: unknown) {
-  const result = await core.dispatch(operation, payload, sender);
-  if (result.ok) throw new Error(`${operation} was expected to be refused`);
-  return result.error;
 }
 
 function propertyAt(address: string): string {
@@ -79,7 +33,7 @@ const reportRequest = (ref: string) => ({
 const ledgerCount = async (core: AppCore) => (await call(core, 'listLedger', { filter: {}, limit: 1, offset: 0 })).total;
 
 let subject: string;
-let first: Opened;
+let first: OpenedCore;
 let assignmentId: string;
 let exported: string;
 
@@ -223,7 +177,7 @@ describe('assignments in the core', () => {
 });
 
 describe('a workfile on another machine', () => {
-  let second: Opened;
+  let second: OpenedCore;
   beforeAll(async () => {
     second = await openCore();
   });

@@ -2,67 +2,22 @@
 // the assignment, refused with a reason a person can act on, free (no ledger row), read with the
 // service stopped, and carried by the workfile file to another data folder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { IpcOperationName, IpcResponse } from '../../../shared/ipc.ts';
-import { createLocalService, type LocalService } from '../../local-service/server.ts';
-import { localOperations } from '../../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../../local-service/sample-store.ts';
-import { createAppCore, type AppCore } from '../app-core.ts';
-import { MemoryKeyVault } from '../key-vault.ts';
-import type { IpcSender } from '../ipc-dispatch.ts';
+import type { AppCore } from '../app-core.ts';
+import { call, openTestCore, refusal, type OpenedCore } from '../core-test-kit.ts';
 import { readWorkfile, workfileChecksum, writeWorkfile, type WorkfileContent } from '../assignments/workfile.ts';
 
-const sender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
 const SUBJECT = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
 /** 1708 21ST ST NW's owner link, by the ownership record that names JOEL KUIPERS. */
 const OWNER_LINK = 'owned_by:rec_23cf6780-2221-547e-b0e2-eaf741fda9ee→owner:JOEL KUIPERS';
 const TAX_LINK = 'taxed_in:prop_080b9725-3c84-5ba1-ab8d-a3891860e65b→acct_38bde8b8-1657-54ad-9c8c-7dba67031240';
 let store: SampleStore;
+const opened: OpenedCore[] = [];
 
-interface Opened {
-  core: AppCore;
-  stopService: () => Promise<void>;
-}
-const opened: Opened[] = [];
-
-async function openCore(): Promise<Opened> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'plat-graph-'));
-  let service: LocalService | null = null;
-  const stopService = async () => {
-    const running = service;
-    service = null;
-    await running?.close();
-  };
-  const core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'test',
-    dataDir,
-    keyVault: new MemoryKeyVault(),
-    launchLocalService: async ({ stateDbPath }) => {
-      service = await createLocalService({ operations: localOperations, store, dbPath: stateDbPath });
-      return { url: service.url, keys: service.keys, stop: stopService };
-    },
-    isTrustedSender: (s) => s.runtime === 'browser-host',
-    clientOptions: { maxAttempts: 1, timeoutMs: 2_000 },
-  });
-  await core.ready;
-  const handle = { core, stopService };
+async function openCore(): Promise<OpenedCore> {
+  const handle = await openTestCore(store, 'plat-graph-');
   opened.push(handle);
   return handle;
-}
-
-async function call<N extends IpcOperationName>(core: AppCore, operation: N, payload: unknown): Promise<IpcResponse<N>> {
-  const result = await core.dispatch(operation, payload, sender);
-  if (!result.ok) throw new Error(`${operation} refused: ${result.error.code}: ${result.error.message}`);
-  return result.value as IpcResponse<N>;
-}
-
-async function refusal(core: AppCore, operation: IpcOperationName, payload: unknown) {
-  const result = await core.dispatch(operation, payload, sender);
-  if (result.ok) throw new Error(`${operation} was expected to be refused`);
-  return result.error;
 }
 
 const ledgerCount = async (core: AppCore) => (await call(core, 'listLedger', { filter: {}, limit: 1, offset: 0 })).total;

@@ -1,0 +1,59 @@
+// The whole core (IPC door, gateway, ledger, cache, stores) on a fresh data folder against the real
+// embedded service over the bundled sample: for tests that go through the core as the renderer does.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { IpcOperationName, IpcResponse } from '../../shared/ipc.ts';
+import { createLocalService, type LocalService } from '../local-service/server.ts';
+import { localOperations } from '../local-service/operations/index.ts';
+import type { SampleStore } from '../local-service/sample-store.ts';
+import { createAppCore, type AppCore } from './app-core.ts';
+import { MemoryKeyVault } from './key-vault.ts';
+import type { IpcSender } from './ipc-dispatch.ts';
+
+export const testSender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
+
+export interface OpenedCore {
+  core: AppCore;
+  /** Stops the embedded service under the core (what the core then reads must be local). */
+  stopService: () => Promise<void>;
+}
+
+/** A ready core on a new data folder (`prefix` names it in the temp folder); the caller closes it. */
+export async function openTestCore(store: SampleStore, prefix: string): Promise<OpenedCore> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+  let service: LocalService | null = null;
+  const stopService = async () => {
+    const running = service;
+    service = null;
+    await running?.close();
+  };
+  const core = createAppCore({
+    runtime: 'browser-host',
+    appVersion: 'test',
+    dataDir,
+    keyVault: new MemoryKeyVault(),
+    launchLocalService: async ({ stateDbPath }) => {
+      service = await createLocalService({ operations: localOperations, store, dbPath: stateDbPath });
+      return { url: service.url, keys: service.keys, stop: stopService };
+    },
+    isTrustedSender: (s) => s.runtime === 'browser-host',
+    clientOptions: { maxAttempts: 1, timeoutMs: 2_000 },
+  });
+  await core.ready;
+  return { core, stopService };
+}
+
+/** The operation's answer, failing the test with the refusal's message otherwise. */
+export async function call<N extends IpcOperationName>(core: AppCore, operation: N, payload: unknown): Promise<IpcResponse<N>> {
+  const result = await core.dispatch(operation, payload, testSender);
+  if (!result.ok) throw new Error(`${operation} refused: ${result.error.code}: ${result.error.message}`);
+  return result.value as IpcResponse<N>;
+}
+
+/** The refusal's error, failing the test when the operation was answered. */
+export async function refusal(core: AppCore, operation: IpcOperationName, payload: unknown) {
+  const result = await core.dispatch(operation, payload, testSender);
+  if (result.ok) throw new Error(`${operation} was expected to be refused`);
+  return result.error;
+}
