@@ -84,8 +84,8 @@ function GraphWorkspace({ rootText, assignment }: { rootText: string | null; ass
         <div className="graph-empty">
           <h2>Draw a graph</h2>
           <p>
-            No assignment is active, so there is no subject to start from. Type an entity id or an owner name above, open a property and choose its graph, or make an
-            assignment active: its subject is drawn here, and the links you confirm or cut are kept with it.
+            No assignment is active, so there is no subject to start from. Type an entity id or an owner name above, or make an assignment active: its
+            subject is drawn here, and the links you confirm or cut are kept with it.
           </p>
         </div>
       )}
