@@ -7,6 +7,7 @@ import type { IpcResponse } from '../../../shared/ipc.ts';
 import { paidAnswerQuery } from '../../platform/paid-answer.ts';
 import { useEntityCaptions } from '../../components/entity-captions.ts';
 import { entityPageSlots } from '../../app/entity-slots.ts';
+import { useUiStore } from '../../app/ui-store.ts';
 import { capitalise, entityKindLabel, pageTitle } from './entity-model.ts';
 import { SummarySection } from './SummarySection.tsx';
 import { RecordSection } from './RecordSection.tsx';
@@ -28,6 +29,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
   const caption = captions[entityId];
   const title = pageTitle(entityId, record.data?.envelope ?? null, caption);
   const EntityActions = entityPageSlots.actions;
+  const openGraph = useUiStore((state) => state.openGraph);
 
   return (
     <article className="entity-page" data-testid="entity-page">
@@ -44,7 +46,12 @@ export function EntityPage({ entityId }: { entityId: string }) {
         <p className="entity-page__id">
           <span className="muted">Entity id</span> <CopyId id={entityId} whose={`this ${entityKindLabel(entityId)}`} full />
         </p>
-        {EntityActions && <EntityActions entityId={entityId} caption={caption} />}
+        <div className="entity-page__actions">
+          <button type="button" className="button" onClick={() => openGraph(entityId)} title="Draw this entity and what links to it, with why each link exists">
+            Open in the graph
+          </button>
+          {EntityActions && <EntityActions entityId={entityId} caption={caption} />}
+        </div>
       </header>
 
       <div className="entity-page__body">

@@ -386,10 +386,8 @@ function FindResults(props: {
                 </span>
                 <span className="find__option-id mono">{row.identifier ?? ''}</span>
                 <span className="find__option-owner">
-                  {holding?.owner ? (
-                    <CitedValue value={holding.owner} />
-                  ) : cited.owner ? (
-                    <CitedValue value={cited.owner} />
+                  {(holding?.owner ?? cited.owner) ? (
+                    <OwnerOf owner={(holding?.owner ?? cited.owner) as CitedValueModel} areaUid={props.asked.area?.areaUid ?? null} />
                   ) : (
                     <span className="muted">{row.propertyRef ? 'owner on the property page' : 'several properties'}</span>
                   )}
@@ -408,5 +406,21 @@ function FindResults(props: {
           : ''}
       </p>
     </section>
+  );
+}
+
+/** An owner as published, cited, with its holdings one click away (the owner's page). */
+function OwnerOf({ owner, areaUid }: { owner: CitedValueModel; areaUid: string | null }) {
+  const openOwner = useUiStore((state) => state.openOwner);
+  const name = typeof owner.value === 'string' ? owner.value.trim() : '';
+  return (
+    <>
+      <CitedValue value={owner} />
+      {name !== '' && (
+        <button type="button" className="link-button find__owner-link" onClick={() => openOwner(name, areaUid)} title={`Every holding of ${name}`}>
+          holdings
+        </button>
+      )}
+    </>
   );
 }

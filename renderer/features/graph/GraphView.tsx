@@ -152,7 +152,7 @@ function GraphHeader({ rootText, assignment }: { rootText: string | null; assign
 }
 
 /** The areas whose rolls publish owner names (a free catalog answer): owner names are searched in one of them. */
-function useOwnerArea(): { areaUid: string | null; areas: Array<{ areaUid: string; name: string }>; loading: boolean } {
+function useOwnerArea(rootArea: string | null): { areaUid: string | null; areas: Array<{ areaUid: string; name: string }>; loading: boolean } {
   const coverage = usePaidAnswer('getCatalogFacet', ownerCoverageRequest, { loadWhenFree: true });
   const chosen = useGraphStore((state) => state.ownerAreaUid);
   const areas = useMemo(() => {
@@ -164,7 +164,8 @@ function useOwnerArea(): { areaUid: string | null; areas: Array<{ areaUid: strin
       return [];
     }
   }, [coverage.query.data]);
-  const areaUid = areas.find((area) => area.areaUid === chosen)?.areaUid ?? areas[0]?.areaUid ?? null;
+  // The area picked here, else the one the owner was opened in (an owner page's), else the first.
+  const areaUid = areas.find((area) => area.areaUid === (chosen ?? rootArea))?.areaUid ?? areas[0]?.areaUid ?? null;
   return { areaUid, areas, loading: coverage.query.isPending };
 }
 
@@ -172,6 +173,7 @@ function RootGraph({ root, assignment }: { root: GraphRoot; assignment: Project 
   const queryClient = useQueryClient();
   const theme = useColorScheme();
   const openEntity = useUiStore((state) => state.openEntity);
+  const openOwner = useUiStore((state) => state.openOwner);
   const openGraph = useUiStore((state) => state.openGraph);
   const settings = useGraphStore((state) => state.settings);
   const hiddenKinds = useGraphStore((state) => state.hiddenKinds);
@@ -182,7 +184,7 @@ function RootGraph({ root, assignment }: { root: GraphRoot; assignment: Project 
   const select = useGraphStore((state) => state.select);
   const addRequests = useGraphStore((state) => state.addRequests);
   const added = useGraphStore((state) => state.added[root.id]);
-  const owners = useOwnerArea();
+  const owners = useOwnerArea(root.kind === 'owner' ? root.areaUid : null);
   const [announcement, setAnnouncement] = useState('');
   const [deciding, setDeciding] = useState<DecisionRequest | null>(null);
   const [withdrawing, setWithdrawing] = useState(false);
@@ -378,8 +380,8 @@ function RootGraph({ root, assignment }: { root: GraphRoot; assignment: Project 
                   expanding={expanding}
                   onExpand={(options) => runExpansion(expansion, options)}
                   onSelectLink={(key) => select({ type: 'link', id: key })}
-                  onOpenPage={selectedNode.startsWith('owner:') ? null : openEntity}
-                  onMakeRoot={(id) => openGraph(id.startsWith('owner:') ? `owner:${nodeName(model, id).label}` : id)}
+                  onOpenPage={(id) => (id.startsWith('owner:') ? openOwner(nodeName(model, id).label, owners.areaUid) : openEntity(id))}
+                  onMakeRoot={(id) => openGraph(id.startsWith('owner:') ? `owner:${owners.areaUid ?? ''}/${nodeName(model, id).label}` : id)}
                   onRunsheet={
                     parcelOf(model, selectedNode)
                       ? () => {

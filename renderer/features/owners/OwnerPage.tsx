@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { CallOptions } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useUiStore } from '../../app/ui-store.ts';
 import { ownerSearchBody } from '../../components/owner-lookup.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
@@ -17,6 +18,7 @@ import './owners.css';
 
 export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | null }) {
   const titleRef = useRef<HTMLHeadingElement>(null);
+  const openGraph = useUiStore((state) => state.openGraph);
   const coverage = useOwnerCoverage();
   const lastOptions = useRef<CallOptions>({});
   const [openedAt] = useState(() => Date.now());
@@ -40,6 +42,11 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
           The owner name as the publisher printed it{area ? ` in ${area.name}` : ''}, and every holding published under an owner name containing
           it, grouped by name.
         </p>
+        <div className="owner-page__actions">
+          <button type="button" className="button" onClick={() => openGraph(`owner:${area?.areaUid ?? ''}/${name}`)} title="Draw this owner, its holdings and their links">
+            Open in the graph
+          </button>
+        </div>
       </header>
       <div className="owner-page__body">
         {coverage.isPending && (
