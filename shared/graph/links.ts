@@ -9,6 +9,17 @@ import { entityName, OWNED_BY, ownerNameKey, relationLabel, type EntityName } fr
 
 export type LinkRule = 'same_record' | 'same_ssl' | 'owner_of_record' | 'same_owner_name' | 'address_match' | 'invalid_key' | 'unstated';
 
+/** How each rule is named wherever a link is shown: the Graph view, its table, the report. */
+export const linkRuleLabels: Record<LinkRule, string> = {
+  same_record: 'One record names both',
+  same_ssl: 'Same SSL',
+  owner_of_record: 'Owner of record',
+  same_owner_name: 'Same owner name',
+  address_match: 'Address match',
+  invalid_key: 'Through a key that is not valid',
+  unstated: 'Not stated by the service',
+};
+
 export interface ModelLink {
   key: string;
   source: string;

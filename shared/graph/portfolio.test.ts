@@ -41,6 +41,12 @@ describe('ownerPortfolio', () => {
     expect(result.totalAssessed.limitation).toBeNull();
   });
 
+  it('says “its one holding”, not “all 1 holdings”, for an owner with one', () => {
+    const { result } = portfolio('JOEL KUIPERS', [envelope('searchKuipers')]);
+    expect(result.countText).toBe('1 holding');
+    expect(result.totalAssessed.derivedFrom).toBe('Sum of the assessed values of its one holding.');
+  });
+
   it('groups published spellings of one name after normalisation, and keeps a name without the middle initial apart', () => {
     const { result } = portfolio('PUGH', [envelope('searchPugh')]);
     expect(result.countText).toBe('7 holdings');

@@ -109,7 +109,7 @@ function totalAssessed(holdings: readonly PortfolioHolding[], partial: string | 
     const view = citationOf(sourcesOf(holding));
     if (view) sourceIds.add(cite(documentCitation({ ...view, recordRef: null, extra: {} })));
   }
-  const covered = lacking === 0 ? `all ${plural(valued.length, 'holding')}` : `${valued.length} of ${plural(holdings.length, 'holding')} (${lacking} ${lacking === 1 ? 'has' : 'have'} no assessed value in the answers)`;
+  const covered = lacking === 0 ? (valued.length === 1 ? 'its one holding' : `all ${plural(valued.length, 'holding')}`) : `${valued.length} of ${plural(holdings.length, 'holding')} (${lacking} ${lacking === 1 ? 'has' : 'have'} no assessed value in the answers)`;
   return {
     field,
     label,

@@ -59,6 +59,13 @@ describe('whyLinked', () => {
     expect(why.records).toHaveLength(2);
   });
 
+  it('names the kinds when the two ends read the same (a property and its address)', () => {
+    const { why } = explain(ids.property1708, [{ kind: 'relationships', envelope: envelope('relationships1708Depth2') }], (links) =>
+      links.find((link) => link.key.startsWith('served_by:prop_'))?.key,
+    );
+    expect(why.because).toMatch(/^One record names both: the property 1708 21ST ST NW and the address 1708 21ST ST NW appear in the same row of /);
+  });
+
   it('explains the service’s same-owner link as a lead, with the warning and both ownership records', () => {
     const { why, cited } = explain(ids.propertyPoozesh, poozesh, () => linkKey(ids.accountPoozesh, 'same_owner', ids.accountPoozesh2));
     expect(why.strength).toBe('lead');

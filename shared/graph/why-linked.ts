@@ -10,6 +10,7 @@ import type { GraphModel, OwnerClaim } from './build-graph.ts';
 import { uncitedRecord } from './answers.ts';
 import { modelLinks, nodeName, type LinkRule, type ModelLink } from './links.ts';
 import { ownerNameKey, sslText } from './relations.ts';
+import { graphNodeKindLabels, type GraphNodeKind } from './graph-spec.ts';
 
 export interface SupportingRecord {
   recordRef: string;
@@ -79,8 +80,13 @@ function ownerBecause(model: GraphModel, link: ModelLink, claim: OwnerClaim, anc
 
 function serviceBecause(model: GraphModel, link: ModelLink): string {
   const service = link.service;
-  const a = nodeName(model, link.source).label;
-  const b = nodeName(model, link.target).label;
+  let a = nodeName(model, link.source).label;
+  let b = nodeName(model, link.target).label;
+  // A property and its address often read the same: then the kinds tell them apart.
+  if (a === b) {
+    a = `the ${kindOf(model, link.source)} ${a}`;
+    b = `the ${kindOf(model, link.target)} ${b}`;
+  }
   const record = describe(service?.sourceRefs[0] ? model.citations.get(service.sourceRefs[0]) : undefined);
   switch (link.rule) {
     case 'same_record':
@@ -151,4 +157,9 @@ export function whyLinked(model: GraphModel, key: string, cite: Cite, links: rea
     confidenceText: confidenceText(link),
     serviceSays: link.service?.explanation ?? null,
   };
+}
+
+function kindOf(model: GraphModel, id: string): string {
+  const kind = model.owners.has(id) ? 'owner' : model.entities.get(id)?.kind;
+  return kind && kind in graphNodeKindLabels ? graphNodeKindLabels[kind as GraphNodeKind].toLowerCase() : 'record';
 }

@@ -12,7 +12,7 @@ import { text, uncitedRecord } from '../graph/answers.ts';
 import { buildGraph, emptyGraph, graphSpec, type GraphAnswer, type GraphModel } from '../graph/build-graph.ts';
 import { applyDecisions, type GraphDecision } from '../graph/decisions.ts';
 import { graphNodeKindLabels } from '../graph/graph-spec.ts';
-import { distancesFrom, modelLinks, nodeName, type LinkRule, type ModelLink } from '../graph/links.ts';
+import { distancesFrom, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
 import { ownerPortfolio } from '../graph/portfolio.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, relationLabel, shortId, sslText } from '../graph/relations.ts';
 import { parcelRunsheet, runsheetEventLabels, type RunsheetEntry } from '../graph/runsheet.ts';
@@ -56,16 +56,6 @@ export interface TitleResearchSubject {
   /** The subject's SSL as the subject's sections print it, to find its parcel's record without a graph. */
   ssl: string | null;
 }
-
-export const linkRuleLabels: Record<LinkRule, string> = {
-  same_record: 'One record names both',
-  same_ssl: 'Same SSL',
-  owner_of_record: 'Owner of record',
-  same_owner_name: 'Same owner name',
-  address_match: 'Address match',
-  invalid_key: 'Not a valid parcel key',
-  unstated: 'Rule not stated',
-};
 
 /** The operations whose kept answers title research reads (the core passes these, the section picks those about the subject). */
 export const titleResearchOperations: ReadonlySet<string> = new Set(['v2.traverseRelationships', 'v4.connected', 'v2.getEntity', 'v2.searchProperties', 'v4.search']);

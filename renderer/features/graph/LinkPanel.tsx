@@ -11,7 +11,8 @@ import { CitationBook } from '../../../shared/report/citation-book.ts';
 import { citationView } from '../../../shared/report/citation.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
-import { decisionLabels, ruleLabels } from './graph-model.ts';
+import { decisionLabels } from './graph-model.ts';
+import { linkRuleLabels } from '../../../shared/graph/links.ts';
 import type { DecisionRequest } from './DecisionDialog.tsx';
 
 export function LinkPanel(props: {
@@ -58,7 +59,7 @@ export function LinkPanel(props: {
       <dl className="graph-facts">
         <dt>Rule</dt>
         <dd>
-          <strong>{ruleLabels[why.rule]}.</strong> {why.because}
+          <strong>{linkRuleLabels[why.rule]}.</strong> {why.because}
         </dd>
         <dt>Supporting {why.records.length === 1 ? 'record' : 'records'}</dt>
         <dd>

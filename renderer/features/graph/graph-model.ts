@@ -9,7 +9,7 @@ import type { GraphDecision } from '../../../shared/graph/decisions.ts';
 import { graphNodeKindLabels, type GraphNodeKind } from '../../../shared/graph/graph-spec.ts';
 import type { GraphFilters, GraphView } from '../../../shared/graph/graph-view.ts';
 import { uncitedRecord } from '../../../shared/graph/answers.ts';
-import { distancesFrom, nodeName, ownerVariants, type LinkRule, type ModelLink } from '../../../shared/graph/links.ts';
+import { distancesFrom, linkRuleLabels, nodeName, ownerVariants, type ModelLink } from '../../../shared/graph/links.ts';
 import { kindOfId, OWNED_BY, ownerNodeId, relationLabel, sslText } from '../../../shared/graph/relations.ts';
 import { documentCitation } from '../../../shared/report/citation.ts';
 import type { Cite } from '../../../shared/report/citation-book.ts';
@@ -299,16 +299,6 @@ export function specFilters(hiddenKinds: readonly GraphNodeKind[], hiddenRelatio
 // ---------------------------------------------------------------------------------------------
 // The table
 
-export const ruleLabels: Record<LinkRule, string> = {
-  same_record: 'One record names both',
-  same_ssl: 'Same SSL',
-  owner_of_record: 'Owner of record',
-  same_owner_name: 'Same owner name',
-  address_match: 'Address match',
-  invalid_key: 'Through a key that is not valid',
-  unstated: 'Not stated by the service',
-};
-
 export const decisionLabels: Record<GraphDecision['decision'], string> = { confirmed: 'Confirmed', cut: 'Cut' };
 
 export interface NodeRow {
@@ -368,7 +358,7 @@ export function graphTable(model: GraphModel, view: GraphView, decisions: readon
       label: link.label,
       toId: link.target,
       to: labels.get(link.target) ?? nodeName(model, link.target).label,
-      rule: ruleLabels[link.rule],
+      rule: linkRuleLabels[link.rule],
       strength: link.strength,
       confidence: link.confidence,
       decision: byKey.get(link.key) ?? null,
