@@ -1,5 +1,5 @@
 // Quiet but always there: a small chip beside a value that opens the full source on click or Enter.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatDate } from '../../shared/format-date.ts';
 import { citationLabel, type CitationView } from '../../shared/report/citation.ts';
 import './citation-chip.css';
@@ -68,8 +68,16 @@ function CitationPanel(props: {
       window.removeEventListener('keydown', onKey, { capture: true });
     };
   }, [rootRef, onClose]);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const place = usePlacementInWindow(panelRef, rootRef);
   return (
-    <div className="citation__panel" role="dialog" aria-label="Source of this value">
+    <div
+      ref={panelRef}
+      className={`citation__panel${place.above ? ' citation__panel--above' : ''}`}
+      style={place.shift === 0 ? undefined : { transform: `translateX(${-place.shift}px)` }}
+      role="dialog"
+      aria-label="Source of this value"
+    >
       {citation.synthetic && <p className="citation__synthetic">Synthetic value made for Plat’s sample — not a public record.</p>}
       <dl>
         <dt>Publisher</dt>
@@ -119,4 +127,26 @@ function CitationPanel(props: {
       {children}
     </div>
   );
+}
+
+/**
+ * Keeps the open panel inside the window: a chip near the right edge opens its panel leftwards, and
+ * one near the bottom opens it above, so no source is read half cut off.
+ */
+function usePlacementInWindow(
+  panelRef: React.RefObject<HTMLDivElement | null>,
+  anchorRef: React.RefObject<HTMLSpanElement | null>,
+): { shift: number; above: boolean } {
+  const [place, setPlace] = useState({ shift: 0, above: false });
+  useLayoutEffect(() => {
+    const panel = panelRef.current?.getBoundingClientRect();
+    const anchor = anchorRef.current?.getBoundingClientRect();
+    if (!panel || !anchor) return;
+    const margin = 8;
+    const overflow = panel.right - (window.innerWidth - margin);
+    const shift = overflow > 0 ? Math.max(0, Math.min(overflow, panel.left - margin)) : 0;
+    const above = panel.bottom > window.innerHeight - margin && anchor.top - panel.height - 4 > margin;
+    setPlace({ shift, above });
+  }, [panelRef, anchorRef]);
+  return place;
 }

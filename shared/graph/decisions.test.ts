@@ -56,6 +56,8 @@ describe('applyDecisions', () => {
     // 1620 Q ST NW and its parcel hang on that owner link alone; its account is still reached by the service's same-owner link.
     expect(cutOff.sort()).toEqual([ids.parcelPoozesh2, ids.propertyPoozesh2].sort());
     expect(elsewhere).toEqual([]);
+    // The alt text (read aloud, printed under the image) says what is drawn cut.
+    expect(drawn.altText).toMatch(/ 1620 Q ST NW .+ ABDOLLAH POOZESH: cut by the researcher\.$/);
   });
 
   it('cuts nothing off when another path remains, and confirming cuts nothing', () => {

@@ -77,8 +77,17 @@ export function applyDecisions(spec: GraphSpec, decisions: readonly GraphDecisio
   );
   const drawn = new Set(spec.edges.map((edge) => edge.id));
   return {
-    spec: { ...spec, edges },
+    spec: { ...spec, edges, altText: [spec.altText, ...decisionSentences(spec, edges)].join(' ') },
     cutOff: spec.nodes.filter((node) => before.has(node.id) && !after.has(node.id)).map((node) => node.id),
     elsewhere: decisions.filter((decision) => !drawn.has(decision.edgeKey)),
   };
+}
+
+/** The decisions in the graph's words, so its alt text (read aloud, printed under the image) says what is drawn cut or confirmed. */
+function decisionSentences(spec: GraphSpec, edges: GraphSpec['edges']): string[] {
+  const labels = new Map(spec.nodes.map((node) => [node.id, node.label]));
+  const label = (id: string) => labels.get(id) ?? id;
+  return edges
+    .filter((edge) => edge.decision !== null)
+    .map((edge) => `${label(edge.source)} ${edge.label} ${label(edge.target)}: ${edge.decision === 'cut' ? 'cut' : 'confirmed'} by the researcher.`);
 }

@@ -24,7 +24,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ownerCoverage, ownerCoverageRequest } from '../../components/owner-lookup.ts';
 import { envelopeData } from '../../components/service-data.ts';
 import { useProjects } from '../../platform/core-queries.ts';
-import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { paidAnswerQuery, usePaidAnswer } from '../../platform/paid-answer.ts';
 import {
   advanceGraph,
   decisionLabels,
@@ -195,7 +195,7 @@ function RootGraph({ root, assignment }: { root: GraphRoot; assignment: Project 
   useEffect(() => select(null), [root.id, select]);
 
   const requests = useMemo(() => uniqueRequests([...rootRequests(root, settings, owners.areaUid), ...(added ?? [])]), [root, settings, owners.areaUid, added]);
-  const held = useGraphAnswers(requests);
+  const held = useGraphAnswers(requests, assignment?.id ?? null);
   const answers = held.flatMap((entry) => (entry.answer.data ? [{ key: entry.request.key, answer: graphAnswerOf(entry.request, entry.answer.data.envelope) }] : []));
   const answersKey = answers.map((entry) => entry.key).join('\n');
   // Merged as answers arrive: an expansion's answer is merged into the model drawn, adding only what is new.
@@ -231,6 +231,14 @@ function RootGraph({ root, assignment }: { root: GraphRoot; assignment: Project 
   const selectedNode = selection?.type === 'node' ? selection.id : null;
   const selectedLink = selection?.type === 'link' ? selection.id : null;
   const asked = useMemo(() => new Set(requests.map((request) => request.key)), [requests]);
+  // Further pages this session already holds (an owner's pages loaded on the owner's page) are drawn too: they cost nothing.
+  useEffect(() => {
+    const heldPages = held.flatMap((entry) => {
+      const next = entry.answer.data ? nextPageRequest(entry.request, entry.answer.data.envelope) : null;
+      return next && !asked.has(next.key) && queryClient.getQueryData(paidAnswerQuery(next.operation, next.parts as never).queryKey) !== undefined ? [next] : [];
+    });
+    if (heldPages.length > 0) addRequests(root.id, heldPages);
+  });
   const expansionOf = (id: string): GraphRequest[] => {
     const node = view.spec.nodes.find((candidate) => candidate.id === id);
     if (!node?.expandable) return [];

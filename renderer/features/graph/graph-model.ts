@@ -18,9 +18,10 @@ import { safeFilename } from '../../../shared/filename.ts';
 import { ConnectedEntityIdSchema, type RelationshipPredicate } from '../../../shared/service/common.ts';
 import { parseSsl } from '../../../shared/service/identifiers.ts';
 import { encodeSearchFilter } from '../../../shared/service/v4.ts';
-import type { V2PropertySearchInput } from '../../../shared/service/v2.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
+import { ownerSearchBody } from '../../components/owner-lookup.ts';
+import type { V2PropertySearchInput } from '../../../shared/service/v2.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The root
@@ -72,8 +73,6 @@ export const defaultTraversal: TraversalSettings = { direction: 'both', depth: 2
 
 /** Links listed per page of a relationships or connected answer (the most the service gives). */
 export const LINK_PAGE_SIZE = 100;
-/** Holdings per page of an owner-name search. */
-export const OWNER_PAGE_SIZE = 100;
 
 export type GraphRequest =
   | { key: string; kind: 'relationships'; operation: 'traverseRelationships'; about: string; depth: number; parts: { path: { entity_ref: string }; query: Record<string, string | number> } }
@@ -110,14 +109,8 @@ export function entityRequest(id: string): GraphRequest {
 }
 
 export function ownerSearchRequest(name: string, areaUid: string, cursor?: string): GraphRequest {
-  const body: V2PropertySearchInput = {
-    area_uid: areaUid,
-    filters: [{ field: 'owner_name', op: 'contains', value: name.trim() }],
-    entity_kinds: ['property', 'parcel', 'unit'],
-    projection: 'fact_summary',
-    limit: OWNER_PAGE_SIZE,
-    ...(cursor === undefined ? {} : { cursor }),
-  };
+  // The owner pages' own request, so a page bought there is held here (and the other way round).
+  const body = ownerSearchBody(areaUid, name, cursor);
   return keyed({ kind: 'owner-search', operation: 'searchProperties', about: ownerNodeId(name), name: name.trim(), parts: { body } });
 }
 

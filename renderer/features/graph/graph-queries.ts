@@ -28,16 +28,28 @@ export function buyGraphRequest(queryClient: QueryClient, request: GraphRequest,
   return buyAnswer(queryClient, request.operation, request.parts as AnyParts, options);
 }
 
-/** The held answer and the price of each request; free ones are asked for as soon as their price says so. */
-export function useGraphAnswers(requests: readonly GraphRequest[]): HeldRequest[] {
+/**
+ * The answers this session has had the core keep with each assignment (`<assignment>|<request>`): an
+ * answer the session held from before the assignment began is asked of the core again (free: its
+ * cache) so the assignment keeps it too, and its report can print what the graph showed.
+ */
+const keptWith = new Set<string>();
+
+/**
+ * The held answer and the price of each request; free ones are asked for as soon as their price says
+ * so. With an assignment active, a held answer it does not keep yet is asked of the core again when
+ * that is free.
+ */
+export function useGraphAnswers(requests: readonly GraphRequest[], assignmentId: string | null = null): HeldRequest[] {
   const queryClient = useQueryClient();
   const answers = useQueries({ queries: requests.map((request) => paidAnswerQuery(request.operation, request.parts as AnyParts)) });
+  const unkept = (request: GraphRequest) => assignmentId !== null && !keptWith.has(`${assignmentId}|${request.key}`);
   const previews = useQueries({
     queries: requests.map((request, index) => ({
       queryKey: previewCostQueryKey(request.operation, request.parts),
       queryFn: () => callPlat('previewCost', { operation: serviceCallOperations[request.operation], request: request.parts as Record<string, unknown> }),
-      // Only what is not held yet needs a price.
-      enabled: answers[index]?.data === undefined,
+      // Only what is not held yet (or not kept with the assignment yet) needs a price.
+      enabled: answers[index]?.data === undefined || unkept(request),
       staleTime: 0,
     })),
   });
@@ -46,10 +58,25 @@ export function useGraphAnswers(requests: readonly GraphRequest[]): HeldRequest[
   useEffect(() => {
     requests.forEach((request, index) => {
       const answer = answers[index];
-      if (!answer || answer.data !== undefined || answer.isFetching || answer.isError || asked.current.has(request.key)) return;
+      if (!answer || answer.isFetching || answer.isError) return;
+      const keep = assignmentId === null ? null : `${assignmentId}|${request.key}`;
+      if (answer.data !== undefined) {
+        // Held: asked again only to have the assignment keep it, and only for free.
+        if (keep === null || keptWith.has(keep) || asked.current.has(keep)) return;
+        if (!isFree(previews[index]?.data)) return;
+        asked.current.add(keep);
+        void buyAnswer(queryClient, request.operation, request.parts as AnyParts, {}, { askCore: true }).then((kept) => {
+          if (kept) keptWith.add(keep);
+        });
+        return;
+      }
+      if (asked.current.has(request.key)) return;
       if (!isFree(previews[index]?.data)) return;
       asked.current.add(request.key);
-      void buyGraphRequest(queryClient, request, {});
+      if (keep !== null) asked.current.add(keep);
+      void buyGraphRequest(queryClient, request, {}).then((kept) => {
+        if (kept && keep !== null) keptWith.add(keep);
+      });
     });
   });
   return requests.map((request, index) => ({ request, answer: answers[index] as HeldRequest['answer'], preview: previews[index]?.data }));

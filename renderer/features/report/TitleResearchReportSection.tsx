@@ -31,7 +31,7 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
           ))}
         </ul>
       )}
-      <Problems problems={section.problems} label="Answers the title research could not read" />
+      <Problems problems={section.problems} label="Read with care" />
       {section.graph && (
         <div className="report-title__part" aria-labelledby="report-title-graph">
           <Subheading id="graph">Entity graph</Subheading>
