@@ -83,7 +83,7 @@ describe('OwnerPage', () => {
     await findEveryHolding();
     expect((await screen.findByTestId('portfolio-count')).textContent).toBe('1 holding');
     const group = screen.getByTestId('owner-group');
-    expect(within(group).getByText('Sum of the assessed values of all 1 holding.', { exact: false })).toBeTruthy();
+    expect(within(group).getByText('Sum of the assessed values of its one holding.', { exact: false })).toBeTruthy();
     const table = within(group).getByRole('table', { name: 'Holdings published under the owner name JOEL KUIPERS' });
     expect(within(table).getByText('$1,361,000 on 2013-12-17')).toBeTruthy();
     expect(within(table).getAllByRole('button', { name: /^DC OTR (ownership|assessment|sale):/ })).toHaveLength(3);
