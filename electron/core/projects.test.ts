@@ -7,7 +7,7 @@ import { ProjectSchema } from '../../shared/ipc.ts';
 import { openAppDatabase } from './app-db.ts';
 import { toIpcError } from './failure.ts';
 import { applyMigrations } from './app-db.ts';
-import { localDay, normalizeProjectName, ProjectError, PROJECTS_MIGRATIONS, PROJECTS_MODULE, ProjectStore, SettingsStore, toIpcProject } from './projects.ts';
+import { localDay, normalizeProjectName, ProjectError, PROJECTS_MIGRATIONS, PROJECTS_MODULE, ProjectStore, toIpcProject } from './projects.ts';
 
 const fixedClock = () => new Date('2025-03-01T09:00:00.000Z');
 
@@ -215,20 +215,5 @@ describe('ProjectStore assignments', () => {
     store.updateAssignmentDetails('p1', { subjectRef: SUBJECT });
     expect(store.assignmentDetails('p1')?.subjectRef).toBe(SUBJECT);
     old.close();
-  });
-});
-
-describe('SettingsStore', () => {
-  it('round-trips JSON values and tells unset from null', () => {
-    const db = openAppDatabase(':memory:');
-    const settings = new SettingsStore(db);
-    expect(settings.get('x')).toBeUndefined();
-    settings.set('x', null);
-    expect(settings.get('x')).toBeNull();
-    settings.set('x', { a: [1, 2] });
-    expect(settings.get('x')).toEqual({ a: [1, 2] });
-    settings.delete('x');
-    expect(settings.get('x')).toBeUndefined();
-    db.close();
   });
 });

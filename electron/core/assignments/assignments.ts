@@ -18,7 +18,7 @@ import { operationSchemas, type ServiceOperationName } from '../../../shared/ser
 import { safeFilename } from '../../../shared/filename.ts';
 import { inTransaction, storageProblemOf } from '../app-db.ts';
 import { canonicalRequestKey, type ResponseCache } from '../cache.ts';
-import type { CostEstimator } from '../budgets.ts';
+import type { CostEstimator } from '../cost-estimator.ts';
 import { PlatFailure } from '../failure.ts';
 import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, toIpcProject, type AssignmentDetailsInput, type ProjectStore } from '../projects.ts';
 import { itemsOf, normalizeParts, v3PriceRequestOf, type RequestParts } from '../service-gateway.ts';

@@ -8,7 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { emptyComparablesWorkfile, type CompSearchRun, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { CallBilling } from '../../../shared/ipc.ts';
 import { openAppDatabase } from '../app-db.ts';
-import { CostEstimator } from '../budgets.ts';
+import { CostEstimator } from '../cost-estimator.ts';
 import { ResponseCache } from '../cache.ts';
 import { PlatFailure } from '../failure.ts';
 import { ProjectStore } from '../projects.ts';

@@ -8,7 +8,7 @@ import type { ServiceOperationName } from '../../../shared/service/index.ts';
 import { buildSubjectReport } from '../../../shared/report/build-subject-report.ts';
 import { fixtures, ids } from '../../../shared/graph/test-kit.ts';
 import { openAppDatabase } from '../app-db.ts';
-import { CostEstimator } from '../budgets.ts';
+import { CostEstimator } from '../cost-estimator.ts';
 import { ResponseCache } from '../cache.ts';
 import { ProjectStore } from '../projects.ts';
 import type { RequestParts } from '../service-gateway.ts';
