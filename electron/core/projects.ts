@@ -42,12 +42,13 @@ export const PROJECTS_MIGRATIONS: readonly string[] = [
 export const PROJECT_NAME_MAX_LENGTH = 120;
 const ACTIVE_PROJECT_SETTING = 'projects.activeProjectId';
 
-export interface Project {
-  id: string;
-  name: string;
+/**
+ * A project as the store keeps it: the IPC contract's id, name and creation time, with its cap and
+ * archive time under the store's names. toIpcProject is the one mapping to the contract's `Project`.
+ */
+export interface Project extends Pick<IpcProject, 'id' | 'name' | 'createdAt'> {
   /** Hard cap on this project's spending; null means no cap. */
   spendingCapMicroUsd: MicroUsd | null;
-  createdAt: string;
   /** When it was archived; null while open. */
   archivedAt: string | null;
 }
@@ -330,6 +331,12 @@ export function toIpcProject(project: Project, assignment: AssignmentDetails | n
     createdAt: project.createdAt,
     assignment,
   };
+}
+
+/** Its id, name and cap as the IPC contract names them, for the documents that carry them (report sources, workfile). */
+export function projectIdentity(project: Project): Pick<IpcProject, 'id' | 'name' | 'capMicroUsd'> {
+  const { id, name, capMicroUsd } = toIpcProject(project);
+  return { id, name, capMicroUsd };
 }
 
 function detailsFromRow(row: Record<string, unknown>): AssignmentDetails {
