@@ -21,6 +21,16 @@ function refusal(work: () => unknown): { code: string; message: string } {
   throw new Error('expected a refusal');
 }
 
+// Each test gets a ProjectStore on a fresh in-memory database, at the fixed clock.
+let db: DatabaseSync;
+let projects: ProjectStore;
+
+beforeEach(() => {
+  db = openAppDatabase(':memory:');
+  projects = new ProjectStore(db, { now: fixedClock });
+});
+afterEach(() => db.close());
+
 describe('normalizeProjectName', () => {
   it('trims and collapses inner whitespace', () => {
     expect(normalizeProjectName('  1200 Main St \t appraisal ')).toBe('1200 Main St appraisal');
@@ -36,15 +46,6 @@ describe('normalizeProjectName', () => {
 });
 
 describe('ProjectStore', () => {
-  let db: DatabaseSync;
-  let projects: ProjectStore;
-
-  beforeEach(() => {
-    db = openAppDatabase(':memory:');
-    projects = new ProjectStore(db, { now: fixedClock });
-  });
-  afterEach(() => db.close());
-
   it('creates a project with a trimmed name and an optional cap', () => {
     const smith = projects.create({ name: '  Smith appraisal ', spendingCapMicroUsd: 20_000_000 });
     expect(smith).toEqual({
@@ -151,14 +152,6 @@ describe('ProjectStore', () => {
 
 describe('ProjectStore assignments', () => {
   const SUBJECT = 'prop_0b7c2f3e-5d0a-5c1e-9f43-2a6d8e1b4c70';
-  let db: DatabaseSync;
-  let projects: ProjectStore;
-
-  beforeEach(() => {
-    db = openAppDatabase(':memory:');
-    projects = new ProjectStore(db, { now: fixedClock });
-  });
-  afterEach(() => db.close());
 
   it('creates an assignment with defaults: effective date today where Plat runs, the rest empty', () => {
     const a = projects.createAssignment({ name: '1708 21st St NW', details: { subjectRef: SUBJECT, subjectLabel: ' 1708 21ST ST NW ' } });
