@@ -157,43 +157,34 @@ export class BudgetPolicy {
     const sessionReserved = checkAmount('sessionReservedMicroUsd', input.sessionReservedMicroUsd ?? 0);
     const noun = nounFor(input);
     const settings = this.settings();
-    // Names the money already on its way, so a refusal while other calls run is not a puzzle.
-    const running = (reserved: MicroUsd) => (reserved > 0 ? ` (${formatUsd(reserved)} of it for calls still running)` : '');
-
-    const sessionCap = settings.sessionCapMicroUsd;
-    const sessionAfter = sessionSpent + sessionReserved + expected;
-    if (sessionCap !== null && sessionAfter > sessionCap) {
+    /** The refusal for a call that would take `what` past its cap, or null when it stays within it. */
+    const overCap = (cap: 'session' | 'project', capMicroUsd: MicroUsd | null, spent: MicroUsd, reserved: MicroUsd, what: string, raise: string): SpendRefusal | null => {
+      const after = spent + reserved + expected;
+      if (capMicroUsd === null || after <= capMicroUsd) return null;
+      // Names the money already on its way, so a refusal while other calls run is not a puzzle.
+      const running = reserved > 0 ? ` (${formatUsd(reserved)} of it for calls still running)` : '';
       return {
         allowed: false,
         code: 'budget_exceeded',
-        cap: 'session',
-        capMicroUsd: sessionCap,
-        spentMicroUsd: sessionSpent,
+        cap,
+        capMicroUsd,
+        spentMicroUsd: spent,
         message:
-          `This ${noun} costs ${formatUsd(expected)}, which would take this session to ${formatUsd(sessionAfter)}${running(sessionReserved)}, ` +
-          `over its ${formatUsd(sessionCap)} cap. Raise the cap in Settings to continue.`,
+          `This ${noun} costs ${formatUsd(expected)}, which would take ${what} to ${formatUsd(after)}${running}, ` +
+          `over its ${formatUsd(capMicroUsd)} cap. ${raise}`,
       };
-    }
+    };
+
+    const sessionRefusal = overCap('session', settings.sessionCapMicroUsd, sessionSpent, sessionReserved, 'this session', 'Raise the cap in Settings to continue.');
+    if (sessionRefusal) return sessionRefusal;
 
     if (input.projectId !== null) {
       const project = this.#projects.get(input.projectId);
       if (!project) throw new ProjectError('That project no longer exists');
-      const projectCap = project.spendingCapMicroUsd;
       const projectSpent = checkAmount('projectSpentMicroUsd', input.projectSpentMicroUsd);
       const projectReserved = checkAmount('projectReservedMicroUsd', input.projectReservedMicroUsd ?? 0);
-      const projectAfter = projectSpent + projectReserved + expected;
-      if (projectCap !== null && projectAfter > projectCap) {
-        return {
-          allowed: false,
-          code: 'budget_exceeded',
-          cap: 'project',
-          capMicroUsd: projectCap,
-          spentMicroUsd: projectSpent,
-          message:
-            `This ${noun} costs ${formatUsd(expected)}, which would take the project "${project.name}" to ` +
-            `${formatUsd(projectAfter)}${running(projectReserved)}, over its ${formatUsd(projectCap)} cap. Raise the project's cap to continue.`,
-        };
-      }
+      const projectRefusal = overCap('project', project.spendingCapMicroUsd, projectSpent, projectReserved, `the project "${project.name}"`, "Raise the project's cap to continue.");
+      if (projectRefusal) return projectRefusal;
     }
 
     const threshold = settings.confirmationThresholdMicroUsd;
