@@ -13,7 +13,7 @@ import { v4Catalog, v4Summary } from '../local-service/operations/v4.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { createAppCore, type AppCore } from './app-core.ts';
 import { openAppDatabase } from './app-db.ts';
-import { SettingsStore } from './projects.ts';
+import { SettingsStore } from './settings-store.ts';
 import { MemoryKeyVault } from './key-vault.ts';
 import type { IpcSender } from './ipc-dispatch.ts';
 

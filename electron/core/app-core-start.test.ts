@@ -14,7 +14,7 @@ import { createAppCore, type AppCore, type AppCoreOptions } from './app-core.ts'
 import { DataFolderInUseError } from './data-folder-lock.ts';
 import { DataFolderProblem } from './database-check.ts';
 import { openAppDatabase } from './app-db.ts';
-import { SpendLedger } from './ledger.ts';
+import { SpendLedger } from './ledger/spend-ledger.ts';
 import { MemoryKeyVault } from './key-vault.ts';
 import type { IpcSender } from './ipc-dispatch.ts';
 import type { LedgerRow } from '../../shared/ipc.ts';

@@ -1,15 +1,14 @@
-// Spending caps and the price shown before a charged call. Users' chief complaints about today's
-// tools are charges they could not foresee and reports paid for twice (docs/domain.md), so every
-// charged call is checked here first: against the session cap, the active project's cap, and the
-// confirmation threshold. The estimate comes from the shared price table, except for searches,
-// whose per-page price the spec leaves open: those use the last per-page charge actually observed.
+// Spending caps. Users' chief complaints about today's tools are charges they could not foresee and
+// reports paid for twice (docs/domain.md), so every charged call is checked here first: against the
+// session cap, the active project's cap, and the confirmation threshold. What a call is expected to
+// cost comes from cost-estimator.ts.
 import type { DatabaseSync } from 'node:sqlite';
 import type { PlatError } from '../../shared/errors.ts';
 import { formatUsd, MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
-import { maxChargeFor, priceRuleFor, type FlatPriceRule, type ServiceOperationName } from '../../shared/service/index.ts';
-import { applyMigrations, statement } from './app-db.ts';
+import type { ServiceOperationName } from '../../shared/service/index.ts';
 import { PlatFailure } from './failure.ts';
-import { ProjectError, SettingsStore, type ProjectStore } from './projects.ts';
+import { ProjectError, type ProjectStore } from './projects.ts';
+import { SettingsStore } from './settings-store.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Budget settings and the spend check
@@ -98,7 +97,8 @@ function readAmount(value: unknown, fallback: MicroUsd | null): MicroUsd | null 
   return parsed.success ? parsed.data : fallback;
 }
 
-function checkAmount(name: string, value: unknown): MicroUsd {
+/** The amount as micro-USD, or a RangeError naming it (a programming error, not a user's). */
+export function checkAmount(name: string, value: unknown): MicroUsd {
   const parsed = MicroUsdSchema.safeParse(value);
   if (!parsed.success) throw new RangeError(`${name} must be a whole, non-negative number of micro-USD`);
   return parsed.data;
@@ -157,43 +157,34 @@ export class BudgetPolicy {
     const sessionReserved = checkAmount('sessionReservedMicroUsd', input.sessionReservedMicroUsd ?? 0);
     const noun = nounFor(input);
     const settings = this.settings();
-    // Names the money already on its way, so a refusal while other calls run is not a puzzle.
-    const running = (reserved: MicroUsd) => (reserved > 0 ? ` (${formatUsd(reserved)} of it for calls still running)` : '');
-
-    const sessionCap = settings.sessionCapMicroUsd;
-    const sessionAfter = sessionSpent + sessionReserved + expected;
-    if (sessionCap !== null && sessionAfter > sessionCap) {
+    /** The refusal for a call that would take `what` past its cap, or null when it stays within it. */
+    const overCap = (cap: 'session' | 'project', capMicroUsd: MicroUsd | null, spent: MicroUsd, reserved: MicroUsd, what: string, raise: string): SpendRefusal | null => {
+      const after = spent + reserved + expected;
+      if (capMicroUsd === null || after <= capMicroUsd) return null;
+      // Names the money already on its way, so a refusal while other calls run is not a puzzle.
+      const running = reserved > 0 ? ` (${formatUsd(reserved)} of it for calls still running)` : '';
       return {
         allowed: false,
         code: 'budget_exceeded',
-        cap: 'session',
-        capMicroUsd: sessionCap,
-        spentMicroUsd: sessionSpent,
+        cap,
+        capMicroUsd,
+        spentMicroUsd: spent,
         message:
-          `This ${noun} costs ${formatUsd(expected)}, which would take this session to ${formatUsd(sessionAfter)}${running(sessionReserved)}, ` +
-          `over its ${formatUsd(sessionCap)} cap. Raise the cap in Settings to continue.`,
+          `This ${noun} costs ${formatUsd(expected)}, which would take ${what} to ${formatUsd(after)}${running}, ` +
+          `over its ${formatUsd(capMicroUsd)} cap. ${raise}`,
       };
-    }
+    };
+
+    const sessionRefusal = overCap('session', settings.sessionCapMicroUsd, sessionSpent, sessionReserved, 'this session', 'Raise the cap in Settings to continue.');
+    if (sessionRefusal) return sessionRefusal;
 
     if (input.projectId !== null) {
       const project = this.#projects.get(input.projectId);
       if (!project) throw new ProjectError('That project no longer exists');
-      const projectCap = project.spendingCapMicroUsd;
       const projectSpent = checkAmount('projectSpentMicroUsd', input.projectSpentMicroUsd);
       const projectReserved = checkAmount('projectReservedMicroUsd', input.projectReservedMicroUsd ?? 0);
-      const projectAfter = projectSpent + projectReserved + expected;
-      if (projectCap !== null && projectAfter > projectCap) {
-        return {
-          allowed: false,
-          code: 'budget_exceeded',
-          cap: 'project',
-          capMicroUsd: projectCap,
-          spentMicroUsd: projectSpent,
-          message:
-            `This ${noun} costs ${formatUsd(expected)}, which would take the project "${project.name}" to ` +
-            `${formatUsd(projectAfter)}${running(projectReserved)}, over its ${formatUsd(projectCap)} cap. Raise the project's cap to continue.`,
-        };
-      }
+      const projectRefusal = overCap('project', project.spendingCapMicroUsd, projectSpent, projectReserved, `the project "${project.name}"`, "Raise the project's cap to continue.");
+      if (projectRefusal) return projectRefusal;
     }
 
     const threshold = settings.confirmationThresholdMicroUsd;
@@ -212,139 +203,4 @@ export class BudgetPolicy {
 /** What crosses IPC for a refused spend: the catalogue code with the decision's own message. */
 export function spendRefusalError(refusal: SpendRefusal): PlatError {
   return { code: refusal.code, message: refusal.message, retryable: false };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cost estimates
-
-export const COST_ESTIMATES_MODULE = 'cost-estimates';
-
-/** Append-only (see app-db.ts). */
-export const COST_ESTIMATES_MIGRATIONS: readonly string[] = [
-  `CREATE TABLE observed_page_charges (
-     connection_id TEXT NOT NULL,
-     price_key TEXT NOT NULL,
-     micro_usd INTEGER NOT NULL CHECK (micro_usd > 0),
-     observed_at TEXT NOT NULL,
-     PRIMARY KEY (connection_id, price_key)
-   ) STRICT;`,
-];
-
-export type CostBasis = 'price_table' | 'last_observed' | 'free' | 'cached';
-
-export interface CostEstimate {
-  expectedCostMicroUsd: MicroUsd;
-  basis: CostBasis;
-  /** One sentence for the price preview. */
-  note: string;
-}
-
-/** A v3 record query's mode and projection, which choose its price. */
-export interface V3PriceRequest {
-  mode: 'catalog' | 'report' | 'aggregate';
-  projection?: string | undefined;
-}
-
-export interface EstimateInput {
-  operation: ServiceOperationName;
-  /** The answer is already in the response cache: it will cost nothing. */
-  cached: boolean;
-  /** Required for `v3.recordQuery`, whose price depends on it. */
-  v3Request?: V3PriceRequest;
-  /** Batch size for per-item prices (v2 resolutions); 1 when omitted. */
-  items?: number;
-  /** Which service (local sample, live) the call goes to: prices observed on one say nothing about the other. */
-  connectionId?: string;
-}
-
-export interface ObservedChargeInput {
-  operation: ServiceOperationName;
-  /** The call's `X-Svc-Charged-Micro-USD`. */
-  chargedMicroUsd: MicroUsd;
-  v3Request?: V3PriceRequest;
-  connectionId?: string;
-  at?: Date;
-}
-
-const DEFAULT_CONNECTION = 'default';
-
-// The page price of a v3 query belongs to its variant (comparables pages), not to v3 as a whole.
-function priceKey(operation: ServiceOperationName, v3Request: V3PriceRequest | undefined): string {
-  if (operation !== 'v3.recordQuery' || v3Request === undefined) return operation;
-  return `${operation}:${v3Request.mode === 'report' ? (v3Request.projection ?? '') : v3Request.mode}`;
-}
-
-export class CostEstimator {
-  readonly #db: DatabaseSync;
-
-  constructor(db: DatabaseSync) {
-    this.#db = db;
-    applyMigrations(db, COST_ESTIMATES_MODULE, COST_ESTIMATES_MIGRATIONS);
-  }
-
-  /** What the call is expected to cost, before it is sent. */
-  estimate(input: EstimateInput): CostEstimate {
-    if (input.cached) {
-      return { expectedCostMicroUsd: 0, basis: 'cached', note: 'Already bought: answered from the cache at no charge.' };
-    }
-    const rule: FlatPriceRule = priceRuleFor(input.operation, input.v3Request);
-    switch (rule.kind) {
-      case 'free':
-        return { expectedCostMicroUsd: 0, basis: 'free', note: 'Free.' };
-      case 'per_call':
-        return { expectedCostMicroUsd: rule.microUsd, basis: 'price_table', note: `${formatUsd(rule.microUsd)} per call.` };
-      case 'per_resolved_item': {
-        const items = input.items ?? 1;
-        if (!(Number.isSafeInteger(items) && items >= 1)) throw new RangeError('items must be a positive whole number');
-        const most = maxChargeFor(rule, { items });
-        return {
-          expectedCostMicroUsd: most,
-          basis: 'price_table',
-          note: `Up to ${formatUsd(most)}: ${formatUsd(rule.microUsd)} for each of ${items} ${items === 1 ? 'item' : 'items'} that resolves.`,
-        };
-      }
-      case 'per_page_with_results': {
-        const observed = this.lastObservedPageCharge(input.operation, input.v3Request, input.connectionId);
-        if (observed !== null) {
-          return {
-            expectedCostMicroUsd: observed,
-            basis: 'last_observed',
-            note: `About ${formatUsd(observed)} per page with results, as last charged; an empty page is free.`,
-          };
-        }
-        return {
-          expectedCostMicroUsd: rule.microUsd,
-          basis: 'price_table',
-          note: `${formatUsd(rule.microUsd)} per page with results (list price, not yet observed); an empty page is free.`,
-        };
-      }
-    }
-  }
-
-  /**
-   * Remembers what a page of a per-page operation actually cost. Zero charges (empty pages,
-   * replays) say nothing about the price and are ignored. Returns whether it was recorded.
-   */
-  recordObservedCharge(input: ObservedChargeInput): boolean {
-    const charged = checkAmount('chargedMicroUsd', input.chargedMicroUsd);
-    if (charged === 0) return false;
-    if (priceRuleFor(input.operation, input.v3Request).kind !== 'per_page_with_results') return false;
-    statement(this.#db, 
-        `INSERT INTO observed_page_charges (connection_id, price_key, micro_usd, observed_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (connection_id, price_key) DO UPDATE SET micro_usd = excluded.micro_usd, observed_at = excluded.observed_at`,
-      )
-      .run(
-        input.connectionId ?? DEFAULT_CONNECTION,
-        priceKey(input.operation, input.v3Request),
-        charged,
-        (input.at ?? new Date()).toISOString(),
-      );
-    return true;
-  }
-
-  lastObservedPageCharge(operation: ServiceOperationName, v3Request?: V3PriceRequest, connectionId?: string): MicroUsd | null {
-    const row = statement(this.#db, 'SELECT micro_usd FROM observed_page_charges WHERE connection_id = ? AND price_key = ?')
-      .get(connectionId ?? DEFAULT_CONNECTION, priceKey(operation, v3Request));
-    return row ? Number(row['micro_usd']) : null;
-  }
 }

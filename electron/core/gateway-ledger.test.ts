@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { SpendSnapshot } from '../../shared/ipc.ts';
-import type { SpendLedger } from './ledger.ts';
+import type { SpendLedger } from './ledger/spend-ledger.ts';
 import type { EventHub } from './events.ts';
 import { ServiceClient, type AttemptEvent } from './service-client.ts';
 import { buildTestGateway, failureOf, fillDisk, freeSpace, useLocalService } from './gateway-test-kit.ts';

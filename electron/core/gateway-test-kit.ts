@@ -8,10 +8,11 @@ import { createLocalService, type LocalService } from '../local-service/server.t
 import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { inTransaction, openAppDatabase } from './app-db.ts';
-import { SpendLedger, type SpendLedgerOptions } from './ledger.ts';
+import { SpendLedger, type SpendLedgerOptions } from './ledger/spend-ledger.ts';
 import { ResponseCache } from './cache.ts';
 import { ProjectStore } from './projects.ts';
-import { BudgetPolicy, CostEstimator, type BudgetSettings } from './budgets.ts';
+import { BudgetPolicy, type BudgetSettings } from './budgets.ts';
+import { CostEstimator } from './cost-estimator.ts';
 import { EventHub } from './events.ts';
 import type { ServiceClient } from './service-client.ts';
 import { ServiceGateway } from './service-gateway.ts';

@@ -18,6 +18,16 @@ import {
 // A key no real output should ever contain: every leak check searches for it.
 const SENTINEL = 'SENTINEL-k3y-7f3a9c51';
 
+/** What `work` throws; undefined when it returns. */
+function thrownBy(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 /** A stand-in for Electron's safeStorage: XOR with a per-keychain secret, tagged so decryption can fail. */
 class FakeSafeStorage implements SafeStorageLike {
   available = true;
@@ -68,12 +78,7 @@ describe('normalizeApiKey', () => {
     [`${SENTINEL}é`, /printable/],
     [`${SENTINEL}\u0000`, /printable/],
   ])('refuses %j with a reason that does not repeat the key', (key, reason) => {
-    let thrown: unknown;
-    try {
-      normalizeApiKey(key);
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => normalizeApiKey(key));
     expect(thrown).toBeInstanceOf(InvalidApiKeyError);
     const error = thrown as InvalidApiKeyError;
     expect(error.message).toMatch(reason);
@@ -125,12 +130,7 @@ describe('MemoryKeyVault', () => {
 
   it('requireApiKey fails with key_not_configured when there is no key', () => {
     const vault = new MemoryKeyVault();
-    let thrown: unknown;
-    try {
-      requireApiKey(vault);
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => requireApiKey(vault));
     expect(toIpcError(thrown).code).toBe('key_not_configured');
     vault.setKey(SENTINEL);
     expect(requireApiKey(vault)).toBe(SENTINEL);
@@ -257,12 +257,7 @@ describe('SafeStorageKeyVault', () => {
     const vault = open();
     vault.setKey('previous-key-1');
     storage.failEncrypt = true;
-    let thrown: unknown;
-    try {
-      vault.setKey(SENTINEL);
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => vault.setKey(SENTINEL));
     expect(thrown).toBeInstanceOf(KeyStorageError);
     expect((thrown as Error).message).not.toContain(SENTINEL);
     expect(inspect(thrown)).not.toContain(SENTINEL);
@@ -274,12 +269,7 @@ describe('SafeStorageKeyVault', () => {
     const blocked = path.join(directory, 'blocked');
     mkdirSync(path.join(blocked, 'inside'), { recursive: true });
     const vault = new SafeStorageKeyVault({ safeStorage: storage, filePath: blocked, platform: 'linux' });
-    let thrown: unknown;
-    try {
-      vault.setKey(SENTINEL);
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => vault.setKey(SENTINEL));
     expect(thrown).toBeInstanceOf(KeyStorageError);
     expect((thrown as Error).message).not.toContain(SENTINEL);
     expect(vault.getKey()).toBeNull();

@@ -7,7 +7,7 @@ import { ProjectSchema } from '../../shared/ipc.ts';
 import { openAppDatabase } from './app-db.ts';
 import { toIpcError } from './failure.ts';
 import { applyMigrations } from './app-db.ts';
-import { localDay, normalizeProjectName, ProjectError, PROJECTS_MIGRATIONS, PROJECTS_MODULE, ProjectStore, SettingsStore, toIpcProject } from './projects.ts';
+import { localDay, normalizeProjectName, ProjectError, PROJECTS_MIGRATIONS, PROJECTS_MODULE, ProjectStore, toIpcProject } from './projects.ts';
 
 const fixedClock = () => new Date('2025-03-01T09:00:00.000Z');
 
@@ -20,6 +20,16 @@ function refusal(work: () => unknown): { code: string; message: string } {
   }
   throw new Error('expected a refusal');
 }
+
+// Each test gets a ProjectStore on a fresh in-memory database, at the fixed clock.
+let db: DatabaseSync;
+let projects: ProjectStore;
+
+beforeEach(() => {
+  db = openAppDatabase(':memory:');
+  projects = new ProjectStore(db, { now: fixedClock });
+});
+afterEach(() => db.close());
 
 describe('normalizeProjectName', () => {
   it('trims and collapses inner whitespace', () => {
@@ -36,15 +46,6 @@ describe('normalizeProjectName', () => {
 });
 
 describe('ProjectStore', () => {
-  let db: DatabaseSync;
-  let projects: ProjectStore;
-
-  beforeEach(() => {
-    db = openAppDatabase(':memory:');
-    projects = new ProjectStore(db, { now: fixedClock });
-  });
-  afterEach(() => db.close());
-
   it('creates a project with a trimmed name and an optional cap', () => {
     const smith = projects.create({ name: '  Smith appraisal ', spendingCapMicroUsd: 20_000_000 });
     expect(smith).toEqual({
@@ -151,14 +152,6 @@ describe('ProjectStore', () => {
 
 describe('ProjectStore assignments', () => {
   const SUBJECT = 'prop_0b7c2f3e-5d0a-5c1e-9f43-2a6d8e1b4c70';
-  let db: DatabaseSync;
-  let projects: ProjectStore;
-
-  beforeEach(() => {
-    db = openAppDatabase(':memory:');
-    projects = new ProjectStore(db, { now: fixedClock });
-  });
-  afterEach(() => db.close());
 
   it('creates an assignment with defaults: effective date today where Plat runs, the rest empty', () => {
     const a = projects.createAssignment({ name: '1708 21st St NW', details: { subjectRef: SUBJECT, subjectLabel: ' 1708 21ST ST NW ' } });
@@ -215,20 +208,5 @@ describe('ProjectStore assignments', () => {
     store.updateAssignmentDetails('p1', { subjectRef: SUBJECT });
     expect(store.assignmentDetails('p1')?.subjectRef).toBe(SUBJECT);
     old.close();
-  });
-});
-
-describe('SettingsStore', () => {
-  it('round-trips JSON values and tells unset from null', () => {
-    const db = openAppDatabase(':memory:');
-    const settings = new SettingsStore(db);
-    expect(settings.get('x')).toBeUndefined();
-    settings.set('x', null);
-    expect(settings.get('x')).toBeNull();
-    settings.set('x', { a: [1, 2] });
-    expect(settings.get('x')).toEqual({ a: [1, 2] });
-    settings.delete('x');
-    expect(settings.get('x')).toBeUndefined();
-    db.close();
   });
 });

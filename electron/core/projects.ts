@@ -1,7 +1,6 @@
 // Projects: the assignment a piece of research is for (an appraisal, a title search). Spending is
 // attributed to the active project in the ledger (its `project_id`), and each project may carry a
-// hard spending cap that the budget policy enforces. Also home of the small key-value settings table
-// the core's modules share (active project, budget settings), because projects are its first user.
+// hard spending cap that the budget policy enforces.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { AssignmentDetailsSchema, type AssignmentDetails, type Project as IpcProject } from '../../shared/ipc.ts';
@@ -9,58 +8,7 @@ import { MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
 import { entityPrefix, isIsoDate } from '../../shared/service/index.ts';
 import { applyMigrations, inTransaction, statement } from './app-db.ts';
 import { PlatFailure } from './failure.ts';
-
-// ---------------------------------------------------------------------------------------------
-// Settings: one JSON value per key.
-
-export const SETTINGS_MODULE = 'core-settings';
-
-/** Append-only (see app-db.ts). */
-export const SETTINGS_MIGRATIONS: readonly string[] = [
-  `CREATE TABLE core_settings (
-     key TEXT PRIMARY KEY,
-     value_json TEXT NOT NULL,
-     updated_at TEXT NOT NULL
-   ) STRICT;`,
-];
-
-/** Key-value settings kept in the app database. Values are JSON; readers validate what they get. */
-export class SettingsStore {
-  readonly #db: DatabaseSync;
-
-  constructor(db: DatabaseSync) {
-    this.#db = db;
-    applyMigrations(db, SETTINGS_MODULE, SETTINGS_MIGRATIONS);
-  }
-
-  /** The stored value, or undefined when the key was never set (or holds unreadable JSON). */
-  get(key: string): unknown {
-    const row = statement(this.#db, 'SELECT value_json FROM core_settings WHERE key = ?').get(key);
-    if (!row) return undefined;
-    try {
-      return JSON.parse(String(row['value_json'])) as unknown;
-    } catch {
-      return undefined;
-    }
-  }
-
-  set(key: string, value: unknown, now: Date = new Date()): void {
-    const json = JSON.stringify(value);
-    if (json === undefined) throw new TypeError(`setting ${key} must be JSON-serialisable`);
-    statement(this.#db, 
-        `INSERT INTO core_settings (key, value_json, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
-      )
-      .run(key, json, now.toISOString());
-  }
-
-  delete(key: string): void {
-    statement(this.#db, 'DELETE FROM core_settings WHERE key = ?').run(key);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Projects
+import { SettingsStore } from './settings-store.ts';
 
 export const PROJECTS_MODULE = 'projects';
 
@@ -94,12 +42,13 @@ export const PROJECTS_MIGRATIONS: readonly string[] = [
 export const PROJECT_NAME_MAX_LENGTH = 120;
 const ACTIVE_PROJECT_SETTING = 'projects.activeProjectId';
 
-export interface Project {
-  id: string;
-  name: string;
+/**
+ * A project as the store keeps it: the IPC contract's id, name and creation time, with its cap and
+ * archive time under the store's names. toIpcProject is the one mapping to the contract's `Project`.
+ */
+export interface Project extends Pick<IpcProject, 'id' | 'name' | 'createdAt'> {
   /** Hard cap on this project's spending; null means no cap. */
   spendingCapMicroUsd: MicroUsd | null;
-  createdAt: string;
   /** When it was archived; null while open. */
   archivedAt: string | null;
 }
@@ -382,6 +331,12 @@ export function toIpcProject(project: Project, assignment: AssignmentDetails | n
     createdAt: project.createdAt,
     assignment,
   };
+}
+
+/** Its id, name and cap as the IPC contract names them, for the documents that carry them (report sources, workfile). */
+export function projectIdentity(project: Project): Pick<IpcProject, 'id' | 'name' | 'capMicroUsd'> {
+  const { id, name, capMicroUsd } = toIpcProject(project);
+  return { id, name, capMicroUsd };
 }
 
 function detailsFromRow(row: Record<string, unknown>): AssignmentDetails {

@@ -1,7 +1,7 @@
 // When the gateway writes a call to the ledger: ahead of sending when it can charge, once with its
 // answer when it cannot. Real gateway, client, ledger and cache against the local service.
 import { describe, expect, it } from 'vitest';
-import type { SpendEntry } from './ledger.ts';
+import type { SpendEntry } from './ledger/spend-entries.ts';
 import type { ResponseCache } from './cache.ts';
 import { ServiceClient } from './service-client.ts';
 import type { ServiceGateway } from './service-gateway.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { openSampleStore } from '../local-service/sample-store.ts';
 import { openAppDatabase } from '../core/app-db.ts';
-import { SpendLedger } from '../core/ledger.ts';
+import { SpendLedger } from '../core/ledger/spend-ledger.ts';
 import { spawnBrowserHost, type SpawnedHost } from './spawn-host.ts';
 import { connectBridge } from './bridge-client.ts';
 import type { BridgeClient } from '../../shared/bridge-protocol.ts';

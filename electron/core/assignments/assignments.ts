@@ -18,9 +18,9 @@ import { operationSchemas, type ServiceOperationName } from '../../../shared/ser
 import { safeFilename } from '../../../shared/filename.ts';
 import { inTransaction, storageProblemOf } from '../app-db.ts';
 import { canonicalRequestKey, type ResponseCache } from '../cache.ts';
-import type { CostEstimator } from '../budgets.ts';
+import type { CostEstimator } from '../cost-estimator.ts';
 import { PlatFailure } from '../failure.ts';
-import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, toIpcProject, type AssignmentDetailsInput, type ProjectStore } from '../projects.ts';
+import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, projectIdentity, toIpcProject, type AssignmentDetailsInput, type ProjectStore } from '../projects.ts';
 import { itemsOf, normalizeParts, v3PriceRequestOf, type RequestParts } from '../service-gateway.ts';
 import { answerLabel, citationsOf, compactParameters } from './answer-label.ts';
 import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type KeptAnswer, type NewKeptAnswer } from './answer-store.ts';
@@ -199,7 +199,7 @@ export class AssignmentService {
     const summary = this.#answers.latest(assignmentId, 'v4.summary', (parts) => record(parts.path).q_id === ref);
     const workfile = this.#comparables.get(assignmentId);
     return {
-      assignment: { id: project.id, name: project.name, capMicroUsd: project.spendingCapMicroUsd, details },
+      assignment: { ...projectIdentity(project), details },
       subject: this.#subjectReport(assignmentId, ref),
       summary: summary?.envelope ?? null,
       choices: this.#answers.choices(assignmentId),
@@ -298,7 +298,7 @@ export class AssignmentService {
       version: WORKFILE_VERSION,
       exportedAt: this.#now().toISOString(),
       exportedBy: `Plat ${this.#o.appVersion}`,
-      assignment: { id: project.id, name: project.name, capMicroUsd: project.spendingCapMicroUsd, createdAt: project.createdAt, details },
+      assignment: { ...projectIdentity(project), createdAt: project.createdAt, details },
       spentMicroUsd: this.#o.projectSpent(id),
       answers: kept.map(({ answer, envelope }) => ({
         id: answer.id,

@@ -2,17 +2,10 @@
 // ones (shared/comparables/fixtures), kept with the assignment as a call would keep them, and the
 // workfile's last search names its pages by their request bodies. Also the workfile file format:
 // comparables carried in format 2, format 1 still read, a damaged comparables part refused whole.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { DatabaseSync } from 'node:sqlite';
 import { emptyComparablesWorkfile, type CompSearchRun, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
-import type { CallBilling } from '../../../shared/ipc.ts';
-import { openAppDatabase } from '../app-db.ts';
-import { CostEstimator } from '../budgets.ts';
-import { ResponseCache } from '../cache.ts';
-import { PlatFailure } from '../failure.ts';
-import { ProjectStore } from '../projects.ts';
-import { AssignmentService } from './assignments.ts';
+import { openAssignment, refusalOf } from './assignments-test-kit.ts';
 import { readWorkfile, workfileChecksum, type WorkfileContent } from './workfile.ts';
 
 interface CompsFixture {
@@ -25,37 +18,11 @@ const page2 = fixture<CompsFixture>('comparables/fixtures/dc-1708-comps-2016-wit
 const otherSearch = fixture<CompsFixture>('comparables/fixtures/dc-1708-comps-2016.json');
 const subjectFixture = fixture<{ subjectRef: string; subject: unknown }>('report/fixtures/dc-1708-21st-st-nw.json');
 
-const dbs: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) if (db.isOpen) db.close();
-});
-
 function setUp() {
-  const db = openAppDatabase(':memory:');
-  dbs.push(db);
-  const projects = new ProjectStore(db);
-  let clock = Date.parse('2017-01-03T10:00:00Z');
-  const assignments = new AssignmentService({
-    db,
-    projects,
-    cache: new ResponseCache(db),
-    estimator: new CostEstimator(db),
-    projectSpent: () => 0,
-    appVersion: 'test',
-    now: () => new Date((clock += 1_000)),
-  });
-  const created = assignments.create({
-    name: '1708 21st St NW',
-    capMicroUsd: null,
-    details: { subjectRef: subjectFixture.subjectRef, subjectLabel: '1708 21ST ST NW', effectiveDate: '2017-01-01' },
-    activate: true,
-  });
+  const opened = openAssignment({ name: '1708 21st St NW', subjectRef: subjectFixture.subjectRef, start: '2017-01-03T10:00:00Z' });
   /** Keeps an answer with the assignment, as the core does after a call. */
-  const keep = (body: Record<string, unknown>, envelope: unknown, chargedMicroUsd = 150_000) => {
-    const billing: CallBilling = { chargedMicroUsd, replayed: false, cacheHit: false, servedAt: '2017-01-03T10:00:00Z', requestId: 'req', balanceMicroUsd: null, attempts: 1 };
-    assignments.attach({ projectId: created.id, connectionId: 'local-sample', operation: 'v3.recordQuery', parts: { body }, envelope, billing });
-  };
-  return { db, projects, assignments, id: created.id, keep };
+  const keep = (body: Record<string, unknown>, envelope: unknown, chargedMicroUsd = 150_000) => opened.keep('v3.recordQuery', { body }, envelope, chargedMicroUsd);
+  return { ...opened, keep };
 }
 
 const run = (pages: Array<Record<string, unknown>>, id = 'search-1'): CompSearchRun => ({
@@ -153,16 +120,6 @@ describe('the workfile file with comparables', () => {
   /** A file as a Plat would have written it: the content and its checksum. */
   const written = (content: Record<string, unknown>) => JSON.stringify({ ...content, sha256: workfileChecksum(content as WorkfileContent) });
 
-  function refusal(work: () => unknown): PlatFailure {
-    try {
-      work();
-    } catch (error) {
-      if (error instanceof PlatFailure) return error;
-      throw error;
-    }
-    throw new Error('expected a refusal');
-  }
-
   it('carries the comparables whole, and an import restores them with the pages they read', () => {
     const json = exported(withComparables());
     const content = readWorkfile(json);
@@ -209,7 +166,7 @@ describe('the workfile file with comparables', () => {
       ['a comp chosen twice', { ...content.comparables, chosen: ['rec_a', 'rec_a'] }, /comparable sales cannot be used: A comparable can be chosen only once; chosen more than once: rec_a/],
     ];
     for (const [what, comparables, message] of cases) {
-      const error = refusal(() => elsewhere.assignments.importWorkfile(written({ ...content, comparables })));
+      const error = refusalOf(() => elsewhere.assignments.importWorkfile(written({ ...content, comparables })));
       expect(error.platError, what).toMatchObject({ code: 'invalid_payload', message: expect.stringMatching(message) });
       expect(error.platError.message, what).toMatch(/Nothing was imported/);
     }

@@ -1,28 +1,15 @@
 // The comparables workfile store: one row per assignment, checked on every save with messages for a
 // person, and a write the disk refuses leaves the last saved version as it was.
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
-import { appliedMigrations, openAppDatabase } from '../app-db.ts';
-import { PlatFailure } from '../failure.ts';
+import { appliedMigrations } from '../app-db.ts';
 import { ProjectStore } from '../projects.ts';
+import { fillDisk, openTestDb, refusalOf, SUBJECT, tempDir } from './assignments-test-kit.ts';
 import { ASSIGNMENT_COMPARABLES_MODULE, ComparablesStore } from './comparables-store.ts';
 
-const SUBJECT = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
-const dirs: string[] = [];
-const dbs: DatabaseSync[] = [];
-
-afterEach(() => {
-  for (const db of dbs.splice(0)) if (db.isOpen) db.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 function setUp(path = ':memory:') {
-  const db = openAppDatabase(path);
-  dbs.push(db);
+  const db = openTestDb(path);
   const projects = new ProjectStore(db);
   let clock = Date.parse('2017-01-03T10:00:00Z');
   const store = new ComparablesStore(db, { now: () => new Date((clock += 60_000)) });
@@ -38,16 +25,6 @@ const working = (overrides: Partial<ComparablesWorkfile> = {}): ComparablesWorkf
   notUsed: { rec_d: { reason: 'size', note: 'Twice the subject’s living area' } },
   ...overrides,
 });
-
-function refusalOf(work: () => unknown): PlatFailure {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof PlatFailure) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('the comparables store', () => {
   it('answers an empty workfile until one is saved, then the saved one with the time it was saved', () => {
@@ -105,8 +82,7 @@ describe('the comparables store', () => {
   });
 
   it('on a full disk fails with disk_full, leaves the last saved version whole, and saves once there is room', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plat-comparables-'));
-    dirs.push(dir);
+    const dir = tempDir('plat-comparables-');
     const { db, store, id } = setUp(join(dir, 'plat.db'));
     const kept = store.save(id, working());
     fillDisk(db);
@@ -119,14 +95,3 @@ describe('the comparables store', () => {
     expect(store.save(id, larger).reconciliation.comment).toBe(larger.reconciliation.comment);
   });
 });
-
-/** Lets the database grow no more and fills what is left, so the next write that needs room fails with SQLITE_FULL. */
-function fillDisk(db: DatabaseSync): void {
-  db.exec('CREATE TABLE filler (blob TEXT NOT NULL) STRICT');
-  const pages = Number(db.prepare('PRAGMA page_count').get()?.['page_count']);
-  db.exec(`PRAGMA max_page_count = ${pages}`);
-  const filler = db.prepare('INSERT INTO filler (blob) VALUES (?)');
-  expect(() => {
-    for (;;) filler.run('x'.repeat(200));
-  }).toThrow(/full/);
-}

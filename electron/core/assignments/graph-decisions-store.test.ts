@@ -1,30 +1,18 @@
 // The graph decisions store: one decision per link and assignment, a note always, the time the
 // core's; withdrawing removes it; a write the disk refuses leaves the decisions as they were.
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
-import { appliedMigrations, openAppDatabase } from '../app-db.ts';
-import { PlatFailure } from '../failure.ts';
+import { appliedMigrations } from '../app-db.ts';
 import { ProjectStore } from '../projects.ts';
+import { fillDisk, openTestDb, refusalOf, SUBJECT, tempDir } from './assignments-test-kit.ts';
 import { ASSIGNMENT_GRAPH_DECISIONS_MODULE, GraphDecisionsStore } from './graph-decisions-store.ts';
 
-const SUBJECT = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
 /** The owner link of 1620 Q ST NW to ABDOLLAH POOZESH: a same-name lead. */
 const LEAD = 'owned_by:rec_3c1f0e9b-7f7e-5d8e-9d2b-1f1f2a6b8c01→owner:ABDOLLAH POOZESH';
 const FACT = 'taxed_in:prop_284146b3-f423-59ee-80e2-29b10fd24df9→acct_206b2b5c-b1ce-57b6-806a-0ab5e5ad0856';
-const dirs: string[] = [];
-const dbs: DatabaseSync[] = [];
-
-afterEach(() => {
-  for (const db of dbs.splice(0)) if (db.isOpen) db.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 function setUp(path = ':memory:') {
-  const db = openAppDatabase(path);
-  dbs.push(db);
+  const db = openTestDb(path);
   const projects = new ProjectStore(db);
   let clock = Date.parse('2017-01-03T10:00:00Z');
   const store = new GraphDecisionsStore(db, { now: () => new Date((clock += 60_000)) });
@@ -32,16 +20,6 @@ function setUp(path = ':memory:') {
   const id = projects.createAssignment({ name: 'Title 1708 21st St NW', details }).id;
   const other = projects.createAssignment({ name: 'Another assignment', details }).id;
   return { db, store, id, other };
-}
-
-function refusalOf(work: () => unknown): PlatFailure {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof PlatFailure) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('the graph decisions store', () => {
@@ -94,8 +72,7 @@ describe('the graph decisions store', () => {
   });
 
   it('on a full disk fails with disk_full, keeps the decisions as they were, and saves once there is room', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plat-graph-decisions-'));
-    dirs.push(dir);
+    const dir = tempDir('plat-graph-decisions-');
     const { db, store, id } = setUp(join(dir, 'plat.db'));
     // Two long notes nearly fill the table's page, so the next one needs a page the disk has not got.
     store.set(id, LEAD, { decision: 'cut', note: 'The deed names a different Abdollah Poozesh. '.repeat(35) });
@@ -110,14 +87,3 @@ describe('the graph decisions store', () => {
     expect(store.set(id, FACT, { decision: 'confirmed', note }).map((decision) => decision.edgeKey)).toEqual([LEAD, `${FACT}:2`, FACT]);
   });
 });
-
-/** Lets the database grow no more and fills what is left, so the next write that needs room fails with SQLITE_FULL. */
-function fillDisk(db: DatabaseSync): void {
-  db.exec('CREATE TABLE filler (blob TEXT NOT NULL) STRICT');
-  const pages = Number(db.prepare('PRAGMA page_count').get()?.['page_count']);
-  db.exec(`PRAGMA max_page_count = ${pages}`);
-  const filler = db.prepare('INSERT INTO filler (blob) VALUES (?)');
-  expect(() => {
-    for (;;) filler.run('x'.repeat(200));
-  }).toThrow(/full/);
-}

@@ -1,49 +1,18 @@
 // What the report's title research is built from: the answers an assignment keeps of the graph,
 // owner-search and record operations (the embedded service's real answers, kept as a call keeps
 // them) and the researcher's decisions, read back by reportSources; and the report built from them.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { DatabaseSync } from 'node:sqlite';
-import type { CallBilling } from '../../../shared/ipc.ts';
+import { describe, expect, it } from 'vitest';
 import type { ServiceOperationName } from '../../../shared/service/index.ts';
 import { buildSubjectReport } from '../../../shared/report/build-subject-report.ts';
 import { fixtures, ids } from '../../../shared/graph/test-kit.ts';
-import { openAppDatabase } from '../app-db.ts';
-import { CostEstimator } from '../budgets.ts';
-import { ResponseCache } from '../cache.ts';
-import { ProjectStore } from '../projects.ts';
 import type { RequestParts } from '../service-gateway.ts';
-import { AssignmentService } from './assignments.ts';
-
-const dbs: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) if (db.isOpen) db.close();
-});
+import { openAssignment } from './assignments-test-kit.ts';
 
 function setUp() {
-  const db = openAppDatabase(':memory:');
-  dbs.push(db);
-  let clock = Date.parse('2026-11-23T10:00:00Z');
-  const assignments = new AssignmentService({
-    db,
-    projects: new ProjectStore(db),
-    cache: new ResponseCache(db),
-    estimator: new CostEstimator(db),
-    projectSpent: () => 0,
-    appVersion: 'test',
-    now: () => new Date((clock += 1_000)),
-  });
-  const created = assignments.create({
-    name: '1708 21st St NW title',
-    capMicroUsd: null,
-    details: { subjectRef: ids.property1708, subjectLabel: '1708 21ST ST NW', effectiveDate: '2017-01-01' },
-    activate: true,
-  });
+  const { assignments, id, keep: keepCharged } = openAssignment({ name: '1708 21st St NW title', subjectRef: ids.property1708, start: '2026-11-23T10:00:00Z' });
   /** Keeps an answer with the assignment, as the core does after a call (its parts as the renderer sends them). */
-  const keep = (operation: ServiceOperationName, parts: RequestParts, envelope: unknown) => {
-    const billing: CallBilling = { chargedMicroUsd: 0, replayed: false, cacheHit: false, servedAt: '2026-11-23T10:00:00Z', requestId: 'req', balanceMicroUsd: null, attempts: 1 };
-    assignments.attach({ projectId: created.id, connectionId: 'local-sample', operation, parts, envelope, billing });
-  };
-  return { assignments, id: created.id, keep };
+  const keep = (operation: ServiceOperationName, parts: RequestParts, envelope: unknown) => keepCharged(operation, parts, envelope, 0);
+  return { assignments, id, keep };
 }
 
 describe('the title research an assignment keeps', () => {

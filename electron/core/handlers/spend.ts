@@ -1,6 +1,6 @@
 // What was spent: the meter's snapshot, the ledger's rows and its CSV.
 import type { IpcHandlers } from '../ipc-dispatch.ts';
-import type { SpendLedger } from '../ledger.ts';
+import type { SpendLedger } from '../ledger/spend-ledger.ts';
 import type { ServiceGateway } from '../service-gateway.ts';
 
 const ledgerFilter = (filter: { projectId?: string | null | undefined; from?: string | undefined; to?: string | undefined }) => ({

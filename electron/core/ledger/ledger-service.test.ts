@@ -3,14 +3,14 @@
 // retry with the same Idempotency-Key is a free replay. The ledger must still account for every
 // micro-dollar the service took, call by call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalOperation } from '../local-service/operation.ts';
-import { seededRandom } from '../local-service/server.ts';
-import { SEED_CREDIT_MICRO_USD } from '../local-service/service-state.ts';
-import { startTestService, stopTestService } from '../local-service/test-harness.ts';
-import type { TestService, TestServiceOptions } from '../local-service/test-harness.ts';
-import { openAppDatabase } from './app-db.ts';
-import { SpendLedger } from './ledger.ts';
-import type { CallAnswer } from './ledger.ts';
+import type { LocalOperation } from '../../local-service/operation.ts';
+import { seededRandom } from '../../local-service/server.ts';
+import { SEED_CREDIT_MICRO_USD } from '../../local-service/service-state.ts';
+import { startTestService, stopTestService } from '../../local-service/test-harness.ts';
+import type { TestService, TestServiceOptions } from '../../local-service/test-harness.ts';
+import { openAppDatabase } from '../app-db.ts';
+import { SpendLedger } from './spend-ledger.ts';
+import type { CallAnswer } from './spend-entries.ts';
 
 // Small fake operations: the HTTP layer (auth, billing, replays, faults) is what is under test here.
 const operations: LocalOperation[] = [

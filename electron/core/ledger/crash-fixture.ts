@@ -1,14 +1,14 @@
-// Test fixture for ledger.test.ts (not part of the app): opens the ledger at argv[2], begins
+// Test fixture for spend-ledger.test.ts (not part of the app): opens the ledger at argv[2], begins
 // argv[3] attempts as if about to send them, answers the first one, reports the ids on stdout and
 // then waits to be killed with SIGKILL, so the test can check what survives a process that dies
 // between writing ahead and recording the answer.
-import { openAppDatabase } from './app-db.ts';
-import { SpendLedger } from './ledger.ts';
+import { openAppDatabase } from '../app-db.ts';
+import { SpendLedger } from './spend-ledger.ts';
 
 const [dbPath, countText] = process.argv.slice(2);
 const count = Number(countText);
 if (dbPath === undefined || !Number.isInteger(count) || count < 1) {
-  process.stderr.write('usage: node electron/core/ledger-crash-fixture.ts <db path> <attempt count>\n');
+  process.stderr.write('usage: node electron/core/ledger/crash-fixture.ts <db path> <attempt count>\n');
   process.exit(2);
 }
 

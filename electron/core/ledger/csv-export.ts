@@ -1,0 +1,43 @@
+// CSV export of ledger entries (RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled).
+import { formatUsd } from '../../../shared/money.ts';
+import { csvField } from '../../../shared/csv.ts';
+import type { SpendEntry } from './spend-entries.ts';
+
+const CSV_COLUMNS: ReadonlyArray<readonly [string, (entry: SpendEntry) => string | number | boolean | null]> = [
+  ['id', (e) => e.id],
+  ['kind', (e) => e.kind],
+  ['status', (e) => e.status],
+  ['started_at', (e) => e.startedAt],
+  ['finished_at', (e) => e.finishedAt],
+  ['operation', (e) => e.operation],
+  ['request_summary', (e) => JSON.stringify(e.requestSummary)],
+  ['request_id', (e) => e.requestId],
+  ['idempotency_key', (e) => e.idempotencyKey],
+  ['http_status', (e) => e.httpStatus],
+  ['attempts', (e) => e.attempts],
+  ['expected_cost_micro_usd', (e) => e.expectedCostMicroUsd],
+  ['expected_cost_usd', (e) => formatUsd(e.expectedCostMicroUsd)],
+  ['charged_micro_usd', (e) => e.chargedMicroUsd],
+  ['charged_usd', (e) => (e.chargedMicroUsd === null ? null : formatUsd(e.chargedMicroUsd))],
+  ['unreported_charge_micro_usd', (e) => e.unreportedChargeMicroUsd],
+  ['unreported_charge_usd', (e) => formatUsd(e.unreportedChargeMicroUsd)],
+  ['total_charge_micro_usd', (e) => e.totalChargeMicroUsd],
+  ['total_charge_usd', (e) => formatUsd(e.totalChargeMicroUsd)],
+  ['credit_micro_usd', (e) => e.creditMicroUsd],
+  ['credit_usd', (e) => formatUsd(e.creditMicroUsd)],
+  ['balance_after_micro_usd', (e) => e.balanceAfterMicroUsd],
+  ['balance_after_usd', (e) => (e.balanceAfterMicroUsd === null ? null : formatUsd(e.balanceAfterMicroUsd))],
+  ['replayed', (e) => e.replayed],
+  ['cache_hit', (e) => e.cacheHit],
+  ['cache_served_at', (e) => e.cacheServedAt],
+  ['project_id', (e) => e.projectId],
+  ['session_id', (e) => e.sessionId],
+  ['error_code', (e) => e.errorCode],
+];
+
+/** RFC 4180 CSV of ledger entries, with a header row. */
+export function spendEntriesToCsv(entries: readonly SpendEntry[]): string {
+  const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];
+  for (const entry of entries) lines.push(CSV_COLUMNS.map(([, pick]) => csvField(pick(entry))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
