@@ -16,13 +16,13 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import simplify from '@turf/simplify';
 import { parse } from 'csv-parse/sync';
 import { BASEMAP_TILES, type MapFileEntry, type MapLayerEntry, type MapLayerId, type MapManifest } from '../renderer/components/map/map-manifest.ts';
 import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
+import { dataBuildDirs } from './data-build-args.ts';
 
 export const COORDINATE_DECIMALS = 5;
 /** Degrees: 0.00001° is 1.1 m north-south and 0.9 m east-west at DC's latitude. */
@@ -587,15 +587,7 @@ export function buildMapAssets(options: { fromDir: string; outDir: string }): Ma
 // CLI
 
 function main(argv: string[]): void {
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  let fromDir = path.resolve(repoRoot, '../shared/data');
-  let outDir = path.join(repoRoot, 'assets/map');
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--from') fromDir = path.resolve(argv[++i] ?? '');
-    else if (arg === '--out') outDir = path.resolve(argv[++i] ?? '');
-    else throw new Error(`unknown argument ${arg} (use --from DIR, --out DIR)`);
-  }
+  const { fromDir, outDir } = dataBuildDirs(argv, 'assets/map');
   const report = buildMapAssets({ fromDir, outDir });
   console.log(`map assets: ${path.relative(process.cwd(), outDir) || '.'} ${(report.totalBytes / 1e6).toFixed(2)} MB in ${report.ms} ms`);
   for (const file of report.manifest.files) {
