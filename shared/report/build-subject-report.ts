@@ -12,13 +12,15 @@
 import type { AssignmentDetails, ValueChoice } from '../ipc.ts';
 import type { ComparablesWorkfile } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
-import type { Citation, CitedValue, MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
+import type { Citation, MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
 import { subjectReportParts, subjectSummaryParts } from './document.ts';
 import { CitationBook } from './citation-book.ts';
+import { citationOrder } from './citation-order.ts';
 import { analyzeComparables } from '../comparables/analysis.ts';
 import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
 import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';
-import { isRecord, readAnswers, strings, type Answers, type Json } from './subject/answers.ts';
+import { isRecord } from '../json-data.ts';
+import { readAnswers, strings, type Answers, type Json } from './subject/answers.ts';
 import { Builder, type SectionContext } from './subject/builder.ts';
 import {
   assessmentSection,
@@ -145,23 +147,16 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
 /** The endnotes: every citation a printed value or limitation uses, numbered in the order a reader meets them. */
 function numberInOrderOfUse(sections: readonly ReportSection[], after: readonly string[], all: readonly Citation[]): ReportDocument['citations'] {
   const byId = new Map(all.map((citation) => [citation.id, citation]));
-  const order: string[] = [];
-  const use = (ids: readonly string[]) => {
-    for (const id of ids) if (!order.includes(id)) order.push(id);
-  };
-  const visit = (value: CitedValue) => {
-    use(value.citationIds);
-    for (const alternative of value.alternatives) use(alternative.citationIds);
-  };
+  const { ids, use, visit, visitTable } = citationOrder();
   for (const section of sections) {
     // A section prints its limitations under its heading, before its values.
     for (const limitation of section.limitations) use(limitation.citationIds);
     section.values.forEach(visit);
-    for (const table of section.tables) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) visit(row[column.key]!);
+    section.tables.forEach(visitTable);
   }
   // The comparables section, then the title research, print after the subject's sections.
   use(after);
-  return order.flatMap((id, index) => {
+  return ids.flatMap((id, index) => {
     const citation = byId.get(id);
     return citation ? [{ ...citation, number: index + 1 }] : [];
   });

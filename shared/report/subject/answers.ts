@@ -9,11 +9,11 @@ import {
   type CitationView,
 } from '../citation.ts';
 import type { CitedValue } from '../document.ts';
+import { isRecord } from '../../json-data.ts';
 
 export type Json = Record<string, unknown>;
 export type Raw = CitedValue['raw'];
 
-export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 export const strings = (value: unknown): string[] =>
   typeof value === 'string' ? (value.trim() === '' ? [] : [value]) : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];

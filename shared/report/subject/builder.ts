@@ -5,7 +5,8 @@ import type { CitationFields } from '../citation.ts';
 import type { CitationBook } from '../citation-book.ts';
 import { alternativeOf, resolveCandidates, type Candidate } from '../conflicts.ts';
 import type { Citation, CitedValue, Limitation, ReportSection, ReportTable, ValueStatus } from '../document.ts';
-import { isRecord, namedSources, sourcesOf, strings, type Answers, type Json } from './answers.ts';
+import { isRecord } from '../../json-data.ts';
+import { namedSources, sourcesOf, strings, type Answers, type Json } from './answers.ts';
 import { candidateFromSummary, candidateFromV3, v3Value, type FieldSpec } from './fields.ts';
 
 export class Builder {

@@ -3,7 +3,8 @@
 import { asSynthetic, documentCitation, fromV4Citation, type CitationFields } from '../citation.ts';
 import type { Candidate, CandidateStatus } from '../conflicts.ts';
 import { formatFieldValue, humanizeCode, ZERO_PRICE_MEANING } from '../format.ts';
-import { citationForRef, isRecord, strings, text, withChecksum, type Answers, type Json, type Raw } from './answers.ts';
+import { isRecord } from '../../json-data.ts';
+import { citationForRef, strings, text, withChecksum, type Answers, type Json, type Raw } from './answers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Statuses

@@ -4,7 +4,8 @@ import { formatDay } from '../../format-date.ts';
 import { yearBuiltFromPermits, type Candidate, type PermitEvidence } from '../conflicts.ts';
 import type { CitedValue, ReportSection, ReportTable } from '../document.ts';
 import { humanizeCode } from '../format.ts';
-import { citationForRef, isRecord, sourcesOf, strings, text, type Json } from './answers.ts';
+import { isRecord } from '../../json-data.ts';
+import { citationForRef, sourcesOf, strings, text, type Json } from './answers.ts';
 import { contextOf, missingText, NOT_BOUGHT, sectionJson, sectionLimitations, sectionOf, unavailable, type SectionContext } from './builder.ts';
 import { candidateFromV3, citationsFor, derivedFromText, keyFor, statusOf, v3Value, type FieldSpec } from './fields.ts';
 
