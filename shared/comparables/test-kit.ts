@@ -14,7 +14,9 @@ import {
   type ComparablesWorkfile,
   type CompSearchRun,
   type GridRowKey,
+  type LonLat,
   type NotUsedEntry,
+  type PolygonCoords,
   type SubjectProperty,
 } from './model.ts';
 import { regressionSupport } from './regression.ts';
@@ -184,6 +186,17 @@ export function comparableSale(spec: SaleSpec): ComparableSale {
     screenedOut: market ? null : { reason: 'non_market', note: 'OTR price 0: non-market or no price.' },
   };
 }
+
+/** A closed square of `half` degrees around a point. */
+export const squareAround = ([lon, lat]: LonLat, half: number): PolygonCoords => [
+  [
+    [lon - half, lat - half],
+    [lon + half, lat - half],
+    [lon + half, lat + half],
+    [lon - half, lat + half],
+    [lon - half, lat - half],
+  ],
+];
 
 /** A workfile with the given rates (the rest null) and anything else the test sets. */
 export function workfileWith(patch: Partial<Omit<ComparablesWorkfile, 'rates'>> & { rates?: Partial<ComparablesWorkfile['rates']> }): ComparablesWorkfile {
