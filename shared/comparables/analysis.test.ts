@@ -9,22 +9,12 @@ import { analyzeComparables, type ComparablesAnalysisInput } from './analysis.ts
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import undatedPage1 from './fixtures/dc-1708-comps-2016-with-undated.json' with { type: 'json' };
 import undatedPage2 from './fixtures/dc-1708-comps-2016-with-undated-page-2.json' with { type: 'json' };
-import { emptyComparablesWorkfile, type ComparablesWorkfile, type CompSearchRun } from './model.ts';
+import { emptyComparablesWorkfile, type ComparablesWorkfile } from './model.ts';
+import { comps2016Run } from './test-kit.ts';
 
 const ids = comps2016.envelope.data.items.map((item) => item.record_ref);
 
-const run = (patch: Partial<CompSearchRun> = {}): CompSearchRun => ({
-  id: 'run_1',
-  criteria: { ...emptyComparablesWorkfile().criteria, monthsBack: 12 },
-  effectiveDate: '2017-01-01',
-  radiusMiles: 0.5,
-  pages: [comps2016.request],
-  ranAt: '2026-11-23T21:45:24.090Z',
-  dataAsOf: comps2016.envelope.data.snapshot,
-  total: 14,
-  returned: 14,
-  ...patch,
-});
+const run = comps2016Run;
 
 const workfile = (patch: Partial<ComparablesWorkfile> = {}): ComparablesWorkfile => ({
   ...emptyComparablesWorkfile(),

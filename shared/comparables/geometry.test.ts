@@ -9,21 +9,11 @@ import {
   selfIntersections,
 } from './geometry.ts';
 import type { LonLat, PolygonCoords } from './model.ts';
+import { squareAround } from './test-kit.ts';
 
 // 1708 21ST ST NW (its tax square's centroid) and 2015 Q ST NW, from the comparables fixture.
 const subject: LonLat = [-77.047037, 38.912976];
 const qStreet: LonLat = [-77.045755, 38.911535];
-
-/** A square of `half` degrees around a point, closed. */
-const squareAround = ([lon, lat]: LonLat, half: number): PolygonCoords => [
-  [
-    [lon - half, lat - half],
-    [lon + half, lat - half],
-    [lon + half, lat + half],
-    [lon - half, lat + half],
-    [lon - half, lat - half],
-  ],
-];
 
 describe('distance and direction', () => {
   it('agrees with the service’s distance for a fixture sale', () => {

@@ -13,22 +13,12 @@ import {
   type CriteriaContext,
 } from './search.ts';
 import { distanceMiles } from './geometry.ts';
+import { squareAround } from './test-kit.ts';
 
 const SUBJECT_REF = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
 const subject: LonLat = [-77.047037, 38.912976];
 const ctx: CriteriaContext = { effectiveDate: '2017-01-01', subject: { lonLat: subject }, salesCoverage: { earliest: '1964-12-22', latest: '2017-01-17' } };
 const withCriteria = (changes: Partial<CompSearchCriteria>): CompSearchCriteria => ({ ...DEFAULT_CRITERIA, ...changes });
-
-/** A closed square of `half` degrees around a point. */
-const squareAround = ([lon, lat]: LonLat, half: number): PolygonCoords => [
-  [
-    [lon - half, lat - half],
-    [lon + half, lat - half],
-    [lon + half, lat + half],
-    [lon - half, lat + half],
-    [lon - half, lat - half],
-  ],
-];
 const drawn = (polygon: PolygonCoords): CompSearchCriteria => withCriteria({ area: { kind: 'polygon', label: 'Dupont East', polygon } });
 
 describe('searchWindow', () => {

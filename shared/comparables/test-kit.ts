@@ -5,6 +5,7 @@ import { CitationBook } from '../report/citation-book.ts';
 import { asSynthetic, type CitationFields } from '../report/citation.ts';
 import type { CitedValue, ValueStatus } from '../report/document.ts';
 import { computeGrid } from './adjustments.ts';
+import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import {
   emptyComparablesWorkfile,
   gridRowKeys,
@@ -13,7 +14,9 @@ import {
   type ComparablesWorkfile,
   type CompSearchRun,
   type GridRowKey,
+  type LonLat,
   type NotUsedEntry,
+  type PolygonCoords,
   type SubjectProperty,
 } from './model.ts';
 import { regressionSupport } from './regression.ts';
@@ -184,24 +187,44 @@ export function comparableSale(spec: SaleSpec): ComparableSale {
   };
 }
 
+/** A closed square of `half` degrees around a point. */
+export const squareAround = ([lon, lat]: LonLat, half: number): PolygonCoords => [
+  [
+    [lon - half, lat - half],
+    [lon + half, lat - half],
+    [lon + half, lat + half],
+    [lon - half, lat + half],
+    [lon - half, lat - half],
+  ],
+];
+
 /** A workfile with the given rates (the rest null) and anything else the test sets. */
 export function workfileWith(patch: Partial<Omit<ComparablesWorkfile, 'rates'>> & { rates?: Partial<ComparablesWorkfile['rates']> }): ComparablesWorkfile {
   const empty = emptyComparablesWorkfile();
   return { ...empty, ...patch, rates: { ...empty.rates, ...patch.rates } };
 }
 
+/** The search of dc-1708-comps-2016.json as a workfile keeps it: 0.5 mile around 1708 21ST ST NW, the year before 2017-01-01. */
+export function comps2016Run(patch: Partial<CompSearchRun> = {}): CompSearchRun {
+  return {
+    id: 'run_1',
+    criteria: { ...emptyComparablesWorkfile().criteria, monthsBack: 12 },
+    effectiveDate: '2017-01-01',
+    radiusMiles: 0.5,
+    pages: [comps2016.request],
+    ranAt: '2026-11-23T21:45:24.090Z',
+    dataAsOf: comps2016.envelope.data.snapshot,
+    total: 14,
+    returned: 14,
+    ...patch,
+  };
+}
+
 /** The search the kit's analyses say they ran: 0.5 mile around the subject, 2016, its use code. */
-export const TEST_RUN: CompSearchRun = {
-  id: 'run_1',
-  criteria: { ...emptyComparablesWorkfile().criteria, monthsBack: 12 },
-  effectiveDate: '2017-01-01',
-  radiusMiles: 0.5,
+export const TEST_RUN: CompSearchRun = comps2016Run({
   pages: [{ mode: 'report', projection: 'report_comparables_v1', radius_miles: 0.5 }],
-  ranAt: '2026-11-23T21:45:24.090Z',
   dataAsOf: '2017-02-05',
-  total: 14,
-  returned: 14,
-};
+});
 
 /** An analysis as analysis.ts builds it, from a subject, the candidates and the workfile (chosen, rates, weights, not-used reasons). */
 export function analysisOf(input: { subject: SubjectProperty | null; candidates: ComparableSale[]; workfile: ComparablesWorkfile; effectiveDate: string }): ComparablesAnalysis {

@@ -3,26 +3,18 @@
 import { describe, expect, it } from 'vitest';
 import comps2016 from '../comparables/fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import { emptyComparablesWorkfile, gridRowKeys, rateKeys, type ComparablesWorkfile, type CompSearchRun } from '../comparables/model.ts';
+import { comps2016Run } from '../comparables/test-kit.ts';
 import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
 import { SYNTHETIC_PUBLISHER } from './citation.ts';
 import { citationRows } from './citation-export.ts';
 import { comparablesCitationOrder, comparablesValues, NO_COMPS_CHOSEN, NO_SEARCH } from './comparables-section.ts';
 import { ReportDocumentSchema, type CitedValue, type ReportDocument } from './document.ts';
 import dc1708 from './fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
+import { dc1708Input } from './test-kit.ts';
 
 const ids = comps2016.envelope.data.items.map((item) => item.record_ref);
 
-const RUN: CompSearchRun = {
-  id: 'run_1',
-  criteria: { ...emptyComparablesWorkfile().criteria, monthsBack: 12 },
-  effectiveDate: '2017-01-01',
-  radiusMiles: 0.5,
-  pages: [comps2016.request],
-  ranAt: '2026-11-23T21:45:24.090Z',
-  dataAsOf: comps2016.envelope.data.snapshot,
-  total: 14,
-  returned: 14,
-};
+const RUN: CompSearchRun = comps2016Run();
 
 /** Five comps (1730 18TH, 2015 Q, 1638 19TH, 1826 CORCORAN, 1739 19TH), two rates, one sale set aside by the appraiser. */
 const WORKFILE: ComparablesWorkfile = {
@@ -38,22 +30,7 @@ const WORKFILE: ComparablesWorkfile = {
 };
 
 function build(comparables: SubjectReportInput['comparables'], subject: unknown = dc1708.subject): ReportDocument {
-  return buildSubjectReport({
-    assignment: {
-      id: 'asg_1',
-      name: '1708 21st St appraisal',
-      capMicroUsd: null,
-      details: { subjectRef: dc1708.subjectRef, subjectLabel: '', effectiveDate: '2017-01-01', intendedUse: 'Mortgage lending decision', client: 'First Bank', reference: '', notes: '' },
-    },
-    subject,
-    summary: dc1708.summary,
-    choices: [],
-    queryLog: [],
-    spentMicroUsd: 0,
-    generatedAt: '2026-11-24T12:00:00.000Z',
-    prices: { subjectReportMicroUsd: 250_000, summaryMicroUsd: 100_000 },
-    comparables,
-  });
+  return buildSubjectReport(dc1708Input({ name: '1708 21st St appraisal', intendedUse: 'Mortgage lending decision' }, { subject, comparables }));
 }
 
 const withComps = () => build({ workfile: WORKFILE, pages: [comps2016.envelope] });

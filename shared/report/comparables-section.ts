@@ -19,6 +19,7 @@ import {
   type RegressionSupport,
 } from '../comparables/model.ts';
 import { describeCriteria } from '../comparables/search.ts';
+import { citationOrder } from './citation-order.ts';
 import type { Citation, CitedValue, ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
 
 export const COMPARABLES_TITLE = 'Comparable sales';
@@ -263,21 +264,13 @@ export function comparablesValues(section: ComparablesSection): CitedValue[] {
 
 /** The citation ids the section prints, in order of first use: the search's limitations, the grid, the regression's sales, the sales not used, the prior sales. */
 export function comparablesCitationOrder(section: ComparablesSection): string[] {
-  const order: string[] = [];
-  const use = (ids: readonly string[]) => {
-    for (const id of ids) if (!order.includes(id)) order.push(id);
-  };
-  const visit = (value: CitedValue) => {
-    use(value.citationIds);
-    for (const alternative of value.alternatives) use(alternative.citationIds);
-  };
+  const { ids, use, visit, visitTable } = citationOrder();
   for (const limitation of section.search?.limitations ?? []) use(limitation.citationIds);
   for (const row of section.grid?.rows ?? []) [row.subject, ...row.comps.map((cell) => cell.value)].forEach(visit);
   for (const sale of section.support?.salesUsed ?? []) use(sale.citationIds);
   for (const row of section.notUsed) [row.address, row.saleDate, row.price, row.distance].forEach(visit);
-  const table = section.priorSales;
-  if (table) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) visit(row[column.key]!);
-  return order;
+  if (section.priorSales) visitTable(section.priorSales);
+  return ids;
 }
 
 /** Whether an assignment's comparables work has started: a search run, or the workfile saved. Before that the report prints nothing about comparables. */

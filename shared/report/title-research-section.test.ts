@@ -7,7 +7,7 @@ import type { GraphDecision } from '../graph/decisions.ts';
 import { buildSubjectReport, citationRows, type SubjectReportInput } from './build-subject-report.ts';
 import { CitationBook } from './citation-book.ts';
 import { CitedValueSchema, ReportDocumentSchema, TitleResearchSectionSchema, type CitedValue } from './document.ts';
-import dc1708 from './fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
+import { dc1708Input } from './test-kit.ts';
 import { titleResearchCitationOrder, titleResearchSection, titleResearchValues, type KeptServiceAnswer, type TitleResearchSubject } from './title-research-section.ts';
 
 type FixtureName = keyof typeof fixtures;
@@ -208,22 +208,7 @@ describe('titleResearchSection', () => {
 
 describe('the title research in the report document', () => {
   function report(titleResearch: SubjectReportInput['titleResearch']) {
-    return buildSubjectReport({
-      assignment: {
-        id: 'asg_1',
-        name: '1708 21st St title',
-        capMicroUsd: null,
-        details: { subjectRef: dc1708.subjectRef, subjectLabel: '', effectiveDate: '2017-01-01', intendedUse: 'Title review', client: 'First Bank', reference: '', notes: '' },
-      },
-      subject: dc1708.subject,
-      summary: dc1708.summary,
-      choices: [],
-      queryLog: [],
-      spentMicroUsd: 0,
-      generatedAt: '2026-11-23T12:00:00.000Z',
-      prices: { subjectReportMicroUsd: 250_000, summaryMicroUsd: 100_000 },
-      titleResearch,
-    });
+    return buildSubjectReport(dc1708Input({ name: '1708 21st St title', intendedUse: 'Title review' }, { generatedAt: '2026-11-23T12:00:00.000Z', titleResearch }));
   }
 
   it('joins the document after the subject’s sections, its citations numbered in the one book as a reader meets them', () => {

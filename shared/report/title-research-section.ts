@@ -18,6 +18,7 @@ import { kindOfId, ownerNameKey, ownerNodeId, relationLabel, shortId, sslText } 
 import { parcelRunsheet, runsheetEventLabels, type RunsheetEntry } from '../graph/runsheet.ts';
 import { whyLinked } from '../graph/why-linked.ts';
 import { documentCitation } from './citation.ts';
+import { citationOrder } from './citation-order.ts';
 import type { Cite } from './citation-book.ts';
 import type {
   CitedValue,
@@ -505,10 +506,7 @@ export function titleResearchValues(section: TitleResearchSection): CitedValue[]
 
 /** The citation ids the section prints, in order of first use: the entities, the links, the portfolio, the runsheet and its gaps. */
 export function titleResearchCitationOrder(section: TitleResearchSection): string[] {
-  const order: string[] = [];
-  const use = (ids: readonly string[]) => {
-    for (const id of ids) if (!order.includes(id)) order.push(id);
-  };
+  const { ids, use } = citationOrder();
   for (const node of section.graph?.nodes ?? []) use(node.citationIds);
   for (const link of section.graph?.links ?? []) use(link.citationIds);
   const portfolio = section.portfolio;
@@ -521,5 +519,5 @@ export function titleResearchCitationOrder(section: TitleResearchSection): strin
   }
   for (const entry of section.runsheet?.entries ?? []) [entry.date, entry.party, ...(entry.price ? [entry.price] : [])].forEach((value) => use(value.citationIds));
   for (const gap of section.runsheet?.gaps ?? []) use(gap.citationIds);
-  return order;
+  return ids;
 }
