@@ -28,6 +28,8 @@ import { useComparablesStore } from './comparables-store.ts';
 import { isChosen, subjectUseCodeOf } from './comparables-model.ts';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
+// Before the panels' own stylesheets: theirs refine the view's.
+import './comparables.css';
 import { SearchPanel, type MapMode } from './SearchPanel.tsx';
 import { CandidateList } from './CandidateList.tsx';
 import { SalesGrid } from './SalesGrid.tsx';
@@ -36,7 +38,6 @@ import { NotUsedList } from './NotUsedList.tsx';
 import { PriorSales } from './PriorSales.tsx';
 import { ExportButtons } from './ExportButtons.tsx';
 import { useColorScheme } from '../../platform/use-color-scheme.ts';
-import './comparables.css';
 
 // maplibre (and its worker) load with the view, not with the app.
 const PlatMap = lazy(() => import('../../components/map/PlatMap.tsx').then((module) => ({ default: module.PlatMap })));

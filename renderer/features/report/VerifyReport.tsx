@@ -16,6 +16,7 @@ import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { base64FromBytes } from '../../components/download.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { OUTCOME_WORDS, reportSourceRequests, verificationHeadline } from './report-model.ts';
+import './verify-report.css';
 
 // The bridge carries at most about 11 MiB of PDF (ipc.ts verifyReport): said before reading, not after.
 const MAX_PDF_BYTES = Math.floor((15 * 1024 * 1024 * 3) / 4);
