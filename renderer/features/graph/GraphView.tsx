@@ -427,7 +427,7 @@ function SelectionHint(props: { decisions: GraphDecision[]; titles: ReadonlyMap<
                   <li key={decision.edgeKey}>
                     <strong className={`graph-decided graph-decided--${decision.decision}`}>{decisionLabels[decision.decision]}</strong>{' '}
                     {title ? (
-                      <button type="button" className="graph-link-button" onClick={() => props.onShow(decision.edgeKey)}>
+                      <button type="button" className="link-button link-button--underlined" onClick={() => props.onShow(decision.edgeKey)}>
                         {title}
                       </button>
                     ) : (
