@@ -47,7 +47,7 @@ export function ComparablesView() {
     <ActiveAssignmentGate
       purpose="Comparable sales are searched around the active assignment’s subject and judged against its effective date."
       testId="comps-no-assignment"
-      className="comps-empty-state"
+      className="empty-state"
     >
       {(assignment) => <AssignmentComparables key={assignment.id} assignment={assignment} />}
     </ActiveAssignmentGate>
@@ -250,14 +250,14 @@ function Header({ assignment }: { assignment: Project }) {
   const openView = useUiStore((state) => state.openView);
   const details = assignment.assignment!;
   return (
-    <header className="comps-head">
+    <header className="view-head">
       <div className="comps-head__facts">
         <h2 className="comps-head__subject">{details.subjectLabel || details.subjectRef}</h2>
-        <p className="comps-head__meta muted">
+        <p className="view-head__meta muted">
           {assignment.name !== details.subjectLabel && `${assignment.name} · `}effective {details.effectiveDate} · <SaveState />
         </p>
       </div>
-      <div className="comps-head__actions">
+      <div className="view-head__actions">
         <button type="button" className="button" onClick={() => openAssignment(assignment.id)}>
           Open the assignment
         </button>
@@ -278,7 +278,7 @@ function SaveState() {
     return (
       <span className="comps-save comps-save--failed" role="alert">
         Not saved: {saveError instanceof Error ? saveError.message : 'the core refused the workfile'}{' '}
-        <button type="button" className="comps-link" onClick={() => void flush()}>
+        <button type="button" className="link-button link-button--underlined" onClick={() => void flush()}>
           Try again
         </button>
       </span>

@@ -95,7 +95,7 @@ export function ApiKeySettings() {
       {keyStatus.isError && <ErrorNotice error={keyStatus.error} onRetry={() => void keyStatus.refetch()} />}
       {words && status && (
         <div className={`settings-current settings-current--${words.tone}`} data-testid="key-status">
-          <span className={`settings-dot settings-dot--${status.configured ? 'ready' : 'none'}`} aria-hidden="true" />
+          <span className={`status-dot status-dot--${status.configured ? 'ready' : 'none'} settings-dot`} aria-hidden="true" />
           <span>
             <strong>{words.headline}</strong>
             <span className="settings-current__detail">{words.detail}</span>

@@ -52,7 +52,7 @@ function CurrentConnection({ service }: { service: ServiceConnection }) {
   const canRecheck = service.mode === 'live' && keyStatus.data?.configured === true && (service.state === 'unreachable' || service.state === 'failed');
   return (
     <div className="settings-current" data-testid="connection-current">
-      <span className={`settings-dot settings-dot--${words.tone}`} aria-hidden="true" />
+      <span className={`status-dot status-dot--${words.tone} settings-dot`} aria-hidden="true" />
       <span className="settings-current__text">
         <strong>{service.label}</strong> <span className={`settings-current__state settings-current__state--${words.tone}`}>· {words.state}</span>
         {service.baseUrl && <span className="mono settings-current__url"> {service.baseUrl}</span>}
