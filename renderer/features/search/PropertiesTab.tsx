@@ -24,7 +24,8 @@ import {
   type PropertySearchBody,
 } from './property-search.ts';
 import { cellText } from './record-search.ts';
-import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
+import { blankFilterDraft, pageCursor, useSearchStore } from './search-store.ts';
+import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { FilterValue } from './FilterValue.tsx';
@@ -63,12 +64,7 @@ export function PropertiesTab() {
   );
   const columns = useMemo(() => propertyColumns(rows), [rows]);
 
-  const setFilter = (id: string, patch: Partial<PropertyFilterDraft>) =>
-    updateForm({ filters: form.filters.map((draft) => (draft.id === id ? { ...draft, ...patch } : draft)) });
-  const removeFilter = (id: string) => {
-    const rest = form.filters.filter((draft) => draft.id !== id);
-    updateForm({ filters: rest.length > 0 ? rest : [{ id: newDraftId(), field: '', op: 'eq', value: '' }] });
-  };
+  const filters = filterDraftEditor(form.filters, (next) => updateForm({ filters: next }), blankFilterDraft);
   const areaLabel = propertyAreas.find((area) => area.areaUid === form.areaUid)?.label ?? form.areaUid;
 
   return (
@@ -145,21 +141,14 @@ export function PropertiesTab() {
               draft={draft}
               index={index}
               problem={problems?.filters[draft.id]}
-              onChange={(patch) => setFilter(draft.id, patch)}
-              onRemove={() => removeFilter(draft.id)}
+              onChange={(patch) => filters.set(draft.id, patch)}
+              onRemove={() => filters.remove(draft.id)}
             />
           ))}
-          <button
-            type="button"
-            className="button button--small"
-            disabled={form.filters.length >= 20}
-            onClick={() => updateForm({ filters: [...form.filters, { id: newDraftId(), field: '', op: 'eq', value: '' }] })}
-          >
-            Add filter
-          </button>
+          <AddFilterButton count={form.filters.length} max={20} onAdd={filters.add} />
         </fieldset>
 
-        <div className="search-form__actions" ref={actionsRef}>
+        <SearchFormActions hostRef={actionsRef} problems={problems?.form}>
           <ChargeButton
             operation="searchProperties"
             request={firstRequest}
@@ -172,13 +161,7 @@ export function PropertiesTab() {
               void page.buy(options, { body: check.body });
             }}
           />
-          <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
-          {problems && problems.form.length > 0 && (
-            <span className="search-problem" role="status">
-              {problems.form.join(' ')}
-            </span>
-          )}
-        </div>
+        </SearchFormActions>
       </form>
 
       {run && (

@@ -29,7 +29,8 @@ import {
   type RecordSearchQuery,
   type SourceFieldInfo,
 } from './record-search.ts';
-import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
+import { blankFilterDraft, pageCursor, useSearchStore } from './search-store.ts';
+import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { cellContent, PagedResultsHead } from './PageBar.tsx';
@@ -85,12 +86,7 @@ export function RecordsTab() {
   const columns = useMemo(() => recordColumns(run?.first.kind ?? '', records, runFields), [run, records, runFields]);
   const openRecordData = records.find((record) => record.record_ref === openRecordRef);
 
-  const setFilter = (id: string, patch: Partial<RecordFilterDraft>) =>
-    updateForm({ filters: form.filters.map((draft) => (draft.id === id ? { ...draft, ...patch } : draft)) });
-  const removeFilter = (id: string) => {
-    const rest = form.filters.filter((draft) => draft.id !== id);
-    updateForm({ filters: rest.length > 0 ? rest : [{ id: newDraftId(), field: '', op: 'eq', value: '' }] });
-  };
+  const filters = filterDraftEditor(form.filters, (next) => updateForm({ filters: next }), blankFilterDraft);
 
   const startSearch = (options: { confirmed?: boolean }) => {
     if (!check.ok) return;
@@ -161,21 +157,14 @@ export function RecordsTab() {
               index={index}
               fields={fields}
               problem={problems?.filters[draft.id]}
-              onChange={(patch) => setFilter(draft.id, patch)}
-              onRemove={() => removeFilter(draft.id)}
+              onChange={(patch) => filters.set(draft.id, patch)}
+              onRemove={() => filters.remove(draft.id)}
             />
           ))}
-          <button
-            type="button"
-            className="button button--small"
-            disabled={form.filters.length >= MAX_FILTERS}
-            onClick={() => updateForm({ filters: [...form.filters, { id: newDraftId(), field: '', op: 'eq', value: '' }] })}
-          >
-            Add filter
-          </button>
+          <AddFilterButton count={form.filters.length} max={MAX_FILTERS} onAdd={filters.add} />
         </fieldset>
 
-        <div className="search-form__actions" ref={runButtonRef}>
+        <SearchFormActions hostRef={runButtonRef} problems={problems?.form}>
           <ChargeButton
             operation="searchRecords"
             request={firstRequest}
@@ -184,13 +173,7 @@ export function RecordsTab() {
             busy={busy}
             onRun={startSearch}
           />
-          <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
-          {problems && problems.form.length > 0 && (
-            <span className="search-problem" role="status">
-              {problems.form.join(' ')}
-            </span>
-          )}
-        </div>
+        </SearchFormActions>
       </form>
 
       {run && (
