@@ -28,7 +28,7 @@ import { blankFilterDraft, pageCursor, useSearchStore } from './search-store.ts'
 import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
-import { FilterValue } from './FilterValue.tsx';
+import { FilterRow } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
 interface PropertyRow extends PropertyRowView {
@@ -220,47 +220,30 @@ function PropertyFilterRow(props: {
   const n = props.index + 1;
   const problemId = `property-filter-problem-${draft.id}`;
   return (
-    <div className="filter-row">
-      <select
-        className="input filter-row__field"
-        aria-label={`Filter ${n} field`}
-        value={draft.field}
-        onChange={(event) => {
-          const next = propertyFieldInfo(event.target.value);
-          const allowed = propertyOperatorsFor(next?.type ?? 'text');
-          props.onChange({ field: event.target.value, op: allowed.includes(draft.op) ? draft.op : (allowed[0] ?? 'eq') });
-        }}
-      >
-        <option value="">Field…</option>
-        {propertyFields.map((candidate) => (
-          <option key={candidate.field} value={candidate.field}>
-            {candidate.label}
-          </option>
-        ))}
-      </select>
-      <select
-        className="input filter-row__op"
-        aria-label={`Filter ${n} operator`}
-        value={draft.op}
-        onChange={(event) => props.onChange({ op: event.target.value as V2FilterOperator })}
-      >
-        {operators.map((op) => (
-          <option key={op} value={op}>
-            {propertyOperatorLabel[op]}
-          </option>
-        ))}
-      </select>
-      <FilterValue
-        n={n}
-        value={draft.value}
-        type={info?.type}
-        textHint="text"
-        problem={props.problem}
-        problemId={problemId}
-        onValue={(value) => props.onChange({ value })}
-        onRemove={props.onRemove}
-      />
-    </div>
+    <FilterRow
+      n={n}
+      field={draft.field}
+      fieldOptions={propertyFields.map((candidate) => (
+        <option key={candidate.field} value={candidate.field}>
+          {candidate.label}
+        </option>
+      ))}
+      onField={(field) => {
+        const allowed = propertyOperatorsFor(propertyFieldInfo(field)?.type ?? 'text');
+        props.onChange({ field, op: allowed.includes(draft.op) ? draft.op : (allowed[0] ?? 'eq') });
+      }}
+      op={draft.op}
+      operators={operators}
+      operatorLabel={propertyOperatorLabel}
+      onOp={(op) => props.onChange({ op: op as V2FilterOperator })}
+      value={draft.value}
+      type={info?.type}
+      textHint="text"
+      problem={props.problem}
+      problemId={problemId}
+      onValue={(value) => props.onChange({ value })}
+      onRemove={props.onRemove}
+    />
   );
 }
 

@@ -34,7 +34,7 @@ import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchF
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { cellContent, PagedResultsHead } from './PageBar.tsx';
-import { FilterValue } from './FilterValue.tsx';
+import { FilterRow } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
 const MAX_FILTERS = 5;
@@ -151,7 +151,7 @@ export function RecordsTab() {
             Filters <span className="muted">(up to {MAX_FILTERS}, all must hold; field names as the publisher wrote them)</span>
           </legend>
           {form.filters.map((draft, index) => (
-            <FilterRow
+            <RecordFilterRow
               key={draft.id}
               draft={draft}
               index={index}
@@ -223,7 +223,7 @@ export function RecordsTab() {
   );
 }
 
-function FilterRow(props: {
+function RecordFilterRow(props: {
   draft: RecordFilterDraft;
   index: number;
   fields: SourceFieldInfo[];
@@ -237,49 +237,37 @@ function FilterRow(props: {
   const problemId = `record-filter-problem-${draft.id}`;
   const n = props.index + 1;
   return (
-    <div className="filter-row">
-      <select
-        className="input filter-row__field"
-        aria-label={`Filter ${n} field`}
-        value={draft.field}
-        onChange={(event) => {
-          const next = fields.find((candidate) => candidate.name === event.target.value);
-          props.onChange({ field: event.target.value, op: next && operatorsFor(next.type).includes(draft.op) ? draft.op : 'eq' });
-        }}
-      >
-        <option value="">Field…</option>
-        {/* A field typed before the kind changed stays visible, so nothing typed is lost. */}
-        {draft.field !== '' && !field && <option value={draft.field}>{draft.field} (not in this kind)</option>}
-        {fields.map((candidate) => (
-          <option key={candidate.name} value={candidate.name} title={candidate.description ?? undefined}>
-            {candidate.name}
-            {candidate.type !== 'unknown' && candidate.type !== 'string' ? ` (${candidate.type})` : ''}
-          </option>
-        ))}
-      </select>
-      <select
-        className="input filter-row__op"
-        aria-label={`Filter ${n} operator`}
-        value={draft.op}
-        onChange={(event) => props.onChange({ op: event.target.value === 'gte' ? 'gte' : 'eq' })}
-      >
-        {(operators.includes(draft.op) ? operators : [...operators, draft.op]).map((op) => (
-          <option key={op} value={op}>
-            {operatorLabel[op]}
-          </option>
-        ))}
-      </select>
-      <FilterValue
-        n={n}
-        value={draft.value}
-        type={field?.type}
-        textHint="value as published"
-        problem={props.problem}
-        problemId={problemId}
-        onValue={(value) => props.onChange({ value })}
-        onRemove={props.onRemove}
-      />
-    </div>
+    <FilterRow
+      n={n}
+      field={draft.field}
+      fieldOptions={
+        <>
+          {/* A field typed before the kind changed stays visible, so nothing typed is lost. */}
+          {draft.field !== '' && !field && <option value={draft.field}>{draft.field} (not in this kind)</option>}
+          {fields.map((candidate) => (
+            <option key={candidate.name} value={candidate.name} title={candidate.description ?? undefined}>
+              {candidate.name}
+              {candidate.type !== 'unknown' && candidate.type !== 'string' ? ` (${candidate.type})` : ''}
+            </option>
+          ))}
+        </>
+      }
+      onField={(name) => {
+        const next = fields.find((candidate) => candidate.name === name);
+        props.onChange({ field: name, op: next && operatorsFor(next.type).includes(draft.op) ? draft.op : 'eq' });
+      }}
+      op={draft.op}
+      operators={operators.includes(draft.op) ? operators : [...operators, draft.op]}
+      operatorLabel={operatorLabel}
+      onOp={(op) => props.onChange({ op: op === 'gte' ? 'gte' : 'eq' })}
+      value={draft.value}
+      type={field?.type}
+      textHint="value as published"
+      problem={props.problem}
+      problemId={problemId}
+      onValue={(value) => props.onChange({ value })}
+      onRemove={props.onRemove}
+    />
   );
 }
 
