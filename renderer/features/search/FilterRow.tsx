@@ -2,54 +2,8 @@
 // button and its problem line. Each form says which fields and operators it offers.
 import type { ReactNode } from 'react';
 
-export function FilterRow<Op extends string>(props: {
-  /** 1-based position, for the labels ("Filter 2 field"). */
-  n: number;
-  field: string;
-  /** The field select's options after "Field…". */
-  fieldOptions: ReactNode;
-  onField: (field: string) => void;
-  op: Op;
-  operators: readonly Op[];
-  operatorLabel: Readonly<Record<Op, string>>;
-  onOp: (op: string) => void;
-  value: string;
-  type: string | undefined;
-  textHint: string;
-  problem: string | undefined;
-  problemId: string;
-  onValue: (value: string) => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="filter-row">
-      <select className="input filter-row__field" aria-label={`Filter ${props.n} field`} value={props.field} onChange={(event) => props.onField(event.target.value)}>
-        <option value="">Field…</option>
-        {props.fieldOptions}
-      </select>
-      <select className="input filter-row__op" aria-label={`Filter ${props.n} operator`} value={props.op} onChange={(event) => props.onOp(event.target.value)}>
-        {props.operators.map((op) => (
-          <option key={op} value={op}>
-            {props.operatorLabel[op]}
-          </option>
-        ))}
-      </select>
-      <FilterValue
-        n={props.n}
-        value={props.value}
-        type={props.type}
-        textHint={props.textHint}
-        problem={props.problem}
-        problemId={props.problemId}
-        onValue={props.onValue}
-        onRemove={props.onRemove}
-      />
-    </div>
-  );
-}
-
 /** The value, remove button and problem line that end every filter row. */
-function FilterValue(props: {
+interface FilterValueProps {
   /** 1-based position, for the labels ("Filter 2 value"). */
   n: number;
   value: string;
@@ -60,7 +14,40 @@ function FilterValue(props: {
   problemId: string;
   onValue: (value: string) => void;
   onRemove: () => void;
-}) {
+}
+
+export function FilterRow<Op extends string>(
+  props: FilterValueProps & {
+    field: string;
+    /** The field select's options after "Field…". */
+    fieldOptions: ReactNode;
+    onField: (field: string) => void;
+    op: Op;
+    operators: readonly Op[];
+    operatorLabel: Readonly<Record<Op, string>>;
+    onOp: (op: string) => void;
+  },
+) {
+  const { field, fieldOptions, onField, op, operators, operatorLabel, onOp, ...value } = props;
+  return (
+    <div className="filter-row">
+      <select className="input filter-row__field" aria-label={`Filter ${props.n} field`} value={field} onChange={(event) => onField(event.target.value)}>
+        <option value="">Field…</option>
+        {fieldOptions}
+      </select>
+      <select className="input filter-row__op" aria-label={`Filter ${props.n} operator`} value={op} onChange={(event) => onOp(event.target.value)}>
+        {operators.map((candidate) => (
+          <option key={candidate} value={candidate}>
+            {operatorLabel[candidate]}
+          </option>
+        ))}
+      </select>
+      <FilterValue {...value} />
+    </div>
+  );
+}
+
+function FilterValue(props: FilterValueProps) {
   return (
     <>
       <input
