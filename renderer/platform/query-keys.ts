@@ -54,5 +54,7 @@ export const assignmentAnswerQueryKey = (assignmentId: string, answerId: string)
 export const subjectReportQueryKey = (assignmentId: string) => ['assignments', assignmentId, 'report'] as const;
 /** An assignment's comparables: its workfile and the kept answers the analysis reads (free, local). */
 export const comparablesQueryKey = (assignmentId: string) => ['assignments', assignmentId, 'comparables'] as const;
+/** An assignment's graph decisions (kept with it, free). */
+export const graphDecisionsQueryKey = (assignmentId: string) => [...assignmentQueryKey(assignmentId), 'graph-decisions'] as const;
 /** The features of a map area layer (wards, ZIPs…) a market area can be chosen from: served with the app, never the service. */
 export const mapAreaLayerQueryKey = (layer: string) => ['map', 'area-layer', layer] as const;

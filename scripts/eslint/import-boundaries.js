@@ -1,6 +1,6 @@
 // @ts-check
 // Enforces where code may reach, in the spirit of VS Code's `code-import-patterns`:
-// the folder a file lives in decides what it may import (see docs: ../shared/docs/architecture.md).
+// the folder a file lives in decides what it may import (see docs/renderer-notes.md, Import boundaries).
 import path from 'node:path';
 import { builtinModules } from 'node:module';
 

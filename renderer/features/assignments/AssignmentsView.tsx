@@ -14,6 +14,7 @@ import { assignmentAnswerQueryKey, assignmentsQueryScope, pricingQueryScope, pro
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { downloadTextFile } from '../../components/download.ts';
+import { HiddenFileInput } from '../../components/HiddenFileInput.tsx';
 import { usdInputText, parseOptionalUsd } from '../../components/usd-input.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { AssignmentFields } from './AssignmentFields.tsx';
@@ -113,18 +114,7 @@ function ImportWorkfile() {
       <button type="button" className="button" disabled={importing.isPending} onClick={() => inputRef.current?.click()}>
         {importing.isPending ? 'Importing…' : 'Import workfile…'}
       </button>
-      <input
-        ref={inputRef}
-        type="file"
-        accept="application/json,.json"
-        className="visually-hidden"
-        aria-label="Workfile to import"
-        tabIndex={-1}
-        onChange={(event) => {
-          void take(event.target.files?.[0]);
-          event.target.value = '';
-        }}
-      />
+      <HiddenFileInput inputRef={inputRef} accept="application/json,.json" label="Workfile to import" onFiles={(files) => void take(files?.[0])} />
       {problem && (
         <p className="notice notice--error" role="alert">
           {problem}

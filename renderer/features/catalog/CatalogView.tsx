@@ -30,7 +30,7 @@ import {
   type SourceRow,
 } from './catalog-model.ts';
 import { useCatalogUi, type CatalogTab } from './catalog-ui-store.ts';
-import { TabPanel, Tabs } from './Tabs.tsx';
+import { TabPanel, Tabs } from '../../components/Tabs.tsx';
 import './catalog.css';
 
 const tabs: Array<{ id: CatalogTab; label: string }> = [

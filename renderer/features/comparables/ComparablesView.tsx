@@ -28,6 +28,8 @@ import { useComparablesStore } from './comparables-store.ts';
 import { isChosen, subjectUseCodeOf } from './comparables-model.ts';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
+// Before the panels' own stylesheets: theirs refine the view's.
+import './comparables.css';
 import { SearchPanel, type MapMode } from './SearchPanel.tsx';
 import { CandidateList } from './CandidateList.tsx';
 import { SalesGrid } from './SalesGrid.tsx';
@@ -36,7 +38,6 @@ import { NotUsedList } from './NotUsedList.tsx';
 import { PriorSales } from './PriorSales.tsx';
 import { ExportButtons } from './ExportButtons.tsx';
 import { useColorScheme } from '../../platform/use-color-scheme.ts';
-import './comparables.css';
 
 // maplibre (and its worker) load with the view, not with the app.
 const PlatMap = lazy(() => import('../../components/map/PlatMap.tsx').then((module) => ({ default: module.PlatMap })));
@@ -46,7 +47,7 @@ export function ComparablesView() {
     <ActiveAssignmentGate
       purpose="Comparable sales are searched around the active assignment’s subject and judged against its effective date."
       testId="comps-no-assignment"
-      className="comps-empty-state"
+      className="empty-state"
     >
       {(assignment) => <AssignmentComparables key={assignment.id} assignment={assignment} />}
     </ActiveAssignmentGate>
@@ -249,14 +250,14 @@ function Header({ assignment }: { assignment: Project }) {
   const openView = useUiStore((state) => state.openView);
   const details = assignment.assignment!;
   return (
-    <header className="comps-head">
+    <header className="view-head">
       <div className="comps-head__facts">
         <h2 className="comps-head__subject">{details.subjectLabel || details.subjectRef}</h2>
-        <p className="comps-head__meta muted">
+        <p className="view-head__meta muted">
           {assignment.name !== details.subjectLabel && `${assignment.name} · `}effective {details.effectiveDate} · <SaveState />
         </p>
       </div>
-      <div className="comps-head__actions">
+      <div className="view-head__actions">
         <button type="button" className="button" onClick={() => openAssignment(assignment.id)}>
           Open the assignment
         </button>
@@ -277,7 +278,7 @@ function SaveState() {
     return (
       <span className="comps-save comps-save--failed" role="alert">
         Not saved: {saveError instanceof Error ? saveError.message : 'the core refused the workfile'}{' '}
-        <button type="button" className="comps-link" onClick={() => void flush()}>
+        <button type="button" className="link-button link-button--underlined" onClick={() => void flush()}>
           Try again
         </button>
       </span>

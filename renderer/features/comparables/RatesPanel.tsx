@@ -9,6 +9,7 @@ import { CitationChip } from '../../components/CitationChip.tsx';
 import { citationView } from '../../../shared/report/citation.ts';
 import type { CitationIndex } from './CitedCell.tsx';
 import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
+import './rates.css';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 

@@ -21,6 +21,7 @@ import { weightLabels } from '../../../shared/comparables/grid-csv.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { formatPct, parseDollarText, parseValueText, setManualAdjustment, setReconciliation, setWeight, moveComp } from './comparables-model.ts';
+import './sales-grid.css';
 
 const manualRowSet: ReadonlySet<GridRowKey> = new Set(manualRows);
 const rateOfRow = new Map<GridRowKey, RateKey>(Object.entries(rateRow).map(([rate, row]) => [row, rate as RateKey]));

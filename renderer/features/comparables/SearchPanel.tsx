@@ -25,6 +25,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useComparablesStore } from './comparables-store.ts';
 import { AreaPicker } from './AreaPicker.tsx';
 import { MAX_PAGES, addPageToCurrentSearch, answerFacts, nextPageBody, parseCriteriaNumber, recordSearch, searchRunOf, setCriteria } from './comparables-model.ts';
+import './search-panel.css';
 
 export type MapMode = { kind: 'none' } | { kind: 'draw' } | { kind: 'pick'; layer: AreaLayer };
 

@@ -32,8 +32,8 @@ export function EntityPage({ entityId }: { entityId: string }) {
   const openGraph = useUiStore((state) => state.openGraph);
 
   return (
-    <article className="entity-page" data-testid="entity-page">
-      <header className="entity-page__header">
+    <article className="page" data-testid="entity-page">
+      <header className="page__header">
         <h1 id="view-title" ref={titleRef} tabIndex={-1}>
           {kind}
           {title.names.length > 0 && <span className="entity-page__caption"> · {title.names.join(' · ')}</span>}

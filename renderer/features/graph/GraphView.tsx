@@ -81,7 +81,7 @@ function GraphWorkspace({ rootText, assignment }: { rootText: string | null; ass
         </p>
       )}
       {rootText === null && (
-        <div className="graph-empty">
+        <div className="empty-state graph-empty">
           <h2>Draw a graph</h2>
           <p>
             No assignment is active, so there is no subject to start from. Type an entity id or an owner name above, or make an assignment active: its
@@ -111,18 +111,18 @@ function GraphHeader({ rootText, assignment }: { rootText: string | null; assign
     openGraph(read.root.kind === 'owner' ? `owner:${read.root.name}` : read.root.id);
   };
   return (
-    <header className="graph-head">
+    <header className="view-head">
       <div className="graph-head__facts">
         {subject ? (
-          <p className="graph-head__meta muted">
+          <p className="view-head__meta muted">
             Assignment <strong>{assignment?.name}</strong> · subject {subject.subjectLabel || subject.subjectRef}
             {rootText !== null && rootText !== subject.subjectRef && ' · drawn from another entity'}
           </p>
         ) : (
-          <p className="graph-head__meta muted">No assignment is active: links can be read, not confirmed or cut.</p>
+          <p className="view-head__meta muted">No assignment is active: links can be read, not confirmed or cut.</p>
         )}
       </div>
-      <form className="graph-head__root" onSubmit={submit} role="search" aria-label="Draw the graph from">
+      <form className="view-head__actions" onSubmit={submit} role="search" aria-label="Draw the graph from">
         <label htmlFor={ids.input}>Draw from</label>
         <input
           id={ids.input}
@@ -435,7 +435,7 @@ function SelectionHint(props: { decisions: GraphDecision[]; titles: ReadonlyMap<
                   <li key={decision.edgeKey}>
                     <strong className={`graph-decided graph-decided--${decision.decision}`}>{decisionLabels[decision.decision]}</strong>{' '}
                     {title ? (
-                      <button type="button" className="graph-link-button" onClick={() => props.onShow(decision.edgeKey)}>
+                      <button type="button" className="link-button link-button--underlined" onClick={() => props.onShow(decision.edgeKey)}>
                         {title}
                       </button>
                     ) : (
@@ -653,7 +653,7 @@ function EmptyGraph({ root, held, areaUid, areasLoading, rootName }: { root: Gra
   const failed = held.find((entry) => entry.answer.isError);
   if (failed) {
     return (
-      <div className="graph-empty">
+      <div className="empty-state graph-empty">
         <p>The graph of {rootName} could not be read.</p>
         <ErrorNotice error={failed.answer.error} onRetry={() => void buyGraphRequest(queryClient, failed.request, { confirmed: true })} />
       </div>
@@ -662,9 +662,9 @@ function EmptyGraph({ root, held, areaUid, areasLoading, rootName }: { root: Gra
   if (root.kind === 'owner') {
     if (areasLoading) return <p className="muted">Reading where owner names are published (free)…</p>;
     const search = held[0];
-    if (areaUid === null || !search) return <p className="graph-empty">Owner names cannot be searched: the service lists no area whose rolls publish them.</p>;
+    if (areaUid === null || !search) return <p className="empty-state graph-empty">Owner names cannot be searched: the service lists no area whose rolls publish them.</p>;
     return (
-      <div className="graph-empty">
+      <div className="empty-state graph-empty">
         <h2>Holdings of owners named like “{root.name}”</h2>
         <p>The owner-name search lists every holding whose owner of record reads like this name; each one drawn is a lead until you confirm it.</p>
         <ChargeButton
@@ -678,7 +678,7 @@ function EmptyGraph({ root, held, areaUid, areasLoading, rootName }: { root: Gra
       </div>
     );
   }
-  return <p className="muted graph-empty">Reading the links of {rootName} (free)…</p>;
+  return <p className="muted empty-state graph-empty">Reading the links of {rootName} (free)…</p>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -100,7 +100,7 @@ export function NodePanel(props: {
                 <ul>
                   {group.entries.map((entry) => (
                     <li key={entry.link.key}>
-                      <button type="button" className="graph-link-button" onClick={() => props.onSelectLink(entry.link.key)}>
+                      <button type="button" className="link-button link-button--underlined" onClick={() => props.onSelectLink(entry.link.key)}>
                         {labels.get(entry.other) ?? entry.other}
                       </button>
                       {entry.link.strength === 'lead' && <span className="graph-strength graph-strength--lead"> lead</span>}

@@ -9,7 +9,7 @@ import { serviceCallOperations, type CostPreview, type IpcResponse, type Service
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { buyAnswer, paidAnswerQuery } from '../../platform/paid-answer.ts';
-import { assignmentQueryKey, pricingQueryScope, previewCostQueryKey } from '../../platform/query-keys.ts';
+import { assignmentQueryKey, graphDecisionsQueryKey, pricingQueryScope, previewCostQueryKey } from '../../platform/query-keys.ts';
 import type { CallOptions, ServiceRequestParts } from '../../platform/service-calls.ts';
 import type { GraphRequest } from './graph-model.ts';
 
@@ -98,8 +98,6 @@ export async function allFree(queryClient: QueryClient, requests: readonly Graph
 
 // ---------------------------------------------------------------------------------------------
 // Decisions
-
-export const graphDecisionsQueryKey = (assignmentId: string) => [...assignmentQueryKey(assignmentId), 'graph-decisions'] as const;
 
 export function useGraphDecisions(assignmentId: string | null) {
   return useQuery({

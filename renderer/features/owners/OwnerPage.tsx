@@ -33,8 +33,8 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
   const first = usePaidAnswer('searchProperties', request, { loadWhenFree: true });
 
   return (
-    <article className="owner-page" data-testid="owner-page">
-      <header className="owner-page__header">
+    <article className="page" data-testid="owner-page">
+      <header className="page__header">
         <h1 id="view-title" ref={titleRef} tabIndex={-1}>
           Owner <span className="owner-page__name">· {name}</span>
         </h1>

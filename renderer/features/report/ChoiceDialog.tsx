@@ -5,6 +5,7 @@ import type { AlternativeValue, CitedValue } from '../../../shared/report/docume
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { DialogFormActions, useModalDialog } from '../../components/Dialog.tsx';
 import { checkChoiceReason, statusWords } from './report-model.ts';
+import './choice-dialog.css';
 
 export interface ChoiceRequest {
   value: CitedValue;

@@ -11,6 +11,7 @@ import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
 import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
+import './comparables-report.css';
 
 export function ComparablesReportSection({ section, context, mapImage }: { section: ComparablesSection; context: ValueContext; mapImage?: MapImageState }) {
   return (

@@ -66,7 +66,7 @@ function TabButton(props: { id: Tab; current: Tab; onSelect: (tab: Tab) => void;
 
 function SubjectReportPanel() {
   return (
-    <ActiveAssignmentGate purpose="The report is built for the active assignment’s subject." testId="report-no-assignment" className="report-empty">
+    <ActiveAssignmentGate purpose="The report is built for the active assignment’s subject." testId="report-no-assignment" className="empty-state">
       {(assignment) => <AssignmentReport key={assignment.id} assignment={assignment} />}
     </ActiveAssignmentGate>
   );

@@ -14,8 +14,10 @@ import { useProjects } from '../../platform/core-queries.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { base64FromBytes } from '../../components/download.ts';
+import { HiddenFileInput } from '../../components/HiddenFileInput.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { OUTCOME_WORDS, reportSourceRequests, verificationHeadline } from './report-model.ts';
+import './verify-report.css';
 
 // The bridge carries at most about 11 MiB of PDF (ipc.ts verifyReport): said before reading, not after.
 const MAX_PDF_BYTES = Math.floor((15 * 1024 * 1024 * 3) / 4);
@@ -73,18 +75,7 @@ export function VerifyReport() {
           </button>{' '}
           <span className="muted">or drop it here</span>
         </p>
-        <input
-          ref={inputRef}
-          type="file"
-          accept="application/pdf,.pdf"
-          className="visually-hidden"
-          aria-label="PDF to verify"
-          tabIndex={-1}
-          onChange={(event) => {
-            take(event.target.files);
-            event.target.value = '';
-          }}
-        />
+        <HiddenFileInput inputRef={inputRef} accept="application/pdf,.pdf" label="PDF to verify" onFiles={take} />
       </div>
       <p role="status" className="report-verify__status">
         {verify.isPending && fileName ? `Reading “${fileName}”…` : ''}

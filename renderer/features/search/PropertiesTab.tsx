@@ -24,10 +24,11 @@ import {
   type PropertySearchBody,
 } from './property-search.ts';
 import { cellText } from './record-search.ts';
-import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
+import { blankFilterDraft, pageCursor, useSearchStore } from './search-store.ts';
+import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
-import { FilterValue } from './FilterValue.tsx';
+import { FilterRow } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
 interface PropertyRow extends PropertyRowView {
@@ -63,12 +64,7 @@ export function PropertiesTab() {
   );
   const columns = useMemo(() => propertyColumns(rows), [rows]);
 
-  const setFilter = (id: string, patch: Partial<PropertyFilterDraft>) =>
-    updateForm({ filters: form.filters.map((draft) => (draft.id === id ? { ...draft, ...patch } : draft)) });
-  const removeFilter = (id: string) => {
-    const rest = form.filters.filter((draft) => draft.id !== id);
-    updateForm({ filters: rest.length > 0 ? rest : [{ id: newDraftId(), field: '', op: 'eq', value: '' }] });
-  };
+  const filters = filterDraftEditor(form.filters, (next) => updateForm({ filters: next }), blankFilterDraft);
   const areaLabel = propertyAreas.find((area) => area.areaUid === form.areaUid)?.label ?? form.areaUid;
 
   return (
@@ -145,21 +141,14 @@ export function PropertiesTab() {
               draft={draft}
               index={index}
               problem={problems?.filters[draft.id]}
-              onChange={(patch) => setFilter(draft.id, patch)}
-              onRemove={() => removeFilter(draft.id)}
+              onChange={(patch) => filters.set(draft.id, patch)}
+              onRemove={() => filters.remove(draft.id)}
             />
           ))}
-          <button
-            type="button"
-            className="button button--small"
-            disabled={form.filters.length >= 20}
-            onClick={() => updateForm({ filters: [...form.filters, { id: newDraftId(), field: '', op: 'eq', value: '' }] })}
-          >
-            Add filter
-          </button>
+          <AddFilterButton count={form.filters.length} max={20} onAdd={filters.add} />
         </fieldset>
 
-        <div className="search-form__actions" ref={actionsRef}>
+        <SearchFormActions hostRef={actionsRef} problems={problems?.form}>
           <ChargeButton
             operation="searchProperties"
             request={firstRequest}
@@ -172,13 +161,7 @@ export function PropertiesTab() {
               void page.buy(options, { body: check.body });
             }}
           />
-          <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
-          {problems && problems.form.length > 0 && (
-            <span className="search-problem" role="status">
-              {problems.form.join(' ')}
-            </span>
-          )}
-        </div>
+        </SearchFormActions>
       </form>
 
       {run && (
@@ -237,47 +220,30 @@ function PropertyFilterRow(props: {
   const n = props.index + 1;
   const problemId = `property-filter-problem-${draft.id}`;
   return (
-    <div className="filter-row">
-      <select
-        className="input filter-row__field"
-        aria-label={`Filter ${n} field`}
-        value={draft.field}
-        onChange={(event) => {
-          const next = propertyFieldInfo(event.target.value);
-          const allowed = propertyOperatorsFor(next?.type ?? 'text');
-          props.onChange({ field: event.target.value, op: allowed.includes(draft.op) ? draft.op : (allowed[0] ?? 'eq') });
-        }}
-      >
-        <option value="">Field…</option>
-        {propertyFields.map((candidate) => (
-          <option key={candidate.field} value={candidate.field}>
-            {candidate.label}
-          </option>
-        ))}
-      </select>
-      <select
-        className="input filter-row__op"
-        aria-label={`Filter ${n} operator`}
-        value={draft.op}
-        onChange={(event) => props.onChange({ op: event.target.value as V2FilterOperator })}
-      >
-        {operators.map((op) => (
-          <option key={op} value={op}>
-            {propertyOperatorLabel[op]}
-          </option>
-        ))}
-      </select>
-      <FilterValue
-        n={n}
-        value={draft.value}
-        type={info?.type}
-        textHint="text"
-        problem={props.problem}
-        problemId={problemId}
-        onValue={(value) => props.onChange({ value })}
-        onRemove={props.onRemove}
-      />
-    </div>
+    <FilterRow
+      n={n}
+      field={draft.field}
+      fieldOptions={propertyFields.map((candidate) => (
+        <option key={candidate.field} value={candidate.field}>
+          {candidate.label}
+        </option>
+      ))}
+      onField={(field) => {
+        const allowed = propertyOperatorsFor(propertyFieldInfo(field)?.type ?? 'text');
+        props.onChange({ field, op: allowed.includes(draft.op) ? draft.op : (allowed[0] ?? 'eq') });
+      }}
+      op={draft.op}
+      operators={operators}
+      operatorLabel={propertyOperatorLabel}
+      onOp={(op) => props.onChange({ op: op as V2FilterOperator })}
+      value={draft.value}
+      type={info?.type}
+      textHint="text"
+      problem={props.problem}
+      problemId={problemId}
+      onValue={(value) => props.onChange({ value })}
+      onRemove={props.onRemove}
+    />
   );
 }
 

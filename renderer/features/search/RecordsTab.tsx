@@ -29,11 +29,12 @@ import {
   type RecordSearchQuery,
   type SourceFieldInfo,
 } from './record-search.ts';
-import { newDraftId, pageCursor, useSearchStore } from './search-store.ts';
+import { blankFilterDraft, pageCursor, useSearchStore } from './search-store.ts';
+import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { cellContent, PagedResultsHead } from './PageBar.tsx';
-import { FilterValue } from './FilterValue.tsx';
+import { FilterRow } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
 const MAX_FILTERS = 5;
@@ -85,12 +86,7 @@ export function RecordsTab() {
   const columns = useMemo(() => recordColumns(run?.first.kind ?? '', records, runFields), [run, records, runFields]);
   const openRecordData = records.find((record) => record.record_ref === openRecordRef);
 
-  const setFilter = (id: string, patch: Partial<RecordFilterDraft>) =>
-    updateForm({ filters: form.filters.map((draft) => (draft.id === id ? { ...draft, ...patch } : draft)) });
-  const removeFilter = (id: string) => {
-    const rest = form.filters.filter((draft) => draft.id !== id);
-    updateForm({ filters: rest.length > 0 ? rest : [{ id: newDraftId(), field: '', op: 'eq', value: '' }] });
-  };
+  const filters = filterDraftEditor(form.filters, (next) => updateForm({ filters: next }), blankFilterDraft);
 
   const startSearch = (options: { confirmed?: boolean }) => {
     if (!check.ok) return;
@@ -155,27 +151,20 @@ export function RecordsTab() {
             Filters <span className="muted">(up to {MAX_FILTERS}, all must hold; field names as the publisher wrote them)</span>
           </legend>
           {form.filters.map((draft, index) => (
-            <FilterRow
+            <RecordFilterRow
               key={draft.id}
               draft={draft}
               index={index}
               fields={fields}
               problem={problems?.filters[draft.id]}
-              onChange={(patch) => setFilter(draft.id, patch)}
-              onRemove={() => removeFilter(draft.id)}
+              onChange={(patch) => filters.set(draft.id, patch)}
+              onRemove={() => filters.remove(draft.id)}
             />
           ))}
-          <button
-            type="button"
-            className="button button--small"
-            disabled={form.filters.length >= MAX_FILTERS}
-            onClick={() => updateForm({ filters: [...form.filters, { id: newDraftId(), field: '', op: 'eq', value: '' }] })}
-          >
-            Add filter
-          </button>
+          <AddFilterButton count={form.filters.length} max={MAX_FILTERS} onAdd={filters.add} />
         </fieldset>
 
-        <div className="search-form__actions" ref={runButtonRef}>
+        <SearchFormActions hostRef={runButtonRef} problems={problems?.form}>
           <ChargeButton
             operation="searchRecords"
             request={firstRequest}
@@ -184,13 +173,7 @@ export function RecordsTab() {
             busy={busy}
             onRun={startSearch}
           />
-          <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
-          {problems && problems.form.length > 0 && (
-            <span className="search-problem" role="status">
-              {problems.form.join(' ')}
-            </span>
-          )}
-        </div>
+        </SearchFormActions>
       </form>
 
       {run && (
@@ -240,7 +223,7 @@ export function RecordsTab() {
   );
 }
 
-function FilterRow(props: {
+function RecordFilterRow(props: {
   draft: RecordFilterDraft;
   index: number;
   fields: SourceFieldInfo[];
@@ -254,49 +237,37 @@ function FilterRow(props: {
   const problemId = `record-filter-problem-${draft.id}`;
   const n = props.index + 1;
   return (
-    <div className="filter-row">
-      <select
-        className="input filter-row__field"
-        aria-label={`Filter ${n} field`}
-        value={draft.field}
-        onChange={(event) => {
-          const next = fields.find((candidate) => candidate.name === event.target.value);
-          props.onChange({ field: event.target.value, op: next && operatorsFor(next.type).includes(draft.op) ? draft.op : 'eq' });
-        }}
-      >
-        <option value="">Field…</option>
-        {/* A field typed before the kind changed stays visible, so nothing typed is lost. */}
-        {draft.field !== '' && !field && <option value={draft.field}>{draft.field} (not in this kind)</option>}
-        {fields.map((candidate) => (
-          <option key={candidate.name} value={candidate.name} title={candidate.description ?? undefined}>
-            {candidate.name}
-            {candidate.type !== 'unknown' && candidate.type !== 'string' ? ` (${candidate.type})` : ''}
-          </option>
-        ))}
-      </select>
-      <select
-        className="input filter-row__op"
-        aria-label={`Filter ${n} operator`}
-        value={draft.op}
-        onChange={(event) => props.onChange({ op: event.target.value === 'gte' ? 'gte' : 'eq' })}
-      >
-        {(operators.includes(draft.op) ? operators : [...operators, draft.op]).map((op) => (
-          <option key={op} value={op}>
-            {operatorLabel[op]}
-          </option>
-        ))}
-      </select>
-      <FilterValue
-        n={n}
-        value={draft.value}
-        type={field?.type}
-        textHint="value as published"
-        problem={props.problem}
-        problemId={problemId}
-        onValue={(value) => props.onChange({ value })}
-        onRemove={props.onRemove}
-      />
-    </div>
+    <FilterRow
+      n={n}
+      field={draft.field}
+      fieldOptions={
+        <>
+          {/* A field typed before the kind changed stays visible, so nothing typed is lost. */}
+          {draft.field !== '' && !field && <option value={draft.field}>{draft.field} (not in this kind)</option>}
+          {fields.map((candidate) => (
+            <option key={candidate.name} value={candidate.name} title={candidate.description ?? undefined}>
+              {candidate.name}
+              {candidate.type !== 'unknown' && candidate.type !== 'string' ? ` (${candidate.type})` : ''}
+            </option>
+          ))}
+        </>
+      }
+      onField={(name) => {
+        const next = fields.find((candidate) => candidate.name === name);
+        props.onChange({ field: name, op: next && operatorsFor(next.type).includes(draft.op) ? draft.op : 'eq' });
+      }}
+      op={draft.op}
+      operators={operators.includes(draft.op) ? operators : [...operators, draft.op]}
+      operatorLabel={operatorLabel}
+      onOp={(op) => props.onChange({ op: op === 'gte' ? 'gte' : 'eq' })}
+      value={draft.value}
+      type={field?.type}
+      textHint="value as published"
+      problem={props.problem}
+      problemId={problemId}
+      onValue={(value) => props.onChange({ value })}
+      onRemove={props.onRemove}
+    />
   );
 }
 

@@ -45,6 +45,8 @@ export interface ResolveRun {
 
 let draftCounter = 0;
 export const newDraftId = (): string => `f${++draftCounter}`;
+/** An empty filter row, as a form starts with and as Add filter makes. */
+export const blankFilterDraft = () => ({ id: newDraftId(), field: '', op: 'eq' as const, value: '' });
 
 interface SearchState {
   tab: SearchTab;
@@ -77,13 +79,13 @@ export const initialRecordsForm = (): RecordSearchForm => ({
   jurisdiction: '11001',
   kind: '',
   sourceId: '',
-  filters: [{ id: newDraftId(), field: '', op: 'eq', value: '' }],
+  filters: [blankFilterDraft()],
   limit: '50',
 });
 
 export const initialPropertiesForm = (): PropertySearchForm => ({
   areaUid: 'area_us_dc',
-  filters: [{ id: newDraftId(), field: '', op: 'eq', value: '' }],
+  filters: [blankFilterDraft()],
   sortField: '',
   sortDirection: 'asc',
   projection: 'identity_summary',

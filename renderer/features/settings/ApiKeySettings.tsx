@@ -10,7 +10,8 @@ import { checkApiKeyInput, describeKeyStatus, needsWeakStorageOptIn } from './se
 import { invalidatePricing, useAppInfo, useKeyStatus } from '../../platform/core-queries.ts';
 import { appInfoQueryKey, keyStatusQueryKey } from '../../platform/query-keys.ts';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
-import { CheckOutcome, Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
+import { CheckOutcome, Outcome, SettingsSection } from './settings-ui.tsx';
+import { TextField } from '../../components/TextField.tsx';
 
 export function ApiKeySettings() {
   const queryClient = useQueryClient();
@@ -78,7 +79,6 @@ export function ApiKeySettings() {
   const words = status ? describeKeyStatus(status) : null;
   const weakOptIn = status !== undefined && needsWeakStorageOptIn(status.backend);
   const localMode = info.data?.service.mode === 'local-sample';
-  const keyIds = fieldIds(ids.key, { hint: true, error: inputError !== null });
   const busy = save.isPending || remove.isPending;
 
   return (
@@ -95,7 +95,7 @@ export function ApiKeySettings() {
       {keyStatus.isError && <ErrorNotice error={keyStatus.error} onRetry={() => void keyStatus.refetch()} />}
       {words && status && (
         <div className={`settings-current settings-current--${words.tone}`} data-testid="key-status">
-          <span className={`settings-dot settings-dot--${status.configured ? 'ready' : 'none'}`} aria-hidden="true" />
+          <span className={`status-dot status-dot--${status.configured ? 'ready' : 'none'} settings-dot`} aria-hidden="true" />
           <span>
             <strong>{words.headline}</strong>
             <span className="settings-current__detail">{words.detail}</span>
@@ -111,24 +111,22 @@ export function ApiKeySettings() {
           submit();
         }}
       >
-        <Field id={ids.key} label={status?.configured ? 'Replace the key' : 'API key'} error={inputError} hint="Paste the whole key. It is sent to Plat’s core only, never shown back.">
-          <input
-            ref={inputRef}
-            id={ids.key}
-            name="api-key"
-            className="settings-input settings-input--key mono"
-            type="password"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            placeholder={status?.configured ? '•••••••• (a key is set)' : ''}
-            aria-invalid={inputError !== null}
-            aria-describedby={keyIds.describedBy}
-            onChange={() => {
-              if (inputError) setInputError(null);
-            }}
-          />
-        </Field>
+        <TextField
+          id={ids.key}
+          label={status?.configured ? 'Replace the key' : 'API key'}
+          error={inputError}
+          hint="Paste the whole key. It is sent to Plat’s core only, never shown back."
+          inputRef={inputRef}
+          name="api-key"
+          inputClassName="settings-input--key mono"
+          type="password"
+          autoCapitalize="off"
+          spellCheck={false}
+          placeholder={status?.configured ? '•••••••• (a key is set)' : ''}
+          onChange={() => {
+            if (inputError) setInputError(null);
+          }}
+        />
         {weakOptIn && (
           <label className="settings-check" htmlFor={ids.weak}>
             <input id={ids.weak} type="checkbox" checked={allowWeak} onChange={(event) => setAllowWeak(event.target.checked)} />

@@ -9,7 +9,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
 import { invalidatePricing, useBudgets } from '../../platform/core-queries.ts';
 import { budgetsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
-import { Field, fieldIds, Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
+import { Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
+import { Field, fieldIds } from '../../components/TextField.tsx';
 
 export function BudgetSettings() {
   const budgets = useBudgets();

@@ -19,7 +19,8 @@ import {
 import { invalidatePricing, useCacheStatus } from '../../platform/core-queries.ts';
 import { cacheStatusQueryKey } from '../../platform/query-keys.ts';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
-import { Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
+import { Outcome, SettingsSection } from './settings-ui.tsx';
+import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 
 export function CacheSettings() {
   const cache = useCacheStatus();
@@ -109,8 +110,6 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
     setNote(null);
   };
   const ttlIds = fieldIds(ids.ttl, { hint: true, error: errors.ttl !== undefined });
-  const entriesIds = fieldIds(ids.entries, { error: errors.entries !== undefined });
-  const sizeIds = fieldIds(ids.size, { error: errors.size !== undefined });
 
   return (
     <form
@@ -126,7 +125,7 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
           <span className="settings-inline">
             <input
               id={ids.ttl}
-              className="settings-input settings-input--number"
+              className="input settings-input--number"
               type="text"
               inputMode="numeric"
               autoComplete="off"
@@ -137,7 +136,7 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
             />
             <select
               id={ids.unit}
-              className="settings-input"
+              className="input"
               aria-label="Unit"
               value={ttlUnit}
               onChange={(event) => changed((text) => setTtlUnit(text as TtlUnit))(event.target.value)}
@@ -150,32 +149,24 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
             </select>
           </span>
         </Field>
-        <Field id={ids.entries} label="Most answers kept" error={errors.entries ?? null}>
-          <input
-            id={ids.entries}
-            className="settings-input settings-input--number"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            value={entriesText}
-            aria-invalid={errors.entries !== undefined}
-            aria-describedby={entriesIds.describedBy}
-            onChange={(event) => changed(setEntriesText)(event.target.value)}
-          />
-        </Field>
-        <Field id={ids.size} label="Largest size (MB)" error={errors.size ?? null}>
-          <input
-            id={ids.size}
-            className="settings-input settings-input--number"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            value={sizeText}
-            aria-invalid={errors.size !== undefined}
-            aria-describedby={sizeIds.describedBy}
-            onChange={(event) => changed(setSizeText)(event.target.value)}
-          />
-        </Field>
+        <TextField
+          id={ids.entries}
+          label="Most answers kept"
+          error={errors.entries ?? null}
+          inputClassName="settings-input--number"
+          inputMode="numeric"
+          value={entriesText}
+          onChange={(event) => changed(setEntriesText)(event.target.value)}
+        />
+        <TextField
+          id={ids.size}
+          label="Largest size (MB)"
+          error={errors.size ?? null}
+          inputClassName="settings-input--number"
+          inputMode="numeric"
+          value={sizeText}
+          onChange={(event) => changed(setSizeText)(event.target.value)}
+        />
       </div>
       <div className="settings-actions">
         <button type="submit" className="button button--primary" disabled={save.isPending}>

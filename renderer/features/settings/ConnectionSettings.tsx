@@ -13,7 +13,8 @@ import { parseLiveUrl } from './settings-model.ts';
 import { invalidatePricing, useAppInfo, useKeyStatus } from '../../platform/core-queries.ts';
 import { appInfoQueryKey, serviceQueryScope } from '../../platform/query-keys.ts';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
-import { Field, fieldIds, Outcome, SettingsSection } from './settings-ui.tsx';
+import { Outcome, SettingsSection } from './settings-ui.tsx';
+import { TextField } from '../../components/TextField.tsx';
 
 export function ConnectionSettings() {
   // The status line keeps this query live from serviceConnectionChanged.
@@ -51,7 +52,7 @@ function CurrentConnection({ service }: { service: ServiceConnection }) {
   const canRecheck = service.mode === 'live' && keyStatus.data?.configured === true && (service.state === 'unreachable' || service.state === 'failed');
   return (
     <div className="settings-current" data-testid="connection-current">
-      <span className={`settings-dot settings-dot--${words.tone}`} aria-hidden="true" />
+      <span className={`status-dot status-dot--${words.tone} settings-dot`} aria-hidden="true" />
       <span className="settings-current__text">
         <strong>{service.label}</strong> <span className={`settings-current__state settings-current__state--${words.tone}`}>· {words.state}</span>
         {service.baseUrl && <span className="mono settings-current__url"> {service.baseUrl}</span>}
@@ -119,7 +120,6 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
 
   const asTyped = parseLiveUrl(url, { allowInsecure: true });
   const unchanged = mode === service.mode && (mode === 'local-sample' || (asTyped.ok && asTyped.value === service.baseUrl));
-  const urlIds = fieldIds(ids.url, { hint: true, error: urlError !== null });
 
   return (
     <form
@@ -133,7 +133,7 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
       }}
     >
       <fieldset className="settings-choice">
-        <legend className="settings-field__label">Connect to</legend>
+        <legend className="field__label">Connect to</legend>
         <label className="settings-choice__option" htmlFor={ids.local}>
           <input id={ids.local} type="radio" name="connection-mode" checked={mode === 'local-sample'} onChange={() => setMode('local-sample')} />
           <span>
@@ -148,24 +148,24 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
         </label>
       </fieldset>
       {mode === 'live' && (
-        <Field id={ids.url} label="Base address" wide error={urlError} hint="As given in the developer portal, e.g. https://records.example.com. Calls then need your API key (below).">
-          <input
-            id={ids.url}
-            className="settings-input settings-input--url"
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            spellCheck={false}
-            placeholder="https://"
-            value={url}
-            aria-invalid={urlError !== null}
-            aria-describedby={urlIds.describedBy}
-            onChange={(event) => {
-              setUrl(event.target.value);
-              if (urlError) setUrlError(null);
-            }}
-          />
-        </Field>
+        <TextField
+          id={ids.url}
+          label="Base address"
+          wide
+          error={urlError}
+          hint="As given in the developer portal, e.g. https://records.example.com. Calls then need your API key (below)."
+          inputClassName="settings-input--url"
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          spellCheck={false}
+          placeholder="https://"
+          value={url}
+          onChange={(event) => {
+            setUrl(event.target.value);
+            if (urlError) setUrlError(null);
+          }}
+        />
       )}
       <div className="settings-actions">
         <button type="submit" className="button button--primary" disabled={connect.isPending || unchanged}>

@@ -12,7 +12,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
 import { invalidatePricing, useProjects } from '../../platform/core-queries.ts';
 import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
-import { Field, fieldIds, Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
+import { Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
+import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 
 interface ProjectRow extends Project {
   active: boolean;
@@ -93,7 +94,7 @@ export function ProjectSettings() {
         <Field id={ids.active} label="Active project" hint="Calls made from now on are charged to it.">
           <select
             id={ids.active}
-            className="settings-input"
+            className="input"
             value={activeId ?? ''}
             disabled={!projects.data || setActive.isPending}
             aria-describedby={fieldIds(ids.active, { hint: true }).describedBy}
@@ -156,7 +157,6 @@ function CreateProjectForm() {
     create.mutate({ name: trimmed, capMicroUsd: cap.value });
   };
 
-  const nameIds = fieldIds(ids.name, { error: errors.name !== undefined });
   const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
   return (
     <form
@@ -168,22 +168,19 @@ function CreateProjectForm() {
       }}
     >
       <div className="settings-row">
-        <Field id={ids.name} label="New project" error={errors.name ?? null} wide>
-          <input
-            id={ids.name}
-            className="settings-input settings-input--name"
-            type="text"
-            autoComplete="off"
-            placeholder="e.g. 1234 Main St appraisal"
-            value={name}
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={nameIds.describedBy}
-            onChange={(event) => {
-              setName(event.target.value);
-              setCreated(null);
-            }}
-          />
-        </Field>
+        <TextField
+          id={ids.name}
+          label="New project"
+          error={errors.name ?? null}
+          wide
+          inputClassName="settings-input--name"
+          placeholder="e.g. 1234 Main St appraisal"
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            setCreated(null);
+          }}
+        />
         <Field id={ids.cap} label="Cap (optional)" error={errors.cap ?? null} hint="Empty: no cap.">
           <UsdInput id={ids.cap} value={capText} placeholder="No cap" invalid={errors.cap !== undefined} describedBy={capIds.describedBy} onChange={setCapText} />
         </Field>
@@ -254,7 +251,6 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
   // Said beside the field as it is typed: a cap already reached stops every charged call for the project.
   const typedCap = parseOptionalUsd(capText, 'Cap');
   const capReached = typedCap.ok ? capAlreadyReached('project', typedCap.value, project.spentMicroUsd) : null;
-  const nameIds = fieldIds(ids.name, { error: errors.name !== undefined });
   const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined, warning: capReached !== null });
   return (
     <form
@@ -276,19 +272,16 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
         {project.active && <span className="settings-badge settings-badge--active">Active</span>}
       </h3>
       <div className="settings-row">
-        <Field id={ids.name} label="Name" error={errors.name ?? null} wide>
-          <input
-            id={ids.name}
-            className="settings-input settings-input--name"
-            type="text"
-            autoComplete="off"
-            value={name}
-            autoFocus
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={nameIds.describedBy}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </Field>
+        <TextField
+          id={ids.name}
+          label="Name"
+          error={errors.name ?? null}
+          wide
+          inputClassName="settings-input--name"
+          value={name}
+          autoFocus
+          onChange={(event) => setName(event.target.value)}
+        />
         <Field
           id={ids.cap}
           label="Cap"

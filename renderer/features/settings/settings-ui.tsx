@@ -1,5 +1,5 @@
-// The Settings view's building blocks: a titled section, a labelled field with its hint and error,
-// and an outcome line (the confirmation dialog is components/Dialog.tsx's ConfirmDialog).
+// The Settings view's building blocks: a titled section, a dollar input and an outcome line (the
+// labelled field is components/TextField.tsx, the confirmation dialog components/Dialog.tsx).
 import type { ReactNode } from 'react';
 import { splitNextStep } from './settings-model.ts';
 
@@ -15,51 +15,6 @@ export function SettingsSection(props: { id: string; title: string; description:
       </header>
       <div className="settings-section__body">{props.children}</div>
     </section>
-  );
-}
-
-/** ids for a control's hint, warning and error, and the aria-describedby that names whichever are shown. */
-export function fieldIds(id: string, shown: { hint?: boolean; error?: boolean; warning?: boolean }) {
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const warningId = `${id}-warning`;
-  const describedBy = [shown.hint ? hintId : null, shown.warning ? warningId : null, shown.error ? errorId : null].filter(Boolean).join(' ');
-  return { hintId, errorId, warningId, describedBy: describedBy === '' ? undefined : describedBy };
-}
-
-/** A field; `warning` is for a value that is accepted but has a consequence the person must know. */
-export function Field(props: {
-  id: string;
-  label: string;
-  hint?: ReactNode;
-  error?: string | null;
-  warning?: string | null;
-  children: ReactNode;
-  wide?: boolean;
-}) {
-  const { hintId, errorId, warningId } = fieldIds(props.id, {});
-  return (
-    <div className={`settings-field${props.wide ? ' settings-field--wide' : ''}`}>
-      <label className="settings-field__label" htmlFor={props.id}>
-        {props.label}
-      </label>
-      <div className="settings-field__control">{props.children}</div>
-      {props.hint && (
-        <p className="settings-field__hint" id={hintId}>
-          {props.hint}
-        </p>
-      )}
-      {props.warning && (
-        <p className="settings-field__warning" id={warningId} role="status">
-          {props.warning}
-        </p>
-      )}
-      {props.error && (
-        <p className="settings-field__error" id={errorId} role="alert">
-          {props.error}
-        </p>
-      )}
-    </div>
   );
 }
 
@@ -79,7 +34,7 @@ export function UsdInput(props: {
       </span>
       <input
         id={props.id}
-        className="settings-input settings-input--money"
+        className="input settings-input--money"
         type="text"
         inputMode="decimal"
         autoComplete="off"

@@ -358,7 +358,7 @@ function Ledger() {
       <form className="spend-filters" aria-label="Ledger filters" onSubmit={(event) => event.preventDefault()}>
         <label className="spend-filters__field" htmlFor={ids.project}>
           <span>Project</span>
-          <select id={ids.project} value={form.project} onChange={(event) => update({ project: event.target.value })}>
+          <select id={ids.project} className="input" value={form.project} onChange={(event) => update({ project: event.target.value })}>
             <option value={ALL_PROJECTS}>All projects</option>
             <option value={NO_PROJECT}>No project</option>
             {openProjects.map((project) => (
@@ -373,6 +373,7 @@ function Ledger() {
           <span>From</span>
           <input
             id={ids.from}
+            className="input"
             type="date"
             value={form.fromDate}
             aria-invalid={!checked.ok && checked.field === 'fromDate'}
@@ -384,6 +385,7 @@ function Ledger() {
           <span>To (inclusive)</span>
           <input
             id={ids.to}
+            className="input"
             type="date"
             value={form.toDate}
             aria-invalid={!checked.ok && checked.field === 'toDate'}

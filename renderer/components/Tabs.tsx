@@ -1,5 +1,7 @@
-// ARIA tabs: one tab stop for the row, ←/→/Home/End move between tabs and select them.
+// ARIA tabs: one tab stop for the row, ←/→/Home/End move between tabs and select them (automatic
+// activation). The look is `.tabs` (tabs.css) unless a view names its own class prefix.
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import './tabs.css';
 
 export interface TabDefinition<Id extends string> {
   id: Id;
@@ -12,8 +14,10 @@ export function Tabs<Id extends string>(props: {
   tabs: readonly TabDefinition<Id>[];
   active: Id;
   onChange: (id: Id) => void;
-  className?: string;
+  /** The list's class and, with `__tab`, each tab's (default `tabs`). */
+  classPrefix?: string;
 }) {
+  const prefix = props.classPrefix ?? 'tabs';
   const listRef = useRef<HTMLDivElement>(null);
   const index = Math.max(0, props.tabs.findIndex((tab) => tab.id === props.active));
 
@@ -34,7 +38,7 @@ export function Tabs<Id extends string>(props: {
   };
 
   return (
-    <div role="tablist" aria-label={props.label} className={`tabs${props.className ? ` ${props.className}` : ''}`} ref={listRef} onKeyDown={onKey}>
+    <div role="tablist" aria-label={props.label} className={prefix} ref={listRef} onKeyDown={onKey}>
       {props.tabs.map((tab) => {
         const selected = tab.id === props.active;
         return (
@@ -43,7 +47,7 @@ export function Tabs<Id extends string>(props: {
             id={`${props.idPrefix}-tab-${tab.id}`}
             type="button"
             role="tab"
-            className="tabs__tab"
+            className={`${prefix}__tab`}
             aria-selected={selected}
             aria-controls={`${props.idPrefix}-panel-${tab.id}`}
             tabIndex={selected ? 0 : -1}

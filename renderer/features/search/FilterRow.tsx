@@ -1,0 +1,72 @@
+// One filter row of the Records and Properties forms: the field, the operator, the value, its remove
+// button and its problem line. Each form says which fields and operators it offers.
+import type { ReactNode } from 'react';
+
+/** The value, remove button and problem line that end every filter row. */
+interface FilterValueProps {
+  /** 1-based position, for the labels ("Filter 2 value"). */
+  n: number;
+  value: string;
+  type: string | undefined;
+  /** What the placeholder says for text fields. */
+  textHint: string;
+  problem: string | undefined;
+  problemId: string;
+  onValue: (value: string) => void;
+  onRemove: () => void;
+}
+
+export function FilterRow<Op extends string>(
+  props: FilterValueProps & {
+    field: string;
+    /** The field select's options after "Field…". */
+    fieldOptions: ReactNode;
+    onField: (field: string) => void;
+    op: Op;
+    operators: readonly Op[];
+    operatorLabel: Readonly<Record<Op, string>>;
+    onOp: (op: string) => void;
+  },
+) {
+  const { field, fieldOptions, onField, op, operators, operatorLabel, onOp, ...value } = props;
+  return (
+    <div className="filter-row">
+      <select className="input filter-row__field" aria-label={`Filter ${props.n} field`} value={field} onChange={(event) => onField(event.target.value)}>
+        <option value="">Field…</option>
+        {fieldOptions}
+      </select>
+      <select className="input filter-row__op" aria-label={`Filter ${props.n} operator`} value={op} onChange={(event) => onOp(event.target.value)}>
+        {operators.map((candidate) => (
+          <option key={candidate} value={candidate}>
+            {operatorLabel[candidate]}
+          </option>
+        ))}
+      </select>
+      <FilterValue {...value} />
+    </div>
+  );
+}
+
+function FilterValue(props: FilterValueProps) {
+  return (
+    <>
+      <input
+        className="input filter-row__value"
+        aria-label={`Filter ${props.n} value`}
+        value={props.value}
+        placeholder={props.type === 'number' ? 'a number' : props.type === 'date' ? 'YYYY-MM-DD' : props.textHint}
+        aria-invalid={props.problem ? true : undefined}
+        aria-describedby={props.problem ? props.problemId : undefined}
+        onChange={(event) => props.onValue(event.target.value)}
+      />
+      <button type="button" className="button button--small" aria-label={`Remove filter ${props.n}`} onClick={props.onRemove}>
+        Remove
+      </button>
+      {props.problem && (
+        <span className="search-problem filter-row__problem" id={props.problemId}>
+          {props.problem}
+        </span>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+// What the Records and Properties forms share: their filter rows' editing (change one, remove one,
+// add one up to a limit) and the row of the priced button with what a search costs and what stops it.
+import type { ReactNode, RefObject } from 'react';
+
+/** A form's filter rows: change one, remove one (removing the last leaves one blank row), add a blank one. */
+export function filterDraftEditor<D extends { id: string }>(filters: readonly D[], setFilters: (filters: D[]) => void, blank: () => D) {
+  return {
+    set: (id: string, patch: Partial<D>) => setFilters(filters.map((draft) => (draft.id === id ? { ...draft, ...patch } : draft))),
+    remove: (id: string) => {
+      const rest = filters.filter((draft) => draft.id !== id);
+      setFilters(rest.length > 0 ? rest : [blank()]);
+    },
+    add: () => setFilters([...filters, blank()]),
+  };
+}
+
+export function AddFilterButton(props: { count: number; max: number; onAdd: () => void }) {
+  return (
+    <button type="button" className="button button--small" disabled={props.count >= props.max} onClick={props.onAdd}>
+      Add filter
+    </button>
+  );
+}
+
+/** The priced button's row (`hostRef` is where Enter in a field looks for the button), its note and the form's problems. */
+export function SearchFormActions({
+  hostRef,
+  problems,
+  children,
+}: {
+  hostRef: RefObject<HTMLDivElement | null>;
+  problems: readonly string[] | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className="search-form__actions" ref={hostRef}>
+      {children}
+      <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
+      {problems && problems.length > 0 && (
+        <span className="search-problem" role="status">
+          {problems.join(' ')}
+        </span>
+      )}
+    </div>
+  );
+}
