@@ -6,7 +6,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useUiStore } from '../../app/ui-store.ts';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
-import type * as DownloadModule from '../../components/download.ts';
+import type { RecordedDownload } from '../../platform/fake-download.ts';
 import type { PlatMapProps } from '../../components/map/map-types.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import compsFixture from '../../../shared/comparables/fixtures/dc-1708-comps-2016.json';
@@ -108,11 +108,11 @@ vi.mock('../../components/map/PlatMap.tsx', () => ({
   },
 }));
 
-const downloads = vi.hoisted(() => [] as Array<{ filename: string; text: string; mime: string }>);
-vi.mock('../../components/download.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof DownloadModule>()),
-  downloadTextFile: (filename: string, text: string, mime: string) => downloads.push({ filename, text, mime }),
-}));
+const downloads = vi.hoisted(() => [] as RecordedDownload[]);
+vi.mock('../../components/download.ts', async (importOriginal) => {
+  const { recordTextDownloads } = await import('../../platform/fake-download.ts');
+  return recordTextDownloads(importOriginal, downloads);
+});
 
 const comps = compsFixture as unknown as { request: Record<string, unknown>; envelope: unknown };
 

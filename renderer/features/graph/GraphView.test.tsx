@@ -6,7 +6,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { useUiStore } from '../../app/ui-store.ts';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
-import type * as DownloadModule from '../../components/download.ts';
+import type { RecordedDownload } from '../../platform/fake-download.ts';
 import type * as PlatModule from '../../platform/plat.ts';
 import type { EntityGraphProps } from '../../components/graph/graph-types.ts';
 import { fixtures, ids } from '../../../shared/graph/test-kit.ts';
@@ -93,11 +93,11 @@ vi.mock('../../components/graph/EntityGraph.tsx', () => ({
   },
 }));
 
-const downloads = vi.hoisted(() => [] as Array<{ filename: string; text: string; mime: string }>);
-vi.mock('../../components/download.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof DownloadModule>()),
-  downloadTextFile: (filename: string, text: string, mime: string) => downloads.push({ filename, text, mime }),
-}));
+const downloads = vi.hoisted(() => [] as RecordedDownload[]);
+vi.mock('../../components/download.ts', async (importOriginal) => {
+  const { recordTextDownloads } = await import('../../platform/fake-download.ts');
+  return recordTextDownloads(importOriginal, downloads);
+});
 
 setUpViewTests();
 beforeEach(() => {
