@@ -6,7 +6,7 @@ import type { TraversalSettings } from './graph-model.ts';
 import { useGraphStore } from './graph-store.ts';
 
 const DEPTHS = [1, 2, 3] as const;
-const CAPS = [25, 50, 100, 200] as const;
+const CAP_OPTIONS = [25, 50, 100, 200].map((cap) => ({ value: cap, label: String(cap) }));
 const DIRECTIONS: Array<{ value: TraversalSettings['direction']; label: string }> = [
   { value: 'both', label: 'Both ways' },
   { value: 'out', label: 'Outward' },
@@ -31,38 +31,16 @@ export function TraversalControls({ settings }: { settings: TraversalSettings })
         {settings.maxEdges} links
       </summary>
       <div className="graph-controls__body">
-        <label htmlFor={ids.depth}>Depth</label>
-        <select id={ids.depth} className="input input--compact" value={settings.depth} onChange={(event) => setSettings({ depth: Number(event.target.value) as TraversalSettings['depth'] })}>
-          {DEPTHS.map((depth) => (
-            <option key={depth} value={depth}>
-              {depth === 1 ? '1 link' : `up to ${depth} links`}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={ids.direction}>Direction</label>
-        <select id={ids.direction} className="input input--compact" value={settings.direction} onChange={(event) => setSettings({ direction: event.target.value as TraversalSettings['direction'] })}>
-          {DIRECTIONS.map((direction) => (
-            <option key={direction.value} value={direction.value}>
-              {direction.label}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={ids.nodes}>Entities at most</label>
-        <select id={ids.nodes} className="input input--compact" value={settings.maxNodes} onChange={(event) => setSettings({ maxNodes: Number(event.target.value) })}>
-          {CAPS.map((cap) => (
-            <option key={cap} value={cap}>
-              {cap}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={ids.edges}>Links at most</label>
-        <select id={ids.edges} className="input input--compact" value={settings.maxEdges} onChange={(event) => setSettings({ maxEdges: Number(event.target.value) })}>
-          {CAPS.map((cap) => (
-            <option key={cap} value={cap}>
-              {cap}
-            </option>
-          ))}
-        </select>
+        <SettingSelect
+          id={ids.depth}
+          label="Depth"
+          value={settings.depth}
+          options={DEPTHS.map((depth) => ({ value: depth, label: depth === 1 ? '1 link' : `up to ${depth} links` }))}
+          onChange={(value) => setSettings({ depth: Number(value) as TraversalSettings['depth'] })}
+        />
+        <SettingSelect id={ids.direction} label="Direction" value={settings.direction} options={DIRECTIONS} onChange={(value) => setSettings({ direction: value as TraversalSettings['direction'] })} />
+        <SettingSelect id={ids.nodes} label="Entities at most" value={settings.maxNodes} options={CAP_OPTIONS} onChange={(value) => setSettings({ maxNodes: Number(value) })} />
+        <SettingSelect id={ids.edges} label="Links at most" value={settings.maxEdges} options={CAP_OPTIONS} onChange={(value) => setSettings({ maxEdges: Number(value) })} />
         <fieldset className="graph-controls__relations">
           <legend>Relations asked for</legend>
           {relationshipPredicates.map((predicate) => (
@@ -74,6 +52,22 @@ export function TraversalControls({ settings }: { settings: TraversalSettings })
         <p className="muted graph-controls__note">The service’s same-owner links and Plat’s owner links come with any of these. Connected entities (v4) use the same depth.</p>
       </div>
     </details>
+  );
+}
+
+/** A labelled choice of one traversal setting. */
+function SettingSelect<Value extends string | number>(props: { id: string; label: string; value: Value; options: ReadonlyArray<{ value: Value; label: string }>; onChange: (value: string) => void }) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} className="input input--compact" value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
 
