@@ -8,8 +8,9 @@ import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type F
 import type { GraphSpec } from '../../../shared/graph/graph-spec.ts';
 import type { EntityGraphProps } from './graph-types.ts';
 import { GraphCanvas } from './graph-canvas.ts';
+import { moveFocus, onGraphKey, type GraphFocus, type GraphKeys } from './graph-keyboard.ts';
 import { GraphLegend } from './GraphLegend.tsx';
-import { describeEdge, describeNode, drawableSpec, edgesOfNode, graphPalette, keyboardOrder, kindsIn, themeVariables } from './graph-style.ts';
+import { drawableSpec, graphPalette, keyboardOrder, kindsIn, themeVariables } from './graph-style.ts';
 import './graph.css';
 
 export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdge, onExpandNode, onLayoutDone, className }: EntityGraphProps) {
@@ -22,7 +23,7 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
   const kinds = useMemo(() => kindsIn(drawable.spec), [drawable]);
   const [ownSelection, setOwnSelection] = useState<string | null>(null);
   const selection = selectedId === undefined ? ownSelection : selectedId;
-  const [focus, setFocus] = useState<{ nodeId: string | null; edgeId: string | null }>({ nodeId: null, edgeId: null });
+  const [focus, setFocus] = useState<GraphFocus>({ nodeId: null, edgeId: null });
   const [hasFocus, setHasFocus] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   // A failed layout, for the spec it failed on (a later spec clears it).
@@ -72,13 +73,6 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
 
   const say = (text: string) => setAnnouncement(text);
 
-  const moveTo = (index: number) => {
-    const id = order[Math.max(0, Math.min(order.length - 1, index))];
-    if (id === undefined) return;
-    setFocus({ nodeId: id, edgeId: null });
-    say(describeNode(drawable.spec, id));
-  };
-
   const selectNode = (id: string) => {
     setOwnSelection(id);
     onSelectNode?.(id);
@@ -93,82 +87,27 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
     } else say(`No more links to show for ${node.label}.`);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const current = focus.nodeId === null ? -1 : order.indexOf(focus.nodeId);
-    const nodeId = current >= 0 ? focus.nodeId : null;
-    const canvas = canvasRef.current;
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowRight':
-        moveTo(current + 1);
-        break;
-      case 'ArrowUp':
-      case 'ArrowLeft':
-        moveTo(current < 0 ? 0 : current - 1);
-        break;
-      case 'Home':
-        moveTo(0);
-        break;
-      case 'End':
-        moveTo(order.length - 1);
-        break;
-      case 'Enter':
-        if (nodeId) expand(nodeId);
-        break;
-      case ' ':
-        if (focus.edgeId) {
-          setOwnSelection(focus.edgeId);
-          onSelectEdge?.(focus.edgeId);
-          const edge = drawable.spec.edges.find((candidate) => candidate.id === focus.edgeId);
-          say(`Link “${edge?.label ?? focus.edgeId}” selected.`);
-        } else if (nodeId) {
-          selectNode(nodeId);
-          say(`${drawable.spec.nodes.find((node) => node.id === nodeId)?.label ?? nodeId} selected.`);
-        }
-        break;
-      case 'e':
-      case 'E': {
-        if (!nodeId) break;
-        const edges = edgesOfNode(drawable.spec, nodeId);
-        if (edges.length === 0) {
-          say('This entity has no links drawn.');
-          break;
-        }
-        const at = focus.edgeId === null ? -1 : edges.findIndex((edge) => edge.id === focus.edgeId);
-        const index = event.shiftKey ? (at <= 0 ? edges.length - 1 : at - 1) : (at + 1) % edges.length;
-        const edge = edges[index];
-        if (!edge) break;
-        setFocus({ nodeId, edgeId: edge.id });
-        say(describeEdge(drawable.spec, edge.id, { index, count: edges.length }));
-        break;
-      }
-      case 'Escape':
-        // Back from a link to its node; otherwise Escape is the page's (close a panel, a dialog).
-        if (!focus.edgeId || !nodeId) return;
-        setFocus({ nodeId, edgeId: null });
-        say(describeNode(drawable.spec, nodeId));
-        break;
-      case '+':
-      case '=':
-        canvas?.zoomBy(1.25);
-        break;
-      case '-':
-        canvas?.zoomBy(0.8);
-        break;
-      case '0':
-        canvas?.fit();
-        break;
-      default:
-        return;
-    }
-    event.preventDefault();
+  const keys: GraphKeys = {
+    spec: drawable.spec,
+    order,
+    focus,
+    canvas: () => canvasRef.current,
+    setFocus,
+    say,
+    selectNode,
+    selectEdge: (id) => {
+      setOwnSelection(id);
+      onSelectEdge?.(id);
+    },
+    expand,
   };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => onGraphKey(event, keys);
 
   const onFocus = (event: FocusEvent<HTMLDivElement>) => {
     setHasFocus(true);
     // Reached by the keyboard: start at the first entity (a click picks its own node).
-    if (event.currentTarget.matches(':focus-visible') && (focus.nodeId === null || !order.includes(focus.nodeId))) moveTo(0);
+    if (event.currentTarget.matches(':focus-visible') && (focus.nodeId === null || !order.includes(focus.nodeId))) moveFocus(keys, 0);
   };
 
   const problems = drawable.problems;
