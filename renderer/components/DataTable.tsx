@@ -26,9 +26,35 @@ export interface DataTableProps<Row> {
   empty?: ReactNode;
   toolbar?: ReactNode;
   initialSort?: { columnId: string; direction: 'asc' | 'desc' };
+  /** The row count in the toolbar; off where a heading above already counts the rows another way. */
+  count?: boolean;
 }
 
-type Sort = { columnId: string; direction: 'asc' | 'desc' } | null;
+export type TableSort = { columnId: string; direction: 'asc' | 'desc' } | null;
+
+/** The sort after a click on a column's header: that column ascending, or its other way when it is already the sort. */
+export function sortToggled(current: TableSort, columnId: string): TableSort {
+  return current?.columnId === columnId ? { columnId, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { columnId, direction: 'asc' };
+}
+
+/** A column's header that sorts by it, saying which way it sorts now. */
+export function SortableHeader({ header, align, width, direction, onSort }: { header: string; align?: 'left' | 'right'; width?: string; direction: 'asc' | 'desc' | null; onSort: () => void }) {
+  return (
+    <th
+      scope="col"
+      style={width ? { width } : undefined}
+      className={align === 'right' ? 'is-numeric' : undefined}
+      aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
+    >
+      <button type="button" className="data-table__sort" onClick={onSort}>
+        {header}
+        <span className="data-table__arrow" aria-hidden="true">
+          {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : ''}
+        </span>
+      </button>
+    </th>
+  );
+}
 
 export function toTsv<Row>(columns: Column<Row>[], rows: Row[]): string {
   const clean = (value: string) => value.replace(/[\t\r\n]+/g, ' ');
@@ -61,8 +87,8 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function DataTable<Row>({ label, columns, rows, rowKey, onOpen, empty, toolbar, initialSort }: DataTableProps<Row>) {
-  const [sort, setSort] = useState<Sort>(initialSort ?? null);
+export function DataTable<Row>({ label, columns, rows, rowKey, onOpen, empty, toolbar, initialSort, count = true }: DataTableProps<Row>) {
+  const [sort, setSort] = useState<TableSort>(initialSort ?? null);
   const [focused, setFocused] = useState(0);
   const [copied, setCopied] = useState<string | null>(null);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
@@ -71,11 +97,6 @@ export function DataTable<Row>({ label, columns, rows, rowKey, onOpen, empty, to
     () => (sort ? sortRows(rows, columns.find((c) => c.id === sort.columnId), sort.direction) : rows),
     [rows, columns, sort],
   );
-
-  const toggleSort = (columnId: string) =>
-    setSort((current) =>
-      current?.columnId === columnId ? { columnId, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { columnId, direction: 'asc' },
-    );
 
   const flash = (message: string) => {
     setCopied(message);
@@ -104,9 +125,11 @@ export function DataTable<Row>({ label, columns, rows, rowKey, onOpen, empty, to
   return (
     <div className="data-table">
       <div className="data-table__toolbar">
-        <span className="data-table__count">
-          {rows.length} {rows.length === 1 ? 'row' : 'rows'}
-        </span>
+        {count && (
+          <span className="data-table__count">
+            {rows.length} {rows.length === 1 ? 'row' : 'rows'}
+          </span>
+        )}
         {toolbar}
         <span className="data-table__spacer" />
         {copied && (
@@ -127,25 +150,16 @@ export function DataTable<Row>({ label, columns, rows, rowKey, onOpen, empty, to
         <table aria-label={label}>
           <thead>
             <tr>
-              {columns.map((column) => {
-                const direction = sort?.columnId === column.id ? sort.direction : null;
-                return (
-                  <th
-                    key={column.id}
-                    scope="col"
-                    style={column.width ? { width: column.width } : undefined}
-                    className={column.align === 'right' ? 'is-numeric' : undefined}
-                    aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
-                  >
-                    <button type="button" className="data-table__sort" onClick={() => toggleSort(column.id)}>
-                      {column.header}
-                      <span className="data-table__arrow" aria-hidden="true">
-                        {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : ''}
-                      </span>
-                    </button>
-                  </th>
-                );
-              })}
+              {columns.map((column) => (
+                <SortableHeader
+                  key={column.id}
+                  header={column.header}
+                  align={column.align}
+                  width={column.width}
+                  direction={sort?.columnId === column.id ? sort.direction : null}
+                  onSort={() => setSort((current) => sortToggled(current, column.id))}
+                />
+              ))}
             </tr>
           </thead>
           <tbody ref={bodyRef}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { V2PropertySearchSchema } from '../../shared/service/v2.ts';
-import { describeOwnerQuery, groupByOwner, holdingsFrom, lastSaleText, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
+import { describeOwnerQuery, holdingsFrom, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
 
 const otr = {
   source: 'DC Office of Tax and Revenue',
@@ -129,34 +129,5 @@ describe('holdingsFrom', () => {
     expect(holding?.identifierScheme).toBe('account');
     expect(holding?.identifier?.text).toBe('12345');
     expect(holding?.ownerName).toBe('(no owner name published)');
-  });
-});
-
-describe('groupByOwner', () => {
-  it('groups by the name exactly as published, in the order first ranked', () => {
-    const holdings = holdingsFrom([
-      property('prop_1', 'GALBRAITH AME ZION CHURCH', '1128 6TH ST NW'),
-      property('prop_2', 'JOHN WESLEY A M E ZION CHURCH', '1615 14TH ST NW'),
-      property('prop_3', 'GALBRAITH AME ZION CHURCH', '1126 6TH ST NW'),
-      property('prop_4', 'Galbraith AME Zion Church', '1124 6TH ST NW'),
-    ]);
-    const groups = groupByOwner(holdings);
-    expect(groups.map((g) => [g.name, g.holdings.length])).toEqual([
-      ['GALBRAITH AME ZION CHURCH', 2],
-      ['JOHN WESLEY A M E ZION CHURCH', 1],
-      ['Galbraith AME Zion Church', 1],
-    ]);
-  });
-});
-
-describe('lastSaleText', () => {
-  it('reads a zero price as a non-market transfer', () => {
-    const [holding] = holdingsFrom([property('prop_a', 'A', '1 A ST')]);
-    expect(holding && lastSaleText(holding)).toBe('no price (non-market transfer) on 1999-09-03');
-  });
-  it('shows a price and a date, or a dash when neither was published', () => {
-    const [sold] = holdingsFrom([property('prop_a', 'A', '1 A ST', { last_sale_price_dollars: fact(612000) })]);
-    expect(sold && lastSaleText(sold)).toBe('$612,000 on 1999-09-03');
-    expect(lastSaleText({ lastSalePrice: null, lastSaleDate: null })).toBe('—');
   });
 });

@@ -128,14 +128,7 @@ export interface Holding {
   citations: CitationView[];
 }
 
-export interface OwnerGroup {
-  /** The owner name exactly as published. */
-  name: string;
-  holdings: Holding[];
-}
-
 type SearchItem = V2EntitySummary & Record<string, unknown>;
-
 
 function factsOf(item: SearchItem | undefined): Record<string, unknown> {
   return item && isRecord(item.facts) ? item.facts : {};
@@ -183,25 +176,4 @@ export function holdingsFrom(items: readonly SearchItem[]): Holding[] {
     });
   }
   return holdings;
-}
-
-/** Holdings grouped by owner name as published, groups in the order their first holding was ranked. */
-export function groupByOwner(holdings: readonly Holding[]): OwnerGroup[] {
-  const groups = new Map<string, Holding[]>();
-  for (const holding of holdings) {
-    const list = groups.get(holding.ownerName);
-    if (list) list.push(holding);
-    else groups.set(holding.ownerName, [holding]);
-  }
-  return [...groups].map(([name, list]) => ({ name, holdings: list }));
-}
-
-/** "$612,000 on 2001-09-24", "no price (non-market transfer) on 1998-07-22", or "—". */
-export function lastSaleText(holding: Pick<Holding, 'lastSalePrice' | 'lastSaleDate'>): string {
-  const price = holding.lastSalePrice;
-  const date = holding.lastSaleDate?.text;
-  const priceText = price === null ? null : price.value === 0 ? 'no price (non-market transfer)' : price.text;
-  if (priceText === null && !date) return '—';
-  if (priceText === null) return `on ${date}`;
-  return date ? `${priceText} on ${date}` : priceText;
 }

@@ -4,7 +4,7 @@
 // never hangs: a render that has not finished in time is rejected with a message saying so.
 import type cytoscape from 'cytoscape';
 import { graphNodeKindLabels } from '../../../shared/graph/graph-spec.ts';
-import { createGraphCore, fitGraph, runLayout, showCompactLabels, spreadOnGrid } from './EntityGraph.tsx';
+import { createGraphCore, fitGraph, runLayout, showCompactLabels, spreadOnGrid } from './graph-core.ts';
 import type { RenderGraphImage } from './graph-types.ts';
 import {
   COMPACT_BELOW_ZOOM,

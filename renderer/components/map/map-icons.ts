@@ -85,6 +85,19 @@ function circlePath(cx: number, cy: number, r: number): Path2D {
   return path;
 }
 
+/** A ring stroked twice: a wide under-stroke that keeps it clear of whatever is beneath, then its own line over it. */
+function ring(ctx: CanvasRenderingContext2D, path: Path2D, under: { colour: string; width: number; alpha?: number }, over: { colour: string; width: number; dash?: number[] }): void {
+  ctx.strokeStyle = under.colour;
+  if (under.alpha !== undefined) ctx.globalAlpha = under.alpha;
+  ctx.lineWidth = under.width;
+  ctx.stroke(path);
+  if (under.alpha !== undefined) ctx.globalAlpha = 1;
+  if (over.dash) ctx.setLineDash(over.dash);
+  ctx.strokeStyle = over.colour;
+  ctx.lineWidth = over.width;
+  ctx.stroke(path);
+}
+
 function centredText(ctx: CanvasRenderingContext2D, text: string, cx: number, cy: number, px: number, colour: string): void {
   ctx.font = FONT.replace('%s', String(px));
   ctx.fillStyle = colour;
@@ -117,40 +130,19 @@ const fixed: Record<string, { size: number; draw: Draw }> = {
   [ICON.notUsed]: {
     size: SIZE.notUsed,
     draw: (ctx, palette) => {
-      const path = circlePath(7, 7, 4);
-      ctx.strokeStyle = palette.paper;
-      ctx.lineWidth = 3.5;
-      ctx.stroke(path);
-      ctx.strokeStyle = palette.muted;
-      ctx.lineWidth = 1.75;
-      ctx.stroke(path);
+      ring(ctx, circlePath(7, 7, 4), { colour: palette.paper, width: 3.5 }, { colour: palette.muted, width: 1.75 });
     },
   },
   [ICON.halo]: {
     size: SIZE.halo,
     draw: (ctx, palette) => {
-      const path = circlePath(12, 12, 10);
-      ctx.strokeStyle = palette.haloUnder;
-      ctx.globalAlpha = 0.6;
-      ctx.lineWidth = 3;
-      ctx.stroke(path);
-      ctx.globalAlpha = 1;
-      ctx.setLineDash([3, 2.6]);
-      ctx.strokeStyle = palette.muted;
-      ctx.lineWidth = 1.5;
-      ctx.stroke(path);
+      ring(ctx, circlePath(12, 12, 10), { colour: palette.haloUnder, width: 3, alpha: 0.6 }, { colour: palette.muted, width: 1.5, dash: [3, 2.6] });
     },
   },
   [ICON.highlight]: {
     size: SIZE.highlight,
     draw: (ctx, palette) => {
-      const path = circlePath(20, 20, 16);
-      ctx.strokeStyle = palette.paper;
-      ctx.lineWidth = 6;
-      ctx.stroke(path);
-      ctx.strokeStyle = palette.highlight;
-      ctx.lineWidth = 3;
-      ctx.stroke(path);
+      ring(ctx, circlePath(20, 20, 16), { colour: palette.paper, width: 6 }, { colour: palette.highlight, width: 3 });
     },
   },
   /** Legend only: a market area's swatch. */

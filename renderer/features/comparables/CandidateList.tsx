@@ -4,7 +4,7 @@
 // Flags are small badges in words; a chosen sale shows its comp number.
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { candidateFlagLabels, type CandidateFlag, type CandidateSet, type ComparableSale } from '../../../shared/comparables/model.ts';
-import { sortRows, toTsv, type Column } from '../../components/DataTable.tsx';
+import { SortableHeader, sortRows, sortToggled, toTsv, type Column, type TableSort } from '../../components/DataTable.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { citationView } from '../../../shared/report/citation.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
@@ -17,7 +17,6 @@ interface CandidateRow {
   comp: number | null;
 }
 
-type Sort = { columnId: string; direction: 'asc' | 'desc' } | null;
 
 const valueText = (row: CandidateRow, key: 'proximity' | 'saleDate' | 'salePrice' | 'pricePerSqft' | 'gla') => {
   const value = row.candidate.values[key];
@@ -59,7 +58,7 @@ export function CandidateList(props: {
   onHighlight: (id: string | null) => void;
 }) {
   const { set, chosen, highlightedId, index, onToggle, onHighlight } = props;
-  const [sort, setSort] = useState<Sort>(null);
+  const [sort, setSort] = useState<TableSort>(null);
   const [focused, setFocused] = useState(0);
   const [copied, setCopied] = useState<string | null>(null);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
@@ -139,25 +138,14 @@ export function CandidateList(props: {
               </th>
               {shown.map((id) => {
                 const column = columns.find((candidate) => candidate.id === id)!;
-                const direction = sort?.columnId === id ? sort.direction : null;
                 return (
-                  <th
+                  <SortableHeader
                     key={id}
-                    scope="col"
-                    className={column.align === 'right' ? 'is-numeric' : undefined}
-                    aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
-                  >
-                    <button
-                      type="button"
-                      className="data-table__sort"
-                      onClick={() => setSort((current) => (current?.columnId === id ? { columnId: id, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { columnId: id, direction: 'asc' }))}
-                    >
-                      {column.header}
-                      <span className="data-table__arrow" aria-hidden="true">
-                        {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : ''}
-                      </span>
-                    </button>
-                  </th>
+                    header={column.header}
+                    align={column.align}
+                    direction={sort?.columnId === id ? sort.direction : null}
+                    onSort={() => setSort((current) => sortToggled(current, id))}
+                  />
                 );
               })}
             </tr>

@@ -1,13 +1,12 @@
 // The Comparables view with the platform faked and the map stood in for (no WebGL here): what it asks
 // before buying, what it refuses to send, what it buys and keeps, and one selection shared by the map,
 // the candidate list and the grid, with the arithmetic on screen and the workfile saved.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createQueryClient } from '../../app/App.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useUiStore } from '../../app/ui-store.ts';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
-import type * as DownloadModule from '../../components/download.ts';
+import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
+import type { RecordedDownload } from '../../platform/fake-download.ts';
 import type { PlatMapProps } from '../../components/map/map-types.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import compsFixture from '../../../shared/comparables/fixtures/dc-1708-comps-2016.json';
@@ -109,11 +108,11 @@ vi.mock('../../components/map/PlatMap.tsx', () => ({
   },
 }));
 
-const downloads = vi.hoisted(() => [] as Array<{ filename: string; text: string; mime: string }>);
-vi.mock('../../components/download.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof DownloadModule>()),
-  downloadTextFile: (filename: string, text: string, mime: string) => downloads.push({ filename, text, mime }),
-}));
+const downloads = vi.hoisted(() => [] as RecordedDownload[]);
+vi.mock('../../components/download.ts', async (importOriginal) => {
+  const { recordTextDownloads } = await import('../../platform/fake-download.ts');
+  return recordTextDownloads(importOriginal, downloads);
+});
 
 const comps = compsFixture as unknown as { request: Record<string, unknown>; envelope: unknown };
 
@@ -127,8 +126,8 @@ function searchedWorkfile(patch: Partial<ComparablesWorkfile> = {}): Comparables
   };
 }
 
+setUpViewTests();
 beforeEach(() => {
-  vi.useFakeTimers();
   calls.length = 0;
   downloads.length = 0;
   state.active = 'p1';
@@ -141,32 +140,10 @@ beforeEach(() => {
   mapProps.last = null;
   useComparablesStore.getState().reset();
   useUiStore.setState({ activeView: 'comparables', openAssignmentId: null });
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
 });
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
-
-async function settle(ms = 0) {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
 
 async function renderView() {
-  const view = render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ComparablesView />
-    </QueryClientProvider>,
-  );
-  for (let step = 0; step < 6; step++) await settle(50);
-  return view;
+  return renderWithQueries(<ComparablesView />, 6);
 }
 
 const bought = (projection: string) =>

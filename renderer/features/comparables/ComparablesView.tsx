@@ -38,6 +38,7 @@ import { NotUsedList } from './NotUsedList.tsx';
 import { PriorSales } from './PriorSales.tsx';
 import { ExportButtons } from './ExportButtons.tsx';
 import { useColorScheme } from '../../platform/use-color-scheme.ts';
+import { DetailsSection } from './DetailsSection.tsx';
 
 // maplibre (and its worker) load with the view, not with the app.
 const PlatMap = lazy(() => import('../../components/map/PlatMap.tsx').then((module) => ({ default: module.PlatMap })));
@@ -323,11 +324,7 @@ function Sources({ index }: { index: CitationIndex }) {
   const entries = [...index.values()];
   if (entries.length === 0) return null;
   return (
-    <details className="comps-section comps-details">
-      <summary>
-        <h2 className="comps-details__title">Sources</h2>
-        <span className="muted">{entries.length} cited on this page: the numbers on the values</span>
-      </summary>
+    <DetailsSection title="Sources" summary={<>{entries.length} cited on this page: the numbers on the values</>}>
       <ol className="comps-sources">
         {entries.map((entry) => (
           <li key={entry.citation.id} value={entry.number}>
@@ -335,6 +332,6 @@ function Sources({ index }: { index: CitationIndex }) {
           </li>
         ))}
       </ol>
-    </details>
+    </DetailsSection>
   );
 }

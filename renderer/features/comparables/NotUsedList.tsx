@@ -4,20 +4,23 @@
 import { notUsedReasonLabels, notUsedReasons, type ComparablesWorkfile, type NotUsedEntry, type NotUsedReason } from '../../../shared/comparables/model.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { clearNotUsedReason, setNotUsedReason } from './comparables-model.ts';
+import { DetailsSection } from './DetailsSection.tsx';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
 export function NotUsedList({ entries, index, edit, onToggle }: { entries: NotUsedEntry[]; index: CitationIndex; edit: Edit; onToggle: (id: string) => void }) {
   const unexplained = entries.filter((entry) => entry.by === 'plat' && entry.reason === 'other').length;
   return (
-    <details className="comps-section comps-details" open={entries.length > 0 && entries.length <= 30}>
-      <summary>
-        <h2 className="comps-details__title">Analyzed, not used</h2>
-        <span className="muted">
+    <DetailsSection
+      title="Analyzed, not used"
+      open={entries.length > 0 && entries.length <= 30}
+      summary={
+        <>
           {entries.length} {entries.length === 1 ? 'sale' : 'sales'}
           {unexplained > 0 ? ` · ${unexplained} without a reason yet` : ''}
-        </span>
-      </summary>
+        </>
+      }
+    >
       {entries.length === 0 ? (
         <p className="muted">Every sale the search returned is in the grid.</p>
       ) : (
@@ -43,7 +46,7 @@ export function NotUsedList({ entries, index, edit, onToggle }: { entries: NotUs
           </tbody>
         </table>
       )}
-    </details>
+    </DetailsSection>
   );
 }
 

@@ -3,6 +3,7 @@
 // last sale; DC CAMA has no dates).
 import type { ComparablesAnalysis, GridProperty } from '../../../shared/comparables/model.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
+import { DetailsSection } from './DetailsSection.tsx';
 
 export function PriorSales({ analysis, index }: { analysis: ComparablesAnalysis; index: CitationIndex }) {
   const subject = analysis.set.subject;
@@ -11,11 +12,7 @@ export function PriorSales({ analysis, index }: { analysis: ComparablesAnalysis;
     ...analysis.chosen.map((comp, at) => ({ role: `Comp ${at + 1}`, property: comp as GridProperty })),
   ];
   return (
-    <details className="comps-section comps-details">
-      <summary>
-        <h2 className="comps-details__title">Prior sales</h2>
-        <span className="muted">The subject’s and each comp’s earlier transfers, as far as the sample holds them</span>
-      </summary>
+    <DetailsSection title="Prior sales" summary="The subject’s and each comp’s earlier transfers, as far as the sample holds them">
       {properties.length === 0 ? (
         <p className="muted">Nothing to show until the subject’s record is bought and comps are chosen.</p>
       ) : (
@@ -61,6 +58,6 @@ export function PriorSales({ analysis, index }: { analysis: ComparablesAnalysis;
           </tbody>
         </table>
       )}
-    </details>
+    </DetailsSection>
   );
 }

@@ -10,6 +10,7 @@ import { citationView } from '../../../shared/report/citation.ts';
 import type { CitationIndex } from './CitedCell.tsx';
 import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
 import './rates.css';
+import { DetailsSection } from './DetailsSection.tsx';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
@@ -125,13 +126,10 @@ const formatNumber = (value: number | null, digits = 0): string =>
 /** The regression in full: what was fitted, how well, on which sales. */
 export function SupportDetails({ support, index }: { support: RegressionSupport; index: CitationIndex }) {
   return (
-    <details className="comps-section comps-details">
-      <summary>
-        <h2 className="comps-details__title">Adjustment support</h2>
-        <span className="muted">
-          {support.message ?? `n ${support.n} · R² ${formatNumber(support.r2, 3)} · adjusted R² ${formatNumber(support.adjustedR2, 3)} · ${support.excluded.length} sales left out`}
-        </span>
-      </summary>
+    <DetailsSection
+      title="Adjustment support"
+      summary={support.message ?? `n ${support.n} · R² ${formatNumber(support.r2, 3)} · adjusted R² ${formatNumber(support.adjustedR2, 3)} · ${support.excluded.length} sales left out`}
+    >
       <p className="comps-details__method">{support.method}</p>
       {support.message === null && (
         <table className="comps-table comps-table--plain" aria-label="Regression coefficients">
@@ -200,6 +198,6 @@ export function SupportDetails({ support, index }: { support: RegressionSupport;
           </ul>
         </div>
       </div>
-    </details>
+    </DetailsSection>
   );
 }

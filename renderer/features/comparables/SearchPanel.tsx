@@ -123,34 +123,34 @@ export function SearchPanel(props: SearchPanelProps) {
       {problems.length > 0 && (
         <div className="comps-problems-box" role="alert" data-testid="comps-search-problems">
           <p className="comps-problems-box__title">The search cannot run yet (nothing is sent or charged):</p>
-          <ul className="comps-problems">
-            {problems.map((text) => (
-              <li key={text}>{text}</li>
-            ))}
-          </ul>
-          {aboutDate && (
-            <button type="button" className="button button--small" onClick={props.onOpenAssignment}>
-              Set the effective date in the assignment
-            </button>
-          )}
+          <CriteriaLines lines={problems} aboutDate={aboutDate} onOpenAssignment={props.onOpenAssignment} />
         </div>
       )}
       {warnings.length > 0 && (
         <div className="comps-warning-box" role="note">
-          <ul className="comps-problems">
-            {warnings.map((text) => (
-              <li key={text}>{text}</li>
-            ))}
-          </ul>
-          {aboutDate && (
-            <button type="button" className="button button--small" onClick={props.onOpenAssignment}>
-              Set the effective date in the assignment
-            </button>
-          )}
+          <CriteriaLines lines={warnings} aboutDate={aboutDate} onOpenAssignment={props.onOpenAssignment} />
         </div>
       )}
       <CurrentSearch {...props} />
     </section>
+  );
+}
+
+/** What is wrong with the criteria, or worth knowing, a line each; the way to the effective date when a line is about it. */
+function CriteriaLines({ lines, aboutDate, onOpenAssignment }: { lines: string[]; aboutDate: boolean; onOpenAssignment: () => void }) {
+  return (
+    <>
+      <ul className="comps-problems">
+        {lines.map((text) => (
+          <li key={text}>{text}</li>
+        ))}
+      </ul>
+      {aboutDate && (
+        <button type="button" className="button button--small" onClick={onOpenAssignment}>
+          Set the effective date in the assignment
+        </button>
+      )}
+    </>
   );
 }
 

@@ -1,13 +1,12 @@
 // The find box with the platform faked: it says what it understood and the price before anything is
 // bought, buys only on Enter (or the button), lists the candidates, and Enter opens the chosen one.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createQueryClient } from '../../app/App.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
 import { useUiStore } from '../../app/ui-store.ts';
 import { FindBox } from './FindBox.tsx';
 import { useFindStore } from './find-store.ts';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+import { renderWithQueries, settle as runTimers, setUpViewTests } from '../../platform/view-test-kit.tsx';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const cached = vi.hoisted(() => ({ value: false }));
@@ -59,34 +58,25 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
   });
 });
 
+setUpViewTests({
+  afterCleanup: () => {
+    useFindStore.setState({ text: '', chosen: null, asked: null, paletteOpen: false, focusTick: 0 });
+    useUiStore.setState({ entityTrail: [] });
+  },
+});
 beforeEach(() => {
-  vi.useFakeTimers();
   calls.length = 0;
   cached.value = false;
 });
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  useFindStore.setState({ text: '', chosen: null, asked: null, paletteOpen: false, focusTick: 0 });
-  useUiStore.setState({ entityTrail: [] });
-});
 
 async function settle(ms = 0) {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
+  await runTimers(ms);
   // Answers resolve after the timers: let them land.
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(0);
-  });
+  await runTimers(0);
 }
 
 async function renderBox() {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <FindBox />
-    </QueryClientProvider>,
-  );
+  await renderWithQueries(<FindBox />, 0);
   await settle();
   return screen.getByRole('textbox', { name: 'Find' });
 }

@@ -1,13 +1,12 @@
 // The Graph view with the platform faked and the drawing stood in for (no canvas here): what it asks
 // by itself (only what is free), what waits for a click with its price, "why linked" with its
 // citation, a cut kept with the assignment and drawn, the table, and the runsheet's CSV.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createQueryClient } from '../../app/App.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { useUiStore } from '../../app/ui-store.ts';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
-import type * as DownloadModule from '../../components/download.ts';
+import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
+import type { RecordedDownload } from '../../platform/fake-download.ts';
 import type * as PlatModule from '../../platform/plat.ts';
 import type { EntityGraphProps } from '../../components/graph/graph-types.ts';
 import { fixtures, ids } from '../../../shared/graph/test-kit.ts';
@@ -94,14 +93,14 @@ vi.mock('../../components/graph/EntityGraph.tsx', () => ({
   },
 }));
 
-const downloads = vi.hoisted(() => [] as Array<{ filename: string; text: string; mime: string }>);
-vi.mock('../../components/download.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof DownloadModule>()),
-  downloadTextFile: (filename: string, text: string, mime: string) => downloads.push({ filename, text, mime }),
-}));
+const downloads = vi.hoisted(() => [] as RecordedDownload[]);
+vi.mock('../../components/download.ts', async (importOriginal) => {
+  const { recordTextDownloads } = await import('../../platform/fake-download.ts');
+  return recordTextDownloads(importOriginal, downloads);
+});
 
+setUpViewTests();
 beforeEach(() => {
-  vi.useFakeTimers();
   calls.length = 0;
   downloads.length = 0;
   state.active = 'p1';
@@ -111,32 +110,10 @@ beforeEach(() => {
   graphProps.last = null;
   useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [] });
   useGraphStore.setState({ settings: defaultTraversal, hiddenKinds: [], hiddenRelations: [], tab: 'drawing', selection: null, added: {}, ownerAreaUid: null });
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
 });
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
-
-async function settle(ms = 0) {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
 
 async function renderView() {
-  const view = render(
-    <QueryClientProvider client={createQueryClient()}>
-      <GraphView />
-    </QueryClientProvider>,
-  );
-  for (let step = 0; step < 8; step++) await settle(50);
-  return view;
+  return renderWithQueries(<GraphView />, 8);
 }
 
 const asked = (operation: string) => calls.filter((call) => call.operation === operation);

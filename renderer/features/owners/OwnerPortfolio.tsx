@@ -245,6 +245,8 @@ function OwnerGroup(props: {
         rows={owner.holdings}
         rowKey={(holding) => holding.propertyRef}
         onOpen={open}
+        // The group's header counts the holdings and says whether all are loaded; "46 rows" would read as the owner's whole count.
+        count={false}
       />
     </section>
   );

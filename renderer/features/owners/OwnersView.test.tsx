@@ -1,12 +1,11 @@
 // The owner search form with the platform faked: what it sends for pricing, and what it refuses to.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createQueryClient } from '../../app/App.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
 import { OwnersView } from './OwnersView.tsx';
 import { useOwnersUi } from './owners-ui-store.ts';
 
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 
@@ -22,28 +21,13 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
   });
 });
 
+setUpViewTests({ afterCleanup: () => useOwnersUi.setState({ draft: '', areaUid: null, submitted: null }) });
 beforeEach(() => {
-  vi.useFakeTimers();
   calls.length = 0;
 });
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  useOwnersUi.setState({ draft: '', areaUid: null, submitted: null });
-});
-
-async function settle(ms = 0) {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
 
 async function renderForm() {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <OwnersView />
-    </QueryClientProvider>,
-  );
+  await renderWithQueries(<OwnersView />, 0);
   await settle();
   return screen.getByRole('searchbox', { name: 'Owner name contains' });
 }

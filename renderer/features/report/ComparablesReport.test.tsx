@@ -1,63 +1,42 @@
 // The report's comparables section on screen and in the print route, on the real document the core
 // builds for 1708 21ST ST NW with a comparables search; the map's offscreen renderer is faked (no
 // WebGL here), so the tests can say when it draws, fails or never answers.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createQueryClient } from '../../app/App.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, within } from '@testing-library/react';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+import { clearPrintFlags, renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
 import type { MapImageRequest } from '../../components/map/map-types.ts';
 import { PrintReport } from './PrintReport.tsx';
 import { ReportDocumentView } from './ReportDocumentView.tsx';
 import { comparablesReport, COMP_IDS } from './report-fixture.ts';
 import { MAP_IMAGE_TIMEOUT_MS } from './map-image.ts';
+import { resetImageRenderer, type FakeImageRenderer } from './report-test-kit.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const state = vi.hoisted(() => ({ report: null as unknown }));
-const mapRender = vi.hoisted(() => ({
-  mode: 'draw' as 'draw' | 'fail' | 'hang' | 'manual',
-  requests: [] as unknown[],
-  release: null as null | (() => void),
-}));
+const mapRender = vi.hoisted((): FakeImageRenderer => ({ mode: 'draw', requests: [], release: null }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule } = await import('../../platform/fake-plat.ts');
   return fakePlatModule(importOriginal, calls, { getSubjectReport: () => state.report });
 });
 
-vi.mock('../../components/map/render-map-image.ts', () => ({
-  renderMapImage: (request: MapImageRequest) => {
-    mapRender.requests.push(request);
-    const image = { dataUrl: 'data:image/png;base64,iVBORw0KGgo=', widthPx: request.widthPx, heightPx: request.heightPx };
-    if (mapRender.mode === 'fail') return Promise.reject(new Error('This computer could not draw the map image (WebGL is not available); the report lists every sale in its tables.'));
-    if (mapRender.mode === 'hang') return new Promise(() => undefined);
-    if (mapRender.mode === 'manual') return new Promise((resolve) => (mapRender.release = () => resolve(image)));
-    return Promise.resolve(image);
-  },
-  mapImageAttribution: () => Promise.resolve('Map data: DC GIS / OCTO · DDOT'),
-}));
+vi.mock('../../components/map/render-map-image.ts', async () => {
+  const { fakeImage } = await import('./report-test-kit.ts');
+  return {
+    renderMapImage: (request: MapImageRequest) => fakeImage(mapRender, request, 'This computer could not draw the map image (WebGL is not available); the report lists every sale in its tables.'),
+    mapImageAttribution: () => Promise.resolve('Map data: DC GIS / OCTO · DDOT'),
+  };
+});
 
 const doc = comparablesReport();
 
+setUpViewTests({ afterCleanup: clearPrintFlags });
 beforeEach(() => {
-  vi.useFakeTimers();
   calls.length = 0;
   state.report = doc;
-  mapRender.mode = 'draw';
-  mapRender.requests.length = 0;
-  mapRender.release = null;
+  resetImageRenderer(mapRender);
 });
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  for (const key of ['printReady', 'printFooter', 'printHeader', 'printError']) delete document.documentElement.dataset[key];
-});
-
-async function settle(ms = 0) {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
 
 const section = () => screen.getByRole('region', { name: 'Comparable sales' });
 
@@ -136,12 +115,7 @@ describe('the comparables section on screen', () => {
 
 describe('the comparables section in the print route', () => {
   async function renderPrint() {
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <PrintReport assignmentId="p1" dialog={false} />
-      </QueryClientProvider>,
-    );
-    for (let step = 0; step < 4; step++) await settle(50);
+    await renderWithQueries(<PrintReport assignmentId="p1" dialog={false} />, 4);
   }
 
   it('is ready only once the map is on the page', async () => {

@@ -10,34 +10,15 @@ import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
+import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
 import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
 import './comparables-report.css';
 
 export function ComparablesReportSection({ section, context, mapImage }: { section: ComparablesSection; context: ValueContext; mapImage?: MapImageState }) {
   return (
-    <section className="report-section report-comps" aria-labelledby="report-section-comparables" data-section="comparables">
-      <header className="report-section__header">
-        <h2 id="report-section-comparables">{section.title}</h2>
-      </header>
-      {section.missing.length > 0 && (
-        <ul className="report-section__limitations" aria-label="What the comparables section does not have yet">
-          {section.missing.map((line) => (
-            <li key={line} className="report-limitation">
-              {line}
-            </li>
-          ))}
-        </ul>
-      )}
-      {section.problems.length > 0 && (
-        <div className="report-comps__problems" role="note" aria-label="What does not add up">
-          <p className="report-comps__problems-title">What does not add up</p>
-          <ul>
-            {section.problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+    <ReportSectionFrame className="report-section report-comps" headingId="report-section-comparables" title={section.title} section="comparables">
+      <MissingLines lines={section.missing} label="What the comparables section does not have yet" />
+      <PartProblems prefix="report-comps" problems={section.problems} label="What does not add up" />
       {section.search && <SearchAsRun search={section.search} context={context} />}
       {section.map && (mapImage ? <MapFigure map={section.map} image={mapImage} /> : <DrawnMapFigure map={section.map} />)}
       {section.grid && <SalesGrid grid={section.grid} context={context} />}
@@ -56,15 +37,15 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
           <TableView table={section.priorSales} context={context} />
         </div>
       )}
-    </section>
+    </ReportSectionFrame>
   );
 }
 
 function Subheading({ id, children }: { id: string; children: string }) {
   return (
-    <h3 className="report-comps__heading" id={`report-comps-${id}`}>
+    <PartHeading prefix="report-comps" id={id}>
       {children}
-    </h3>
+    </PartHeading>
   );
 }
 
@@ -209,6 +190,7 @@ function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueCon
 function GridTable({ grid, from, to, of, context }: { grid: ComparablesGrid; from: number; to: number; of: string | null; context: ValueContext }) {
   const columns = grid.columns.slice(from, to);
   const summaries = columns.map((column) => grid.summary.find((summary) => summary.compId === column.compId) ?? null);
+  const ids = columns.map((column) => column.compId);
   const title = `Sales comparison grid${of ? `, ${of}` : ''}`;
   return (
     <div className="report-grid">
@@ -270,47 +252,32 @@ function GridTable({ grid, from, to, of, context }: { grid: ComparablesGrid; fro
           })}
         </tbody>
         <tfoot>
-          <tr>
-            <th scope="row">Net adjustment</th>
-            <td className="muted">—</td>
-            {summaries.map((summary, index) => (
-              <td key={columns[index]?.compId ?? index} className="report-grid__total">
-                {summary ? `${formatAdjustment(summary.net)} (${percentText(summary.netPct)})` : '—'}
-              </td>
-            ))}
-          </tr>
-          <tr>
-            <th scope="row">Gross adjustment</th>
-            <td className="muted">—</td>
-            {summaries.map((summary, index) => (
-              <td key={columns[index]?.compId ?? index} className="report-grid__total">
-                {summary ? `${formatDollars(summary.gross)} (${percentText(summary.grossPct)})` : '—'}
-              </td>
-            ))}
-          </tr>
-          <tr className="report-grid__adjusted">
-            <th scope="row">Adjusted sale price</th>
-            <td className="muted">—</td>
-            {summaries.map((summary, index) => (
-              <td key={columns[index]?.compId ?? index} className="report-grid__total">
-                {summary ? formatDollars(summary.adjustedPrice) : '—'}
-              </td>
-            ))}
-          </tr>
+          <SummaryRow label="Net adjustment" ids={ids} summaries={summaries} text={(summary) => `${formatAdjustment(summary.net)} (${percentText(summary.netPct)})`} />
+          <SummaryRow label="Gross adjustment" ids={ids} summaries={summaries} text={(summary) => `${formatDollars(summary.gross)} (${percentText(summary.grossPct)})`} />
+          <SummaryRow label="Adjusted sale price" className="report-grid__adjusted" ids={ids} summaries={summaries} text={(summary) => formatDollars(summary.adjustedPrice)} />
           {summaries.some((summary) => (summary?.warnings.length ?? 0) > 0) && (
-            <tr>
-              <th scope="row">Not adjusted</th>
-              <td className="muted">—</td>
-              {summaries.map((summary, index) => (
-                <td key={columns[index]?.compId ?? index} className="report-grid__warnings">
-                  {summary?.warnings.join(' ') || '—'}
-                </td>
-              ))}
-            </tr>
+            <SummaryRow label="Not adjusted" cellClass="report-grid__warnings" ids={ids} summaries={summaries} text={(summary) => summary.warnings.join(' ') || '—'} />
           )}
         </tfoot>
       </table>
     </div>
+  );
+}
+
+type GridSummary = ComparablesGrid['summary'][number];
+
+/** A row beneath the grid: one figure per comp column, a dash where a comp has none. */
+function SummaryRow(props: { label: string; className?: string; cellClass?: string; ids: Array<string | undefined>; summaries: Array<GridSummary | null>; text: (summary: GridSummary) => string }) {
+  return (
+    <tr className={props.className}>
+      <th scope="row">{props.label}</th>
+      <td className="muted">—</td>
+      {props.summaries.map((summary, index) => (
+        <td key={props.ids[index] ?? index} className={props.cellClass ?? 'report-grid__total'}>
+          {summary ? props.text(summary) : '—'}
+        </td>
+      ))}
+    </tr>
   );
 }
 

@@ -14,6 +14,7 @@ import { ComparablesReportSection } from './ComparablesReportSection.tsx';
 import type { MapImageState } from './map-image.ts';
 import { TitleResearchReportSection } from './TitleResearchReportSection.tsx';
 import type { GraphImageState } from './graph-image.ts';
+import { ReportSectionFrame } from './ReportSectionFrame.tsx';
 
 export type { ReportMode } from './ReportValues.tsx';
 
@@ -110,11 +111,13 @@ function PrintCover({ doc }: { doc: ReportDocument }) {
 function SectionView({ section, context }: { section: ReportSection; context: ValueContext }) {
   const headingId = `report-section-${section.id}`;
   return (
-    <section className="report-section" aria-labelledby={headingId} data-section={section.id}>
-      <header className="report-section__header">
-        <h2 id={headingId}>{section.title}</h2>
-        <span className={`report-badge report-badge--${section.status}`}>{sectionStatusText(section.status)}</span>
-      </header>
+    <ReportSectionFrame
+      className="report-section"
+      headingId={headingId}
+      title={section.title}
+      section={section.id}
+      aside={<span className={`report-badge report-badge--${section.status}`}>{sectionStatusText(section.status)}</span>}
+    >
       {section.limitations.length > 0 && (
         <ul className="report-section__limitations" aria-label={`Limitations of ${section.title}`}>
           {section.limitations.map((limitation) => (
@@ -141,7 +144,7 @@ function SectionView({ section, context }: { section: ReportSection; context: Va
       {section.values.length === 0 && section.tables.length === 0 && section.limitations.length === 0 && (
         <p className="muted">No source gives anything for this section.</p>
       )}
-    </section>
+    </ReportSectionFrame>
   );
 }
 
@@ -150,23 +153,21 @@ function SectionView({ section, context }: { section: ReportSection; context: Va
 
 function SpendSection({ doc, mode }: { doc: ReportDocument; mode: ReportMode }) {
   return (
-    <section className="report-section report-section--meta" aria-labelledby="report-spend">
-      <header className="report-section__header">
-        <h2 id="report-spend">Spend</h2>
-      </header>
+    <ReportSectionFrame className="report-section report-section--meta" headingId="report-spend" title="Spend">
       <p data-testid="report-spend">{spendLine(doc.spend)}</p>
       {mode === 'print' && <p className="muted">Spent by this assignment on the Property Records Service, as recorded in Plat’s ledger.</p>}
-    </section>
+    </ReportSectionFrame>
   );
 }
 
 function QueryLogSection({ doc }: { doc: ReportDocument }) {
   return (
-    <section className="report-section report-section--meta" aria-labelledby="report-query-log">
-      <header className="report-section__header">
-        <h2 id="report-query-log">What was asked</h2>
-        <span className="muted">{doc.queryLog.length === 1 ? '1 call' : `${doc.queryLog.length} calls`}</span>
-      </header>
+    <ReportSectionFrame
+      className="report-section report-section--meta"
+      headingId="report-query-log"
+      title="What was asked"
+      aside={<span className="muted">{doc.queryLog.length === 1 ? '1 call' : `${doc.queryLog.length} calls`}</span>}
+    >
       {doc.queryLog.length === 0 ? (
         <p className="muted">Nothing has been asked for this assignment yet.</p>
       ) : (
@@ -197,18 +198,19 @@ function QueryLogSection({ doc }: { doc: ReportDocument }) {
           </table>
         </div>
       )}
-    </section>
+    </ReportSectionFrame>
   );
 }
 
 function Endnotes({ doc, mode }: { doc: ReportDocument; mode: ReportMode }) {
   if (doc.citations.length === 0) return null;
   return (
-    <section className="report-section report-section--meta report-endnotes" aria-labelledby="report-endnotes">
-      <header className="report-section__header">
-        <h2 id="report-endnotes">{mode === 'print' ? 'Endnotes' : 'Sources'}</h2>
-        <span className="muted">{doc.citations.length === 1 ? '1 source' : `${doc.citations.length} sources`}</span>
-      </header>
+    <ReportSectionFrame
+      className="report-section report-section--meta report-endnotes"
+      headingId="report-endnotes"
+      title={mode === 'print' ? 'Endnotes' : 'Sources'}
+      aside={<span className="muted">{doc.citations.length === 1 ? '1 source' : `${doc.citations.length} sources`}</span>}
+    >
       <ol className="report-endnotes__list">
         {doc.citations.map((citation) => (
           <li key={citation.id} id={`endnote-${citation.number}`} value={citation.number} className={citation.synthetic ? 'report-endnote--synthetic' : undefined}>
@@ -216,7 +218,7 @@ function Endnotes({ doc, mode }: { doc: ReportDocument; mode: ReportMode }) {
           </li>
         ))}
       </ol>
-    </section>
+    </ReportSectionFrame>
   );
 }
 
@@ -224,10 +226,7 @@ function CitationAppendix({ doc }: { doc: ReportDocument }) {
   // The same rows as the attached citations.json / citations.csv, so the paper and the evidence agree.
   const rows = citationRows(doc);
   return (
-    <section className="report-section report-section--meta report-appendix" aria-labelledby="report-appendix">
-      <header className="report-section__header">
-        <h2 id="report-appendix">Citation appendix</h2>
-      </header>
+    <ReportSectionFrame className="report-section report-section--meta report-appendix" headingId="report-appendix" title="Citation appendix">
       <p className="muted">Every value printed above, alternatives included, with its field, status and endnotes: the rows of the attached citations.csv.</p>
       <div className="report-table">
         <table aria-label="Citation appendix">
@@ -257,6 +256,6 @@ function CitationAppendix({ doc }: { doc: ReportDocument }) {
           </tbody>
         </table>
       </div>
-    </section>
+    </ReportSectionFrame>
   );
 }

@@ -1,11 +1,12 @@
 // The Report view and the print route with the platform faked: what they show of a report document,
 // what they send when the appraiser chooses another value, what Export PDF saves, and the flag the
 // printers wait for.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import { createQueryClient } from '../../app/App.tsx';
 import { serviceAnswer, type RecordedPlatCall } from '../../platform/fake-plat.ts';
+import { clearPrintFlags, renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
 import type * as PlatModule from '../../platform/plat.ts';
 import type * as DownloadModule from '../../components/download.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
@@ -46,40 +47,19 @@ vi.mock('../../components/download.ts', async (importOriginal) => ({
   downloadBase64File: (filename: string, base64: string) => downloads.push({ filename, base64 }),
 }));
 
+setUpViewTests({ afterCleanup: clearPrintFlags });
 beforeEach(() => {
-  vi.useFakeTimers();
   calls.length = 0;
   downloads.length = 0;
   state.active = 'p1';
   state.report = sampleReport();
   state.exportFails = false;
   state.buyFails = false;
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  delete document.documentElement.dataset.printReady;
-  delete document.documentElement.dataset.printFooter;
-  delete document.documentElement.dataset.printHeader;
-  delete document.documentElement.dataset.printError;
 });
 
-async function settle(ms = 0) {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
-
-async function renderView(node: React.ReactNode, client = createQueryClient()) {
-  render(<QueryClientProvider client={client}>{node}</QueryClientProvider>);
+async function renderView(node: React.ReactNode, client?: QueryClient) {
   // The project list, then the report it names, then their renders.
-  for (let step = 0; step < 4; step++) await settle(50);
+  await renderWithQueries(node, 4, client);
 }
 
 describe('ReportView', () => {

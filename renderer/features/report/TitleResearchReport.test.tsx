@@ -2,11 +2,10 @@
 // from the embedded service's answers (1708 21ST ST NW as the Graph view keeps it; ABDOLLAH POOZESH's
 // holdings with a same-name lead cut); the graph's offscreen renderer is faked, so the tests can say
 // when it draws, fails or never answers.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createQueryClient } from '../../app/App.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, within } from '@testing-library/react';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+import { clearPrintFlags, renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
 import type { GraphImageRequest } from '../../components/graph/graph-types.ts';
 import { buildSubjectReport } from '../../../shared/report/build-subject-report.ts';
 import type { ReportDocument } from '../../../shared/report/document.ts';
@@ -17,30 +16,21 @@ import type { KeptServiceAnswer } from '../../../shared/report/title-research-se
 import { PrintReport } from './PrintReport.tsx';
 import { ReportDocumentView } from './ReportDocumentView.tsx';
 import { GRAPH_IMAGE_TIMEOUT_MS } from './graph-image.ts';
+import { resetImageRenderer, type FakeImageRenderer } from './report-test-kit.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const state = vi.hoisted(() => ({ report: null as unknown }));
-const graphRender = vi.hoisted(() => ({
-  mode: 'draw' as 'draw' | 'fail' | 'hang' | 'manual',
-  requests: [] as unknown[],
-  release: null as null | (() => void),
-}));
+const graphRender = vi.hoisted((): FakeImageRenderer => ({ mode: 'draw', requests: [], release: null }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule } = await import('../../platform/fake-plat.ts');
   return fakePlatModule(importOriginal, calls, { getSubjectReport: () => state.report });
 });
 
-vi.mock('../../components/graph/render-graph-image.ts', () => ({
-  renderGraphImage: (request: GraphImageRequest) => {
-    graphRender.requests.push(request);
-    const image = { dataUrl: 'data:image/png;base64,iVBORw0KGgo=', widthPx: request.widthPx, heightPx: request.heightPx };
-    if (graphRender.mode === 'fail') return Promise.reject(new Error('The graph image could not be drawn: no 2D canvas'));
-    if (graphRender.mode === 'hang') return new Promise(() => undefined);
-    if (graphRender.mode === 'manual') return new Promise((resolve) => (graphRender.release = () => resolve(image)));
-    return Promise.resolve(image);
-  },
-}));
+vi.mock('../../components/graph/render-graph-image.ts', async () => {
+  const { fakeImage } = await import('./report-test-kit.ts');
+  return { renderGraphImage: (request: GraphImageRequest) => fakeImage(graphRender, request, 'The graph image could not be drawn: no 2D canvas') };
+});
 
 const kept = (operation: string, request: Record<string, unknown>, envelope: unknown): KeptServiceAnswer => ({ operation, request, envelope });
 
@@ -81,25 +71,12 @@ const docPoozesh = titleReport(
   [{ edgeKey: lead, decision: 'cut', note: 'The deed names a different Abdollah Poozesh.', at: '2026-11-23T21:00:00Z' }],
 );
 
+setUpViewTests({ afterCleanup: clearPrintFlags });
 beforeEach(() => {
-  vi.useFakeTimers();
   calls.length = 0;
   state.report = doc1708;
-  graphRender.mode = 'draw';
-  graphRender.requests.length = 0;
-  graphRender.release = null;
+  resetImageRenderer(graphRender);
 });
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  for (const key of ['printReady', 'printFooter', 'printHeader', 'printError']) delete document.documentElement.dataset[key];
-});
-
-async function settle(ms = 0) {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
 
 const section = () => screen.getByRole('region', { name: 'Title research' });
 
@@ -178,12 +155,7 @@ describe('the title research on screen', () => {
 
 describe('the title research in the print route', () => {
   async function renderPrint() {
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <PrintReport assignmentId="p1" dialog={false} />
-      </QueryClientProvider>,
-    );
-    for (let step = 0; step < 4; step++) await settle(50);
+    await renderWithQueries(<PrintReport assignmentId="p1" dialog={false} />, 4);
   }
 
   it('is ready only once the graph is on the page, its owner names followed by [n] markers', async () => {

@@ -10,6 +10,7 @@ import { formatDateTime, formatDay } from '../../../shared/format-date.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { LimitationItem, Markers, ValueDetails, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useGraphImage, type GraphImageState } from './graph-image.ts';
+import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
 import './title-research-report.css';
 
 type Graph = NonNullable<TitleResearchSection['graph']>;
@@ -18,20 +19,9 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
   const nodes = new Map((section.graph?.nodes ?? []).map((node) => [node.id, node]));
   const links = new Map((section.graph?.links ?? []).map((link) => [link.key, link]));
   return (
-    <section className="report-section report-title" aria-labelledby="report-section-title-research" data-section="title-research">
-      <header className="report-section__header">
-        <h2 id="report-section-title-research">{section.title}</h2>
-      </header>
-      {section.missing.length > 0 && (
-        <ul className="report-section__limitations" aria-label="What the title research does not have yet">
-          {section.missing.map((line) => (
-            <li key={line} className="report-limitation">
-              {line}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Problems problems={section.problems} label="Read with care" />
+    <ReportSectionFrame className="report-section report-title" headingId="report-section-title-research" title={section.title} section="title-research">
+      <MissingLines lines={section.missing} label="What the title research does not have yet" />
+      <PartProblems prefix="report-title" problems={section.problems} label="Read with care" />
       {section.graph && (
         <div className="report-title__part" aria-labelledby="report-title-graph">
           <Subheading id="graph">Entity graph</Subheading>
@@ -67,29 +57,15 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
       )}
       {section.portfolio && <PortfolioPart portfolio={section.portfolio} context={context} />}
       {section.runsheet && <RunsheetPart runsheet={section.runsheet} context={context} />}
-    </section>
+    </ReportSectionFrame>
   );
 }
 
 function Subheading({ id, children }: { id: string; children: ReactNode }) {
   return (
-    <h3 className="report-title__heading" id={`report-title-${id}`}>
+    <PartHeading prefix="report-title" id={id}>
       {children}
-    </h3>
-  );
-}
-
-function Problems({ problems, label }: { problems: readonly string[]; label: string }) {
-  if (problems.length === 0) return null;
-  return (
-    <div className="report-title__problems" role="note" aria-label={label}>
-      <p className="report-title__problems-title">{label}</p>
-      <ul>
-        {problems.map((problem) => (
-          <li key={problem}>{problem}</li>
-        ))}
-      </ul>
-    </div>
+    </PartHeading>
   );
 }
 
@@ -470,7 +446,7 @@ function PortfolioPart({ portfolio, context }: { portfolio: TitleResearchPortfol
           .
         </p>
       )}
-      <Problems problems={portfolio.problems} label="Search pages that could not be read" />
+      <PartProblems prefix="report-title" problems={portfolio.problems} label="Search pages that could not be read" />
     </div>
   );
 }
@@ -527,7 +503,7 @@ function RunsheetPart({ runsheet, context }: { runsheet: TitleResearchRunsheet; 
           ))}
         </ul>
       )}
-      <Problems problems={runsheet.problems} label="Answers the runsheet could not use" />
+      <PartProblems prefix="report-title" problems={runsheet.problems} label="Answers the runsheet could not use" />
     </div>
   );
 }

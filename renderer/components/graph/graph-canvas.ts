@@ -1,0 +1,214 @@
+// The drawn graph, kept in step with the spec outside React (cytoscape owns its canvas): spec
+// changes are diffed and applied in turn, selection and keyboard focus are classes on elements.
+import type cytoscape from 'cytoscape';
+import type { GraphSpec } from '../../../shared/graph/graph-spec.ts';
+import type { GraphTheme } from './graph-types.ts';
+import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, createGraphCore, fitBox, fitGraph, runLayout, setClass, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
+import { COMPACT_BELOW_ZOOM, diffGraphSpecs, edgeElement, fullLayoutOptions, graphStylesheet, labelEnds, nodeElement } from './graph-style.ts';
+import { placeNewNodes } from './place-new-nodes.ts';
+
+const FIT_PADDING = 32;
+
+export interface CanvasEvents {
+  nodeTapped: (id: string) => void;
+  edgeTapped: (id: string) => void;
+  nodeDoubleTapped: (id: string) => void;
+  layoutDone: (elapsedMs: number) => void;
+  failed: (message: string) => void;
+}
+
+export interface CanvasState {
+  selection: string | null;
+  focusNode: string | null;
+  focusEdge: string | null;
+  showFocus: boolean;
+}
+
+export class GraphCanvas {
+  readonly cy: cytoscape.Core;
+  private readonly events: CanvasEvents;
+  private readonly resizeObserver: ResizeObserver | null;
+  private shown: GraphSpec | null = null;
+  private wanted: { spec: GraphSpec; startedAt: number } | null = null;
+  private busy = false;
+  private destroyed = false;
+  private compact: boolean | null = null;
+  private state: CanvasState = { selection: null, focusNode: null, focusEdge: null, showFocus: false };
+
+  constructor(container: HTMLElement, theme: GraphTheme, events: CanvasEvents) {
+    this.events = events;
+    const cy = createGraphCore(container, theme);
+    this.cy = cy;
+    cy.on('tap', 'node', (event) => events.nodeTapped((event.target as cytoscape.NodeSingular).id()));
+    cy.on('tap', 'edge', (event) => events.edgeTapped((event.target as cytoscape.EdgeSingular).id()));
+    cy.on('dbltap', 'node', (event) => events.nodeDoubleTapped((event.target as cytoscape.NodeSingular).id()));
+    cy.on('zoom', () => this.updateCompact(false));
+    cy.on('mouseover', 'node, edge', () => container.classList.add('entity-graph__canvas--pointing'));
+    cy.on('mouseout', 'node, edge', () => container.classList.remove('entity-graph__canvas--pointing'));
+    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => cy.resize());
+    this.resizeObserver?.observe(container);
+  }
+
+  show(spec: GraphSpec, startedAt: number): void {
+    this.wanted = { spec, startedAt };
+    void this.drain();
+  }
+
+  setTheme(theme: GraphTheme): void {
+    this.cy.style(graphStylesheet(theme));
+  }
+
+  setState(next: Partial<CanvasState>): void {
+    const movedFocus = (next.focusNode !== undefined && next.focusNode !== this.state.focusNode) || (next.focusEdge !== undefined && next.focusEdge !== this.state.focusEdge);
+    this.state = { ...this.state, ...next };
+    this.applyState();
+    if (movedFocus && this.state.showFocus) {
+      const id = this.state.focusEdge ?? this.state.focusNode;
+      if (id) this.reveal(this.cy.getElementById(id));
+    }
+  }
+
+  zoomBy(factor: number): void {
+    const cy = this.cy;
+    cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+  }
+
+  fit(): void {
+    fitGraph(this.cy, FIT_PADDING, 1.25);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.resizeObserver?.disconnect();
+    this.cy.destroy();
+  }
+
+  // Spec changes are applied one at a time, the latest winning: an elk layout is asynchronous, and
+  // a second change arriving meanwhile must start from the positions the first one set.
+  private async drain(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      while (this.wanted && !this.destroyed) {
+        const { spec, startedAt } = this.wanted;
+        this.wanted = null;
+        const laidOut = await this.apply(spec);
+        if (this.destroyed) return;
+        if (laidOut) {
+          await this.nextFrame();
+          if (!this.destroyed) this.events.layoutDone(performance.now() - startedAt);
+        }
+      }
+    } catch (error) {
+      if (!this.destroyed) this.events.failed(error instanceof Error ? error.message : String(error));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async apply(spec: GraphSpec): Promise<boolean> {
+    const cy = this.cy;
+    const diff = diffGraphSpecs(this.shown, spec);
+    const removed = new Set(diff.removedNodeIds);
+    const drawnIds = new Set(cy.nodes().map((node) => node.id()).filter((id) => !removed.has(id)));
+    cy.batch(() => {
+      for (const id of diff.removedEdgeIds) cy.getElementById(id).remove();
+      for (const id of diff.removedNodeIds) cy.getElementById(id).remove();
+      for (const node of diff.changedNodes) {
+        const element = nodeElement(node);
+        cy.getElementById(node.id).data(element.data).classes(element.classes ?? []);
+      }
+      const ends = labelEnds(spec);
+      for (const edge of diff.changedEdges) {
+        const element = edgeElement(edge, ends.get(edge.id));
+        cy.getElementById(edge.id).data(element.data).classes(element.classes ?? []);
+      }
+      cy.add([...diff.addedNodes.map(nodeElement), ...diff.addedEdges.map((edge) => edgeElement(edge, ends.get(edge.id)))]);
+      // New links can make a node a hub: its older edges' words move to their quieter end.
+      const edges = cy.edges();
+      setClass(edges.filter((edge) => ends.get(edge.id()) === 'source'), 'label-source', true);
+      setClass(edges.filter((edge) => ends.get(edge.id()) !== 'source'), 'label-source', false);
+      setClass(edges.filter((edge) => ends.get(edge.id()) === 'target'), 'label-target', true);
+      setClass(edges.filter((edge) => ends.get(edge.id()) !== 'target'), 'label-target', false);
+    });
+    this.shown = spec;
+    if (diff.layout === 'full') {
+      // Spread out before the layout: every node at the origin makes each edge a warning to draw.
+      spreadOnGrid(cy);
+      await runLayout(cy.elements(), fullLayoutOptions(spec.layout, spec.nodes.length));
+      this.fit();
+    } else if (diff.layout === 'incremental') {
+      this.showGrown(await placeNewNodes(cy, spec, drawnIds));
+    }
+    this.updateCompact(true);
+    this.applyState();
+    return diff.layout !== 'none';
+  }
+
+  private applyState(): void {
+    const cy = this.cy;
+    const { selection, focusNode, focusEdge, showFocus } = this.state;
+    cy.batch(() => {
+      cy.elements('.is-selected, .focused').removeClass('is-selected focused');
+      if (selection) cy.getElementById(selection).addClass('is-selected');
+      if (showFocus && focusNode) cy.getElementById(focusNode).addClass('focused');
+      if (showFocus && focusEdge) cy.getElementById(focusEdge).addClass('focused');
+    });
+  }
+
+  private updateCompact(force: boolean): void {
+    const compact = this.cy.zoom() < COMPACT_BELOW_ZOOM;
+    if (!force && compact === this.compact) return;
+    this.compact = compact;
+    showCompactLabels(this.cy, compact);
+  }
+
+  /**
+   * After an expansion: the whole graph when it still fits at nearly the current zoom (zooming out
+   * a little), otherwise just enough panning to show the new nodes. Never zooms in.
+   */
+  private showGrown(added: cytoscape.NodeCollection): void {
+    const cy = this.cy;
+    const zoom = cy.zoom();
+    const bodies = cy.nodes().boundingBox(BODIES_ONLY);
+    const box = { x1: bodies.x1 - LABEL_SIDE, x2: bodies.x2 + LABEL_SIDE, y1: bodies.y1, y2: bodies.y2 + LABEL_ROOM };
+    if (zoomToFit(cy, box, FIT_PADDING) >= zoom * 0.75) fitBox(cy, box, FIT_PADDING, zoom);
+    else this.reveal(added);
+  }
+
+  /** Pans (never zooms in) so the elements are on screen, with a margin. */
+  private reveal(eles: cytoscape.CollectionReturnValue | cytoscape.NodeCollection): void {
+    if (eles.empty()) return;
+    const cy = this.cy;
+    const margin = 40;
+    const box = eles.renderedBoundingBox();
+    const [width, height] = [cy.width(), cy.height()];
+    if (box.w > width - 2 * margin || box.h > height - 2 * margin) {
+      const zoom = cy.zoom();
+      cy.fit(eles, margin);
+      if (cy.zoom() > zoom) {
+        cy.zoom(zoom);
+        cy.center(eles);
+      }
+      return;
+    }
+    const shift = (low: number, high: number, size: number) => (low < margin ? margin - low : high > size - margin ? size - margin - high : 0);
+    const dx = shift(box.x1, box.x2, width);
+    const dy = shift(box.y1, box.y2, height);
+    if (dx !== 0 || dy !== 0) cy.panBy({ x: dx, y: dy });
+  }
+
+  /** The frame that shows the new positions has been drawn (cytoscape emits `render` after drawing). */
+  private nextFrame(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.cy.removeListener('render', done);
+        resolve();
+      };
+      // A hidden container may never draw; the layout is done all the same.
+      const timer = setTimeout(done, 2000);
+      this.cy.one('render', done);
+    });
+  }
+}

@@ -1,0 +1,68 @@
+// What the drawing says about itself: where it was capped or cut off, and why nothing is drawn yet.
+import { useQueryClient } from '@tanstack/react-query';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import type { GraphRoot } from './graph-model.ts';
+import { buyGraphRequest, type HeldRequest } from './graph-queries.ts';
+
+export function GraphStatus({ caps, notes, problems, cutOff }: { caps: string[]; notes: string[]; problems: string[]; cutOff: string[] }) {
+  if (caps.length + notes.length + problems.length + cutOff.length === 0) return null;
+  return (
+    <div className="graph-status" role="status" data-testid="graph-status">
+      {caps.map((line) => (
+        <p key={line} className="graph-status__cap">
+          {line}
+        </p>
+      ))}
+      {cutOff.length > 0 && (
+        <p className="graph-status__cut">
+          Reached only through links you cut: {cutOff.slice(0, 5).join(', ')}
+          {cutOff.length > 5 ? ` and ${cutOff.length - 5} more` : ''}.
+        </p>
+      )}
+      {notes.map((line) => (
+        <p key={line} className="muted">
+          {line}
+        </p>
+      ))}
+      {problems.map((line) => (
+        <p key={line} className="graph-status__problem">
+          {line}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+export function EmptyGraph({ root, held, areaUid, areasLoading, rootName }: { root: GraphRoot; held: HeldRequest[]; areaUid: string | null; areasLoading: boolean; rootName: string }) {
+  const queryClient = useQueryClient();
+  const failed = held.find((entry) => entry.answer.isError);
+  if (failed) {
+    return (
+      <div className="empty-state graph-empty">
+        <p>The graph of {rootName} could not be read.</p>
+        <ErrorNotice error={failed.answer.error} onRetry={() => void buyGraphRequest(queryClient, failed.request, { confirmed: true })} />
+      </div>
+    );
+  }
+  if (root.kind === 'owner') {
+    if (areasLoading) return <p className="muted">Reading where owner names are published (free)…</p>;
+    const search = held[0];
+    if (areaUid === null || !search) return <p className="empty-state graph-empty">Owner names cannot be searched: the service lists no area whose rolls publish them.</p>;
+    return (
+      <div className="empty-state graph-empty">
+        <h2>Holdings of owners named like “{root.name}”</h2>
+        <p>The owner-name search lists every holding whose owner of record reads like this name; each one drawn is a lead until you confirm it.</p>
+        <ChargeButton
+          operation="searchProperties"
+          request={search.request.parts as never}
+          label="Find the holdings"
+          what={`the holdings of owners named like “${root.name}”`}
+          busy={search.answer.isFetching}
+          onRun={(options) => void buyGraphRequest(queryClient, search.request, options)}
+        />
+      </div>
+    );
+  }
+  return <p className="muted empty-state graph-empty">Reading the links of {rootName} (free)…</p>;
+}
