@@ -2,17 +2,12 @@
 // it came from: tax-square centroids, canonical SSLs, Alexandria address-point matches.
 import { DATASET_IDS } from '../sample-keys.ts';
 import type { CellValue, DerivedColumn } from './interface.ts';
-import { cellOf } from './rows.ts';
-import type { DecodedRow, RowReader } from './rows.ts';
+import { cellOf, OverRows } from './rows.ts';
+import type { DecodedRow } from './rows.ts';
 
-export class DerivedColumns {
-  private readonly reader: RowReader;
+export class DerivedColumns extends OverRows {
   private squarePoints: Map<string, number> | null = null;
   private addressPoints: Map<string, number> | null = null;
-
-  constructor(reader: RowReader) {
-    this.reader = reader;
-  }
 
   /** The DC GIS square point record of a tax square, by square and suffix. */
   private squarePointRec(square: CellValue, suffix: CellValue): number | null {

@@ -3,17 +3,16 @@ import { AREA_CODES, AREA_DC, ENTITY_PREFIX_KIND, IDENTIFIER_SCHEMES } from '../
 import type { AreaUid, EntityPrefix } from '../sample-keys.ts';
 import type { CellValue, SampleEntity } from './interface.ts';
 import type { FactCollector } from './facts.ts';
-import { isoDate } from './rows.ts';
+import { isoDate, OverRows } from './rows.ts';
 import type { RowReader } from './rows.ts';
 
-export class Entities {
-  private readonly reader: RowReader;
+export class Entities extends OverRows {
   private readonly facts: FactCollector;
   /** Ids a parcel or unit of a placeholder SSL would have (meta `placeholder_ssl_keys`), read on first use. */
   private placeholderKeys: Map<string, { ssl: string; entity_id: string; record_refs: string[] }> | null = null;
 
   constructor(reader: RowReader, facts: FactCollector) {
-    this.reader = reader;
+    super(reader);
     this.facts = facts;
   }
 

@@ -5,7 +5,7 @@ import type { AreaUid, EntityPrefix, LinkMethod } from '../sample-keys.ts';
 import type { CellValue, Citation, DerivedColumn, EntityFacts, Fact, FactField, IdentifierProvenance, PermitFact } from './interface.ts';
 import { BUILDING_FACT_FIELDS } from './interface.ts';
 import type { DerivedColumns } from './derived-columns.ts';
-import { cellOf } from './rows.ts';
+import { cellOf, OverRows } from './rows.ts';
 import type { EdgeRow, EntityRow, RowReader } from './rows.ts';
 
 const OTR_NON_MARKET_NOTE = 'Price 0: OTR writes 0 for a non-market transfer or a sale without a price (non-market or no price; it does not say which)';
@@ -72,12 +72,11 @@ const FACT_SPECS: Record<string, FactSpec[]> = {
 /** An address entity speaks for the address, not for the many properties behind it. */
 const ADDRESS_FACT_FIELDS = new Set<FactField>(['address', 'zip']);
 
-export class FactCollector {
-  private readonly reader: RowReader;
+export class FactCollector extends OverRows {
   private readonly derived: DerivedColumns;
 
   constructor(reader: RowReader, derived: DerivedColumns) {
-    this.reader = reader;
+    super(reader);
     this.derived = derived;
   }
 

@@ -3,8 +3,8 @@
 import { normaliseOwnerName, sameOwnerConfidence } from '../sample-keys.ts';
 import { latinSpellings } from '../../../shared/latin-fold.ts';
 import type { OwnerHolding, OwnerMatch } from './interface.ts';
-import { cellOf, compareKeys } from './rows.ts';
-import type { RowReader } from './rows.ts';
+import { cellOf, compareKeys, OverRows } from './rows.ts';
+
 
 interface OwnerIndex {
   keys: string[];
@@ -14,13 +14,8 @@ interface OwnerIndex {
   byAccount: Map<number, number[]>;
 }
 
-export class OwnerDirectory {
-  private readonly reader: RowReader;
+export class OwnerDirectory extends OverRows {
   private ownerIndex: OwnerIndex | null = null;
-
-  constructor(reader: RowReader) {
-    this.reader = reader;
-  }
 
   index(): OwnerIndex {
     if (this.ownerIndex) return this.ownerIndex;

@@ -4,8 +4,8 @@ import { AREA_CODES, AREA_DC, equalityKey } from '../sample-keys.ts';
 import type { AreaUid } from '../sample-keys.ts';
 import type { CellValue, PointLocation, PropertyAggregation, PropertyField, PropertyFilter, PropertyGroup, PropertySearch, PropertySummary } from './interface.ts';
 import { SampleStoreError } from './interface.ts';
-import { cellOf, compareKeys } from './rows.ts';
-import type { DecodedRow, EntityRow, RowReader } from './rows.ts';
+import { cellOf, compareKeys, OverRows } from './rows.ts';
+import type { DecodedRow, EntityRow } from './rows.ts';
 
 export interface PropertyIndexEntry {
   /** Position in the property index. */
@@ -24,15 +24,10 @@ const PROPERTY_FIELDS = new Set<string>([
   'imputed_full_bathrooms', 'imputed_gross_building_area_sqft', 'imputed_land_area_sqft',
 ]);
 
-export class PropertyIndex {
-  private readonly reader: RowReader;
+export class PropertyIndex extends OverRows {
   private propertyIndex: PropertyIndexEntry[] | null = null;
   /** Equality keys of one property field, by index position, built on first filter on the field. */
   private readonly propertyEqKeys = new Map<PropertyField, Array<string | null>>();
-
-  constructor(reader: RowReader) {
-    this.reader = reader;
-  }
 
   properties(): PropertyIndexEntry[] {
     if (this.propertyIndex) return this.propertyIndex;

@@ -3,20 +3,15 @@
 import { equalityKey } from '../sample-keys.ts';
 import type { FieldType, RecordPage, RecordSearch, SampleRecord } from './interface.ts';
 import { SampleStoreError } from './interface.ts';
-import { cellOf, compareKeys } from './rows.ts';
-import type { DecodedRow, KindTable, RowReader } from './rows.ts';
+import { cellOf, compareKeys, OverRows } from './rows.ts';
+import type { DecodedRow, KindTable } from './rows.ts';
 
 const MAX_FILTERS = 5;
 
-export class RecordFinder {
-  private readonly reader: RowReader;
+export class RecordFinder extends OverRows {
   /** Per kind table and field: value key → positions, and positions sorted by value. */
   private readonly eq = new Map<KindTable, Map<string, Map<string, number[]>>>();
   private readonly ordered = new Map<KindTable, Map<string, { positions: Int32Array; keys: Array<number | string> }>>();
-
-  constructor(reader: RowReader) {
-    this.reader = reader;
-  }
 
   getRecord(recordRef: string): SampleRecord | null {
     const recNo = this.reader.recNoOfRef(recordRef);

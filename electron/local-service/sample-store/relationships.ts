@@ -6,14 +6,14 @@ import type { EntityPrefix, LinkMethod, Predicate } from '../sample-keys.ts';
 import type { ConnectedEntity, Direction, SampleRelationship, SampleSource, Traversal, TraversalNode } from './interface.ts';
 import { SampleStoreError } from './interface.ts';
 import type { OwnerDirectory } from './owners.ts';
+import { OverRows } from './rows.ts';
 import type { EdgeRow, RowReader } from './rows.ts';
 
-export class Relationships {
-  private readonly reader: RowReader;
+export class Relationships extends OverRows {
   private readonly owners: OwnerDirectory;
 
   constructor(reader: RowReader, owners: OwnerDirectory) {
-    this.reader = reader;
+    super(reader);
     this.owners = owners;
   }
 

@@ -5,8 +5,8 @@ import type { AreaUid, EntityPrefix, IdentifierScheme } from '../sample-keys.ts'
 import { canonicalAddress, canonicalNumber, canonicalSsl, isPlaceholderSsl } from '../../../shared/service/identifiers.ts';
 import type { AddressResolution, ResolutionCandidate } from './interface.ts';
 import { SampleStoreError } from './interface.ts';
-import { compareKeys } from './rows.ts';
-import type { RowReader } from './rows.ts';
+import { compareKeys, OverRows } from './rows.ts';
+
 
 const KIND_ORDER: Record<EntityPrefix, number> = { addr: 0, prop: 1, unit: 2, parc: 3, acct: 4 };
 
@@ -20,13 +20,8 @@ interface IdentifierIndex {
   starts: Int32Array;
 }
 
-export class Resolver {
-  private readonly reader: RowReader;
+export class Resolver extends OverRows {
   private identifierIndex: IdentifierIndex | null = null;
-
-  constructor(reader: RowReader) {
-    this.reader = reader;
-  }
 
   identifiers(): IdentifierIndex {
     if (this.identifierIndex) return this.identifierIndex;

@@ -92,6 +92,15 @@ export interface KindTable {
 
 const ENTITY_PREFIX_LIST: readonly EntityPrefix[] = ['prop', 'parc', 'acct', 'addr', 'unit'];
 
+/** A topic module: it reads through the row reader and owns the indexes of its topic. */
+export class OverRows {
+  protected readonly reader: RowReader;
+
+  constructor(reader: RowReader) {
+    this.reader = reader;
+  }
+}
+
 export class RowReader {
   readonly db: DatabaseSync;
   readonly sourceInfos: SourceInfo[];

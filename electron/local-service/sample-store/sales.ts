@@ -3,8 +3,8 @@
 import { METERS_PER_MILE, distanceMeters, equalityKey } from '../sample-keys.ts';
 import type { SaleNear, SalesNearQuery } from './interface.ts';
 import { SampleStoreError } from './interface.ts';
-import { cellOf, pointOf } from './rows.ts';
-import type { DecodedRow, RowReader } from './rows.ts';
+import { cellOf, pointOf, OverRows } from './rows.ts';
+import type { DecodedRow } from './rows.ts';
 
 interface SaleIndex {
   /** Sorted by latitude; the facts a comparable search filters on, read once from the rows. */
@@ -14,13 +14,8 @@ interface SaleIndex {
   }>;
 }
 
-export class SaleFinder {
-  private readonly reader: RowReader;
+export class SaleFinder extends OverRows {
   private saleIndex: SaleIndex | null = null;
-
-  constructor(reader: RowReader) {
-    this.reader = reader;
-  }
 
   index(): SaleIndex {
     if (this.saleIndex) return this.saleIndex;
