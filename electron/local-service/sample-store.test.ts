@@ -5,8 +5,7 @@ import { buildSampleFixture } from './sample-fixture.ts';
 import { SAMPLE_ID_NAMESPACE, relationshipRef, uuidV5 } from './sample-keys.ts';
 import { SampleStoreError, defaultSampleDbPath, openSampleStore } from './sample-store.ts';
 import type { Citation, SampleStore } from './sample-store.ts';
-
-const SYNTHETIC_PUBLISHER = 'Plat synthetic sample (not a public record)';
+import { SYNTHETIC_PUBLISHER } from './sample-test-kit.ts';
 
 /** A value is cited to the synthetic source exactly when it is synthetic: never a made-up value under a real publisher. */
 function expectHonestCitation(citation: Citation, synthetic: boolean): void {

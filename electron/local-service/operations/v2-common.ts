@@ -4,8 +4,13 @@
 // source, marked as such).
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import type { Citation, SampleSource, SampleStore, SourceCitation } from '../sample-store.ts';
+import type { Citation, Fact, SampleEntity, SampleSource, SampleStore, SourceCitation } from '../sample-store.ts';
+import type { LocalOperation } from '../operation.ts';
 import { ServiceFailure } from '../operation.ts';
+import { ENTITY_PREFIX_KIND } from '../sample-keys.ts';
+import { serviceOperations } from '../../../shared/service/index.ts';
+import type { ServiceOperationName } from '../../../shared/service/index.ts';
+import { locationStatus, preferredFact } from './citations.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -201,4 +206,146 @@ export class ProvenanceCollector {
 /** `2017-02-05T00:00:00Z` → `2017-02-05`. */
 export function isoDay(dateTime: string): string {
   return dateTime.slice(0, 10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations and entities as v2 shows them
+
+export function operation(name: ServiceOperationName, handle: LocalOperation['handle']): LocalOperation {
+  const spec = serviceOperations[name];
+  return {
+    name: spec.name,
+    envelopeOperation: spec.envelopeOperation,
+    generation: 'v2',
+    method: spec.method,
+    path: spec.path,
+    idempotent: spec.idempotencyKey,
+    handle,
+  };
+}
+
+export function notFound(message: string, details?: unknown): ServiceFailure {
+  return new ServiceFailure(404, 'not_found', message, details === undefined ? {} : { details });
+}
+
+/** Entity kinds of the sample, in the order results list them. */
+export const KIND_ORDER: readonly string[] = ['property', 'unit', 'parcel', 'tax_account', 'address'];
+export const SAMPLE_KINDS = new Set(KIND_ORDER);
+
+export function kindRank(kind: string): number {
+  const rank = KIND_ORDER.indexOf(kind);
+  return rank < 0 ? KIND_ORDER.length : rank;
+}
+
+/** The v2 entity kind of an entity ref, read from its prefix. */
+export function kindOfRef(ref: string): string {
+  const prefix = ref.slice(0, ref.indexOf('_'));
+  return Object.hasOwn(ENTITY_PREFIX_KIND, prefix) ? ENTITY_PREFIX_KIND[prefix as keyof typeof ENTITY_PREFIX_KIND] : '';
+}
+
+export function knownAreas(store: SampleStore): string[] {
+  return store.areas().map((area) => area.area_uid);
+}
+
+/** What a client shows for an entity: its first identifier of each scheme (address, SSL, account, ...). */
+export function canonicalIdentity(entity: SampleEntity): Record<string, string> {
+  const identity: Record<string, string> = {};
+  for (const scheme of ['address', 'ssl', 'account_no', 'unit_designator', 'mar_id']) {
+    const identifier = entity.identifiers.find((candidate) => candidate.scheme === scheme);
+    if (identifier) identity[scheme] = identifier.value;
+  }
+  return identity;
+}
+
+/** Each identifier with where its value comes from (reported by a publisher, or derived by the service), cited. */
+export function citedIdentifiers(store: SampleStore, entity: SampleEntity, provenance: ProvenanceCollector) {
+  return store.identifierProvenance(entity.entity_id)?.map((identifier) => ({
+    scheme: identifier.scheme,
+    value: identifier.value,
+    status: identifier.status,
+    method: identifier.method,
+    source_refs: [provenance.cite(identifier.citation)],
+    ...(identifier.status === 'derived' ? { derived_from: identifier.record_ref, note: identifier.note, citation: { ...v2Citation(identifier.citation), status: 'derived' } } : {}),
+  }));
+}
+
+/** For `canonical_identity`: which of its values a publisher printed and which the service derived (and how). */
+export function identityProvenance(store: SampleStore, entity: SampleEntity, provenance: ProvenanceCollector): Record<string, unknown> {
+  const identity = canonicalIdentity(entity);
+  const out: Record<string, unknown> = {};
+  for (const identifier of citedIdentifiers(store, entity, provenance) ?? []) {
+    if (identity[identifier.scheme] !== identifier.value || identifier.scheme in out) continue;
+    out[identifier.scheme] = identifier;
+  }
+  return out;
+}
+
+/** The record an entity's identity was read from: the first record of its defining row. */
+export function definingRecords(entity: SampleEntity): string[] {
+  return entity.source_refs.slice(0, 1);
+}
+
+export interface CitedFact {
+  value: string | number | boolean;
+  source_field: string;
+  status: Fact['status'];
+  synthetic: boolean;
+  method: string;
+  source_refs: string[];
+  citation: V2Citation;
+  note?: string;
+  derived_from?: string;
+}
+
+export function citedFact(fact: Fact, provenance: ProvenanceCollector): CitedFact {
+  return {
+    value: fact.value,
+    source_field: fact.source_field,
+    status: fact.status,
+    synthetic: fact.synthetic,
+    method: fact.method,
+    source_refs: [provenance.cite(fact.citation)],
+    citation: v2Citation(fact.citation),
+    ...(fact.note === null ? {} : { note: fact.note }),
+    // The real record a synthetic value was copied from, or a derived value was derived from: cited too.
+    ...(fact.derived_from === null ? {} : { derived_from: provenance.records([fact.derived_from])[0] }),
+  };
+}
+
+/**
+ * Facts grouped by field: the best value (the first real one in the store's preference order, or
+ * the first synthetic one when no publisher gives the field) with every other value as an alternative.
+ */
+export function groupedFacts(facts: readonly Fact[], provenance: ProvenanceCollector, withAlternatives: boolean): Record<string, CitedFact & { alternatives?: CitedFact[] }> {
+  const byField = new Map<string, Fact[]>();
+  for (const fact of facts) {
+    const list = byField.get(fact.field) ?? [];
+    list.push(fact);
+    byField.set(fact.field, list);
+  }
+  const out: Record<string, CitedFact & { alternatives?: CitedFact[] }> = {};
+  for (const [field, list] of byField) {
+    const best = preferredFact(list);
+    if (!best) continue;
+    out[field] = {
+      ...citedFact(best, provenance),
+      ...(withAlternatives ? { alternatives: list.filter((fact) => fact !== best).map((fact) => citedFact(fact, provenance)) } : {}),
+    };
+  }
+  return out;
+}
+
+export function citedLocation(location: { lat: number; lon: number; precision: string; citation: Citation }, provenance: ProvenanceCollector) {
+  return {
+    lat: location.lat,
+    lon: location.lon,
+    precision: location.precision,
+    ...locationStatus(location.precision),
+    source_refs: [provenance.cite(location.citation)],
+    citation: v2Citation(location.citation),
+  };
+}
+
+export function realRecords(store: SampleStore, refs: readonly string[], provenance: ProvenanceCollector): string[] {
+  return provenance.records(refs.filter((ref) => !citationOfRecord(store, ref).synthetic));
 }

@@ -27,6 +27,14 @@ const ALEXANDRIA_PARCELS = ['va_alexandria_parcels'];
 const SYNTHETIC = ['plat_synthetic_characteristics'];
 const LOCATION = ['dc_gis_square_points', 'va_alexandria_address_points'];
 
+function coordinate(field: 'lat' | 'lon', name: string): PropertyFieldSpec {
+  return { field, dataType: 'number', description: `${name} of the best point the sample has (DC: tax square centroid, approximate)`, sourceIds: LOCATION, synthetic: false };
+}
+
+function imputed(field: PropertyField, what: string): PropertyFieldSpec {
+  return { field, dataType: 'number', description: `SYNTHETIC ${what}, copied from a nearby DC CAMA record`, sourceIds: SYNTHETIC, synthetic: true };
+}
+
 /** The fields a property search filters and sorts on (the store's property fields). */
 export const PROPERTY_FIELD_SPECS: readonly PropertyFieldSpec[] = [
   { field: 'address', dataType: 'string', description: 'Premise address as published (unit included for condominium units)', sourceIds: [...OTR, ...ALEXANDRIA_PARCELS], synthetic: false },
@@ -42,19 +50,24 @@ export const PROPERTY_FIELD_SPECS: readonly PropertyFieldSpec[] = [
   { field: 'assessed_value_dollars', dataType: 'number', description: 'Tax year 2016 assessed value, whole dollars', sourceIds: ['dc_otr_assessment'], synthetic: false },
   { field: 'last_sale_price_dollars', dataType: 'number', description: 'Last recorded sale price, whole dollars (0 = non-market or no price)', sourceIds: ['dc_otr_sale'], synthetic: false },
   { field: 'last_sale_date', dataType: 'date', description: 'Last sale recordation date (ISO date)', sourceIds: ['dc_otr_sale'], synthetic: false },
-  { field: 'lat', dataType: 'number', description: 'Latitude of the best point the sample has (DC: tax square centroid, approximate)', sourceIds: LOCATION, synthetic: false },
-  { field: 'lon', dataType: 'number', description: 'Longitude of the best point the sample has (DC: tax square centroid, approximate)', sourceIds: LOCATION, synthetic: false },
-  { field: 'imputed_year_built', dataType: 'number', description: 'SYNTHETIC year built, copied from a nearby DC CAMA record', sourceIds: SYNTHETIC, synthetic: true },
-  { field: 'imputed_bedrooms', dataType: 'number', description: 'SYNTHETIC bedrooms, copied from a nearby DC CAMA record', sourceIds: SYNTHETIC, synthetic: true },
-  { field: 'imputed_full_bathrooms', dataType: 'number', description: 'SYNTHETIC full bathrooms, copied from a nearby DC CAMA record', sourceIds: SYNTHETIC, synthetic: true },
-  { field: 'imputed_gross_building_area_sqft', dataType: 'number', description: 'SYNTHETIC gross building area, copied from a nearby DC CAMA record', sourceIds: SYNTHETIC, synthetic: true },
-  { field: 'imputed_land_area_sqft', dataType: 'number', description: 'SYNTHETIC land area, copied from a nearby DC CAMA record', sourceIds: SYNTHETIC, synthetic: true },
+  coordinate('lat', 'Latitude'),
+  coordinate('lon', 'Longitude'),
+  imputed('imputed_year_built', 'year built'),
+  imputed('imputed_bedrooms', 'bedrooms'),
+  imputed('imputed_full_bathrooms', 'full bathrooms'),
+  imputed('imputed_gross_building_area_sqft', 'gross building area'),
+  imputed('imputed_land_area_sqft', 'land area'),
 ];
 
 const SPEC_BY_FIELD = new Map<string, PropertyFieldSpec>(PROPERTY_FIELD_SPECS.map((spec) => [spec.field, spec]));
 
 export function propertyFieldSpec(field: string): PropertyFieldSpec | undefined {
   return SPEC_BY_FIELD.get(field);
+}
+
+/** A property field's description, as v2 lists it; v3's datasets say the same of their fields and add where each holds. */
+export function propertyFieldDescription(field: PropertyField): string {
+  return SPEC_BY_FIELD.get(field)?.description ?? '';
 }
 
 export interface IndexedProperty {

@@ -1,186 +1,49 @@
-// The v2 operations of the local Property Records Service: property searches, resolutions, the
-// catalog, one entity, and relationship traversal (spec, "Endpoints / v2"). Each is a pure,
-// synchronous function of its request and the sample store. Every value answered is cited: entity
-// and edge `source_refs` are record refs, each listed with its publisher, release and URL in the
-// envelope's provenance; synthetic values are cited to Plat's synthetic source and marked.
-// Choices the spec leaves open are documented in docs/service-notes.md ("v2 operations").
+// The v2 operations of the local Property Records Service: property searches, the catalog, one
+// entity, and relationship traversal (spec, "Endpoints / v2"); resolutions are v2-resolutions.ts.
+// Each is a pure, synchronous function of its request and the sample store. Every value answered
+// is cited: entity and edge `source_refs` are record refs, each listed with its publisher, release
+// and URL in the envelope's provenance; synthetic values are cited to Plat's synthetic source and
+// marked. Choices the spec leaves open are documented in docs/service-notes.md ("v2 operations").
 import type { LocalOperation, OperationResult } from '../operation.ts';
-import { ServiceFailure } from '../operation.ts';
-import type { Citation, Fact, SampleEntity, SampleRelationship, SampleStore } from '../sample-store.ts';
+import type { ServiceFailure } from '../operation.ts';
+import { resolveEntities } from './v2-resolutions.ts';
+import type { SampleEntity, SampleRelationship, SampleStore } from '../sample-store.ts';
 import {
   chargeFor,
   priceRuleFor,
   queryObject,
-  requestIssues,
   relationshipPredicates,
-  resolutionClientId,
-  serviceOperations,
   V2CatalogQuerySchema,
   V2EntityPathSchema,
   V2PropertySearchSchema,
   V2RelationshipsQuerySchema,
-  V2ResolutionItemSchema,
-  V2ResolutionsRequestSchema,
 } from '../../../shared/service/index.ts';
-import type { ServiceOperationName, V2ResolutionItem } from '../../../shared/service/index.ts';
 import {
-  citationOfRecord,
   decodeCursor,
   encodeCursor,
   generationMeta,
   isoDay,
   ProvenanceCollector,
-  readCursor,
   requestFingerprint,
   sampleGeneration,
   v2Citation,
+  operation,
+  notFound,
+  SAMPLE_KINDS,
+  kindRank,
+  kindOfRef,
+  knownAreas,
+  canonicalIdentity,
+  citedIdentifiers,
+  definingRecords,
+  groupedFacts,
+  citedLocation,
+  realRecords,
 } from './v2-common.ts';
-import type { V2Citation } from './v2-common.ts';
 import { catalogFacetCapabilities, catalogListing } from './v2-catalog.ts';
-import { invalidParameter, propertyIndex, queryProperties } from './v2-property-index.ts';
+import { propertyIndex, queryProperties } from './v2-property-index.ts';
 import type { IndexedProperty } from './v2-property-index.ts';
-import { ENTITY_PREFIX_KIND } from '../sample-keys.ts';
 import { identifierProblem } from '../../../shared/service/identifiers.ts';
-import { locationStatus, preferredFact } from './citations.ts';
-
-function operation(name: ServiceOperationName, handle: LocalOperation['handle']): LocalOperation {
-  const spec = serviceOperations[name];
-  return {
-    name: spec.name,
-    envelopeOperation: spec.envelopeOperation,
-    generation: 'v2',
-    method: spec.method,
-    path: spec.path,
-    idempotent: spec.idempotencyKey,
-    handle,
-  };
-}
-
-function notFound(message: string, details?: unknown): ServiceFailure {
-  return new ServiceFailure(404, 'not_found', message, details === undefined ? {} : { details });
-}
-
-/** Entity kinds of the sample, in the order results list them. */
-const KIND_ORDER: readonly string[] = ['property', 'unit', 'parcel', 'tax_account', 'address'];
-const SAMPLE_KINDS = new Set(KIND_ORDER);
-
-function kindRank(kind: string): number {
-  const rank = KIND_ORDER.indexOf(kind);
-  return rank < 0 ? KIND_ORDER.length : rank;
-}
-
-/** The v2 entity kind of an entity ref, read from its prefix. */
-function kindOfRef(ref: string): string {
-  const prefix = ref.slice(0, ref.indexOf('_'));
-  return Object.hasOwn(ENTITY_PREFIX_KIND, prefix) ? ENTITY_PREFIX_KIND[prefix as keyof typeof ENTITY_PREFIX_KIND] : '';
-}
-
-function knownAreas(store: SampleStore): string[] {
-  return store.areas().map((area) => area.area_uid);
-}
-
-/** What a client shows for an entity: its first identifier of each scheme (address, SSL, account, ...). */
-function canonicalIdentity(entity: SampleEntity): Record<string, string> {
-  const identity: Record<string, string> = {};
-  for (const scheme of ['address', 'ssl', 'account_no', 'unit_designator', 'mar_id']) {
-    const identifier = entity.identifiers.find((candidate) => candidate.scheme === scheme);
-    if (identifier) identity[scheme] = identifier.value;
-  }
-  return identity;
-}
-
-/** Each identifier with where its value comes from (reported by a publisher, or derived by the service), cited. */
-function citedIdentifiers(store: SampleStore, entity: SampleEntity, provenance: ProvenanceCollector) {
-  return store.identifierProvenance(entity.entity_id)?.map((identifier) => ({
-    scheme: identifier.scheme,
-    value: identifier.value,
-    status: identifier.status,
-    method: identifier.method,
-    source_refs: [provenance.cite(identifier.citation)],
-    ...(identifier.status === 'derived' ? { derived_from: identifier.record_ref, note: identifier.note, citation: { ...v2Citation(identifier.citation), status: 'derived' } } : {}),
-  }));
-}
-
-/** For `canonical_identity`: which of its values a publisher printed and which the service derived (and how). */
-function identityProvenance(store: SampleStore, entity: SampleEntity, provenance: ProvenanceCollector): Record<string, unknown> {
-  const identity = canonicalIdentity(entity);
-  const out: Record<string, unknown> = {};
-  for (const identifier of citedIdentifiers(store, entity, provenance) ?? []) {
-    if (identity[identifier.scheme] !== identifier.value || identifier.scheme in out) continue;
-    out[identifier.scheme] = identifier;
-  }
-  return out;
-}
-
-/** The record an entity's identity was read from: the first record of its defining row. */
-function definingRecords(entity: SampleEntity): string[] {
-  return entity.source_refs.slice(0, 1);
-}
-
-interface CitedFact {
-  value: string | number | boolean;
-  source_field: string;
-  status: Fact['status'];
-  synthetic: boolean;
-  method: string;
-  source_refs: string[];
-  citation: V2Citation;
-  note?: string;
-  derived_from?: string;
-}
-
-function citedFact(fact: Fact, provenance: ProvenanceCollector): CitedFact {
-  return {
-    value: fact.value,
-    source_field: fact.source_field,
-    status: fact.status,
-    synthetic: fact.synthetic,
-    method: fact.method,
-    source_refs: [provenance.cite(fact.citation)],
-    citation: v2Citation(fact.citation),
-    ...(fact.note === null ? {} : { note: fact.note }),
-    // The real record a synthetic value was copied from, or a derived value was derived from: cited too.
-    ...(fact.derived_from === null ? {} : { derived_from: provenance.records([fact.derived_from])[0] }),
-  };
-}
-
-/**
- * Facts grouped by field: the best value (the first real one in the store's preference order, or
- * the first synthetic one when no publisher gives the field) with every other value as an alternative.
- */
-function groupedFacts(facts: readonly Fact[], provenance: ProvenanceCollector, withAlternatives: boolean): Record<string, CitedFact & { alternatives?: CitedFact[] }> {
-  const byField = new Map<string, Fact[]>();
-  for (const fact of facts) {
-    const list = byField.get(fact.field) ?? [];
-    list.push(fact);
-    byField.set(fact.field, list);
-  }
-  const out: Record<string, CitedFact & { alternatives?: CitedFact[] }> = {};
-  for (const [field, list] of byField) {
-    const best = preferredFact(list);
-    if (!best) continue;
-    out[field] = {
-      ...citedFact(best, provenance),
-      ...(withAlternatives ? { alternatives: list.filter((fact) => fact !== best).map((fact) => citedFact(fact, provenance)) } : {}),
-    };
-  }
-  return out;
-}
-
-function citedLocation(location: { lat: number; lon: number; precision: string; citation: Citation }, provenance: ProvenanceCollector) {
-  return {
-    lat: location.lat,
-    lon: location.lon,
-    precision: location.precision,
-    ...locationStatus(location.precision),
-    source_refs: [provenance.cite(location.citation)],
-    citation: v2Citation(location.citation),
-  };
-}
-
-function realRecords(store: SampleStore, refs: readonly string[], provenance: ProvenanceCollector): string[] {
-  return provenance.records(refs.filter((ref) => !citationOfRecord(store, ref).synthetic));
-}
 
 // ---------------------------------------------------------------------------------------------
 // POST /api/v2/property-searches
@@ -314,246 +177,6 @@ const searchProperties = operation('v2.searchProperties', (request, { store }) =
     },
     provenance: provenance.build(),
     charge,
-  } satisfies OperationResult;
-});
-
-// ---------------------------------------------------------------------------------------------
-// POST /api/v2/resolutions
-
-/** Candidates an item can page through; a partial address like "ST" could otherwise list thousands. */
-const MAX_CANDIDATES = 500;
-
-const MATCH_RANK: Record<string, number> = { exact: 0, premise: 1, partial: 2 };
-
-interface MatchedIdentifier {
-  scheme: string;
-  value: string;
-  match_basis: string;
-}
-
-interface CandidateDraft {
-  entityRef: string;
-  kind: string;
-  areaUid: string;
-  rank: number;
-  matchBasis: string;
-  precision: 'exact' | 'approximate';
-  method: string;
-  matched: MatchedIdentifier[];
-}
-
-function addCandidate(drafts: Map<string, CandidateDraft>, draft: Omit<CandidateDraft, 'matched'>, identifier: MatchedIdentifier): void {
-  const existing = drafts.get(draft.entityRef);
-  if (!existing) {
-    drafts.set(draft.entityRef, { ...draft, matched: [identifier] });
-    return;
-  }
-  if (!existing.matched.some((m) => m.scheme === identifier.scheme && m.value === identifier.value)) existing.matched.push(identifier);
-  if (draft.rank < existing.rank) Object.assign(existing, { rank: draft.rank, matchBasis: draft.matchBasis, precision: draft.precision, method: draft.method });
-}
-
-/** The properties an entity belongs to (itself for a property), by the links that tie land, accounts and addresses to properties. */
-function propertiesOf(store: SampleStore, entityRef: string, kind: string): string[] {
-  if (kind === 'property') return [entityRef];
-  return [
-    ...new Set(
-      store
-        .relationships(entityRef, { direction: 'in', predicates: ['located_in', 'taxed_in', 'served_by'], includeRecordObjects: false })
-        .map((relationship) => relationship.subject_ref)
-        .filter((ref) => ref.startsWith('prop_')),
-    ),
-  ];
-}
-
-interface ItemOutcome {
-  result: Record<string, unknown>;
-  failed: boolean;
-}
-
-function invalidItem(clientId: string, reason: string, issues: unknown[] = []): ItemOutcome {
-  return { result: { client_id: clientId, outcome: 'invalid_input', candidates: [], reason, issues }, failed: true };
-}
-
-function resolveItem(
-  store: SampleStore,
-  item: V2ResolutionItem,
-  candidateLimit: number,
-  cursor: string | undefined,
-  provenance: ProvenanceCollector,
-): ItemOutcome {
-  const addressIdentifiers = item.identifiers.filter((identifier) => identifier.scheme === 'address');
-  if (item.subject_kind === 'address' && addressIdentifiers.length === 0) {
-    return invalidItem(item.client_id, 'identifiers: an address subject needs an identifier with scheme address');
-  }
-  if (item.subject_kind === 'identifier' && addressIdentifiers.length === item.identifiers.length) {
-    return invalidItem(item.client_id, 'identifiers: an identifier subject needs an ssl, account_no, mar_id or entity_ref identifier (use subject_kind address for addresses)');
-  }
-  const fingerprint = requestFingerprint('v2.resolution', { ...item, client_id: undefined });
-  let offset = 0;
-  if (cursor !== undefined) {
-    const positions = readCursor(cursor, 'resolution', fingerprint, 1);
-    if (positions === null) return invalidItem(item.client_id, `candidate_cursors.${item.client_id}: not a cursor this service issued for this item`);
-    offset = positions[0] ?? 0;
-  }
-  const warnings: string[] = [];
-  if (item.include_retired_identifiers) warnings.push('The sample is one snapshot per source: it holds no retired identifiers.');
-  if (item.area_uid !== undefined && !knownAreas(store).includes(item.area_uid)) {
-    return {
-      result: { client_id: item.client_id, outcome: 'not_found', candidates: [], total_candidates: 0, reason: `area_uid ${item.area_uid}: no records in the sample`, ...(warnings.length > 0 ? { warnings } : {}) },
-      failed: true,
-    };
-  }
-  if (item.entity_kind !== undefined && !SAMPLE_KINDS.has(item.entity_kind)) {
-    return {
-      result: { client_id: item.client_id, outcome: 'not_found', candidates: [], total_candidates: 0, reason: `The sample holds no ${item.entity_kind} entities.`, ...(warnings.length > 0 ? { warnings } : {}) },
-      failed: true,
-    };
-  }
-
-  const drafts = new Map<string, CandidateDraft>();
-  const areaOption = item.area_uid === undefined ? {} : { areaUid: item.area_uid };
-  let addressResolution: Record<string, unknown> | undefined;
-  for (const identifier of item.identifiers) {
-    const matched = { scheme: identifier.scheme, value: identifier.value };
-    if (identifier.scheme === 'address') {
-      const resolution = store.resolveAddress(identifier.value, { ...areaOption, limit: MAX_CANDIDATES });
-      addressResolution ??= {
-        input: resolution.input,
-        normalised: resolution.normalised === null ? null : { premise: resolution.normalised.premise, unit: resolution.normalised.unit, full: resolution.normalised.full },
-        matched: resolution.total > 0,
-        best_match: resolution.candidates[0] ? `address_${resolution.candidates[0].match}` : null,
-        total: resolution.total,
-      };
-      for (const candidate of resolution.candidates) {
-        const basis = `address_${candidate.match}`;
-        addCandidate(
-          drafts,
-          { entityRef: candidate.entity_id, kind: candidate.entity_kind, areaUid: candidate.area_uid, rank: MATCH_RANK[candidate.match] ?? 2, matchBasis: basis, precision: candidate.precision, method: candidate.method },
-          { ...matched, match_basis: basis },
-        );
-        // A building's address serves its units: they share the street address, not the unit.
-        if (candidate.entity_kind === 'address' && candidate.match !== 'partial') {
-          for (const served of store.relationships(candidate.entity_id, { direction: 'in', predicates: ['served_by'], includeRecordObjects: false })) {
-            const ref = served.subject_ref;
-            const kind = kindOfRef(ref);
-            if ((kind !== 'property' && kind !== 'unit') || drafts.has(ref)) continue;
-            addCandidate(
-              drafts,
-              { entityRef: ref, kind, areaUid: candidate.area_uid, rank: MATCH_RANK['premise'] ?? 1, matchBasis: 'address_premise', precision: 'approximate', method: 'address_match' },
-              { ...matched, match_basis: 'address_premise' },
-            );
-          }
-        }
-      }
-    } else if (identifier.scheme === 'entity_ref') {
-      const entity = store.getEntity(identifier.value.trim());
-      if (entity && (item.area_uid === undefined || entity.area_uid === item.area_uid)) {
-        addCandidate(
-          drafts,
-          { entityRef: entity.entity_id, kind: entity.entity_kind, areaUid: entity.area_uid, rank: 0, matchBasis: 'entity_ref_exact', precision: 'exact', method: 'entity_ref_lookup' },
-          { ...matched, match_basis: 'entity_ref_exact' },
-        );
-      }
-    } else {
-      for (const candidate of store.resolveIdentifier(identifier.scheme, identifier.value, { ...areaOption, limit: MAX_CANDIDATES })) {
-        const basis = `${identifier.scheme}_exact`;
-        addCandidate(
-          drafts,
-          { entityRef: candidate.entity_id, kind: candidate.entity_kind, areaUid: candidate.area_uid, rank: 0, matchBasis: basis, precision: 'exact', method: candidate.method },
-          { ...matched, match_basis: basis },
-        );
-      }
-    }
-  }
-
-  const ordered = [...drafts.values()]
-    .filter((draft) => item.entity_kind === undefined || draft.kind === item.entity_kind)
-    .sort((a, b) => b.matched.length - a.matched.length || a.rank - b.rank || kindRank(a.kind) - kindRank(b.kind) || (a.entityRef < b.entityRef ? -1 : 1))
-    .slice(0, MAX_CANDIDATES);
-  const common = {
-    client_id: item.client_id,
-    total_candidates: ordered.length,
-    ...(addressResolution === undefined ? {} : { address_resolution: addressResolution }),
-    ...(warnings.length > 0 ? { warnings } : {}),
-  };
-  if (ordered.length === 0) {
-    return { result: { ...common, outcome: 'not_found', candidates: [], reason: 'No entity in the sample matches these identifiers.' }, failed: true };
-  }
-  if (offset >= ordered.length) return invalidItem(item.client_id, `candidate_cursors.${item.client_id}: past the last candidate`);
-
-  // Ambiguous when the best-matching candidates stand for more than one property.
-  const best = ordered[0];
-  const top = ordered.filter((draft) => best !== undefined && draft.matched.length === best.matched.length && draft.rank === best.rank);
-  const subjects = new Set<string>();
-  for (const draft of top) {
-    const properties = propertiesOf(store, draft.entityRef, draft.kind);
-    subjects.add(properties.length === 1 ? (properties[0] ?? draft.entityRef) : draft.entityRef);
-    if (subjects.size > 1) break;
-  }
-
-  const page = ordered.slice(offset, offset + candidateLimit);
-  const candidates = page.map((draft) => {
-    const entity = store.getEntity(draft.entityRef);
-    if (!entity) throw new Error(`candidate ${draft.entityRef} is not in the sample store`);
-    const properties = propertiesOf(store, draft.entityRef, draft.kind);
-    return {
-      entity_ref: draft.entityRef,
-      entity_kind: draft.kind,
-      status: entity.status,
-      area_uid: draft.areaUid,
-      canonical_identity: canonicalIdentity(entity),
-      identity_provenance: identityProvenance(store, entity, provenance),
-      match_basis: draft.matchBasis,
-      ...(properties.length === 1 && properties[0] !== undefined ? { property_ref: properties[0] } : {}),
-      property_count: properties.length,
-      precision: draft.precision,
-      method: draft.method,
-      matched_identifiers: draft.matched,
-      source_refs: provenance.records(definingRecords(entity)),
-    };
-  });
-  const nextOffset = offset + candidateLimit;
-  return {
-    result: {
-      ...common,
-      outcome: subjects.size > 1 ? 'ambiguous' : 'ok',
-      candidates,
-      ...(nextOffset < ordered.length ? { next_candidate_cursor: encodeCursor('resolution', fingerprint, [nextOffset]) } : {}),
-    },
-    failed: false,
-  };
-}
-
-const resolveEntities = operation('v2.resolveEntities', (request, { store }) => {
-  const batch = V2ResolutionsRequestSchema.parse(request.body);
-  const cursors = batch.candidate_cursors ?? {};
-  const clientIds = batch.items.map(resolutionClientId);
-  const unknownCursor = Object.keys(cursors).find((id) => !clientIds.includes(id));
-  if (unknownCursor !== undefined) {
-    throw invalidParameter('candidate_cursors', `candidate_cursors.${unknownCursor}`, 'names no item of this request');
-  }
-  const provenance = new ProvenanceCollector(store);
-  const seen = new Map<string, number>();
-  const outcomes = batch.items.map((raw, position): ItemOutcome => {
-    const clientId = resolutionClientId(raw);
-    const parsed = V2ResolutionItemSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issues = requestIssues(parsed.error);
-      return invalidItem(clientId, issues.map((issue) => `${issue.location}: ${issue.message}`).join('; '), issues);
-    }
-    const first = seen.get(clientId);
-    if (first !== undefined) return invalidItem(clientId, `client_id: repeats item ${first}; each item needs its own client_id`);
-    seen.set(clientId, position);
-    return resolveItem(store, parsed.data, batch.candidate_limit, cursors[clientId], provenance);
-  });
-  const results = outcomes.map((outcome) => outcome.result as { candidates: unknown[] } & Record<string, unknown>);
-  const resolvedItems = results.filter((result) => result.candidates.length > 0).length;
-  return {
-    data: { items: results },
-    status: outcomes.some((outcome) => outcome.failed) ? 'partial' : 'ok',
-    meta: { ...generationMeta(store), resolved_items: resolvedItems },
-    provenance: provenance.build(),
-    charge: chargeFor(priceRuleFor('v2.resolveEntities'), { hasResults: resolvedItems > 0, resolvedItems }),
   } satisfies OperationResult;
 });
 

@@ -8,6 +8,7 @@ import { isIsoDate, v3FilterGroups } from '../../../shared/service/index.ts';
 import { ServiceFailure } from '../operation.ts';
 import { equalityKey } from '../sample-keys.ts';
 import type { CellValue, Citation, SampleRecord, SampleSource, SampleStore } from '../sample-store.ts';
+import { propertyFieldDescription } from './v2-property-index.ts';
 
 export type V3FieldType = 'string' | 'number' | 'date' | 'boolean';
 
@@ -105,13 +106,13 @@ export const v3DatasetDefinitions: Record<V3Dataset, V3DatasetDefinition> = {
     fields: [
       field('property_ref', 'string', 'property', 'The property entity id (prop_…).'),
       field('address', 'string', 'property', 'Street address as published.'),
-      field('ssl', 'string', 'property', 'DC Square-Suffix-Lot, canonical 12-character form (DC only).'),
-      field('account_no', 'string', 'property', 'Alexandria real estate account number (Alexandria only).'),
+      field('ssl', 'string', 'property', `${propertyFieldDescription('ssl')} (DC only).`),
+      field('account_no', 'string', 'property', `${propertyFieldDescription('account_no')} (Alexandria only).`),
       field('use_code', 'string', 'property', 'DC OTR use code, e.g. 11 single-family row, 16/17 condominium (DC only).', true),
       field('land_use', 'string', 'property', 'Alexandria land use as published, e.g. DETACHED HOUSE (Alexandria only).', true),
-      field('zoning', 'string', 'property', 'Alexandria zoning (Alexandria only).', true),
-      field('owner_name', 'string', 'property', 'Owner of record as OTR published it (DC only).'),
-      field('neighborhood', 'string', 'property', 'OTR assessment neighborhood (DC only).', true),
+      field('zoning', 'string', 'property', `${propertyFieldDescription('zoning')} (Alexandria only).`, true),
+      field('owner_name', 'string', 'property', `${propertyFieldDescription('owner_name')}.`),
+      field('neighborhood', 'string', 'property', `${propertyFieldDescription('neighborhood')} (DC only).`, true),
       field('sub_neighborhood', 'string', 'property', 'OTR assessment sub-neighborhood A–G (DC only).', true),
       field('homestead', 'string', 'property', 'OTR homestead flag: yes, no or unknown (DC only).', true),
       field('assessed_value_dollars', 'number', 'property', 'Tax year 2016 total assessed value, whole dollars (DC only).'),

@@ -18,6 +18,7 @@ import type { SampleRecord, SampleStore } from '../sample-store.ts';
 import { startTestService, stopTestService } from '../test-harness.ts';
 import type { TestCallResult, TestService } from '../test-harness.ts';
 import { v3Operations } from './v3.ts';
+import { SYNTHETIC_PUBLISHER, UNKNOWN_UUID, idOf } from '../sample-test-kit.ts';
 
 const price = (variant: 'report_subject_v1' | 'report_comparables_v1' | 'aggregate') => {
   const rule = priceRuleFor('v3.recordQuery', variant === 'aggregate' ? { mode: 'aggregate' } : { mode: 'report', projection: variant });
@@ -27,8 +28,6 @@ const price = (variant: 'report_subject_v1' | 'report_comparables_v1' | 'aggrega
 const SUBJECT_PRICE = price('report_subject_v1');
 const COMPARABLES_PRICE = price('report_comparables_v1');
 const AGGREGATE_PRICE = price('aggregate');
-const SYNTHETIC_PUBLISHER = 'Plat synthetic sample (not a public record)';
-const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 const V3CatalogResponseSchema = v3Envelope(V3CatalogDataSchema);
 const V3AggregateResponseSchema = v3Envelope(V3AggregateDataSchema);
@@ -37,12 +36,6 @@ let store: SampleStore;
 let svc: TestService;
 let florida: SampleRecord;
 let luray: SampleRecord;
-
-const idOf = (record: SampleRecord, prefix: string): string => {
-  const id = record.q_ids.find((q) => q.startsWith(`${prefix}_`));
-  if (id === undefined) throw new Error(`${record.record_ref} has no ${prefix} id`);
-  return id;
-};
 
 function recordWhere(kind: string, jurisdiction: string, field: string, value: string): SampleRecord {
   const record = store.searchRecords({ kind, jurisdiction, filters: [{ field, op: 'eq', value }], limit: 1 }).items[0];

@@ -16,11 +16,10 @@ import type { SampleRecord, SampleStore } from '../sample-store.ts';
 import { startTestService, stopTestService } from '../test-harness.ts';
 import type { TestCallResult, TestService } from '../test-harness.ts';
 import { v4Operations } from './v4.ts';
+import { SYNTHETIC_PUBLISHER, UNKNOWN_UUID, idOf } from '../sample-test-kit.ts';
 
 const SEARCH_PRICE = serviceOperations['v4.search'].price.microUsd;
 const SUMMARY_PRICE = serviceOperations['v4.summary'].price.microUsd;
-const SYNTHETIC_PUBLISHER = 'Plat synthetic sample (not a public record)';
-const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 let store: SampleStore;
 let svc: TestService;
@@ -28,12 +27,6 @@ let svc: TestService;
 let florida: SampleRecord;
 /** 201 E LURAY AV: an Alexandria parcel (no owner, value or sale in the sample). */
 let luray: SampleRecord;
-
-const idOf = (record: SampleRecord, prefix: string): string => {
-  const id = record.q_ids.find((q) => q.startsWith(`${prefix}_`));
-  if (id === undefined) throw new Error(`${record.record_ref} has no ${prefix} id`);
-  return id;
-};
 
 function ownershipRecord(address: string, kind = 'ownership', jurisdiction = '11'): SampleRecord {
   const page = store.searchRecords({ kind, jurisdiction, filters: [{ field: 'address', op: 'eq', value: address }], limit: 1 });
