@@ -327,7 +327,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     const service = active;
     if (scheduledFor !== generation || !service || closed) return;
     try {
-      await service.client.catalog({}, { idempotencyKey: null });
+      await service.client.call('v4.catalog', {}, { idempotencyKey: null });
     } catch (error) {
       if (scheduledFor === generation && !closed) observe({ ok: false, error }, false);
       if (connection.state === 'unreachable' && !recheckTimer && scheduledFor === generation) markUnreachable(failureOf(error).message);

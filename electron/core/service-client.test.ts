@@ -250,7 +250,7 @@ describe('ServiceClient against the local service', () => {
   it('returns data, envelope and billing headers, and replays a repeated key for free', async () => {
     const before = svc.balance();
     const events: AttemptEvent[] = [];
-    const summary = await client({ onAttempt: (event) => void events.push(event) }).summary(QID, { fields: ['year_built', 'bedrooms'] });
+    const summary = await client({ onAttempt: (event) => void events.push(event) }).call('v4.summary', { path: { q_id: QID }, query: { fields: ['year_built', 'bedrooms'] } });
 
     expect(summary.data['year_built']).toEqual({ value: 1925, citation, alternatives: [] });
     expect(summary.envelope.contract_version).toBe('svc-v4');
@@ -273,7 +273,7 @@ describe('ServiceClient against the local service', () => {
     ]);
 
     // The caller repeats the same user action with its key: the service replays, nothing is charged.
-    const again = await client().summary(QID, { fields: ['year_built', 'bedrooms'] }, { idempotencyKey: summary.idempotencyKey ?? '' });
+    const again = await client().call('v4.summary', { path: { q_id: QID }, query: { fields: ['year_built', 'bedrooms'] } }, { idempotencyKey: summary.idempotencyKey ?? '' });
     expect(again.http.replayed).toBe(true);
     expect(again.http.chargedMicroUsd).toBe(0);
     expect(again.data).toEqual(summary.data);
@@ -286,45 +286,45 @@ describe('ServiceClient against the local service', () => {
     const recorder = recordingFetch();
     const c = client({ transport: recorder.fetch });
 
-    const search = await c.search({ jurisdiction: '11001', kind: 'sale', filter: { conditions: [{ field: 'SALEPRICE', op: 'gte', value: 500000 }], sourceId: 'dc_sales' }, limit: 10 });
+    const search = await c.call('v4.search', { query: { jurisdiction: '11001', kind: 'sale', filter: { conditions: [{ field: 'SALEPRICE', op: 'gte', value: 500000 }], sourceId: 'dc_sales' }, limit: 10 } });
     expect(search.data.items[0]?.record_ref).toBe('rec_1');
     const seenSearch = fixture.seen.get('v4.search');
     expect(seenSearch?.query.get('limit')).toBe('10');
     expect(JSON.parse(seenSearch?.query.get('filter') ?? '')).toEqual({ SALEPRICE: { gte: 500000 }, $source_id: 'dc_sales' });
 
-    const catalog = await c.catalog({ jurisdiction: '11' });
+    const catalog = await c.call('v4.catalog', { query: { jurisdiction: '11' } });
     expect(catalog.data.items[0]?.source_id).toBe('dc_sales');
     expect(fixture.seen.get('v4.catalog')?.query.get('jurisdiction')).toBe('11');
 
-    const connected = await c.connected(QID, { depth: 3 });
+    const connected = await c.call('v4.connected', { path: { q_id: QID }, query: { depth: 3 } });
     expect(connected.data.items[0]?.q_id).toBe(ADDR);
     expect(fixture.seen.get('v4.connected')?.params['q_id']).toBe(QID);
     expect(fixture.seen.get('v4.connected')?.query.get('depth')).toBe('3');
 
-    const report = await c.recordQuery({ mode: 'report', projection: 'report_subject_v1', subject_property_ref: 'prop_1' });
+    const report = await c.call('v3.recordQuery', { body: { mode: 'report', projection: 'report_subject_v1', subject_property_ref: 'prop_1' } });
     expect(report.data.items[0]?.location?.latitude).toBe(38.9);
     expect(report.http.chargedMicroUsd).toBe(250_000);
-    const v3Catalog = await c.recordQuery({ mode: 'catalog', dataset: 'sales' });
+    const v3Catalog = await c.call('v3.recordQuery', { body: { mode: 'catalog', dataset: 'sales' } });
     expect(v3Catalog.data.items[0]?.data_type).toBe('number');
 
-    const properties = await c.searchProperties({ area_uid: 'area_us_dc', filters: [{ field: 'use_code', op: 'eq', value: '012' }] });
+    const properties = await c.call('v2.searchProperties', { body: { area_uid: 'area_us_dc', filters: [{ field: 'use_code', op: 'eq', value: '012' }] } });
     expect(properties.data.items[0]?.entity_ref).toBe('prop_1');
     // Bodies are sent as the schema's output: defaults filled in.
     expect(fixture.seen.get('v2.searchProperties')?.body).toMatchObject({ area_uid: 'area_us_dc', limit: 20, projection: 'identity_summary' });
 
-    const resolved = await c.resolveEntities({ items: [{ client_id: 'a', subject_kind: 'address', identifiers: [{ scheme: 'address', value: '1600 Pennsylvania Ave NW' }] }] });
+    const resolved = await c.call('v2.resolveEntities', { body: { items: [{ client_id: 'a', subject_kind: 'address', identifiers: [{ scheme: 'address', value: '1600 Pennsylvania Ave NW' }] }] } });
     expect(resolved.data.items[0]).toMatchObject({ client_id: 'a', outcome: 'resolved' });
     expect(resolved.http.chargedMicroUsd).toBe(5_000);
 
-    const facets = await c.getCatalogV2({ facet: 'jurisdictions', page_size: 5 });
+    const facets = await c.call('v2.getCatalog', { query: { facet: 'jurisdictions', page_size: 5 } });
     expect(facets.data.facet).toBe('jurisdictions');
     expect(fixture.seen.get('v2.getCatalog')?.query.get('page_size')).toBe('5');
 
-    const entity = await c.getEntity('prop/1 a');
+    const entity = await c.call('v2.getEntity', { path: { entity_ref: 'prop/1 a' } });
     expect(entity.data.entity.entity_ref).toBe('prop/1 a');
     expect(entity.idempotencyKey).toBeNull();
 
-    const graph = await c.traverseRelationships('prop_1', { predicates: ['located_in', 'taxed_in'], direction: 'out' });
+    const graph = await c.call('v2.traverseRelationships', { path: { entity_ref: 'prop_1' }, query: { predicates: ['located_in', 'taxed_in'], direction: 'out' } });
     expect(graph.data.root_ref).toBe('prop_1');
     expect(fixture.seen.get('v2.traverseRelationships')?.query.get('predicates')).toBe('located_in,taxed_in');
 
@@ -335,7 +335,7 @@ describe('ServiceClient against the local service', () => {
     expect(recorder.calls.find((call) => call.url.includes('/entities/prop'))?.url).toContain('/api/v2/entities/prop%2F1%20a');
 
     // A caller that knows a call is free can send it without a key.
-    const keyless = await c.catalog({ jurisdiction: '11' }, { idempotencyKey: null });
+    const keyless = await c.call('v4.catalog', { query: { jurisdiction: '11' } }, { idempotencyKey: null });
     expect(keyless.idempotencyKey).toBeNull();
     expect(recorder.calls.at(-1)?.headers['Idempotency-Key']).toBeUndefined();
   });
@@ -347,24 +347,24 @@ describe('ServiceClient against the local service', () => {
     const sixFields = { conditions: ['A', 'B', 'C', 'D', 'E', 'F'].map((field) => ({ field, op: 'eq' as const, value: 1 })) };
 
     const refusals: Array<[() => Promise<unknown>, string]> = [
-      [() => c.search({ jurisdiction: '11001', kind: 'sale', limit: 101 }), 'limit'],
-      [() => c.search({ jurisdiction: '99', kind: 'sale' }), 'jurisdiction'],
-      [() => c.search({ jurisdiction: '11001', kind: 'Sale!' }), 'kind'],
-      [() => c.search({ jurisdiction: '11001', kind: 'sale', filter: sixFields }), 'filter'],
-      [() => c.search({ jurisdiction: '11001', kind: 'sale', limit: 2.5 }), 'limit'],
-      [() => c.summary('parc_not-a-uuid'), 'q_id'],
-      [() => c.connected('prop_12345678-1234-4234-8234-1234567890ab'), 'q_id'],
-      [() => c.connected(QID, { depth: 4 }), 'depth'],
-      [() => c.summary(QID, { fields: ['Year Built'] }), 'fields'],
-      [() => c.summary(QID, {}, { idempotencyKey: 'k'.repeat(257) }), 'idempotency-key'],
-      [() => c.recordQuery({ mode: 'report' }), 'projection'],
-      [() => c.recordQuery({ mode: 'report', projection: 'report_comparables_v1', subject_property_ref: 'p', radius_miles: 9 }), 'radius_miles'],
-      [() => c.searchProperties({ area_uid: '' }), 'area_uid'],
-      [() => c.resolveEntities({ items: [{ client_id: 'a', subject_kind: 'address', identifiers: [{ scheme: 'email' as 'ssl', value: 'x' }] }] }), 'items'],
-      [() => c.getCatalogV2({ facet: 'sources', filter: 'x' }), 'filter'],
-      [() => c.getEntity(''), 'entity_ref'],
-      [() => c.traverseRelationships('prop_1', { predicates: ['owns' as 'located_in'] }), 'predicates'],
-      [() => c.traverseRelationships('prop_1', { max_nodes: 500 }), 'max_nodes'],
+      [() => c.call('v4.search', { query: { jurisdiction: '11001', kind: 'sale', limit: 101 } }), 'limit'],
+      [() => c.call('v4.search', { query: { jurisdiction: '99', kind: 'sale' } }), 'jurisdiction'],
+      [() => c.call('v4.search', { query: { jurisdiction: '11001', kind: 'Sale!' } }), 'kind'],
+      [() => c.call('v4.search', { query: { jurisdiction: '11001', kind: 'sale', filter: sixFields } }), 'filter'],
+      [() => c.call('v4.search', { query: { jurisdiction: '11001', kind: 'sale', limit: 2.5 } }), 'limit'],
+      [() => c.call('v4.summary', { path: { q_id: 'parc_not-a-uuid' } }), 'q_id'],
+      [() => c.call('v4.connected', { path: { q_id: 'prop_12345678-1234-4234-8234-1234567890ab' } }), 'q_id'],
+      [() => c.call('v4.connected', { path: { q_id: QID }, query: { depth: 4 } }), 'depth'],
+      [() => c.call('v4.summary', { path: { q_id: QID }, query: { fields: ['Year Built'] } }), 'fields'],
+      [() => c.call('v4.summary', { path: { q_id: QID } }, { idempotencyKey: 'k'.repeat(257) }), 'idempotency-key'],
+      [() => c.call('v3.recordQuery', { body: { mode: 'report' } }), 'projection'],
+      [() => c.call('v3.recordQuery', { body: { mode: 'report', projection: 'report_comparables_v1', subject_property_ref: 'p', radius_miles: 9 } }), 'radius_miles'],
+      [() => c.call('v2.searchProperties', { body: { area_uid: '' } }), 'area_uid'],
+      [() => c.call('v2.resolveEntities', { body: { items: [{ client_id: 'a', subject_kind: 'address', identifiers: [{ scheme: 'email' as 'ssl', value: 'x' }] }] } }), 'items'],
+      [() => c.call('v2.getCatalog', { query: { facet: 'sources', filter: 'x' } }), 'filter'],
+      [() => c.call('v2.getEntity', { path: { entity_ref: '' } }), 'entity_ref'],
+      [() => c.call('v2.traverseRelationships', { path: { entity_ref: 'prop_1' }, query: { predicates: ['owns' as 'located_in'] } }), 'predicates'],
+      [() => c.call('v2.traverseRelationships', { path: { entity_ref: 'prop_1' }, query: { max_nodes: 500 } }), 'max_nodes'],
     ];
     for (const [send, parameter] of refusals) {
       const error = await caught(send());
@@ -375,7 +375,7 @@ describe('ServiceClient against the local service', () => {
       expect(error.attempts).toBe(0);
       expect(error.httpStatus).toBeUndefined();
     }
-    const itemError = await caught(c.resolveEntities({ items: [{ client_id: 'a', subject_kind: 'address', identifiers: [] }] }));
+    const itemError = await caught(c.call('v2.resolveEntities', { body: { items: [{ client_id: 'a', subject_kind: 'address', identifiers: [] }] } }));
     expect(itemError.issues?.[0]?.location).toBe('items.0.identifiers');
 
     expect(recorder.calls).toHaveLength(0);
@@ -389,8 +389,8 @@ describe('ServiceClient against the local service', () => {
     const active = client({ onRetry: (event) => void retries.push(event) });
     const before = svc.balance();
 
-    const first = await active.summary(QID);
-    const conflict = () => active.summary(OTHER_QID, {}, { idempotencyKey: first.idempotencyKey ?? '' });
+    const first = await active.call('v4.summary', { path: { q_id: QID } });
+    const conflict = () => active.call('v4.summary', { path: { q_id: OTHER_QID } }, { idempotencyKey: first.idempotencyKey ?? '' });
     queue(fixture, 'v4.search', () => {
       throw new ServiceFailure(422, 'response_too_large', 'The response would be too large.');
     });
@@ -399,13 +399,13 @@ describe('ServiceClient against the local service', () => {
     });
 
     const cases: Array<[() => Promise<unknown>, string, number]> = [
-      [() => as('revoked').summary(QID), 'unauthorized', 401],
-      [() => as('exhausted').summary(QID), 'payment_required', 402],
-      [() => as('suspended').summary(QID), 'account_suspended', 403],
-      [() => active.getEntity('missing'), 'not_found', 404],
+      [() => as('revoked').call('v4.summary', { path: { q_id: QID } }), 'unauthorized', 401],
+      [() => as('exhausted').call('v4.summary', { path: { q_id: QID } }), 'payment_required', 402],
+      [() => as('suspended').call('v4.summary', { path: { q_id: QID } }), 'account_suspended', 403],
+      [() => active.call('v2.getEntity', { path: { entity_ref: 'missing' } }), 'not_found', 404],
       [conflict, 'idempotency_conflict', 409],
-      [() => active.search({ jurisdiction: '11001', kind: 'sale' }), 'response_too_large', 422],
-      [() => active.searchProperties({ area_uid: 'area_us_dc', filters: [{ field: 'NOPE', op: 'eq', value: 1 }] }), 'invalid_request', 400],
+      [() => active.call('v4.search', { query: { jurisdiction: '11001', kind: 'sale' } }), 'response_too_large', 422],
+      [() => active.call('v2.searchProperties', { body: { area_uid: 'area_us_dc', filters: [{ field: 'NOPE', op: 'eq', value: 1 }] } }), 'invalid_request', 400],
     ];
     for (const [send, code, status] of cases) {
       const error = await caught(send());
@@ -417,7 +417,7 @@ describe('ServiceClient against the local service', () => {
       expect(error.http?.chargedMicroUsd ?? 0).toBe(0);
     }
     // The service's own message says what was wrong.
-    const notFound = await caught(active.getEntity('missing'));
+    const notFound = await caught(active.call('v2.getEntity', { path: { entity_ref: 'missing' } }));
     expect(notFound.message).toContain('No entity missing');
 
     expect(retries).toHaveLength(0);
@@ -430,7 +430,7 @@ describe('ServiceClient against the local service', () => {
     queue(fixture, 'v4.summary', fail503, fail503);
     const retries: RetryEvent[] = [];
     const events: AttemptEvent[] = [];
-    const outcome = await client({ onAttempt: (event) => void events.push(event) }).summary(QID, {}, { onRetry: (event) => void retries.push(event) });
+    const outcome = await client({ onAttempt: (event) => void events.push(event) }).call('v4.summary', { path: { q_id: QID } }, { onRetry: (event) => void retries.push(event) });
 
     expect(outcome.attempts).toBe(3);
     expect(outcome.http.chargedMicroUsd).toBe(SUMMARY_PRICE);
@@ -449,7 +449,7 @@ describe('ServiceClient against the local service', () => {
     const before = svc.balance();
     faultDraws.push(0.3); // the first call is done and charged, then its answer is lost
     const events: AttemptEvent[] = [];
-    const outcome = await client({ onAttempt: (event) => void events.push(event) }).summary(QID);
+    const outcome = await client({ onAttempt: (event) => void events.push(event) }).call('v4.summary', { path: { q_id: QID } });
 
     expect(outcome.attempts).toBe(2);
     expect(outcome.http.replayed).toBe(true);
@@ -470,7 +470,7 @@ describe('ServiceClient against the local service', () => {
   it('says a call may have been charged when an earlier attempt lost its answer, though the last got a 503', async () => {
     const before = svc.balance();
     faultDraws.push(0.3, 0.1, 0.1, 0.1); // done and charged, answer lost; then three 503s
-    const error = await caught(client().summary(QID));
+    const error = await caught(client().call('v4.summary', { path: { q_id: QID } }));
     expect(requests.map((entry) => entry.status)).toEqual(['dropped', 503, 503, 503]);
     expect(svc.balance()).toBe(before - SUMMARY_PRICE);
     // The last attempt got a plain 503, but the first was charged: never a plain failure.
@@ -481,7 +481,7 @@ describe('ServiceClient against the local service', () => {
     expect(error.toJSON()).toMatchObject({ mayHaveCharged: true });
 
     faultDraws.push(0.1, 0.1, 0.1, 0.1);
-    const plain = await caught(client().summary(QID));
+    const plain = await caught(client().call('v4.summary', { path: { q_id: QID } }));
     expect(plain.mayHaveCharged).toBe(false);
     expect(svc.balance()).toBe(before - SUMMARY_PRICE);
 
@@ -492,7 +492,7 @@ describe('ServiceClient against the local service', () => {
     };
     queue(fixture, 'v4.summary', notFound, notFound);
     faultDraws.push(0.3); // the first 404 is lost on the way back
-    const settled = await caught(client().summary(QID));
+    const settled = await caught(client().call('v4.summary', { path: { q_id: QID } }));
     expect(settled.platError.code).toBe('not_found');
     expect(settled.attempts).toBe(2);
     expect(settled.mayHaveCharged).toBe(false);
@@ -501,7 +501,7 @@ describe('ServiceClient against the local service', () => {
   it('does not repeat a charged call without a key after a lost answer, but does after a refused connection', async () => {
     const before = svc.balance();
     faultDraws.push(0.1, 0.3); // a 503 (never charged, so retried), then an answer lost after charging
-    const error = await caught(client().getEntity('prop_1'));
+    const error = await caught(client().call('v2.getEntity', { path: { entity_ref: 'prop_1' } }));
     expect(error.platError.code).toBe('network_error');
     expect(error.attempts).toBe(2);
     expect(error.idempotencyKey).toBeNull();
@@ -516,14 +516,14 @@ describe('ServiceClient against the local service', () => {
       if (refused++ === 0) return Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
       return fetch(input, init);
     };
-    const outcome = await client({ transport: flakyFetch }).getEntity('prop_1');
+    const outcome = await client({ transport: flakyFetch }).call('v2.getEntity', { path: { entity_ref: 'prop_1' } });
     expect(outcome.attempts).toBe(2);
     expect(svc.balance()).toBe(before - 2 * ENTITY_PRICE);
   });
 
   it('reports a malformed answer, including a charged one, without retrying', async () => {
     queue(fixture, 'v4.search', () => ({ data: { items: [{ ...searchRecord, extra: 'not allowed' }] }, charge: SEARCH_PRICE }));
-    const error = await caught(client().search({ jurisdiction: '11001', kind: 'sale' }));
+    const error = await caught(client().call('v4.search', { query: { jurisdiction: '11001', kind: 'sale' } }));
     expect(error.platError.code).toBe('malformed_response');
     expect(error.attempts).toBe(1);
     expect(error.outcomeUnknown).toBe(false);
@@ -535,7 +535,7 @@ describe('ServiceClient against the local service', () => {
 
   it('times out each attempt, retries, and stops at maxAttempts', async () => {
     const events: AttemptEvent[] = [];
-    const error = await caught(client({ transport: hangingFetch, timeoutMs: 20, maxAttempts: 2, onAttempt: (event) => void events.push(event) }).summary(QID));
+    const error = await caught(client({ transport: hangingFetch, timeoutMs: 20, maxAttempts: 2, onAttempt: (event) => void events.push(event) }).call('v4.summary', { path: { q_id: QID } }));
     expect(error.platError).toMatchObject({ code: 'timeout', retryable: true });
     expect(error.attempts).toBe(2);
     expect(error.cancelled).toBe(false);
@@ -545,13 +545,13 @@ describe('ServiceClient against the local service', () => {
     let calls = 0;
     const slowThenFine: typeof fetch = (input, init) => (calls++ === 0 ? hangingFetch(input, init) : fetch(input, init));
     // Long enough for a real answer on a busy machine; the first attempt hangs until it expires.
-    const recovered = await client({ transport: slowThenFine, timeoutMs: 300 }).catalog();
+    const recovered = await client({ transport: slowThenFine, timeoutMs: 300 }).call('v4.catalog', {});
     expect(recovered.attempts).toBe(2);
   });
 
   it('stops at once when the caller aborts', async () => {
     const controller = new AbortController();
-    const pending = client({ transport: hangingFetch }).summary(QID, {}, { signal: controller.signal });
+    const pending = client({ transport: hangingFetch }).call('v4.summary', { path: { q_id: QID } }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 5);
     const error = await caught(pending);
     expect(error.cancelled).toBe(true);
@@ -559,14 +559,14 @@ describe('ServiceClient against the local service', () => {
     expect(error.outcomeUnknown).toBe(true);
     expect(error.idempotencyKey).toMatch(UUID);
 
-    const already = await caught(client().summary(QID, {}, { signal: AbortSignal.abort() }));
+    const already = await caught(client().call('v4.summary', { path: { q_id: QID } }, { signal: AbortSignal.abort() }));
     expect(already.cancelled).toBe(true);
     expect(already.attempts).toBe(0);
     expect(requests).toHaveLength(0);
   });
 
   it('fails closed when no key is configured or the ledger hook fails', async () => {
-    const noKey = await caught(client({ getApiKey: () => null }).summary(QID));
+    const noKey = await caught(client({ getApiKey: () => null }).call('v4.summary', { path: { q_id: QID } }));
     expect(noKey.platError.code).toBe('key_not_configured');
     expect(noKey.attempts).toBe(0);
 
@@ -575,7 +575,7 @@ describe('ServiceClient against the local service', () => {
         onAttempt: (event) => {
           if (event.phase === 'sending') throw new Error('disk full');
         },
-      }).summary(QID),
+      }).call('v4.summary', { path: { q_id: QID } }),
     );
     expect(hookFailure.platError.code).toBe('internal');
     expect(hookFailure.attempts).toBe(0);
@@ -595,7 +595,7 @@ describe('ServiceClient against the local service', () => {
         await new Promise((resolve) => setTimeout(resolve, 1));
         if (event.phase === 'sending' && event.idempotencyKey) ledger.push(event.idempotencyKey);
       },
-    }).summary(QID);
+    }).call('v4.summary', { path: { q_id: QID } });
     expect(recordedBeforeSend).toBe(true);
   });
 
@@ -616,17 +616,17 @@ describe('ServiceClient against the local service', () => {
     const keyInvalid = client({ getApiKey: () => `${SENTINEL}\n`, ...hooks });
 
     const errors = [
-      await caught(sentinelClient().summary(QID)),
-      await caught(sentinelClient({ transport: leakyFetch }).summary(QID)),
-      await caught(sentinelClient({ transport: echoingFetch }).summary(QID)),
-      await caught(sentinelClient({ transport: hangingFetch, timeoutMs: 20 }).summary(QID)),
-      await caught(keyInvalid.summary(QID)),
+      await caught(sentinelClient().call('v4.summary', { path: { q_id: QID } })),
+      await caught(sentinelClient({ transport: leakyFetch }).call('v4.summary', { path: { q_id: QID } })),
+      await caught(sentinelClient({ transport: echoingFetch }).call('v4.summary', { path: { q_id: QID } })),
+      await caught(sentinelClient({ transport: hangingFetch, timeoutMs: 20 }).call('v4.summary', { path: { q_id: QID } })),
+      await caught(keyInvalid.call('v4.summary', { path: { q_id: QID } })),
     ];
     expect(errors.map((error) => error.platError.code)).toEqual(['unauthorized', 'network_error', 'invalid_request', 'timeout', 'key_not_configured']);
     expect(errors[2]?.message).toContain('[redacted]');
 
     const activeKey = svc.keys.active;
-    const outcome = await client(hooks).summary(QID);
+    const outcome = await client(hooks).call('v4.summary', { path: { q_id: QID } });
     for (const item of [...errors, ...seen, outcome, sentinelClient(), client()]) {
       const texts = [JSON.stringify(item), inspect(item, { depth: Infinity, showHidden: true }), String(item)];
       if (item instanceof Error) texts.push(item.message, item.stack ?? '');
@@ -667,7 +667,7 @@ describe('ServiceClient with a scripted fetch', () => {
   it('keeps the base path prefix', async () => {
     const time = new FakeTime(0);
     const script = scripted((init) => ok(init));
-    await scriptedClient(script.fetch, time).summary(QID, { fields: 'year_built' });
+    await scriptedClient(script.fetch, time).call('v4.summary', { path: { q_id: QID }, query: { fields: 'year_built' } });
     expect(script.urls).toEqual([`http://127.0.0.1:9/svc/api/v4/entities/${QID}/summary?fields=year_built`]);
   });
 
@@ -675,7 +675,7 @@ describe('ServiceClient with a scripted fetch', () => {
     const time = new FakeTime(0);
     const unavailable = () => jsonResponse(503, v4Err('service_unavailable', 'busy', true));
     const script = scripted(unavailable, unavailable, unavailable, unavailable);
-    const error = await caught(scriptedClient(script.fetch, time).summary(QID));
+    const error = await caught(scriptedClient(script.fetch, time).call('v4.summary', { path: { q_id: QID } }));
     expect(error.platError).toMatchObject({ code: 'service_unavailable', retryable: true });
     expect(error.attempts).toBe(4);
     expect(time.sleeps).toEqual([125, 250, 500]);
@@ -692,7 +692,7 @@ describe('ServiceClient with a scripted fetch', () => {
       () => jsonResponse(429, v4Err('rate_limited', 'slow down', true), { 'Retry-After': '600', 'X-RateLimit-Remaining': '0' }),
       (init) => ok(init),
     );
-    const outcome = await scriptedClient(script.fetch, time).summary(QID);
+    const outcome = await scriptedClient(script.fetch, time).call('v4.summary', { path: { q_id: QID } });
     expect(outcome.attempts).toBe(2);
     expect(time.sleeps).toEqual([60_000]);
 
@@ -707,7 +707,7 @@ describe('ServiceClient with a scripted fetch', () => {
       data: { entity: { entity_ref: 'prop_1', entity_kind: 'property' } }, meta: { served_at: '2025-01-01T00:00:00Z' },
     };
     const v2Script = scripted(() => jsonResponse(503, v2Error), () => jsonResponse(200, v2Ok, okHeaders));
-    const entity = await scriptedClient(v2Script.fetch, v2Time).getEntity('prop_1');
+    const entity = await scriptedClient(v2Script.fetch, v2Time).call('v2.getEntity', { path: { entity_ref: 'prop_1' } });
     expect(entity.attempts).toBe(2);
     expect(v2Time.sleeps).toEqual([7_000]);
 
@@ -730,7 +730,7 @@ describe('ServiceClient with a scripted fetch', () => {
     for (const [label, answer] of answers) {
       const time = new FakeTime(0);
       const script = scripted(answer);
-      const error = await caught(scriptedClient(script.fetch, time).summary(QID));
+      const error = await caught(scriptedClient(script.fetch, time).call('v4.summary', { path: { q_id: QID } }));
       expect(error.platError.code, label).toBe('malformed_response');
       expect(error.attempts, label).toBe(1);
       expect(time.sleeps, label).toEqual([]);
@@ -791,7 +791,7 @@ describe('ServiceClient and the rate limit', () => {
     const throttles: ThrottleEvent[] = [];
     const c = client({ onThrottle: (event) => void throttles.push(event) });
     const outcomes = [];
-    for (let call = 0; call < 6; call += 1) outcomes.push(await c.catalog());
+    for (let call = 0; call < 6; call += 1) outcomes.push(await c.call('v4.catalog', {}));
 
     expect(outcomes.map((outcome) => outcome.attempts)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(requests.map((entry) => entry.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -809,7 +809,7 @@ describe('ServiceClient and the rate limit', () => {
     const retries: RetryEvent[] = [];
     const c = client({ selfThrottle: false, onRetry: (event) => void retries.push(event) });
     const outcomes = [];
-    for (let call = 0; call < 5; call += 1) outcomes.push(await c.catalog());
+    for (let call = 0; call < 5; call += 1) outcomes.push(await c.call('v4.catalog', {}));
 
     expect(outcomes.map((outcome) => outcome.attempts)).toEqual([1, 1, 1, 1, 2]);
     expect(requests.map((entry) => entry.status)).toEqual([200, 200, 200, 200, 429, 200]);
@@ -818,10 +818,10 @@ describe('ServiceClient and the rate limit', () => {
 
   it('a second client that knows nothing of the window waits out the 429', async () => {
     const first = client({ selfThrottle: false });
-    for (let call = 0; call < 4; call += 1) await first.catalog();
+    for (let call = 0; call < 4; call += 1) await first.call('v4.catalog', {});
     const retries: RetryEvent[] = [];
     const second = client({ onRetry: (event) => void retries.push(event) });
-    const outcome = await second.catalog();
+    const outcome = await second.call('v4.catalog', {});
     expect(outcome.attempts).toBe(2);
     expect(retries.map((event) => [event.reason, event.delayMs])).toEqual([['rate_limited', 30_000]]);
   });
@@ -853,16 +853,16 @@ describe.skipIf(!realOperationsPresent)('ServiceClient against the real local op
 
   it('gets answers that pass the shared contract from the free operations', async () => {
     const c = new ServiceClient({ baseUrl: svc.url, getApiKey: () => svc.keys.active });
-    const catalog = await c.catalog({ jurisdiction: '11' });
+    const catalog = await c.call('v4.catalog', { query: { jurisdiction: '11' } });
     expect(catalog.data.items.length).toBeGreaterThan(0);
     expect(catalog.http.chargedMicroUsd).toBe(0);
-    const v3Catalog = await c.recordQuery({ mode: 'catalog' });
+    const v3Catalog = await c.call('v3.recordQuery', { body: { mode: 'catalog' } });
     expect(v3Catalog.data.items.length).toBeGreaterThan(0);
     const first = catalog.data.items[0];
     if (first) {
       // Either a page of records that passes the closed record schema, or a 404 for no matches.
       try {
-        const search = await c.search({ jurisdiction: '11001', kind: first.kind, limit: 1 });
+        const search = await c.call('v4.search', { query: { jurisdiction: '11001', kind: first.kind, limit: 1 } });
         expect(search.data.items.length).toBeLessThanOrEqual(1);
       } catch (error) {
         expect(error instanceof ServiceCallError && error.platError.code).toBe('not_found');

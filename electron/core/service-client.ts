@@ -10,50 +10,8 @@ import { toPlatError } from '../../shared/errors.ts';
 import type { PlatError, PlatErrorCode } from '../../shared/errors.ts';
 import { MicroUsdHeaderSchema } from '../../shared/money.ts';
 import type { MicroUsd } from '../../shared/money.ts';
-import {
-  encodeSearchFilter,
-  fillPath,
-  invalidRequestDetails,
-  RequestHeadersSchema,
-  serviceOperations,
-  V2CatalogQuerySchema,
-  V2CatalogResponseSchema,
-  V2EntityPathSchema,
-  V2EntityResponseSchema,
-  V2PropertySearchSchema,
-  V2RelationshipsQuerySchema,
-  V2ResolutionItemSchema,
-  V2ResolutionsRequestSchema,
-  V2ResolutionsResponseSchema,
-  V2SearchResponseSchema,
-  V2TraversalResponseSchema,
-  V3AggregateDataSchema,
-  V3CatalogDataSchema,
-  V3RecordQuerySchema,
-  V3ReportDataSchema,
-  v3Envelope,
-  V4CatalogQuerySchema,
-  V4CatalogResponseSchema,
-  V4ConnectedPathSchema,
-  V4ConnectedQuerySchema,
-  V4ConnectedResponseSchema,
-  V4SearchQuerySchema,
-  V4SearchResponseSchema,
-  V4SummaryPathSchema,
-  V4SummaryQuerySchema,
-  V4SummaryResponseSchema,
-} from '../../shared/service/index.ts';
-import type {
-  RelationshipPredicate,
-  RequestIssue,
-  SearchFilter,
-  ServiceOperationName,
-  V2CatalogFacet,
-  V2PropertySearchInput,
-  V2ResolutionItemInput,
-  V3Mode,
-  V3RecordQueryInput,
-} from '../../shared/service/index.ts';
+import { fillPath, invalidRequestDetails, RequestHeadersSchema, serviceOperations } from '../../shared/service/index.ts';
+import type { RequestIssue, ServiceOperation, ServiceOperationName } from '../../shared/service/index.ts';
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
 export const DEFAULT_MAX_ATTEMPTS = 4;
@@ -258,91 +216,33 @@ export class ServiceCallError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Request parameter types (the caller's typed form; the client checks the rules at run time)
+// Request and outcome types, read from the operation table
 
-export interface V4SearchParams {
-  jurisdiction: string;
-  kind: string;
-  /** A parsed filter (encoded with encodeSearchFilter) or its JSON text. */
-  filter?: SearchFilter | string;
-  cursor?: string;
-  limit?: number;
-}
-export interface V4CatalogParams {
-  jurisdiction?: string;
-  source_id?: string;
-}
-export interface V4ConnectedParams {
-  depth?: number;
-  cursor?: string;
-  limit?: number;
-}
-export interface V4SummaryParams {
-  /** Canonical field names; empty or absent means all. */
-  fields?: readonly string[] | string;
-}
-export interface V2ResolutionsInput {
-  items: V2ResolutionItemInput[];
-  candidate_limit?: number;
-  candidate_cursors?: Record<string, string>;
-}
-export interface V2CatalogParams {
-  facet: V2CatalogFacet;
-  filter?: string;
-  domain_key?: string;
-  entity_name?: string;
-  property_class?: string;
-  data_type?: string;
-  field_key?: string;
-  page_size?: number;
-  cursor?: string;
-}
-export interface V2RelationshipsParams {
-  direction?: 'out' | 'in' | 'both';
-  predicates?: readonly RelationshipPredicate[] | string;
-  as_of?: string;
-  depth?: number;
-  max_nodes?: number;
-  max_edges?: number;
-  page_size?: number;
-  cursor?: string;
-}
+type Entry<N extends ServiceOperationName> = (typeof serviceOperations)[N];
+type PartInput<N extends ServiceOperationName, P extends string> = Entry<N>['schemas'] extends Record<P, infer S extends z.ZodType> ? z.input<S> : never;
+type Encoders<N extends ServiceOperationName> = Entry<N> extends { encode: infer E } ? E : Record<never, never>;
+/** Query values as text or numbers, or what the table's encoder takes (a parsed filter, a list); the client checks them at run time. */
+type QueryParams<N extends ServiceOperationName> = {
+  [K in keyof PartInput<N, 'query'>]?: string | number | (K extends keyof Encoders<N> ? (Encoders<N>[K] extends (value: infer V) => unknown ? V : never) : never);
+};
+type BodyInput<N extends ServiceOperationName> = Entry<N> extends { sendBody: infer S extends z.ZodType } ? z.input<S> : PartInput<N, 'body'>;
 
-// ---------------------------------------------------------------------------------------------
-// Outcome types per operation
+/** The parts of a call in the caller's typed form; the client checks the rules at run time. */
+export type ClientRequest<N extends ServiceOperationName> = ('path' extends keyof Entry<N>['schemas'] ? { path: PartInput<N, 'path'> } : unknown) &
+  ('query' extends keyof Entry<N>['schemas'] ? { query?: QueryParams<N> } : unknown) &
+  ('body' extends keyof Entry<N>['schemas'] ? { body: BodyInput<N> } : unknown);
 
 type OkEnvelope<S extends z.ZodType> = Extract<Exclude<z.output<S>, { status: 'error' }>, { data: unknown; meta: unknown }>;
 /** The outcome of a call whose answer the envelope schema S validates. */
 export type OutcomeOf<S extends z.ZodType> = ServiceCallOutcome<OkEnvelope<S>['data'], OkEnvelope<S>>;
-
-const V3ReportResponseSchema = v3Envelope(V3ReportDataSchema);
-const V3CatalogResponseSchema = v3Envelope(V3CatalogDataSchema);
-const V3AggregateResponseSchema = v3Envelope(V3AggregateDataSchema);
-const v3ResponseByMode = {
-  report: V3ReportResponseSchema,
-  catalog: V3CatalogResponseSchema,
-  aggregate: V3AggregateResponseSchema,
-} as const satisfies Record<V3Mode, z.ZodType>;
-
-export type V4SearchOutcome = OutcomeOf<typeof V4SearchResponseSchema>;
-export type V4CatalogOutcome = OutcomeOf<typeof V4CatalogResponseSchema>;
-export type V4ConnectedOutcome = OutcomeOf<typeof V4ConnectedResponseSchema>;
-export type V4SummaryOutcome = OutcomeOf<typeof V4SummaryResponseSchema>;
-export type V3OutcomeByMode = { [M in V3Mode]: OutcomeOf<(typeof v3ResponseByMode)[M]> };
-export type V2SearchOutcome = OutcomeOf<typeof V2SearchResponseSchema>;
-export type V2ResolutionsOutcome = OutcomeOf<typeof V2ResolutionsResponseSchema>;
-export type V2CatalogOutcome = OutcomeOf<typeof V2CatalogResponseSchema>;
-export type V2EntityOutcome = OutcomeOf<typeof V2EntityResponseSchema>;
-export type V2TraversalOutcome = OutcomeOf<typeof V2TraversalResponseSchema>;
-
-// The resolution body with its items checked here too: the service would answer a bad item with
-// outcome `invalid_input`, but Plat builds these items, so a bad one is refused before sending.
-const V2ResolutionsStrictSchema = V2ResolutionsRequestSchema.extend({
-  items: z
-    .array(V2ResolutionItemSchema, { error: 'must be an array' })
-    .min(1, { error: 'must have at least 1 entry' })
-    .max(100, { error: 'must have at most 100 entries' }),
-});
+/** The answer's schema: the mode's, where the table checks answers by the request's mode. */
+type ResponseSchemaOf<N extends ServiceOperationName, R> = Entry<N> extends { responseByMode: infer M }
+  ? R extends { body: { mode: infer K extends keyof M } }
+    ? M[K]
+    : Entry<N>['schemas']['response']
+  : Entry<N>['schemas']['response'];
+/** The outcome of `call(operation, request)`. */
+export type CallOutcome<N extends ServiceOperationName, R = ClientRequest<N>> = OutcomeOf<ResponseSchemaOf<N, R> & z.ZodType>;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers (exported for tests and for callers that need the same rules)
@@ -470,21 +370,20 @@ interface CallPlan {
 
 type QueryInput = Record<string, unknown>;
 
-/** Wire form of typed query values: numbers as decimal text; anything else left for the schema to refuse. */
-function wireQuery(params: object, names: readonly string[], convert: Record<string, (value: unknown) => unknown> = {}): QueryInput {
+/**
+ * Wire form of typed query values: the parameters the schema names, each through the table's encoder
+ * if it has one, numbers as decimal text; anything else left for the schema to refuse.
+ */
+function wireQuery(params: object, schema: z.ZodType, encode: ServiceOperation['encode'] = {}): QueryInput {
   const wire: QueryInput = {};
   const source = params as Record<string, unknown>;
-  for (const name of names) {
+  for (const name of Object.keys((schema as unknown as z.ZodObject).shape)) {
     const value = source[name];
     if (value === undefined) continue;
-    const converted = convert[name]?.(value) ?? value;
+    const converted = (encode[name] as ((value: unknown) => unknown) | undefined)?.(value) ?? value;
     wire[name] = typeof converted === 'number' ? String(converted) : converted;
   }
   return wire;
-}
-
-function joinList(value: unknown): unknown {
-  return Array.isArray(value) ? value.join(',') : value;
 }
 
 function searchParamsOf(wire: QueryInput): URLSearchParams {
@@ -546,130 +445,35 @@ export class ServiceClient {
     this.#onThrottle = options.onThrottle;
   }
 
-  // ------------------------------------------------------------------------------------------
-  // v4
-
-  /** GET /api/v4/search: one record kind in one jurisdiction, filtered on source fields. */
-  search(query: V4SearchParams, options: CallOptions = {}): Promise<V4SearchOutcome> {
-    return this.#run('v4.search', options, () => {
-      const wire = wireQuery(query, ['jurisdiction', 'kind', 'filter', 'cursor', 'limit'], {
-        filter: (value) => (typeof value === 'object' && value !== null ? encodeSearchFilter(value as SearchFilter) : value),
-      });
-      this.#check('v4.search', V4SearchQuerySchema, wire);
-      return { operation: 'v4.search', path: serviceOperations['v4.search'].path, query: searchParamsOf(wire), response: V4SearchResponseSchema };
-    });
+  /**
+   * One call of any operation in the table: each part the operation takes is encoded and checked as
+   * the table says (path, then query, then body), and a bad part refuses the call before anything is sent.
+   */
+  call<N extends ServiceOperationName, const R extends ClientRequest<N>>(operation: N, request: R, options: CallOptions = {}): Promise<CallOutcome<N, R>> {
+    return this.#run<CallOutcome<N, R>>(operation, options, () => this.#plan(operation, request as { path?: Record<string, string>; query?: object; body?: unknown }));
   }
 
-  /** GET /api/v4/catalog: published sources (free). */
-  catalog(query: V4CatalogParams = {}, options: CallOptions = {}): Promise<V4CatalogOutcome> {
-    return this.#run('v4.catalog', options, () => {
-      const wire = wireQuery(query, ['jurisdiction', 'source_id']);
-      this.#check('v4.catalog', V4CatalogQuerySchema, wire);
-      return { operation: 'v4.catalog', path: serviceOperations['v4.catalog'].path, query: searchParamsOf(wire), response: V4CatalogResponseSchema };
-    });
-  }
-
-  /** GET /api/v4/entities/{q_id}/connected (free). */
-  connected(qId: string, query: V4ConnectedParams = {}, options: CallOptions = {}): Promise<V4ConnectedOutcome> {
-    return this.#run('v4.connected', options, () => {
-      this.#check('v4.connected', V4ConnectedPathSchema, { q_id: qId });
-      const wire = wireQuery(query, ['depth', 'cursor', 'limit']);
-      this.#check('v4.connected', V4ConnectedQuerySchema, wire);
-      return {
-        operation: 'v4.connected',
-        path: fillPath(serviceOperations['v4.connected'].path, { q_id: qId }),
-        query: searchParamsOf(wire),
-        response: V4ConnectedResponseSchema,
-      };
-    });
-  }
-
-  /** GET /api/v4/entities/{q_id}/summary ($0.10). */
-  summary(qId: string, query: V4SummaryParams = {}, options: CallOptions = {}): Promise<V4SummaryOutcome> {
-    return this.#run('v4.summary', options, () => {
-      this.#check('v4.summary', V4SummaryPathSchema, { q_id: qId });
-      const wire = wireQuery(query, ['fields'], { fields: joinList });
-      this.#check('v4.summary', V4SummaryQuerySchema, wire);
-      return {
-        operation: 'v4.summary',
-        path: fillPath(serviceOperations['v4.summary'].path, { q_id: qId }),
-        query: searchParamsOf(wire),
-        response: V4SummaryResponseSchema,
-      };
-    });
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // v3
-
-  /** POST /api/v3/record-queries. The answer's items are checked against the mode's row shape. */
-  recordQuery<M extends V3Mode>(body: V3RecordQueryInput & { mode: M }, options: CallOptions = {}): Promise<V3OutcomeByMode[M]> {
-    return this.#run('v3.recordQuery', options, () => {
-      const parsed = this.#check('v3.recordQuery', V3RecordQuerySchema, body);
-      return {
-        operation: 'v3.recordQuery',
-        path: serviceOperations['v3.recordQuery'].path,
-        body: parsed,
-        response: v3ResponseByMode[parsed.mode],
-      };
-    });
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // v2
-
-  /** POST /api/v2/property-searches. */
-  searchProperties(body: V2PropertySearchInput, options: CallOptions = {}): Promise<V2SearchOutcome> {
-    return this.#run('v2.searchProperties', options, () => ({
-      operation: 'v2.searchProperties',
-      path: serviceOperations['v2.searchProperties'].path,
-      body: this.#check('v2.searchProperties', V2PropertySearchSchema, body),
-      response: V2SearchResponseSchema,
-    }));
-  }
-
-  /** POST /api/v2/resolutions. Every item is checked before sending, not only the outer rules. */
-  resolveEntities(body: V2ResolutionsInput, options: CallOptions = {}): Promise<V2ResolutionsOutcome> {
-    return this.#run('v2.resolveEntities', options, () => ({
-      operation: 'v2.resolveEntities',
-      path: serviceOperations['v2.resolveEntities'].path,
-      body: this.#check('v2.resolveEntities', V2ResolutionsStrictSchema, body),
-      response: V2ResolutionsResponseSchema,
-    }));
-  }
-
-  /** GET /api/v2/catalog (free; takes no Idempotency-Key). */
-  getCatalogV2(query: V2CatalogParams, options: CallOptions = {}): Promise<V2CatalogOutcome> {
-    return this.#run('v2.getCatalog', options, () => {
-      const wire = wireQuery(query, ['facet', 'filter', 'domain_key', 'entity_name', 'property_class', 'data_type', 'field_key', 'page_size', 'cursor']);
-      this.#check('v2.getCatalog', V2CatalogQuerySchema, wire);
-      return { operation: 'v2.getCatalog', path: serviceOperations['v2.getCatalog'].path, query: searchParamsOf(wire), response: V2CatalogResponseSchema };
-    });
-  }
-
-  /** GET /api/v2/entities/{entity_ref} (charged per call; takes no Idempotency-Key). */
-  getEntity(ref: string, options: CallOptions = {}): Promise<V2EntityOutcome> {
-    return this.#run('v2.getEntity', options, () => {
-      this.#check('v2.getEntity', V2EntityPathSchema, { entity_ref: ref });
-      return { operation: 'v2.getEntity', path: fillPath(serviceOperations['v2.getEntity'].path, { entity_ref: ref }), response: V2EntityResponseSchema };
-    });
-  }
-
-  /** GET /api/v2/entities/{entity_ref}/relationships (charged per call; takes no Idempotency-Key). */
-  traverseRelationships(ref: string, query: V2RelationshipsParams = {}, options: CallOptions = {}): Promise<V2TraversalOutcome> {
-    return this.#run('v2.traverseRelationships', options, () => {
-      this.#check('v2.traverseRelationships', V2EntityPathSchema, { entity_ref: ref });
-      const wire = wireQuery(query, ['direction', 'predicates', 'as_of', 'depth', 'max_nodes', 'max_edges', 'page_size', 'cursor'], {
-        predicates: joinList,
-      });
-      this.#check('v2.traverseRelationships', V2RelationshipsQuerySchema, wire);
-      return {
-        operation: 'v2.traverseRelationships',
-        path: fillPath(serviceOperations['v2.traverseRelationships'].path, { entity_ref: ref }),
-        query: searchParamsOf(wire),
-        response: V2TraversalResponseSchema,
-      };
-    });
+  #plan(operation: ServiceOperationName, request: { path?: Record<string, string>; query?: object; body?: unknown }): CallPlan {
+    const entry: ServiceOperation = serviceOperations[operation];
+    const { schemas } = entry;
+    const plan: CallPlan = { operation, path: entry.path, response: schemas.response };
+    if (schemas.path) {
+      const params = request.path ?? {};
+      this.#check(operation, schemas.path, params);
+      plan.path = fillPath(entry.path, params);
+    }
+    if (schemas.query) {
+      const wire = wireQuery(request.query ?? {}, schemas.query, entry.encode);
+      this.#check(operation, schemas.query, wire);
+      plan.query = searchParamsOf(wire);
+    }
+    if (schemas.body) {
+      const body = this.#check(operation, entry.sendBody ?? schemas.body, request.body);
+      plan.body = body;
+      const mode = (body as { mode?: string }).mode;
+      if (entry.responseByMode && mode !== undefined && entry.responseByMode[mode]) plan.response = entry.responseByMode[mode];
+    }
+    return plan;
   }
 
   // ------------------------------------------------------------------------------------------

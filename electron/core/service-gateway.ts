@@ -23,7 +23,7 @@ import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy, type CostEstimator, type V3PriceRequest } from './budgets.ts';
 import type { ProjectStore } from './projects.ts';
 import type { EventHub } from './events.ts';
-import { ServiceCallError, type ServiceCallOutcome, type ServiceClient } from './service-client.ts';
+import { ServiceCallError, type CallOptions, type ServiceCallOutcome, type ServiceClient } from './service-client.ts';
 import { PlatFailure } from './failure.ts';
 
 /** The request parts of a call, in the service's wire form, as validated by shared/ipc. */
@@ -116,6 +116,11 @@ const canCharge = (operation: ServiceOperationName, parts: RequestParts): boolea
   }
   return price.kind !== 'free';
 };
+
+/** Sends a call whose parts are already in the service's wire form (checked by shared/ipc, or kept by the ledger). */
+function sendCall(client: ServiceClient, operation: ServiceOperationName, parts: RequestParts, options: CallOptions): Promise<ServiceCallOutcome<unknown, { meta: unknown }>> {
+  return client.call(operation, parts as never, options);
+}
 
 /** The ledger's record of an answered call. */
 function answerOf(outcome: ServiceCallOutcome<unknown, { meta: unknown }>): CallAnswer {
@@ -620,7 +625,7 @@ export class ServiceGateway {
     const close = (answer: CallAnswer) =>
       callId === null ? this.#o.ledger.recordUnchargedCall(attempt, answer) : this.#o.ledger.recordAnswer(callId, answer);
     try {
-      const outcome = await this.#invoke(service.client, operation, parts, {
+      const outcome = await sendCall(service.client, operation, parts, {
         idempotencyKey,
         onRetry: (event) => {
           if (request.actionId) {
@@ -763,7 +768,7 @@ export class ServiceGateway {
       }
       try {
         const outcome = await this.#scheduler.schedule(true, CallPriority.charge, null, () =>
-          this.#invoke(service.client, operation, entry.request as RequestParts, { idempotencyKey: entry.idempotencyKey ?? undefined }),
+          sendCall(service.client, operation, entry.request as RequestParts, { idempotencyKey: entry.idempotencyKey ?? undefined }),
         ).done;
         this.#o.ledger.recordRecovery(entry.id, answerOf(outcome));
         recovered++;
@@ -775,38 +780,5 @@ export class ServiceGateway {
       }
     }
     return { recovered, unresolved };
-  }
-
-  #invoke(
-    client: ServiceClient,
-    operation: ServiceOperationName,
-    parts: RequestParts,
-    options: Parameters<ServiceClient['search']>[1],
-  ): Promise<ServiceCallOutcome<unknown, { meta: unknown }>> {
-    const path = (parts.path ?? {}) as Record<string, string>;
-    const query = (parts.query ?? {}) as never;
-    const body = parts.body as never;
-    switch (operation) {
-      case 'v4.search':
-        return client.search(query, options);
-      case 'v4.catalog':
-        return client.catalog(query, options);
-      case 'v4.connected':
-        return client.connected(path.q_id ?? '', query, options);
-      case 'v4.summary':
-        return client.summary(path.q_id ?? '', query, options);
-      case 'v3.recordQuery':
-        return client.recordQuery(body, options);
-      case 'v2.searchProperties':
-        return client.searchProperties(body, options);
-      case 'v2.resolveEntities':
-        return client.resolveEntities(body, options);
-      case 'v2.getCatalog':
-        return client.getCatalogV2(query, options);
-      case 'v2.getEntity':
-        return client.getEntity(path.entity_ref ?? '', options);
-      case 'v2.traverseRelationships':
-        return client.traverseRelationships(path.entity_ref ?? '', query, options);
-    }
   }
 }
