@@ -269,8 +269,14 @@ export const ReportVerificationSchema = z.object({
 });
 export type ReportVerification = z.infer<typeof ReportVerificationSchema>;
 
+/** The spending caps and the confirmation threshold (the core's budgets use this type too). */
 export const BudgetSettingsSchema = z.object({
+  /** Most this app session may spend; null means no cap. */
   sessionCapMicroUsd: MicroUsd.nullable(),
+  /**
+   * Calls expected to cost at least this much need the user's confirmation. 0 confirms every
+   * charged call; null never asks. Free calls never need confirmation.
+   */
   confirmationThresholdMicroUsd: MicroUsd.nullable(),
 });
 export type BudgetSettings = z.infer<typeof BudgetSettingsSchema>;
@@ -288,7 +294,14 @@ export const CacheStatusSchema = CacheSettingsSchema.extend({
 });
 export type CacheStatus = z.infer<typeof CacheStatusSchema>;
 
-export const KeyStatusSchema = z.object({ configured: z.boolean(), backend: z.string(), persisted: z.boolean() });
+/** Everything the renderer may know about the key (the core's key vault reports this type). */
+export const KeyStatusSchema = z.object({
+  configured: z.boolean(),
+  /** Where the key lives: `memory`, `environment`, or the safeStorage backend (`gnome_libsecret`, `basic_text`, `macos_keychain`, …). */
+  backend: z.string(),
+  /** Whether the key survives a restart. */
+  persisted: z.boolean(),
+});
 export type KeyStatus = z.infer<typeof KeyStatusSchema>;
 
 export const CostPreviewSchema = z.object({

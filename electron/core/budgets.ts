@@ -5,6 +5,7 @@
 // whose per-page price the spec leaves open: those use the last per-page charge actually observed.
 import type { DatabaseSync } from 'node:sqlite';
 import type { PlatError } from '../../shared/errors.ts';
+import type { BudgetSettings } from '../../shared/ipc.ts';
 import { formatUsd, MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
 import { maxChargeFor, priceRuleFor, type FlatPriceRule, type ServiceOperationName } from '../../shared/service/index.ts';
 import { applyMigrations, statement } from './app-db.ts';
@@ -14,15 +15,8 @@ import { ProjectError, SettingsStore, type ProjectStore } from './projects.ts';
 // ---------------------------------------------------------------------------------------------
 // Budget settings and the spend check
 
-export interface BudgetSettings {
-  /** Most this app session may spend; null means no cap. */
-  sessionCapMicroUsd: MicroUsd | null;
-  /**
-   * Calls expected to cost at least this much need the user's confirmation. 0 confirms every
-   * charged call; null never asks. Free calls never need confirmation.
-   */
-  confirmationThresholdMicroUsd: MicroUsd | null;
-}
+/** The caps and the confirmation threshold: defined once, with the IPC contract. */
+export type { BudgetSettings };
 
 /** $0.10: a summary (and anything dearer) is confirmed; a search page is not. */
 export const DEFAULT_CONFIRMATION_THRESHOLD_MICRO_USD = 100_000;
