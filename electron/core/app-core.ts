@@ -20,7 +20,7 @@ import { ResponseCache } from './cache.ts';
 import { ProjectStore, SettingsStore } from './projects.ts';
 import { BudgetPolicy, CostEstimator } from './budgets.ts';
 import type { KeyVault } from './key-vault.ts';
-import { ServiceClient, ServiceCallError } from './service-client.ts';
+import { ServiceClient, ServiceCallError } from './service-client/index.ts';
 import { ServiceGateway, type ActiveService, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
 import type { Printer } from './reports/printer.ts';

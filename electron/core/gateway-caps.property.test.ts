@@ -4,7 +4,7 @@
 // through exactly when it fits (spent + still running + its price ≤ cap), so none is refused that fits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ServiceCallError, type ServiceClient } from './service-client.ts';
+import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
 import type { GatewayCall } from './service-gateway.ts';
 import { buildTestGateway } from './gateway-test-kit.ts';
 import { PlatFailure } from './failure.ts';

@@ -13,7 +13,7 @@ import { ResponseCache } from './cache.ts';
 import { ProjectStore } from './projects.ts';
 import { BudgetPolicy, CostEstimator, type BudgetSettings } from './budgets.ts';
 import { EventHub } from './events.ts';
-import type { ServiceClient } from './service-client.ts';
+import type { ServiceClient } from './service-client/index.ts';
 import { ServiceGateway } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
 

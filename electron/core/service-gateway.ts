@@ -23,7 +23,7 @@ import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy, type CostEstimator, type V3PriceRequest } from './budgets.ts';
 import type { ProjectStore } from './projects.ts';
 import type { EventHub } from './events.ts';
-import { ServiceCallError, type CallOptions, type ServiceCallOutcome, type ServiceClient } from './service-client.ts';
+import { ServiceCallError, type CallOptions, type ServiceCallOutcome, type ServiceClient } from './service-client/index.ts';
 import { PlatFailure } from './failure.ts';
 
 /** The request parts of a call, in the service's wire form, as validated by shared/ipc. */
