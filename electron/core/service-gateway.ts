@@ -13,8 +13,7 @@
 // it cost, so calls running at once cannot pass a cap together; identical requests in flight share
 // one call (and one charge); calls that can charge and calls a person asked for go ahead of queued
 // background calls; a queued call whose page has gone is dropped unsent.
-import type { z } from 'zod';
-import { operationSchemas, serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
+import { serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
 import type { CallBilling, CostPreview, SpendSnapshot } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
 import type { CallAnswer, SpendChange, SpendEntry, SpendLedger } from './ledger.ts';
@@ -23,15 +22,14 @@ import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy, type CostEstimator, type V3PriceRequest } from './budgets.ts';
 import type { ProjectStore } from './projects.ts';
 import type { EventHub } from './events.ts';
-import { ServiceCallError, type CallOptions, type ServiceCallOutcome, type ServiceClient } from './service-client/index.ts';
+import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
 import { PlatFailure } from './failure.ts';
+import { answerOf, answerOfFailure, canCharge, itemsOf, normalizeParts, sendCall, v3PriceRequestOf, type RequestParts } from './gateway-requests.ts';
+import { AbortWatch, CallPriority, CallScheduler } from './gateway-scheduler.ts';
 
-/** The request parts of a call, in the service's wire form, as validated by shared/ipc. */
-export interface RequestParts {
-  path?: Record<string, unknown>;
-  query?: Record<string, unknown>;
-  body?: unknown;
-}
+// Also the gateway's vocabulary for its callers (the core's handlers and assignments).
+export { itemsOf, normalizeParts, v3PriceRequestOf, type RequestParts } from './gateway-requests.ts';
+export { CallPriority, FREE_CALLS_IN_PARALLEL } from './gateway-scheduler.ts';
 
 /** The service a call goes to, with the client that reaches it. */
 export interface ActiveService {
@@ -73,234 +71,11 @@ export interface ServiceGatewayOptions {
   now?: () => Date;
 }
 
-type Z = z.ZodType;
-
-/** Parses each part with its shared schema: defaults applied, so equal requests have equal keys. */
-export function normalizeParts(operation: ServiceOperationName, parts: RequestParts): Record<string, unknown> {
-  const schemas = operationSchemas[operation] as { path?: Z; query?: Z; body?: Z };
-  const normalized: Record<string, unknown> = {};
-  for (const part of ['path', 'query', 'body'] as const) {
-    const schema = schemas[part];
-    if (!schema) continue;
-    const parsed = schema.safeParse(parts[part] ?? (part === 'body' ? undefined : {}));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new PlatFailure('invalid_request', `${issue?.path.join('.') || part}: ${issue?.message ?? 'invalid'}`);
-    }
-    normalized[part] = parsed.data;
-  }
-  return normalized;
-}
-
-/** The variant a v3 call is priced by (mode, projection). */
-export function v3PriceRequestOf(operation: ServiceOperationName, parts: RequestParts): V3PriceRequest | undefined {
-  if (operation !== 'v3.recordQuery') return undefined;
-  const body = (parts.body ?? {}) as { mode?: V3PriceRequest['mode']; projection?: string };
-  return body.mode ? { mode: body.mode, projection: body.projection } : undefined;
-}
-
-/** How many items a resolution prices (each may resolve). */
-export function itemsOf(operation: ServiceOperationName, parts: RequestParts): number | undefined {
-  if (operation !== 'v2.resolveEntities') return undefined;
-  const items = (parts.body as { items?: unknown[] } | undefined)?.items;
-  return Array.isArray(items) && items.length > 0 ? items.length : undefined;
-}
-
-const canCharge = (operation: ServiceOperationName, parts: RequestParts): boolean => {
-  const price = serviceOperations[operation].price;
-  if (price.kind === 'by_v3_variant') {
-    const variant = v3PriceRequestOf(operation, parts);
-    if (!variant) return true;
-    const key = variant.mode === 'report' ? (variant.projection ?? 'report_subject_v1') : variant.mode;
-    return price.variants[key as keyof typeof price.variants]?.kind !== 'free';
-  }
-  return price.kind !== 'free';
-};
-
-/** Sends a call whose parts are already in the service's wire form (checked by shared/ipc, or kept by the ledger). */
-function sendCall(client: ServiceClient, operation: ServiceOperationName, parts: RequestParts, options: CallOptions): Promise<ServiceCallOutcome<unknown, { meta: unknown }>> {
-  return client.call(operation, parts as never, options);
-}
-
-/** The ledger's record of an answered call. */
-function answerOf(outcome: ServiceCallOutcome<unknown, { meta: unknown }>): CallAnswer {
-  return {
-    httpStatus: outcome.http.status,
-    requestId: outcome.http.requestId,
-    chargedMicroUsd: outcome.http.chargedMicroUsd,
-    balanceAfterMicroUsd: outcome.http.balanceMicroUsd,
-    replayed: outcome.http.replayed,
-    errorCode: null,
-    attempts: outcome.attempts,
-  };
-}
-
-/**
- * The ledger's record of a failed call. An unknown outcome (sent, no answer) keeps the row pending
- * for recovery, and so does a failure after an attempt whose answer was lost (it may have been
- * charged); a request the client refused before sending anything is closed as a 400, the status
- * the service gives the same mistake, so it is never re-sent.
- */
-function answerOfFailure(error: ServiceCallError): CallAnswer {
-  return {
-    httpStatus: error.outcomeUnknown ? null : (error.httpStatus ?? 400),
-    requestId: error.http?.requestId ?? null,
-    chargedMicroUsd: error.http?.chargedMicroUsd ?? null,
-    balanceAfterMicroUsd: error.http?.balanceMicroUsd ?? null,
-    replayed: false,
-    errorCode: error.platError.code,
-    attempts: error.attempts,
-    outcomeUnknown: error.mayHaveCharged,
-  };
-}
-
 /**
  * How long a spend event waits for more ledger writes to join it: about one display frame, so the
  * meter is never visibly late, and a burst of calls costs one event instead of one per call.
  */
 export const SPEND_EVENT_COALESCE_MS = 16;
-
-/**
- * How many free calls may be in flight at once. They move no balance, so they may overlap one
- * another (the ledger measures them like any answer), but never a call that can charge. A few are
- * enough: the service's rate limit, not Plat, sets the pace of a burst.
- */
-export const FREE_CALLS_IN_PARALLEL = 4;
-
-/** Queue order, most urgent first. Within one, calls go in the order they came. */
-export const CallPriority = {
-  /** Can charge: a person is waiting for something they chose to pay for. */
-  charge: 0,
-  /** Free, asked for by a person (it carries the action id the renderer sends per user action). */
-  userAction: 1,
-  /** Free, with no action behind it. */
-  background: 2,
-} as const;
-type CallPriority = (typeof CallPriority)[keyof typeof CallPriority];
-
-interface Job {
-  readonly exclusive: boolean;
-  priority: CallPriority;
-  readonly order: number;
-  readonly start: () => void;
-  started: boolean;
-}
-
-/**
- * Runs calls by priority. An exclusive call (one that can charge) waits until nothing else runs and
- * then runs alone; while it waits, no queued call starts before it (it cannot be starved by a stream
- * of free calls). Free calls share up to FREE_CALLS_IN_PARALLEL slots.
- */
-class CallScheduler {
-  readonly #waiting: Job[] = [];
-  #order = 0;
-  #freeRunning = 0;
-  #exclusiveRunning = false;
-
-  /**
-   * Queues `work`. If `signal` fires before it starts, it is dropped and `done` rejects with
-   * PlatFailure('cancelled'); once started it is left to finish.
-   */
-  schedule<T>(
-    exclusive: boolean,
-    priority: CallPriority,
-    signal: AbortSignal | null,
-    work: () => Promise<T>,
-  ): { done: Promise<T>; started: () => boolean; promote: (priority: CallPriority) => void } {
-    let job!: Job;
-    const done = new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
-        const index = this.#waiting.indexOf(job);
-        if (index === -1) return;
-        this.#waiting.splice(index, 1);
-        reject(new PlatFailure('cancelled'));
-        // A dropped exclusive call may have been holding free calls back.
-        this.#pump();
-      };
-      job = {
-        exclusive,
-        priority,
-        order: this.#order++,
-        started: false,
-        start: () => {
-          job.started = true;
-          signal?.removeEventListener('abort', onAbort);
-          void Promise.resolve()
-            .then(work)
-            .then(resolve, reject)
-            .finally(() => {
-              if (exclusive) this.#exclusiveRunning = false;
-              else this.#freeRunning--;
-              this.#pump();
-            });
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    this.#waiting.push(job);
-    this.#pump();
-    return {
-      done,
-      started: () => job.started,
-      promote: (to) => {
-        if (to < job.priority) job.priority = to;
-        this.#pump();
-      },
-    };
-  }
-
-  #next(): Job | undefined {
-    let best: Job | undefined;
-    for (const job of this.#waiting) {
-      if (!best || job.priority < best.priority || (job.priority === best.priority && job.order < best.order)) best = job;
-    }
-    return best;
-  }
-
-  #pump(): void {
-    while (!this.#exclusiveRunning) {
-      const next = this.#next();
-      if (!next) return;
-      if (next.exclusive) {
-        if (this.#freeRunning > 0) return;
-        this.#exclusiveRunning = true;
-      } else {
-        if (this.#freeRunning >= FREE_CALLS_IN_PARALLEL) return;
-        this.#freeRunning++;
-      }
-      this.#waiting.splice(this.#waiting.indexOf(next), 1);
-      next.start();
-    }
-  }
-}
-
-/**
- * Watches each caller's signal with one listener, however many calls wait on it: one page may queue
- * thousands, and a listener per call would pile up on its signal.
- */
-class AbortWatch {
-  readonly #callbacks = new WeakMap<AbortSignal, Set<() => void>>();
-
-  /** Runs `callback` when `signal` fires; returns the function that stops watching. */
-  on(signal: AbortSignal, callback: () => void): () => void {
-    let callbacks = this.#callbacks.get(signal);
-    if (!callbacks) {
-      const set = new Set<() => void>();
-      callbacks = set;
-      this.#callbacks.set(signal, set);
-      signal.addEventListener(
-        'abort',
-        () => {
-          for (const each of [...set]) each();
-          set.clear();
-        },
-        { once: true },
-      );
-    }
-    callbacks.add(callback);
-    return () => callbacks.delete(callback);
-  }
-}
 
 /** One request on its way to the service, shared by every caller that asks for it meanwhile. */
 interface Flight {
