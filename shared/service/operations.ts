@@ -14,34 +14,9 @@ import {
   type PriceRule,
   type RelationshipPredicate,
 } from './common.ts';
-import {
-  V2CatalogQuerySchema,
-  V2CatalogResponseSchema,
-  V2EntityPathSchema,
-  V2EntityResponseSchema,
-  V2PropertySearchSchema,
-  V2RelationshipsQuerySchema,
-  V2ResolutionsRequestSchema,
-  V2ResolutionsResponseSchema,
-  V2ResolutionsSendSchema,
-  V2SearchResponseSchema,
-  V2TraversalResponseSchema,
-} from './v2.ts';
-import { V3RecordQuerySchema, V3ResponseSchema, v3ResponseByMode } from './v3.ts';
-import {
-  encodeSearchFilter,
-  V4CatalogQuerySchema,
-  V4CatalogResponseSchema,
-  V4ConnectedPathSchema,
-  V4ConnectedQuerySchema,
-  V4ConnectedResponseSchema,
-  V4SearchQuerySchema,
-  V4SearchResponseSchema,
-  V4SummaryPathSchema,
-  V4SummaryQuerySchema,
-  V4SummaryResponseSchema,
-  type SearchFilter,
-} from './v4.ts';
+import * as v2 from './v2.ts';
+import * as v3 from './v3.ts';
+import * as v4 from './v4.ts';
 
 export interface OperationSchemas {
   /** Path parameters (`q_id`, `entity_ref`). */
@@ -86,7 +61,7 @@ export interface ServiceOperation {
 const FREE = { kind: 'free' } as const;
 
 /** A parsed filter as its JSON text; text passes unchanged for the schema to check. */
-const filterParam = (value: SearchFilter | string): unknown => (typeof value === 'object' && value !== null ? encodeSearchFilter(value) : value);
+const filterParam = (value: v4.SearchFilter | string): unknown => (typeof value === 'object' && value !== null ? v4.encodeSearchFilter(value) : value);
 /** A list as the comma-separated text the service reads. */
 const listParam = <T extends string>(value: readonly T[] | string): unknown => (Array.isArray(value) ? value.join(',') : value);
 
@@ -104,7 +79,7 @@ export const serviceOperations = {
     idempotencyKey: true,
     price: { kind: 'per_page_with_results', microUsd: 20_000 },
     ipc: 'searchRecords',
-    schemas: { query: V4SearchQuerySchema, headers: RequestHeadersSchema, response: V4SearchResponseSchema },
+    schemas: { query: v4.V4SearchQuerySchema, headers: RequestHeadersSchema, response: v4.V4SearchResponseSchema },
     encode: { filter: filterParam },
   },
   'v4.catalog': {
@@ -116,7 +91,7 @@ export const serviceOperations = {
     idempotencyKey: true,
     price: FREE,
     ipc: 'getSourceCatalog',
-    schemas: { query: V4CatalogQuerySchema, headers: RequestHeadersSchema, response: V4CatalogResponseSchema },
+    schemas: { query: v4.V4CatalogQuerySchema, headers: RequestHeadersSchema, response: v4.V4CatalogResponseSchema },
   },
   'v4.connected': {
     name: 'v4.connected',
@@ -127,7 +102,7 @@ export const serviceOperations = {
     idempotencyKey: true,
     price: FREE,
     ipc: 'getConnectedEntities',
-    schemas: { path: V4ConnectedPathSchema, query: V4ConnectedQuerySchema, headers: RequestHeadersSchema, response: V4ConnectedResponseSchema },
+    schemas: { path: v4.V4ConnectedPathSchema, query: v4.V4ConnectedQuerySchema, headers: RequestHeadersSchema, response: v4.V4ConnectedResponseSchema },
   },
   'v4.summary': {
     name: 'v4.summary',
@@ -138,7 +113,7 @@ export const serviceOperations = {
     idempotencyKey: true,
     price: { kind: 'per_call', microUsd: 100_000 },
     ipc: 'getEntitySummary',
-    schemas: { path: V4SummaryPathSchema, query: V4SummaryQuerySchema, headers: RequestHeadersSchema, response: V4SummaryResponseSchema },
+    schemas: { path: v4.V4SummaryPathSchema, query: v4.V4SummaryQuerySchema, headers: RequestHeadersSchema, response: v4.V4SummaryResponseSchema },
     encode: { fields: listParam<string> },
   },
   'v3.recordQuery': {
@@ -160,8 +135,8 @@ export const serviceOperations = {
       },
     },
     ipc: 'queryRecords',
-    schemas: { body: V3RecordQuerySchema, headers: RequestHeadersSchema, response: V3ResponseSchema },
-    responseByMode: v3ResponseByMode,
+    schemas: { body: v3.V3RecordQuerySchema, headers: RequestHeadersSchema, response: v3.V3ResponseSchema },
+    responseByMode: v3.v3ResponseByMode,
   },
   'v2.searchProperties': {
     name: 'v2.searchProperties',
@@ -172,7 +147,7 @@ export const serviceOperations = {
     idempotencyKey: true,
     price: { kind: 'per_page_with_results', microUsd: 20_000 },
     ipc: 'searchProperties',
-    schemas: { body: V2PropertySearchSchema, headers: RequestHeadersSchema, response: V2SearchResponseSchema },
+    schemas: { body: v2.V2PropertySearchSchema, headers: RequestHeadersSchema, response: v2.V2SearchResponseSchema },
   },
   'v2.resolveEntities': {
     name: 'v2.resolveEntities',
@@ -183,8 +158,8 @@ export const serviceOperations = {
     idempotencyKey: true,
     price: { kind: 'per_resolved_item', microUsd: 5_000 },
     ipc: 'resolveEntities',
-    schemas: { body: V2ResolutionsRequestSchema, headers: RequestHeadersSchema, response: V2ResolutionsResponseSchema },
-    sendBody: V2ResolutionsSendSchema,
+    schemas: { body: v2.V2ResolutionsRequestSchema, headers: RequestHeadersSchema, response: v2.V2ResolutionsResponseSchema },
+    sendBody: v2.V2ResolutionsSendSchema,
   },
   'v2.getCatalog': {
     name: 'v2.getCatalog',
@@ -195,7 +170,7 @@ export const serviceOperations = {
     idempotencyKey: false,
     price: FREE,
     ipc: 'getCatalogFacet',
-    schemas: { query: V2CatalogQuerySchema, response: V2CatalogResponseSchema },
+    schemas: { query: v2.V2CatalogQuerySchema, response: v2.V2CatalogResponseSchema },
   },
   'v2.getEntity': {
     name: 'v2.getEntity',
@@ -208,7 +183,7 @@ export const serviceOperations = {
     idempotencyKey: false,
     price: FREE,
     ipc: 'getEntity',
-    schemas: { path: V2EntityPathSchema, response: V2EntityResponseSchema },
+    schemas: { path: v2.V2EntityPathSchema, response: v2.V2EntityResponseSchema },
   },
   'v2.traverseRelationships': {
     name: 'v2.traverseRelationships',
@@ -219,7 +194,7 @@ export const serviceOperations = {
     idempotencyKey: false,
     price: FREE,
     ipc: 'traverseRelationships',
-    schemas: { path: V2EntityPathSchema, query: V2RelationshipsQuerySchema, response: V2TraversalResponseSchema },
+    schemas: { path: v2.V2EntityPathSchema, query: v2.V2RelationshipsQuerySchema, response: v2.V2TraversalResponseSchema },
     encode: { predicates: listParam<RelationshipPredicate> },
   },
 } as const satisfies Record<string, ServiceOperation>;

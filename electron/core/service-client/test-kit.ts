@@ -178,12 +178,16 @@ export const hangingFetch: typeof fetch = (_input, init) =>
     init?.signal?.addEventListener('abort', () => reject(init.signal?.reason ?? new Error('aborted')), { once: true });
   });
 
-export async function caught(promise: Promise<unknown>): Promise<ServiceCallError> {
+/** The error of class `type` a promise rejects with; fails the test if it resolves or rejects with anything else. */
+export async function rejectionOf<E>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof ServiceCallError) return error;
+    if (error instanceof type) return error;
     throw error;
   }
   throw new Error('expected the call to fail');
 }
+
+/** The ServiceCallError a client call ends with. */
+export const caught = (promise: Promise<unknown>): Promise<ServiceCallError> => rejectionOf(promise, ServiceCallError);
