@@ -8,7 +8,7 @@ import { ReportDocumentSchema } from './report/document.ts';
 import { ComparablesWorkfileSchema } from './comparables/model.ts';
 import { GraphDecisionsSchema, graphDecisionKinds, NOTE_MAX } from './graph/decisions.ts';
 import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
-import { isIsoDate, operationSchemas, serviceOperationNames, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
+import { isIsoDate, operationSchemas, serviceOperationNames, serviceOperations, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
 
 export const ServiceConnectionSchema = z.object({
   /** `local-sample`: the embedded service on the bundled sample; `live`: a configured base URL. */
@@ -115,6 +115,28 @@ const serviceCallResponse = <N extends ServiceOperationName>(_operation: N) =>
   });
 
 export const ServiceCallOperationSchema = z.enum(serviceOperationNames as [ServiceOperationName, ...ServiceOperationName[]]);
+
+/** The IPC name each service operation is asked for by (its `ipc` in the operation table). */
+type IpcNameOf<N extends ServiceOperationName> = (typeof serviceOperations)[N]['ipc'];
+
+/** The IPC operations that are service calls, with the service operation each one makes. */
+export const serviceCallOperations = Object.fromEntries(serviceOperationNames.map((operation) => [serviceOperations[operation].ipc, operation])) as {
+  readonly [N in ServiceOperationName as IpcNameOf<N>]: N;
+};
+export type ServiceCallIpcName = keyof typeof serviceCallOperations;
+
+/** One IPC operation per service operation, derived from the operation table. */
+const serviceCallIpcOperations = Object.fromEntries(
+  serviceOperationNames.map((operation) => [
+    serviceOperations[operation].ipc,
+    { request: serviceCallRequest(operation), response: serviceCallResponse(operation) },
+  ]),
+) as {
+  readonly [N in ServiceOperationName as IpcNameOf<N>]: {
+    request: ReturnType<typeof serviceCallRequest<N>>;
+    response: ReturnType<typeof serviceCallResponse<N>>;
+  };
+};
 
 // ---------------------------------------------------------------------------------------------
 // Money, projects, budgets, cache, key.
@@ -247,8 +269,14 @@ export const ReportVerificationSchema = z.object({
 });
 export type ReportVerification = z.infer<typeof ReportVerificationSchema>;
 
+/** The spending caps and the confirmation threshold (the core's budgets use this type too). */
 export const BudgetSettingsSchema = z.object({
+  /** Most this app session may spend; null means no cap. */
   sessionCapMicroUsd: MicroUsd.nullable(),
+  /**
+   * Calls expected to cost at least this much need the user's confirmation. 0 confirms every
+   * charged call; null never asks. Free calls never need confirmation.
+   */
   confirmationThresholdMicroUsd: MicroUsd.nullable(),
 });
 export type BudgetSettings = z.infer<typeof BudgetSettingsSchema>;
@@ -266,7 +294,14 @@ export const CacheStatusSchema = CacheSettingsSchema.extend({
 });
 export type CacheStatus = z.infer<typeof CacheStatusSchema>;
 
-export const KeyStatusSchema = z.object({ configured: z.boolean(), backend: z.string(), persisted: z.boolean() });
+/** Everything the renderer may know about the key (the core's key vault reports this type). */
+export const KeyStatusSchema = z.object({
+  configured: z.boolean(),
+  /** Where the key lives: `memory`, `environment`, or the safeStorage backend (`gnome_libsecret`, `basic_text`, `macos_keychain`, …). */
+  backend: z.string(),
+  /** Whether the key survives a restart. */
+  persisted: z.boolean(),
+});
 export type KeyStatus = z.infer<typeof KeyStatusSchema>;
 
 export const CostPreviewSchema = z.object({
@@ -314,20 +349,8 @@ export const ipcOperations = {
   getAppInfo: { request: NoRequest, response: AppInfoSchema },
   setConnection: { request: ConnectionRequest, response: ServiceConnectionSchema },
 
-  // Service calls, one per operation of the Property Records Service.
-  searchRecords: { request: serviceCallRequest('v4.search'), response: serviceCallResponse('v4.search') },
-  getSourceCatalog: { request: serviceCallRequest('v4.catalog'), response: serviceCallResponse('v4.catalog') },
-  getConnectedEntities: { request: serviceCallRequest('v4.connected'), response: serviceCallResponse('v4.connected') },
-  getEntitySummary: { request: serviceCallRequest('v4.summary'), response: serviceCallResponse('v4.summary') },
-  queryRecords: { request: serviceCallRequest('v3.recordQuery'), response: serviceCallResponse('v3.recordQuery') },
-  searchProperties: { request: serviceCallRequest('v2.searchProperties'), response: serviceCallResponse('v2.searchProperties') },
-  resolveEntities: { request: serviceCallRequest('v2.resolveEntities'), response: serviceCallResponse('v2.resolveEntities') },
-  getCatalogFacet: { request: serviceCallRequest('v2.getCatalog'), response: serviceCallResponse('v2.getCatalog') },
-  getEntity: { request: serviceCallRequest('v2.getEntity'), response: serviceCallResponse('v2.getEntity') },
-  traverseRelationships: {
-    request: serviceCallRequest('v2.traverseRelationships'),
-    response: serviceCallResponse('v2.traverseRelationships'),
-  },
+  // Service calls, one per operation of the Property Records Service (the operation table's `ipc`).
+  ...serviceCallIpcOperations,
   /** The expected cost of a call before it is made, and whether a cap or a confirmation stands in the way. */
   previewCost: {
     request: z.strictObject({ operation: ServiceCallOperationSchema, request: z.record(z.string(), z.unknown()) }),
@@ -496,21 +519,6 @@ export const ipcEvents = {
   spendUpdated: SpendSnapshotSchema,
   callProgress: CallProgressSchema,
 } as const satisfies Record<string, z.ZodType>;
-
-/** The IPC operations that are service calls, with the service operation each one makes. */
-export const serviceCallOperations = {
-  searchRecords: 'v4.search',
-  getSourceCatalog: 'v4.catalog',
-  getConnectedEntities: 'v4.connected',
-  getEntitySummary: 'v4.summary',
-  queryRecords: 'v3.recordQuery',
-  searchProperties: 'v2.searchProperties',
-  resolveEntities: 'v2.resolveEntities',
-  getCatalogFacet: 'v2.getCatalog',
-  getEntity: 'v2.getEntity',
-  traverseRelationships: 'v2.traverseRelationships',
-} as const satisfies Partial<Record<keyof typeof ipcOperations, ServiceOperationName>>;
-export type ServiceCallIpcName = keyof typeof serviceCallOperations;
 
 export type IpcOperationName = keyof typeof ipcOperations;
 export type IpcEventName = keyof typeof ipcEvents;

@@ -22,7 +22,7 @@ import { SettingsStore } from './settings-store.ts';
 import { BudgetPolicy } from './budgets.ts';
 import { CostEstimator } from './cost-estimator.ts';
 import type { KeyVault } from './key-vault.ts';
-import { ServiceClient, ServiceCallError } from './service-client.ts';
+import { ServiceClient, ServiceCallError } from './service-client/index.ts';
 import { ServiceGateway, type ActiveService, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
 import type { Printer } from './reports/printer.ts';
@@ -329,7 +329,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     const service = active;
     if (scheduledFor !== generation || !service || closed) return;
     try {
-      await service.client.catalog({}, { idempotencyKey: null });
+      await service.client.call('v4.catalog', {}, { idempotencyKey: null });
     } catch (error) {
       if (scheduledFor === generation && !closed) observe({ ok: false, error }, false);
       if (connection.state === 'unreachable' && !recheckTimer && scheduledFor === generation) markUnreachable(failureOf(error).message);

@@ -4,8 +4,9 @@
 // cost comes from cost-estimator.ts.
 import type { DatabaseSync } from 'node:sqlite';
 import type { PlatError } from '../../shared/errors.ts';
+import type { BudgetSettings } from '../../shared/ipc.ts';
 import { formatUsd, MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
-import type { ServiceOperationName } from '../../shared/service/index.ts';
+import { serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
 import { PlatFailure } from './failure.ts';
 import { ProjectError, type ProjectStore } from './projects.ts';
 import { SettingsStore } from './settings-store.ts';
@@ -13,15 +14,8 @@ import { SettingsStore } from './settings-store.ts';
 // ---------------------------------------------------------------------------------------------
 // Budget settings and the spend check
 
-export interface BudgetSettings {
-  /** Most this app session may spend; null means no cap. */
-  sessionCapMicroUsd: MicroUsd | null;
-  /**
-   * Calls expected to cost at least this much need the user's confirmation. 0 confirms every
-   * charged call; null never asks. Free calls never need confirmation.
-   */
-  confirmationThresholdMicroUsd: MicroUsd | null;
-}
+/** The caps and the confirmation threshold: defined once, with the IPC contract. */
+export type { BudgetSettings };
 
 /** $0.10: a summary (and anything dearer) is confirmed; a search page is not. */
 export const DEFAULT_CONFIRMATION_THRESHOLD_MICRO_USD = 100_000;
@@ -72,23 +66,9 @@ export type SpendDecision =
 
 export type SpendRefusal = Exclude<SpendDecision, { allowed: true }>;
 
-/** How each operation is named in a sentence ("This summary costs $0.10"). */
-const operationNouns: Record<ServiceOperationName, string> = {
-  'v4.search': 'search page',
-  'v4.catalog': 'catalog request',
-  'v4.connected': 'connected-entity lookup',
-  'v4.summary': 'summary',
-  'v3.recordQuery': 'record query',
-  'v2.searchProperties': 'property search page',
-  'v2.resolveEntities': 'identifier resolution',
-  'v2.getCatalog': 'catalog request',
-  'v2.getEntity': 'entity lookup',
-  'v2.traverseRelationships': 'relationship lookup',
-};
-
 function nounFor(input: Pick<SpendCheckInput, 'operation' | 'label'>): string {
   if (input.label !== undefined && input.label.trim() !== '') return input.label.trim();
-  return input.operation !== undefined ? operationNouns[input.operation] : 'call';
+  return input.operation !== undefined ? serviceOperations[input.operation].noun : 'call';
 }
 
 function readAmount(value: unknown, fallback: MicroUsd | null): MicroUsd | null {

@@ -4,7 +4,7 @@
 // through exactly when it fits (spent + still running + its price ≤ cap), so none is refused that fits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ServiceCallError, type ServiceClient } from './service-client.ts';
+import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
 import type { GatewayCall } from './service-gateway.ts';
 import { buildTestGateway } from './gateway-test-kit.ts';
 import { PlatFailure } from './failure.ts';
@@ -41,11 +41,15 @@ class ScriptedService {
   client(): ServiceClient {
     const queue = (expected: number, options: { idempotencyKey?: string | null } | undefined) =>
       new Promise((resolve, reject) => this.waiting.push({ idempotencyKey: options?.idempotencyKey ?? '', expected, resolve, reject }));
-    return {
-      summary: (_id: string, _query: unknown, options?: { idempotencyKey?: string | null }) => queue(SUMMARY, options),
-      resolveEntities: (body: { items: unknown[] }, options?: { idempotencyKey?: string | null }) => queue(body.items.length * PER_ITEM, options),
+    type Options = { idempotencyKey?: string | null } | undefined;
+    const answers: Record<string, (request: { body?: { items: unknown[] } }, options: Options) => Promise<unknown>> = {
+      'v4.summary': (_request, options) => queue(SUMMARY, options),
+      'v2.resolveEntities': (request, options) => queue((request.body?.items ?? []).length * PER_ITEM, options),
       // Free, answered at once: a balance reading.
-      catalog: async () => this.#answer('v4.catalog', null, 0),
+      'v4.catalog': async () => this.#answer('v4.catalog', null, 0),
+    };
+    return {
+      call: (operation: string, request: { body?: { items: unknown[] } }, options: Options) => answers[operation]!(request, options),
     } as unknown as ServiceClient;
   }
 

@@ -3,7 +3,7 @@
 // paid one nor keeps running for a page that has gone. Every charge is checked against the service's
 // own charges table.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ServiceClient } from './service-client.ts';
+import { ServiceClient } from './service-client/index.ts';
 import { FREE_CALLS_IN_PARALLEL, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
 import { buildTestGateway, useLocalService } from './gateway-test-kit.ts';
 import { PlatFailure } from './failure.ts';

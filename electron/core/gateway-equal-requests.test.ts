@@ -2,7 +2,7 @@
 // ledger and cache against the embedded service. The second way of writing a paid request is a cache
 // hit (never a second charge), and input that can name no record is refused before anything is sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceClient } from './service-client.ts';
+import { ServiceClient } from './service-client/index.ts';
 import { buildTestGateway, failureOf, useLocalService } from './gateway-test-kit.ts';
 
 const local = useLocalService();

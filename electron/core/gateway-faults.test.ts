@@ -11,7 +11,7 @@ import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { SEED_CREDIT_MICRO_USD } from '../local-service/service-state.ts';
 import { encodeSearchFilter, type ServiceOperationName } from '../../shared/service/index.ts';
-import { ServiceClient } from './service-client.ts';
+import { ServiceClient } from './service-client/index.ts';
 import type { GatewayCall } from './service-gateway.ts';
 import { buildTestGateway } from './gateway-test-kit.ts';
 

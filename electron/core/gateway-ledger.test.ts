@@ -10,7 +10,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { SpendSnapshot } from '../../shared/ipc.ts';
 import type { SpendLedger } from './ledger/spend-ledger.ts';
 import type { EventHub } from './events.ts';
-import { ServiceClient, type AttemptEvent } from './service-client.ts';
+import { ServiceClient, type AttemptEvent } from './service-client/index.ts';
 import { buildTestGateway, failureOf, fillDisk, freeSpace, useLocalService } from './gateway-test-kit.ts';
 
 const local = useLocalService();

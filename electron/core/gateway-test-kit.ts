@@ -14,9 +14,10 @@ import { ProjectStore } from './projects.ts';
 import { BudgetPolicy, type BudgetSettings } from './budgets.ts';
 import { CostEstimator } from './cost-estimator.ts';
 import { EventHub } from './events.ts';
-import type { ServiceClient } from './service-client.ts';
+import type { ServiceClient } from './service-client/index.ts';
 import { ServiceGateway } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
+import { rejectionOf } from './service-client/test-kit.ts';
 
 /**
  * The embedded service over the sample store, started before the file's tests and closed after
@@ -109,12 +110,4 @@ export function freeSpace(db: DatabaseSync): void {
 }
 
 /** The PlatFailure a gateway call ends with; fails the test if the call succeeds or throws anything else. */
-export async function failureOf(promise: Promise<unknown>): Promise<PlatFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof PlatFailure) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
+export const failureOf = (promise: Promise<unknown>): Promise<PlatFailure> => rejectionOf(promise, PlatFailure);

@@ -7,16 +7,11 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import type { KeyStatus } from '../../shared/ipc.ts';
 import { PlatFailure } from './failure.ts';
 
-/** Everything the renderer may know about the key. */
-export interface KeyStatus {
-  configured: boolean;
-  /** Where the key lives: `memory`, `environment`, or the safeStorage backend (`gnome_libsecret`, `basic_text`, `macos_keychain`, …). */
-  backend: string;
-  /** Whether the key survives a restart. */
-  persisted: boolean;
-}
+/** Everything the renderer may know about the key: defined once, with the IPC contract. */
+export type { KeyStatus };
 
 export interface SetKeyOptions {
   /**

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SpendEntry } from './ledger/spend-entries.ts';
 import type { ResponseCache } from './cache.ts';
-import { ServiceClient } from './service-client.ts';
+import { ServiceClient } from './service-client/index.ts';
 import type { ServiceGateway } from './service-gateway.ts';
 import { buildTestGateway, useLocalService } from './gateway-test-kit.ts';
 

@@ -13,8 +13,7 @@
 // it cost, so calls running at once cannot pass a cap together; identical requests in flight share
 // one call (and one charge); calls that can charge and calls a person asked for go ahead of queued
 // background calls; a queued call whose page has gone is dropped unsent.
-import type { z } from 'zod';
-import { operationSchemas, serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
+import { serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
 import type { CallBilling, CostPreview, SpendSnapshot } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
 import type { CallAnswer, SpendChange, SpendEntry } from './ledger/spend-entries.ts';
@@ -25,15 +24,14 @@ import { spendRefusalError, type BudgetPolicy } from './budgets.ts';
 import type { CostEstimator, V3PriceRequest } from './cost-estimator.ts';
 import type { ProjectStore } from './projects.ts';
 import type { EventHub } from './events.ts';
-import { ServiceCallError, type ServiceCallOutcome, type ServiceClient } from './service-client.ts';
+import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
 import { PlatFailure } from './failure.ts';
+import { answerOf, answerOfFailure, canCharge, itemsOf, normalizeParts, sendCall, v3PriceRequestOf, type RequestParts } from './gateway-requests.ts';
+import { AbortWatch, CallPriority, CallScheduler } from './gateway-scheduler.ts';
 
-/** The request parts of a call, in the service's wire form, as validated by shared/ipc. */
-export interface RequestParts {
-  path?: Record<string, unknown>;
-  query?: Record<string, unknown>;
-  body?: unknown;
-}
+// Also the gateway's vocabulary for its callers (the core's handlers and assignments).
+export { itemsOf, normalizeParts, v3PriceRequestOf, type RequestParts } from './gateway-requests.ts';
+export { CallPriority, FREE_CALLS_IN_PARALLEL } from './gateway-scheduler.ts';
 
 /** The service a call goes to, with the client that reaches it. */
 export interface ActiveService {
@@ -75,229 +73,11 @@ export interface ServiceGatewayOptions {
   now?: () => Date;
 }
 
-type Z = z.ZodType;
-
-/** Parses each part with its shared schema: defaults applied, so equal requests have equal keys. */
-export function normalizeParts(operation: ServiceOperationName, parts: RequestParts): Record<string, unknown> {
-  const schemas = operationSchemas[operation] as { path?: Z; query?: Z; body?: Z };
-  const normalized: Record<string, unknown> = {};
-  for (const part of ['path', 'query', 'body'] as const) {
-    const schema = schemas[part];
-    if (!schema) continue;
-    const parsed = schema.safeParse(parts[part] ?? (part === 'body' ? undefined : {}));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new PlatFailure('invalid_request', `${issue?.path.join('.') || part}: ${issue?.message ?? 'invalid'}`);
-    }
-    normalized[part] = parsed.data;
-  }
-  return normalized;
-}
-
-/** The variant a v3 call is priced by (mode, projection). */
-export function v3PriceRequestOf(operation: ServiceOperationName, parts: RequestParts): V3PriceRequest | undefined {
-  if (operation !== 'v3.recordQuery') return undefined;
-  const body = (parts.body ?? {}) as { mode?: V3PriceRequest['mode']; projection?: string };
-  return body.mode ? { mode: body.mode, projection: body.projection } : undefined;
-}
-
-/** How many items a resolution prices (each may resolve). */
-export function itemsOf(operation: ServiceOperationName, parts: RequestParts): number | undefined {
-  if (operation !== 'v2.resolveEntities') return undefined;
-  const items = (parts.body as { items?: unknown[] } | undefined)?.items;
-  return Array.isArray(items) && items.length > 0 ? items.length : undefined;
-}
-
-const canCharge = (operation: ServiceOperationName, parts: RequestParts): boolean => {
-  const price = serviceOperations[operation].price;
-  if (price.kind === 'by_v3_variant') {
-    const variant = v3PriceRequestOf(operation, parts);
-    if (!variant) return true;
-    const key = variant.mode === 'report' ? (variant.projection ?? 'report_subject_v1') : variant.mode;
-    return price.variants[key as keyof typeof price.variants]?.kind !== 'free';
-  }
-  return price.kind !== 'free';
-};
-
-/** The ledger's record of an answered call. */
-function answerOf(outcome: ServiceCallOutcome<unknown, { meta: unknown }>): CallAnswer {
-  return {
-    httpStatus: outcome.http.status,
-    requestId: outcome.http.requestId,
-    chargedMicroUsd: outcome.http.chargedMicroUsd,
-    balanceAfterMicroUsd: outcome.http.balanceMicroUsd,
-    replayed: outcome.http.replayed,
-    errorCode: null,
-    attempts: outcome.attempts,
-  };
-}
-
-/**
- * The ledger's record of a failed call. An unknown outcome (sent, no answer) keeps the row pending
- * for recovery, and so does a failure after an attempt whose answer was lost (it may have been
- * charged); a request the client refused before sending anything is closed as a 400, the status
- * the service gives the same mistake, so it is never re-sent.
- */
-function answerOfFailure(error: ServiceCallError): CallAnswer {
-  return {
-    httpStatus: error.outcomeUnknown ? null : (error.httpStatus ?? 400),
-    requestId: error.http?.requestId ?? null,
-    chargedMicroUsd: error.http?.chargedMicroUsd ?? null,
-    balanceAfterMicroUsd: error.http?.balanceMicroUsd ?? null,
-    replayed: false,
-    errorCode: error.platError.code,
-    attempts: error.attempts,
-    outcomeUnknown: error.mayHaveCharged,
-  };
-}
-
 /**
  * How long a spend event waits for more ledger writes to join it: about one display frame, so the
  * meter is never visibly late, and a burst of calls costs one event instead of one per call.
  */
 export const SPEND_EVENT_COALESCE_MS = 16;
-
-/**
- * How many free calls may be in flight at once. They move no balance, so they may overlap one
- * another (the ledger measures them like any answer), but never a call that can charge. A few are
- * enough: the service's rate limit, not Plat, sets the pace of a burst.
- */
-export const FREE_CALLS_IN_PARALLEL = 4;
-
-/** Queue order, most urgent first. Within one, calls go in the order they came. */
-export const CallPriority = {
-  /** Can charge: a person is waiting for something they chose to pay for. */
-  charge: 0,
-  /** Free, asked for by a person (it carries the action id the renderer sends per user action). */
-  userAction: 1,
-  /** Free, with no action behind it. */
-  background: 2,
-} as const;
-type CallPriority = (typeof CallPriority)[keyof typeof CallPriority];
-
-interface Job {
-  readonly exclusive: boolean;
-  priority: CallPriority;
-  readonly order: number;
-  readonly start: () => void;
-  started: boolean;
-}
-
-/**
- * Runs calls by priority. An exclusive call (one that can charge) waits until nothing else runs and
- * then runs alone; while it waits, no queued call starts before it (it cannot be starved by a stream
- * of free calls). Free calls share up to FREE_CALLS_IN_PARALLEL slots.
- */
-class CallScheduler {
-  readonly #waiting: Job[] = [];
-  #order = 0;
-  #freeRunning = 0;
-  #exclusiveRunning = false;
-
-  /**
-   * Queues `work`. If `signal` fires before it starts, it is dropped and `done` rejects with
-   * PlatFailure('cancelled'); once started it is left to finish.
-   */
-  schedule<T>(
-    exclusive: boolean,
-    priority: CallPriority,
-    signal: AbortSignal | null,
-    work: () => Promise<T>,
-  ): { done: Promise<T>; started: () => boolean; promote: (priority: CallPriority) => void } {
-    let job!: Job;
-    const done = new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
-        const index = this.#waiting.indexOf(job);
-        if (index === -1) return;
-        this.#waiting.splice(index, 1);
-        reject(new PlatFailure('cancelled'));
-        // A dropped exclusive call may have been holding free calls back.
-        this.#pump();
-      };
-      job = {
-        exclusive,
-        priority,
-        order: this.#order++,
-        started: false,
-        start: () => {
-          job.started = true;
-          signal?.removeEventListener('abort', onAbort);
-          void Promise.resolve()
-            .then(work)
-            .then(resolve, reject)
-            .finally(() => {
-              if (exclusive) this.#exclusiveRunning = false;
-              else this.#freeRunning--;
-              this.#pump();
-            });
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    this.#waiting.push(job);
-    this.#pump();
-    return {
-      done,
-      started: () => job.started,
-      promote: (to) => {
-        if (to < job.priority) job.priority = to;
-        this.#pump();
-      },
-    };
-  }
-
-  #next(): Job | undefined {
-    let best: Job | undefined;
-    for (const job of this.#waiting) {
-      if (!best || job.priority < best.priority || (job.priority === best.priority && job.order < best.order)) best = job;
-    }
-    return best;
-  }
-
-  #pump(): void {
-    while (!this.#exclusiveRunning) {
-      const next = this.#next();
-      if (!next) return;
-      if (next.exclusive) {
-        if (this.#freeRunning > 0) return;
-        this.#exclusiveRunning = true;
-      } else {
-        if (this.#freeRunning >= FREE_CALLS_IN_PARALLEL) return;
-        this.#freeRunning++;
-      }
-      this.#waiting.splice(this.#waiting.indexOf(next), 1);
-      next.start();
-    }
-  }
-}
-
-/**
- * Watches each caller's signal with one listener, however many calls wait on it: one page may queue
- * thousands, and a listener per call would pile up on its signal.
- */
-class AbortWatch {
-  readonly #callbacks = new WeakMap<AbortSignal, Set<() => void>>();
-
-  /** Runs `callback` when `signal` fires; returns the function that stops watching. */
-  on(signal: AbortSignal, callback: () => void): () => void {
-    let callbacks = this.#callbacks.get(signal);
-    if (!callbacks) {
-      const set = new Set<() => void>();
-      callbacks = set;
-      this.#callbacks.set(signal, set);
-      signal.addEventListener(
-        'abort',
-        () => {
-          for (const each of [...set]) each();
-          set.clear();
-        },
-        { once: true },
-      );
-    }
-    callbacks.add(callback);
-    return () => callbacks.delete(callback);
-  }
-}
 
 /** One request on its way to the service, shared by every caller that asks for it meanwhile. */
 interface Flight {
@@ -622,7 +402,7 @@ export class ServiceGateway {
     const close = (answer: CallAnswer) =>
       callId === null ? this.#o.ledger.recordUnchargedCall(attempt, answer) : this.#o.ledger.recordAnswer(callId, answer);
     try {
-      const outcome = await this.#invoke(service.client, operation, parts, {
+      const outcome = await sendCall(service.client, operation, parts, {
         idempotencyKey,
         onRetry: (event) => {
           if (request.actionId) {
@@ -765,7 +545,7 @@ export class ServiceGateway {
       }
       try {
         const outcome = await this.#scheduler.schedule(true, CallPriority.charge, null, () =>
-          this.#invoke(service.client, operation, entry.request as RequestParts, { idempotencyKey: entry.idempotencyKey ?? undefined }),
+          sendCall(service.client, operation, entry.request as RequestParts, { idempotencyKey: entry.idempotencyKey ?? undefined }),
         ).done;
         this.#o.ledger.recordRecovery(entry.id, answerOf(outcome));
         recovered++;
@@ -777,38 +557,5 @@ export class ServiceGateway {
       }
     }
     return { recovered, unresolved };
-  }
-
-  #invoke(
-    client: ServiceClient,
-    operation: ServiceOperationName,
-    parts: RequestParts,
-    options: Parameters<ServiceClient['search']>[1],
-  ): Promise<ServiceCallOutcome<unknown, { meta: unknown }>> {
-    const path = (parts.path ?? {}) as Record<string, string>;
-    const query = (parts.query ?? {}) as never;
-    const body = parts.body as never;
-    switch (operation) {
-      case 'v4.search':
-        return client.search(query, options);
-      case 'v4.catalog':
-        return client.catalog(query, options);
-      case 'v4.connected':
-        return client.connected(path.q_id ?? '', query, options);
-      case 'v4.summary':
-        return client.summary(path.q_id ?? '', query, options);
-      case 'v3.recordQuery':
-        return client.recordQuery(body, options);
-      case 'v2.searchProperties':
-        return client.searchProperties(body, options);
-      case 'v2.resolveEntities':
-        return client.resolveEntities(body, options);
-      case 'v2.getCatalog':
-        return client.getCatalogV2(query, options);
-      case 'v2.getEntity':
-        return client.getEntity(path.entity_ref ?? '', options);
-      case 'v2.traverseRelationships':
-        return client.traverseRelationships(path.entity_ref ?? '', query, options);
-    }
   }
 }

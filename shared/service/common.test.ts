@@ -10,16 +10,13 @@ import {
   IdempotencyKeySchema,
   invalidRequestDetails,
   maxChargeFor,
-  priceRuleFor,
   queryObject,
   RelationshipPredicateSchema,
   RequestHeadersSchema,
-  serviceOperationNames,
-  serviceOperations,
   SummaryEntityIdSchema,
   v3PricedVariant,
 } from './common.ts';
-import { operationSchemas } from './index.ts';
+import { operationSchemas, priceRuleFor, serviceOperationNames, serviceOperations } from './operations.ts';
 import { V4SearchQuerySchema } from './v4.ts';
 
 const UUID = '3f2b8c1e-9d4a-4e6b-8f0a-1c2d3e4f5a6b';

@@ -1,6 +1,6 @@
 // Pieces shared by the three service generations: entity ids, v2 entity kinds and predicates, the
-// wire forms of query parameters, Idempotency-Key, request-issue reporting, and the operation table
-// with its prices (the single source of truth for what each call costs).
+// wire forms of query parameters, Idempotency-Key, request-issue reporting, and the price rules (the
+// operation table that applies them is operations.ts).
 import { z } from 'zod';
 import type { MicroUsd } from '../money.ts';
 
@@ -215,7 +215,7 @@ export function invalidRequestDetails(error: z.ZodError): InvalidRequestDetails 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Operations and prices
+// Prices
 
 export type Generation = 'v2' | 'v3' | 'v4';
 export type HttpMethod = 'GET' | 'POST';
@@ -234,157 +234,11 @@ export type V3PricedVariant = 'catalog' | 'aggregate' | 'report_subject_v1' | 'r
 
 export type PriceRule = FlatPriceRule | { kind: 'by_v3_variant'; variants: Record<V3PricedVariant, FlatPriceRule> };
 
-export interface ServiceOperation {
-  /** Plat's name for the operation, used as IPC and cache key: `v4.search`. */
-  name: string;
-  generation: Generation;
-  /** The envelope's `operation` field as Plat's local service writes it. */
-  envelopeOperation: string;
-  method: HttpMethod;
-  /** Path with `:name` parameters; fill with {@link fillPath}. */
-  path: string;
-  /** Whether the operation takes an Idempotency-Key header (replays within seven days are free). */
-  idempotencyKey: boolean;
-  price: PriceRule;
-}
-
-const FREE = { kind: 'free' } as const;
-
-/**
- * Every operation Plat calls. Prices: v4 as the spec states, except the v4 search amount, which the
- * spec leaves open; v2 and v3 are Plat's local-service prices (the spec shows none).
- */
-export const serviceOperations = {
-  'v4.search': {
-    name: 'v4.search',
-    generation: 'v4',
-    envelopeOperation: 'search',
-    method: 'GET',
-    path: '/api/v4/search',
-    idempotencyKey: true,
-    price: { kind: 'per_page_with_results', microUsd: 20_000 },
-  },
-  'v4.catalog': {
-    name: 'v4.catalog',
-    generation: 'v4',
-    envelopeOperation: 'catalog',
-    method: 'GET',
-    path: '/api/v4/catalog',
-    idempotencyKey: true,
-    price: FREE,
-  },
-  'v4.connected': {
-    name: 'v4.connected',
-    generation: 'v4',
-    envelopeOperation: 'connected',
-    method: 'GET',
-    path: '/api/v4/entities/:q_id/connected',
-    idempotencyKey: true,
-    price: FREE,
-  },
-  'v4.summary': {
-    name: 'v4.summary',
-    generation: 'v4',
-    envelopeOperation: 'summary',
-    method: 'GET',
-    path: '/api/v4/entities/:q_id/summary',
-    idempotencyKey: true,
-    price: { kind: 'per_call', microUsd: 100_000 },
-  },
-  'v3.recordQuery': {
-    name: 'v3.recordQuery',
-    generation: 'v3',
-    envelopeOperation: 'record_query',
-    method: 'POST',
-    path: '/api/v3/record-queries',
-    // The spec names no header for v3; Plat sends one because report queries are charged, and the
-    // local service honours it like v2's.
-    idempotencyKey: true,
-    price: {
-      kind: 'by_v3_variant',
-      variants: {
-        catalog: FREE,
-        aggregate: { kind: 'per_call', microUsd: 50_000 },
-        report_subject_v1: { kind: 'per_call', microUsd: 250_000 },
-        report_comparables_v1: { kind: 'per_page_with_results', microUsd: 150_000 },
-      },
-    },
-  },
-  'v2.searchProperties': {
-    name: 'v2.searchProperties',
-    generation: 'v2',
-    envelopeOperation: 'search_properties',
-    method: 'POST',
-    path: '/api/v2/property-searches',
-    idempotencyKey: true,
-    price: { kind: 'per_page_with_results', microUsd: 20_000 },
-  },
-  'v2.resolveEntities': {
-    name: 'v2.resolveEntities',
-    generation: 'v2',
-    envelopeOperation: 'resolve_entities',
-    method: 'POST',
-    path: '/api/v2/resolutions',
-    idempotencyKey: true,
-    price: { kind: 'per_resolved_item', microUsd: 5_000 },
-  },
-  'v2.getCatalog': {
-    name: 'v2.getCatalog',
-    generation: 'v2',
-    envelopeOperation: 'get_catalog',
-    method: 'GET',
-    path: '/api/v2/catalog',
-    idempotencyKey: false,
-    price: FREE,
-  },
-  'v2.getEntity': {
-    name: 'v2.getEntity',
-    generation: 'v2',
-    envelopeOperation: 'get_entity',
-    method: 'GET',
-    path: '/api/v2/entities/:entity_ref',
-    // The spec offers the header on v2 POSTs only, so a retry of a GET could not be replayed: Plat's
-    // local service makes the two v2 GETs free, so no retry can ever charge twice.
-    idempotencyKey: false,
-    price: FREE,
-  },
-  'v2.traverseRelationships': {
-    name: 'v2.traverseRelationships',
-    generation: 'v2',
-    envelopeOperation: 'traverse_relationships',
-    method: 'GET',
-    path: '/api/v2/entities/:entity_ref/relationships',
-    idempotencyKey: false,
-    price: FREE,
-  },
-} as const satisfies Record<string, ServiceOperation>;
-
-export type ServiceOperationName = keyof typeof serviceOperations;
-export const serviceOperationNames = Object.keys(serviceOperations) as ServiceOperationName[];
-
-export function isServiceOperationName(name: string): name is ServiceOperationName {
-  return Object.hasOwn(serviceOperations, name);
-}
-
 /** Which v3 price applies: report mode is priced by its projection, other modes by the mode. */
 export function v3PricedVariant(request: { mode: 'catalog' | 'report' | 'aggregate'; projection?: string | undefined }): V3PricedVariant {
   if (request.mode !== 'report') return request.mode;
   if (request.projection === 'report_subject_v1' || request.projection === 'report_comparables_v1') return request.projection;
   throw new RangeError('a report record query needs a projection');
-}
-
-/**
- * The flat price rule of one call. For `v3.recordQuery` pass the (parsed) request, whose mode and
- * projection choose the rule.
- */
-export function priceRuleFor(
-  operation: ServiceOperationName,
-  v3Request?: { mode: 'catalog' | 'report' | 'aggregate'; projection?: string | undefined },
-): FlatPriceRule {
-  const price: PriceRule = serviceOperations[operation].price;
-  if (price.kind !== 'by_v3_variant') return price;
-  if (!v3Request) throw new RangeError(`${operation} is priced by its request; pass it`);
-  return price.variants[v3PricedVariant(v3Request)];
 }
 
 /** What a call returned, as far as pricing needs it. */

@@ -349,6 +349,15 @@ export const V2ResolutionsRequestSchema = z.object({
 });
 export type V2ResolutionsRequest = z.output<typeof V2ResolutionsRequestSchema>;
 
+// What Plat itself sends: its items checked too. The service would answer a bad item with outcome
+// `invalid_input`, but Plat builds these items, so a bad one is refused before sending.
+export const V2ResolutionsSendSchema = V2ResolutionsRequestSchema.extend({
+  items: z
+    .array(V2ResolutionItemSchema, { error: 'must be an array' })
+    .min(1, { error: 'must have at least 1 entry' })
+    .max(100, { error: 'must have at most 100 entries' }),
+});
+
 /** The client_id to echo for an item, even an invalid one ("" when it has no usable one). */
 export function resolutionClientId(item: unknown): string {
   if (typeof item !== 'object' || item === null) return '';

@@ -252,6 +252,12 @@ export type V3Response = z.infer<typeof V3ResponseSchema>;
 
 export const v3Modes = ['catalog', 'report', 'aggregate'] as const;
 export type V3Mode = (typeof v3Modes)[number];
+/** The answer's row shape follows the request's mode; the client checks each answer against its mode's. */
+export const v3ResponseByMode = {
+  report: V3ReportResponseSchema,
+  catalog: v3Envelope(V3CatalogDataSchema),
+  aggregate: v3Envelope(V3AggregateDataSchema),
+} as const satisfies Record<V3Mode, z.ZodType>;
 /**
  * Datasets Plat's local service answers: properties (tax-roll parcels and units: identity, owner,
  * assessment), sales (recorded transfers with price), permits (building permits), buildings

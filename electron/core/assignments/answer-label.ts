@@ -1,6 +1,6 @@
 // How a kept answer is named for a person: what was asked ("Subject report for 1708 21ST ST NW"),
 // its parameters as compact text (the query log), and how many distinct citations it carries.
-import type { ServiceOperationName } from '../../../shared/service/index.ts';
+import { serviceOperations, type ServiceOperationName } from '../../../shared/service/index.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 
 /** The subject of the assignment, so a request about it is named the way the person knows it. */
@@ -72,6 +72,11 @@ export function answerLabel(operation: ServiceOperationName, parts: Parts, subje
       return `Entity ${about(path.entity_ref)}`;
     case 'v2.traverseRelationships':
       return `Relationships of ${about(path.entity_ref)}`;
+    default: {
+      // An operation with no label of its own is named by the table's noun ("Summary").
+      const noun = serviceOperations[operation as ServiceOperationName].noun;
+      return noun.charAt(0).toUpperCase() + noun.slice(1);
+    }
   }
 }
 

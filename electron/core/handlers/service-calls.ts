@@ -1,4 +1,4 @@
-// The service calls the person asks for, one handler per operation, and their prices beforehand.
+// The service calls the person asks for, one handler per operation of the table, and their prices beforehand.
 import { serviceCallOperations, type ServiceCallIpcName } from '../../../shared/ipc.ts';
 import type { CallContext, IpcHandlers } from '../ipc-dispatch.ts';
 import type { GatewayAnswer, GatewayCall, RequestParts, ServiceGateway } from '../service-gateway.ts';
@@ -11,33 +11,30 @@ export function serviceCallHandlers(deps: {
   call: (call: GatewayCall) => Promise<GatewayAnswer>;
   gateway: Pick<ServiceGateway, 'preview'>;
 }): ServiceCallHandlers {
-  const handler =
-    <N extends ServiceCallIpcName>(name: N) =>
-    async (
-      request: { request: unknown; actionId?: string | undefined; confirmed?: boolean | undefined; refresh?: boolean | undefined },
-      context: CallContext,
-    ) => {
-      await deps.ready;
-      return deps.call({
-        operation: serviceCallOperations[name],
-        parts: request.request as RequestParts,
-        actionId: request.actionId,
-        confirmed: request.confirmed,
-        refresh: request.refresh,
-        signal: context.signal,
-      }) as never;
-    };
+  const call = async (
+    name: ServiceCallIpcName,
+    request: { request: unknown; actionId?: string | undefined; confirmed?: boolean | undefined; refresh?: boolean | undefined },
+    context: CallContext,
+  ) => {
+    await deps.ready;
+    return deps.call({
+      operation: serviceCallOperations[name],
+      parts: request.request as RequestParts,
+      actionId: request.actionId,
+      confirmed: request.confirmed,
+      refresh: request.refresh,
+      signal: context.signal,
+    });
+  };
+  // One handler per service call, from the operation table (its IPC names are the table's).
+  const calls = Object.fromEntries(
+    (Object.keys(serviceCallOperations) as ServiceCallIpcName[]).map((name) => [
+      name,
+      (request: Parameters<typeof call>[1], context: CallContext) => call(name, request, context),
+    ]),
+  ) as unknown as Pick<IpcHandlers, ServiceCallIpcName>;
   return {
-    searchRecords: handler('searchRecords'),
-    getSourceCatalog: handler('getSourceCatalog'),
-    getConnectedEntities: handler('getConnectedEntities'),
-    getEntitySummary: handler('getEntitySummary'),
-    queryRecords: handler('queryRecords'),
-    searchProperties: handler('searchProperties'),
-    resolveEntities: handler('resolveEntities'),
-    getCatalogFacet: handler('getCatalogFacet'),
-    getEntity: handler('getEntity'),
-    traverseRelationships: handler('traverseRelationships'),
+    ...calls,
     previewCost: async (request) => {
       await deps.ready;
       return deps.gateway.preview(request.operation, request.request as RequestParts);

@@ -1,0 +1,126 @@
+// One HTTP attempt of a call: the request with its headers, the answer's billing headers, the body
+// checked against the operation's envelope, and a failure said in catalogue terms.
+import type { z } from 'zod';
+import { toPlatError, type PlatError } from '../../../shared/errors.ts';
+import type { HttpTransport } from '../http-transport.ts';
+import { readServiceHeaders, redact, RequestIdSchema, ServiceErrorBodySchema } from './headers.ts';
+import { networkErrorCode, NEVER_SENT_CODES, parseRetryAfterMs } from './retry.ts';
+import { cancelledError } from './call-error.ts';
+import type { ServiceHttpInfo } from './types.ts';
+
+export type AttemptResult =
+  | { ok: true; envelope: unknown; http: ServiceHttpInfo }
+  | {
+      ok: false;
+      error: PlatError;
+      http?: ServiceHttpInfo;
+      /** A server hint for when to retry. */
+      retryAfterMs?: number;
+      /** The request may have reached the service and been charged without the answer arriving. */
+      answerLost: boolean;
+      cancelled: boolean;
+    };
+
+
+/** How an attempt is sent: the client's transport, timeout and clock. */
+export interface AttemptVia {
+transport: HttpTransport;
+timeoutMs: number;
+now: () => number;
+}
+
+/**
+ * One HTTP attempt: sends the request with the key, reads the billing headers and the body, and
+ * says what came back (a checked success envelope, or the failure and whether the answer was lost).
+ */
+export async function sendAttempt(
+  via: AttemptVia,
+  url: URL,
+  method: 'GET' | 'POST',
+  body: string | undefined,
+  apiKey: string,
+  idempotencyKey: string | null,
+  responseSchema: z.ZodType,
+  callerSignal: AbortSignal | undefined,
+): Promise<AttemptResult> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' };
+  if (idempotencyKey !== null) headers['Idempotency-Key'] = idempotencyKey;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  const timeout = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    timeout.abort();
+  }, via.timeoutMs);
+  const signal = callerSignal === undefined ? timeout.signal : AbortSignal.any([callerSignal, timeout.signal]);
+  let http: ServiceHttpInfo | undefined;
+  let moneyMalformed: boolean;
+  let retryAfterMs: number | undefined;
+  let text: string;
+  let status: number;
+  try {
+    // A redirect is not followed: it would carry the key somewhere the caller did not choose.
+    const response = await via.transport(url, { method, headers, signal, redirect: 'manual', ...(body === undefined ? {} : { body }) });
+    status = response.status;
+    ({ http, moneyMalformed } = readServiceHeaders(status, response.headers));
+    retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'), via.now());
+    text = await response.text();
+  } catch (error) {
+    const cancelled = callerSignal?.aborted === true;
+    let platError: PlatError;
+    if (cancelled) platError = cancelledError();
+    else if (timedOut) platError = toPlatError('timeout');
+    else {
+      const code = networkErrorCode(error);
+      platError = toPlatError('network_error', code === undefined ? undefined : { message: `The service could not be reached (${code})` });
+      if (code !== undefined && NEVER_SENT_CODES.has(code)) {
+        return { ok: false, error: platError, ...(http === undefined ? {} : { http }), answerLost: false, cancelled };
+      }
+    }
+    return { ok: false, error: platError, ...(http === undefined ? {} : { http }), answerLost: true, cancelled };
+  } finally {
+    clearTimeout(timer);
+  }
+
+  let parsed: unknown;
+  let isJson = true;
+  try {
+    parsed = JSON.parse(text) as unknown;
+  } catch {
+    isJson = false;
+  }
+  const requestId = isJson ? RequestIdSchema.safeParse(parsed) : undefined;
+  if (requestId?.success) http = { ...http, requestId: requestId.data.request_id };
+
+  if (status < 200 || status > 299) {
+    // The status decides the catalogue code; the service's own message (key scrubbed) says what went wrong.
+    const errorBody = isJson ? ServiceErrorBodySchema.safeParse(parsed) : undefined;
+    const serviceError = errorBody?.success
+      ? {
+          ...(errorBody.data.error.code === undefined ? {} : { code: errorBody.data.error.code }),
+          ...(errorBody.data.error.message === undefined ? {} : { message: redact(errorBody.data.error.message, apiKey) }),
+        }
+      : undefined;
+    const hintSeconds = errorBody?.success ? errorBody.data.error.retry_after_seconds : undefined;
+    const hint = retryAfterMs ?? (typeof hintSeconds === 'number' && hintSeconds > 0 ? hintSeconds * 1000 : undefined);
+    return {
+      ok: false,
+      error: toPlatError(status, serviceError),
+      http,
+      ...(hint === undefined ? {} : { retryAfterMs: hint }),
+      answerLost: false,
+      cancelled: false,
+    };
+  }
+
+  const malformed = (): AttemptResult => ({ ok: false, error: toPlatError('malformed_response'), http, answerLost: false, cancelled: false });
+  if (!isJson || moneyMalformed) return malformed();
+  const envelope = responseSchema.safeParse(parsed);
+  if (!envelope.success) return malformed();
+  const value = envelope.data as { status: string; request_id: string; contract_version: string };
+  // A 2xx must carry a success envelope; and v4 echoes the key, so another request's answer shows.
+  if (value.status === 'error') return malformed();
+  if (value.contract_version === 'svc-v4' && idempotencyKey !== null && value.request_id !== idempotencyKey) return malformed();
+  return { ok: true, envelope: envelope.data, http };
+}
