@@ -15,8 +15,8 @@ import { alreadyRunningMessage, DataFolderInUseError, readDataFolderHolder, type
 import { DataFolderProblem } from '../core/database-check.ts';
 import { MemoryKeyVault } from '../core/key-vault.ts';
 import { launchLocalService } from '../local-service/launch.ts';
-import { ChromiumPrinter } from '../core/reports/chromium-printer.ts';
 import { startBrowserHost } from './browser-host.ts';
+import { OnDemandChromiumPrinter } from './on-demand-printer.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -37,7 +37,7 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
   const verbose = process.env.PLAT_VERBOSE === '1';
   let core: AppCore;
   // PDF exports print the page this host serves, so the printer exists once the host has its address.
-  let printer: ChromiumPrinter | null = null;
+  let printer: OnDemandChromiumPrinter | null = null;
   try {
     core = createAppCore({
       runtime: 'browser-host',
@@ -66,7 +66,7 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
   for (const notice of core.notices) console.error(notice);
   const host = await startBrowserHost({ dispatch: core.dispatch, events: core.events, rendererDir, port });
   core.recordAddress(host.url);
-  printer = new ChromiumPrinter({ pageUrl: host.url });
+  printer = new OnDemandChromiumPrinter({ pageUrl: host.url });
 
   let closing = false;
   const shutdown = async () => {
