@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export interface BuildTarget {
   /** What is built, for messages. */
   name: string;
-  /** Files and folders (relative to the project root) whose content the build depends on. */
+  /** Files and folders (relative to the project root, or absolute) whose content the build depends on. */
   inputs: string[];
   /** A file the build writes, which must be there for the build to count. */
   output: string;
@@ -37,13 +37,14 @@ export const electronTarget: BuildTarget = {
   stamp: path.join(root, 'dist', '.electron-inputs'),
 };
 
-function filesUnder(relative: string): string[] {
-  const full = path.join(root, relative);
+/** The files of an input (itself, or every file under it), as absolute paths. */
+function filesUnder(input: string): string[] {
+  const full = path.resolve(root, input);
   if (!existsSync(full)) return [];
-  if (!statSync(full).isDirectory()) return [relative];
+  if (!statSync(full).isDirectory()) return [full];
   return readdirSync(full, { recursive: true, encoding: 'utf8' })
-    .map((entry) => path.join(relative, entry))
-    .filter((entry) => statSync(path.join(root, entry)).isFile());
+    .map((entry) => path.join(full, entry))
+    .filter((file) => statSync(file).isFile());
 }
 
 /** The hash of every input file's path and content, in a stable order. */
@@ -52,10 +53,11 @@ export function inputsHash(target: BuildTarget): string {
   // Read through one small buffer: the process that checks goes on to serve the app, and whole files
   // read at once would leave it megabytes larger.
   const chunk = Buffer.allocUnsafe(64 * 1024);
-  const files = target.inputs.flatMap(filesUnder).map((file) => file.split(path.sep).join('/')).sort();
+  const files = target.inputs.flatMap(filesUnder).sort();
   for (const file of files) {
-    hash.update(`${file}\0`);
-    const fd = openSync(path.join(root, file), 'r');
+    // The path as the project names it, the same on every machine and platform.
+    hash.update(`${path.relative(root, file).split(path.sep).join('/')}\0`);
+    const fd = openSync(file, 'r');
     try {
       for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
     } finally {
