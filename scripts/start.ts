@@ -2,10 +2,10 @@
 // browser host, with a one-line explanation. `npm start -- --browser` goes straight to the browser host;
 // `npm start -- --start-fresh` replaces a damaged database with a new one (see docs/core-notes.md).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildElectron, buildRenderer } from './build.ts';
+import { electronTarget, isCurrent, rendererTarget, type BuildTarget } from './build-inputs.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const electronDir = path.join(root, 'node_modules', 'electron');
@@ -34,22 +34,17 @@ function fetchElectron(): string | null {
   return electronBinary() ? null : 'the download finished without a binary';
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-async function ensureRendererBuilt(): Promise<void> {
-  const index = path.join(root, 'dist', 'renderer', 'index.html');
-  const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime(path.join(root, 'renderer')), newestMtime(path.join(root, 'shared')), newestMtime(path.join(root, 'assets', 'map')));
-  if (stale) {
-    console.log('Building the renderer…');
-    await buildRenderer();
-  }
+/**
+ * Builds what is out of date in a child process (scripts/build.ts), so this process, which goes on to
+ * serve the app, never loads a bundler; exits as the build did when it fails.
+ */
+function ensureBuilt(targets: Array<{ target: BuildTarget; flag: string }>): void {
+  const stale = targets.filter(({ target }) => !isCurrent(target));
+  if (stale.length === 0) return;
+  console.log(`Building ${stale.map(({ target }) => target.name).join(' and ')}…`);
+  const only = stale.length === 1 ? [stale[0]!.flag] : [];
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.ts'), ...only], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 async function main(): Promise<void> {
@@ -66,14 +61,15 @@ async function main(): Promise<void> {
     reason = 'there is no display to open a window on';
   }
 
-  await ensureRendererBuilt();
+  const renderer = { target: rendererTarget(), flag: '--renderer-only' };
   if (binary) {
-    await buildElectron();
+    ensureBuilt([renderer, { target: electronTarget, flag: '--electron-only' }]);
     // Plat's own flags (e.g. --start-fresh) go on to the app.
     const child = spawn(binary, [root, ...process.argv.slice(2).filter((arg) => arg !== '--browser')], { stdio: 'inherit' });
     child.on('exit', (code) => process.exit(code ?? 0));
     return;
   }
+  ensureBuilt([renderer]);
   console.log(`Electron is not available (${reason ?? 'no binary'}), so Plat starts in the browser host instead.`);
   const { runBrowserHost } = await import('../electron/host/host-main.ts');
   await runBrowserHost(process.argv.slice(2).filter((arg) => arg !== '--browser'));

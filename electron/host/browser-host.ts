@@ -10,8 +10,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_MAX_MESSAGE_BYTES, BRIDGE_PATH, BRIDGE_PROTOCOL, BridgeCallSchema, tokenFromProtocols, type BridgeMessage } from '../../shared/bridge-protocol.ts';
 import type { IpcDispatch } from '../core/ipc-dispatch.ts';
 import type { EventHub } from '../core/events.ts';
-import { securityHeaders } from './content-security.ts';
-import { readStaticFile } from './static-files.ts';
+import { securityHeaders } from '../web/content-security.ts';
+import { readStaticFile } from '../web/static-files.ts';
 
 export interface BrowserHostOptions {
   dispatch: IpcDispatch;

@@ -20,11 +20,14 @@ export interface SpawnedHost {
 }
 
 export async function spawnBrowserHost(
-  options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; args?: string[] } = {},
+  options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; args?: string[]; command?: string[] } = {},
 ): Promise<SpawnedHost> {
   // Without a folder of its own the host would share the user's ledger, cache and service account.
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'plat-host-'));
-  const child = spawn(process.execPath, [path.join(root, 'electron', 'host', 'host-main.ts'), ...(options.args ?? [])], {
+  // `command`: Node's flags and the script, when the host is to be started another way (as `npm start`
+  // starts it, for the memory bench).
+  const command = options.command ?? [path.join(root, 'electron', 'host', 'host-main.ts')];
+  const child = spawn(process.execPath, [...command, ...(options.args ?? [])], {
     cwd: root,
     env: { ...process.env, PLAT_DATA_DIR: dataDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

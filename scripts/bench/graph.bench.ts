@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { contentSecurityPolicy, securityHeaders } from '../../electron/host/content-security.ts';
-import { readStaticFile } from '../../electron/host/static-files.ts';
+import { contentSecurityPolicy, securityHeaders } from '../../electron/web/content-security.ts';
+import { readStaticFile } from '../../electron/web/static-files.ts';
+import { seededRandom } from '../../electron/local-service/server.ts';
 import { graphNodeKindLabels, type GraphEdge, type GraphNode, type GraphNodeKind, type GraphSpec } from '../../shared/graph/graph-spec.ts';
 import { latencyFigures, type LatencyFigures } from './measure.ts';
 import { launchChromium } from './chromium.ts';
@@ -175,18 +176,6 @@ export function updateGraph(page: Page, spec: GraphSpec): Promise<{ ms: number; 
 // ---------------------------------------------------------------------------------------------
 // Graphs to draw
 
-/** A small seeded generator, so every run draws the same graphs. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const streets = ['21ST ST NW', 'R ST NW', 'S ST NW', 'CORCORAN ST NW', 'NEW HAMPSHIRE AVE NW', '20TH ST NW', 'Q ST NW', 'CONNECTICUT AVE NW'];
 const owners = ['JOEL KUIPERS', 'DISTRICT OF COLUMBIA', 'DUPONT CIRCLE LLC', 'MARY A SMITH', 'R STREET HOLDINGS LP', 'JOHN DOE TRUSTEE'];
 const chain: GraphNodeKind[] = ['property', 'parcel', 'tax_account', 'owner', 'property', 'address', 'unit', 'building'];
@@ -219,7 +208,7 @@ function nodeFor(index: number, kind: GraphNodeKind, depth: number, random: () =
  * the root (property → parcel → account → owner → other holdings…) with extra same-name leads.
  */
 export function syntheticGraph(nodeCount: number, edgeCount: number, layout: GraphSpec['layout'], seed = 11): GraphSpec {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const nodes: GraphNode[] = [nodeFor(0, 'property', 0, random)];
   const edges: GraphEdge[] = [];
   for (let index = 1; index < nodeCount; index++) {
@@ -256,7 +245,7 @@ export function syntheticGraph(nodeCount: number, edgeCount: number, layout: Gra
 export function expandedGraph(spec: GraphSpec, count: number, round = 0): { before: GraphSpec; after: GraphSpec; nodeId: string } {
   const deepest = [...spec.nodes].sort((a, b) => b.depth - a.depth)[round % spec.nodes.length]!;
   const before: GraphSpec = { ...spec, nodes: spec.nodes.map((node) => (node.id === deepest.id ? { ...node, expandable: true } : node)) };
-  const random = seeded(100 + round);
+  const random = seededRandom(100 + round);
   const added: GraphNode[] = Array.from({ length: count }, (_, index) => ({
     ...nodeFor(spec.nodes.length + index, chain[index % chain.length] ?? 'property', deepest.depth + 1, random),
     id: `x${round}-${index}`,

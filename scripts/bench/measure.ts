@@ -63,19 +63,41 @@ export async function measureLatency(
 }
 
 
+/** Resident memory of the app's processes at one point of a run, in MB. */
+export interface MemoryFigures {
+  name: string;
+  hostMb: number;
+  serviceMb: number;
+  target?: string;
+}
+
 export function printLatencyTable(rows: LatencyFigures[]): void {
-  const header = ['case', 'conc', 'n', 'p50 ms', 'p99 ms', 'req/s', 'target'];
-  const body = rows.map((r) => [
-    r.name,
-    String(r.concurrency),
-    String(r.requests),
-    r.p50Ms.toFixed(3),
-    r.p99Ms.toFixed(3),
-    Number.isNaN(r.requestsPerSecond) ? '—' : r.requestsPerSecond.toFixed(0),
-    r.target ?? '',
-  ]);
+  printTable(
+    ['case', 'conc', 'n', 'p50 ms', 'p99 ms', 'req/s', 'target'],
+    rows.map((r) => [
+      r.name,
+      String(r.concurrency),
+      String(r.requests),
+      r.p50Ms.toFixed(3),
+      r.p99Ms.toFixed(3),
+      Number.isNaN(r.requestsPerSecond) ? '—' : r.requestsPerSecond.toFixed(0),
+      r.target ?? '',
+    ]),
+  );
+}
+
+export function printMemoryTable(rows: MemoryFigures[]): void {
+  printTable(
+    ['case', 'host MB', 'service MB', 'target'],
+    rows.map((r) => [r.name, r.hostMb.toFixed(1), r.serviceMb.toFixed(1), r.target ?? '']),
+  );
+}
+
+/** A plain-text table: the first and last columns (names and targets) left-aligned, figures right-aligned. */
+function printTable(header: string[], body: string[][]): void {
+  const last = header.length - 1;
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]?.length ?? 0)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of body) console.log(line(row));
