@@ -14,19 +14,14 @@ import { createAppCore, type AppCore } from '../core/app-core.ts';
 import { alreadyRunningMessage, DataFolderInUseError, readDataFolderHolder, type DataFolderHolder } from '../core/data-folder-lock.ts';
 import { DataFolderProblem } from '../core/database-check.ts';
 import { MemoryKeyVault } from '../core/key-vault.ts';
-import { cliArgs, launchLocalService } from '../local-service/launch.ts';
+import { launchLocalService } from '../local-service/launch.ts';
 import { startBrowserHost } from './browser-host.ts';
 import { OnDemandChromiumPrinter } from './on-demand-printer.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/**
- * V8's young generation kept small (semi-spaces of 4 MB instead of 16): measured with `npm run bench
- * -- memory`, the service then holds about 100 MB less after start and after a session of calls, with
- * its latency unchanged within the bench's noise. `npm start` runs the host itself with 1 MB ones
- * (package.json): it only relays calls, and stays under 150 MB after 1,000 of them.
- */
-const SERVICE_NODE_FLAGS = ['--max-semi-space-size=4'];
+// `npm start` runs this host with 1 MB semi-spaces (package.json): it only relays calls, and stays
+// under 150 MB after 1,000 of them (`npm run bench -- memory`). The service's own cap is launch.ts's.
 
 export async function runBrowserHost(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -54,7 +49,7 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
       // The browser host keeps the key in this process's memory only (or takes PLAT_API_KEY).
       keyVault: new MemoryKeyVault({ environmentKey: process.env.PLAT_API_KEY }),
       launchLocalService: ({ stateDbPath }) =>
-        launchLocalService({ dbPath: stateDbPath, args: [...SERVICE_NODE_FLAGS, ...cliArgs({ dbPath: stateDbPath })], ...(verbose ? { onLog: (line) => console.error(`[service] ${line}`) } : {}) }),
+        launchLocalService({ dbPath: stateDbPath, ...(verbose ? { onLog: (line) => console.error(`[service] ${line}`) } : {}) }),
       // The host checks the launch token and Origin before anything reaches the dispatcher.
       isTrustedSender: (sender) => sender.runtime === 'browser-host',
       startFresh: values['start-fresh'],
