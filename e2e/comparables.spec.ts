@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, openApp, session } from './fixtures.ts';
+import { test, expect, findBox, openApp, pdfImageList, session } from './fixtures.ts';
 import { gridRowKeys, manualRows } from '../shared/comparables/model.ts';
 import { ROLE_COLOURS } from '../renderer/components/map/map-icons.ts';
 
@@ -289,8 +289,7 @@ test.describe('comparable sales, from the search to the PDF', () => {
     await openApp(page, host.url);
 
     // Find the subject in one box and open it.
-    const find = page.getByRole('search', { name: 'Find a property' }).first();
-    const box = find.getByRole('textbox', { name: 'Find' }).or(find.getByRole('combobox', { name: 'Find' })).first();
+    const { find, box } = findBox(page);
     await box.fill('1708 21st st nw');
     await expect(find.getByTestId('find-understood')).toContainText('address');
     await box.press('Enter');
@@ -520,12 +519,7 @@ test.describe('comparable sales, from the search to the PDF', () => {
     // The map image: 1200 × 700 pixels, on the page of the comparables section's map.
     const mapPage = pages.findIndex((pageText) => /^\s*Map\s*$/m.test(pageText) && pageText.replace(/\s+/g, ' ').includes('searched around the subject')) + 1;
     expect(mapPage, 'a page with the map’s heading and caption').toBeGreaterThan(0);
-    const images = execFileSync('pdfimages', ['-list', pdfPath], { encoding: 'utf8' })
-      .split('\n')
-      .slice(2)
-      .map((line) => line.trim().split(/\s+/))
-      .filter((fields) => fields.length > 4)
-      .map((fields) => ({ page: Number(fields[0]), type: fields[2], width: Number(fields[3]), height: Number(fields[4]) }));
+    const images = pdfImageList(pdfPath);
     expect(images.filter((image) => image.type === 'image' && image.width === 1200 && image.height === 700).map((image) => image.page)).toContain(mapPage);
   });
 

@@ -1,7 +1,7 @@
 // Starts the real browser host (core, embedded service and all), exactly as `npm start` does in its
 // fallback, and hands tests its URL and everything it printed.
 import { test as base, expect, type Page } from '@playwright/test';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +59,23 @@ export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
   await expect(page.locator('.status-line__dot--ready')).toBeVisible();
+}
+
+/** The find box of the app's first "Find a property" search: the search region and its text box. */
+export function findBox(page: Page) {
+  const find = page.getByRole('search', { name: 'Find a property' }).first();
+  const box = find.getByRole('textbox', { name: 'Find' }).or(find.getByRole('combobox', { name: 'Find' })).first();
+  return { find, box };
+}
+
+/** The images a PDF holds, as `pdfimages -list` reports them (page numbers from 1). */
+export function pdfImageList(pdfPath: string): Array<{ page: number; type: string | undefined; width: number; height: number }> {
+  return execFileSync('pdfimages', ['-list', pdfPath], { encoding: 'utf8' })
+    .split('\n')
+    .slice(2)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields.length > 4)
+    .map((fields) => ({ page: Number(fields[0]), type: fields[2], width: Number(fields[3]), height: Number(fields[4]) }));
 }
 
 /** The status line's spend meter: what this session has spent. */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { test, expect, screenshotDir, openApp, session } from './fixtures.ts';
+import { test, expect, findBox, screenshotDir, openApp, session } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 
 // Outside test-results (which Playwright empties per run), so the PDF and its pages can be looked at afterwards.
@@ -104,8 +104,7 @@ test.describe('the subject report, from the find box to a verified PDF', () => {
     await openApp(page, host.url);
 
     // Find the subject in one box, as typed by a person.
-    const find = page.getByRole('search', { name: 'Find a property' }).first();
-    const box = find.getByRole('textbox', { name: 'Find' }).or(find.getByRole('combobox', { name: 'Find' })).first();
+    const { find, box } = findBox(page);
     await box.fill('1708 21st st nw');
     await expect(find.getByTestId('find-understood')).toContainText('address');
     await box.press('Enter');
@@ -269,9 +268,8 @@ test.describe('the subject report, from the find box to a verified PDF', () => {
     const answersBefore = await keptAnswers.count();
     const spentOnAssignment = await page.getByTestId('assignment-spent').textContent();
 
-    const find = page.getByRole('search', { name: 'Find a property' }).first();
+    const { find, box } = findBox(page);
     await page.keyboard.press('Control+1');
-    const box = find.getByRole('textbox', { name: 'Find' }).or(find.getByRole('combobox', { name: 'Find' })).first();
     const spent = async () => dollars(await session(page).textContent());
 
     for (const typed of ['0000 0000', 'x'.repeat(5_000), '東京都千代田区']) {

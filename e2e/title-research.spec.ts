@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test, expect, openApp, session, shotBoth } from './fixtures.ts';
+import { test, expect, openApp, pdfImageList, session, shotBoth } from './fixtures.ts';
 
 // Outside test-results (which Playwright empties per run), so the exports can be looked at afterwards.
 const outDir = path.join(tmpdir(), 'plat-title-research-e2e');
@@ -161,12 +161,7 @@ test.describe('title research', () => {
     expect(text).toContain('Title research');
     expect(text).toContain('Deed book 4417 names a different Joel Kuipers');
     expect(text).toContain('No earlier transfers in the sample');
-    const images = execFileSync('pdfimages', ['-list', pdfPath], { encoding: 'utf8' })
-      .split('\n')
-      .slice(2)
-      .map((line) => line.trim().split(/\s+/))
-      .filter((fields) => fields.length > 4)
-      .map((fields) => ({ page: Number(fields[0]), type: fields[2], width: Number(fields[3]), height: Number(fields[4]) }));
+    const images = pdfImageList(pdfPath);
     const pages = text.split('\f');
     const graphPage = pages.findIndex((body) => body.includes('Entity graph')) + 1;
     expect(graphPage).toBeGreaterThan(0);

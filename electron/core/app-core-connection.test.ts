@@ -15,9 +15,8 @@ import { createAppCore, type AppCore } from './app-core.ts';
 import { openAppDatabase } from './app-db.ts';
 import { SettingsStore } from './settings-store.ts';
 import { MemoryKeyVault } from './key-vault.ts';
-import type { IpcSender } from './ipc-dispatch.ts';
+import { testSender as sender } from './core-test-kit.ts';
 
-const sender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
 let store: SampleStore;
 const services: LocalService[] = [];
 const cores: AppCore[] = [];

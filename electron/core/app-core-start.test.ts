@@ -16,10 +16,9 @@ import { DataFolderProblem } from './database-check.ts';
 import { openAppDatabase } from './app-db.ts';
 import { SpendLedger } from './ledger/spend-ledger.ts';
 import { MemoryKeyVault } from './key-vault.ts';
-import type { IpcSender } from './ipc-dispatch.ts';
 import type { LedgerRow } from '../../shared/ipc.ts';
+import { testSender as sender } from './core-test-kit.ts';
 
-const sender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
 const cores: AppCore[] = [];
 const services: LocalService[] = [];
 let store: SampleStore;

@@ -10,9 +10,8 @@ import { v4Catalog } from '../local-service/operations/v4.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { createAppCore, type AppCore } from './app-core.ts';
 import { MemoryKeyVault } from './key-vault.ts';
-import type { IpcSender } from './ipc-dispatch.ts';
+import { testSender as sender } from './core-test-kit.ts';
 
-const sender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
 let service: LocalService;
 let core: AppCore;
 let store: SampleStore;

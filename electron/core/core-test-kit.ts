@@ -3,10 +3,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { IpcOperationName, IpcResponse } from '../../shared/ipc.ts';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { localOperations } from '../local-service/operations/index.ts';
-import type { SampleStore } from '../local-service/sample-store.ts';
+import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { createAppCore, type AppCore } from './app-core.ts';
 import { MemoryKeyVault } from './key-vault.ts';
 import type { IpcSender } from './ipc-dispatch.ts';
@@ -42,6 +43,34 @@ export async function openTestCore(store: SampleStore, prefix: string): Promise<
   });
   await core.ready;
   return { core, stopService };
+}
+
+/**
+ * The cores of one test file: the sample opens before the file's tests, and every core opened here
+ * closes after them, before the sample does.
+ */
+export function testCores(prefix: string): { store: () => SampleStore; openCore: () => Promise<OpenedCore> } {
+  let store: SampleStore | null = null;
+  const opened: OpenedCore[] = [];
+  const sample = (): SampleStore => {
+    if (!store) throw new Error('the sample opens before the tests');
+    return store;
+  };
+  beforeAll(() => {
+    store = openSampleStore();
+  });
+  afterAll(async () => {
+    for (const { core } of opened.splice(0)) await core.close();
+    store?.close();
+  });
+  return {
+    store: sample,
+    openCore: async () => {
+      const handle = await openTestCore(sample(), prefix);
+      opened.push(handle);
+      return handle;
+    },
+  };
 }
 
 /** The operation's answer, failing the test with the refusal's message otherwise. */

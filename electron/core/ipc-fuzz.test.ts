@@ -13,11 +13,10 @@ import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import { createAppCore, type AppCore } from './app-core.ts';
 import { MemoryKeyVault } from './key-vault.ts';
-import type { IpcSender } from './ipc-dispatch.ts';
 import { startBrowserHost } from '../host/browser-host.ts';
 import { openBridgeSocket } from '../host/bridge-client.ts';
+import { testSender as sender } from './core-test-kit.ts';
 
-const sender: IpcSender = { runtime: 'browser-host', url: 'http://127.0.0.1', isMainFrame: true };
 const Q_ID = 'prop_00000000-0000-4000-8000-000000000000';
 
 /** A valid payload per operation (setConnection left out: a random live URL would only slow the run). */

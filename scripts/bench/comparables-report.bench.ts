@@ -7,14 +7,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rendererDir, withPrintingHost, type CoreCall } from './printing-host.ts';
+import { buyReportSources, rendererDir, withPrintingHost, type CoreCall } from './printing-host.ts';
+import { benchReportInput, readSubjectFixture } from './subject-fixture.ts';
 import type { ReportDocument } from '../../shared/report/document.ts';
 import { buildSubjectReport } from '../../shared/report/build-subject-report.ts';
 import { comparablesRequestBody } from '../../shared/comparables/search.ts';
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, type ComparablesWorkfile, type CompSearchRun } from '../../shared/comparables/model.ts';
 import { latencyFigures, measureLatency, type LatencyFigures } from './measure.ts';
 
-const subjectFixturePath = fileURLToPath(new URL('../../shared/report/fixtures/dc-1708-21st-st-nw.json', import.meta.url));
 const compsFixturePath = fileURLToPath(new URL('../../shared/comparables/fixtures/dc-1708-comps-2016.json', import.meta.url));
 const EXPORTS = 10;
 const EFFECTIVE_DATE = '2017-01-01';
@@ -51,7 +51,7 @@ function workfileFor(run: CompSearchRun, envelopes: unknown[]): ComparablesWorkf
 }
 
 function buildFromFixtures(): () => ReportDocument {
-  const subject = JSON.parse(readFileSync(subjectFixturePath, 'utf8')) as { subjectRef: string; subject: unknown; summary: unknown };
+  const subject = readSubjectFixture();
   const comps = JSON.parse(readFileSync(compsFixturePath, 'utf8')) as { request: Json; envelope: { data: { total: number; snapshot: string } } };
   const run: CompSearchRun = {
     id: 'run_bench',
@@ -65,23 +65,7 @@ function buildFromFixtures(): () => ReportDocument {
     returned: comps.envelope.data.total,
   };
   const workfile = workfileFor(run, [comps.envelope]);
-  return () =>
-    buildSubjectReport({
-      assignment: {
-        id: 'prj_bench',
-        name: '1708 21st St NW',
-        capMicroUsd: null,
-        details: { subjectRef: subject.subjectRef, subjectLabel: '1708 21ST ST NW', effectiveDate: EFFECTIVE_DATE, intendedUse: 'Bench', client: 'Bench', reference: 'B-1', notes: '' },
-      },
-      subject: subject.subject,
-      summary: subject.summary,
-      choices: [],
-      queryLog: [],
-      spentMicroUsd: 0,
-      generatedAt: new Date().toISOString(),
-      prices: { subjectReportMicroUsd: 0, summaryMicroUsd: 0 },
-      comparables: { workfile, pages: [comps.envelope] },
-    });
+  return () => buildSubjectReport(benchReportInput(subject, { capMicroUsd: null, effectiveDate: EFFECTIVE_DATE }, { workfile, pages: [comps.envelope] }));
 }
 
 /**
@@ -95,8 +79,7 @@ export async function seedComparablesAssignment(call: CoreCall, name = '1708 21s
     details: { subjectRef: COMPS_SUBJECT_REF, subjectLabel: '1708 21ST ST NW', effectiveDate: EFFECTIVE_DATE, client: 'Bench Bank', intendedUse: 'Mortgage lending decision' },
     activate: true,
   });
-  const before = await call<ReportDocument>('getSubjectReport', { assignmentId: assignment.id });
-  for (const missing of before.missing) await call(missing.ipcOperation, { ...missing.request, confirmed: true });
+  await buyReportSources(call, assignment.id);
   const report = await call<ReportDocument>('getSubjectReport', { assignmentId: assignment.id });
   const useCode = report.sections.flatMap((section) => section.values).find((value) => value.field === 'identity.use_code');
   const criteria = DEFAULT_CRITERIA;

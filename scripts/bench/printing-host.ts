@@ -10,6 +10,7 @@ import { ChromiumPrinter } from '../../electron/core/reports/chromium-printer.ts
 import { launchLocalService } from '../../electron/local-service/launch.ts';
 import { startBrowserHost } from '../../electron/host/browser-host.ts';
 import type { IpcResult } from '../../shared/ipc.ts';
+import type { ReportDocument } from '../../shared/report/document.ts';
 
 // PLAT_RENDERER_DIR, as for the host itself: another build than dist/renderer.
 export const rendererDir = process.env.PLAT_RENDERER_DIR ?? fileURLToPath(new URL('../../dist/renderer', import.meta.url));
@@ -47,3 +48,9 @@ export async function withPrintingHost<T>(use: (call: CoreCall) => Promise<T>): 
   }
 }
 
+
+/** Buys what the assignment's report still needs, as the Report view's "buy" button does. */
+export async function buyReportSources(call: CoreCall, assignmentId: string): Promise<void> {
+  const before = await call<ReportDocument>('getSubjectReport', { assignmentId });
+  for (const missing of before.missing) await call(missing.ipcOperation, { ...missing.request, confirmed: true });
+}

@@ -2,37 +2,20 @@
 // the embedded service's answers for 1708 21ST ST NW), and a full PDF export in the browser host
 // (print route in Debian's Chromium → PDF → citations attached), as the Report view asks for it.
 // Target: PDF export ≤ 2 s in the browser host.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { rendererDir, withPrintingHost } from './printing-host.ts';
+import { buyReportSources, rendererDir, withPrintingHost } from './printing-host.ts';
+import { benchReportInput, readSubjectFixture } from './subject-fixture.ts';
 import type { ReportDocument } from '../../shared/report/document.ts';
 import { buildSubjectReport } from '../../shared/report/build-subject-report.ts';
 import { latencyFigures, measureLatency, type LatencyFigures } from './measure.ts';
 
-const fixturePath = fileURLToPath(new URL('../../shared/report/fixtures/dc-1708-21st-st-nw.json', import.meta.url));
 const EXPORTS = 10;
 
 function buildFromFixture(): () => ReportDocument {
-  const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as { subjectRef: string; subject: unknown; summary: unknown };
-  return () =>
-    buildSubjectReport({
-      assignment: {
-        id: 'prj_bench',
-        name: '1708 21st St NW',
-        capMicroUsd: 5_000_000,
-        details: { subjectRef: fixture.subjectRef, subjectLabel: '1708 21ST ST NW', effectiveDate: '2026-03-02', intendedUse: 'Bench', client: 'Bench', reference: 'B-1', notes: '' },
-      },
-      subject: fixture.subject,
-      summary: fixture.summary,
-      choices: [],
-      queryLog: [],
-      spentMicroUsd: 0,
-      generatedAt: new Date().toISOString(),
-      prices: { subjectReportMicroUsd: 0, summaryMicroUsd: 0 },
-    });
+  const fixture = readSubjectFixture();
+  return () => buildSubjectReport(benchReportInput(fixture, { capMicroUsd: 5_000_000, effectiveDate: '2026-03-02' }));
 }
-
 
 export async function benchReport(): Promise<LatencyFigures[]> {
   const build = buildFromFixture();
@@ -46,16 +29,14 @@ export async function benchReport(): Promise<LatencyFigures[]> {
     return figures;
   }
   return withPrintingHost(async (call) => {
-    const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as { subjectRef: string };
+    const fixture = readSubjectFixture();
     const assignment = await call<{ id: string }>('createAssignment', {
       name: '1708 21st St NW',
       capMicroUsd: null,
       details: { subjectRef: fixture.subjectRef, subjectLabel: '1708 21ST ST NW' },
       activate: true,
     });
-    // Buy what the report needs, as the Report view's "buy" button does.
-    const before = await call<ReportDocument>('getSubjectReport', { assignmentId: assignment.id });
-    for (const missing of before.missing) await call(missing.ipcOperation, { ...missing.request, confirmed: true });
+    await buyReportSources(call, assignment.id);
     const exportOnce = () => call<{ byteLength: number; pageCount: number }>('exportReportPdf', { assignmentId: assignment.id });
     const coldStarted = performance.now();
     const first = await exportOnce();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import { queryObject, requestIssues } from './common.ts';
+import { queryObject } from './common.ts';
 import {
   isResolved,
   resolutionClientId,
@@ -16,12 +15,7 @@ import {
   V2SearchResponseSchema,
   V2TraversalResponseSchema,
 } from './v2.ts';
-
-function rejectedParameters(schema: z.ZodType, input: unknown): string[] {
-  const result = schema.safeParse(input);
-  if (result.success) throw new Error(`expected a rejection, got ${JSON.stringify(result.data)}`);
-  return [...new Set(requestIssues(result.error).map((issue) => issue.parameter))];
-}
+import { rejectedParameters } from './test-kit.ts';
 
 const head = {
   contract_version: 'svc-v2',

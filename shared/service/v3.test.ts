@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import { requestIssues } from './common.ts';
 import {
   FieldCellSchema,
   V3AggregateDataSchema,
@@ -10,12 +8,7 @@ import {
   V3ReportResponseSchema,
   V3ResponseSchema,
 } from './v3.ts';
-
-function rejectedParameters(schema: z.ZodType, input: unknown): string[] {
-  const result = schema.safeParse(input);
-  if (result.success) throw new Error(`expected a rejection, got ${JSON.stringify(result.data)}`);
-  return [...new Set(requestIssues(result.error).map((issue) => issue.parameter))];
-}
+import { rejectedParameters } from './test-kit.ts';
 
 const cell = (value: string) => ({ value, status: 'reported', source_refs: ['src_dc_otr_2017'] });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import { queryObject, requestIssues } from './common.ts';
+import { queryObject } from './common.ts';
 import {
   encodeSearchFilter,
   V4CatalogQuerySchema,
@@ -16,13 +15,7 @@ import {
   V4SummaryQuerySchema,
   V4SummaryResponseSchema,
 } from './v4.ts';
-
-/** The parameters a failed parse names (first path element of each issue). */
-function rejectedParameters(schema: z.ZodType, input: unknown): string[] {
-  const result = schema.safeParse(input);
-  if (result.success) throw new Error(`expected a rejection, got ${JSON.stringify(result.data)}`);
-  return [...new Set(requestIssues(result.error).map((issue) => issue.parameter))];
-}
+import { rejectedParameters } from './test-kit.ts';
 
 const ACCT = 'acct_3f2b8c1e-9d4a-4e6b-8f0a-1c2d3e4f5a6b';
 const PARC = 'parc_0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';

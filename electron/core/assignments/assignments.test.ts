@@ -2,24 +2,16 @@
 // service: answers are kept with the active assignment only, cache hits included; reopening costs
 // nothing and works with the service stopped; a workfile exported here opens on a fresh data folder
 // with every answer readable and the same requests free; bad workfiles are refused whole.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../../../shared/report/document.ts';
-import { openSampleStore, type SampleStore } from '../../local-service/sample-store.ts';
 import type { AppCore } from '../app-core.ts';
-import { call, openTestCore, refusal, type OpenedCore } from '../core-test-kit.ts';
+import { call, refusal, testCores, type OpenedCore } from '../core-test-kit.ts';
 import { workfileChecksum, type WorkfileContent } from './workfile.ts';
 
-let store: SampleStore;
-const opened: OpenedCore[] = [];
-
-async function openCore(): Promise<OpenedCore> {
-  const handle = await openTestCore(store, 'plat-assign-');
-  opened.push(handle);
-  return handle;
-}
+const { store, openCore } = testCores('plat-assign-');
 
 function propertyAt(address: string): string {
-  const record = store.searchRecords({ kind: 'ownership', jurisdiction: '11001', filters: [{ field: 'address', op: 'eq', value: address }], limit: 1 }).items[0];
+  const record = store().searchRecords({ kind: 'ownership', jurisdiction: '11001', filters: [{ field: 'address', op: 'eq', value: address }], limit: 1 }).items[0];
   const ref = record?.q_ids.find((id) => id.startsWith('prop_'));
   if (!ref) throw new Error(`no property at ${address} in the sample`);
   return ref;
@@ -38,13 +30,8 @@ let assignmentId: string;
 let exported: string;
 
 beforeAll(async () => {
-  store = openSampleStore();
   subject = propertyAt('1708 21ST ST NW');
   first = await openCore();
-});
-afterAll(async () => {
-  for (const { core } of opened.splice(0)) await core.close();
-  store.close();
 });
 
 describe('assignments in the core', () => {

@@ -1,38 +1,22 @@
 // The graph's link decisions through the whole core (IPC door, assignment service, store): kept with
 // the assignment, refused with a reason a person can act on, free (no ledger row), read with the
 // service stopped, and carried by the workfile file to another data folder.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSampleStore, type SampleStore } from '../../local-service/sample-store.ts';
+import { describe, expect, it } from 'vitest';
 import type { AppCore } from '../app-core.ts';
-import { call, openTestCore, refusal, type OpenedCore } from '../core-test-kit.ts';
+import { call, refusal, testCores } from '../core-test-kit.ts';
 import { readWorkfile, workfileChecksum, writeWorkfile, type WorkfileContent } from '../assignments/workfile.ts';
 
 const SUBJECT = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
 /** 1708 21ST ST NW's owner link, by the ownership record that names JOEL KUIPERS. */
 const OWNER_LINK = 'owned_by:rec_23cf6780-2221-547e-b0e2-eaf741fda9ee→owner:JOEL KUIPERS';
 const TAX_LINK = 'taxed_in:prop_080b9725-3c84-5ba1-ab8d-a3891860e65b→acct_38bde8b8-1657-54ad-9c8c-7dba67031240';
-let store: SampleStore;
-const opened: OpenedCore[] = [];
-
-async function openCore(): Promise<OpenedCore> {
-  const handle = await openTestCore(store, 'plat-graph-');
-  opened.push(handle);
-  return handle;
-}
+const { openCore } = testCores('plat-graph-');
 
 const ledgerCount = async (core: AppCore) => (await call(core, 'listLedger', { filter: {}, limit: 1, offset: 0 })).total;
 
 async function startAssignment(core: AppCore, name: string) {
   return call(core, 'createAssignment', { name, capMicroUsd: null, details: { subjectRef: SUBJECT, subjectLabel: '1708 21ST ST NW', effectiveDate: '2017-01-01' }, activate: true });
 }
-
-beforeAll(() => {
-  store = openSampleStore();
-});
-afterAll(async () => {
-  for (const { core } of opened.splice(0)) await core.close();
-  store.close();
-});
 
 describe('graph decisions in the core', () => {
   it('keeps a cut and a confirmation with their notes, replaces and withdraws them, free and with the service stopped', async () => {

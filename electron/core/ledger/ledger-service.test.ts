@@ -3,38 +3,17 @@
 // retry with the same Idempotency-Key is a free replay. The ledger must still account for every
 // micro-dollar the service took, call by call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalOperation } from '../../local-service/operation.ts';
 import { seededRandom } from '../../local-service/server.ts';
 import { SEED_CREDIT_MICRO_USD } from '../../local-service/service-state.ts';
 import { startTestService, stopTestService } from '../../local-service/test-harness.ts';
-import type { TestService, TestServiceOptions } from '../../local-service/test-harness.ts';
+import type { TestService } from '../../local-service/test-harness.ts';
+import { fakeOperations, fakeStore } from '../../local-service/server-test-kit.ts';
 import { openAppDatabase } from '../app-db.ts';
 import { SpendLedger } from './spend-ledger.ts';
 import type { CallAnswer } from './spend-entries.ts';
 
-// Small fake operations: the HTTP layer (auth, billing, replays, faults) is what is under test here.
-const operations: LocalOperation[] = [
-  {
-    name: 'test.catalog',
-    envelopeOperation: 'catalog',
-    generation: 'v4',
-    method: 'GET',
-    path: '/api/v4/catalog',
-    idempotent: true,
-    handle: () => ({ data: { items: [] }, charge: 0 }),
-  },
-  {
-    name: 'test.priced',
-    envelopeOperation: 'priced',
-    generation: 'v4',
-    method: 'GET',
-    path: '/api/v4/priced',
-    idempotent: true,
-    handle: (request) => ({ data: { ok: true }, charge: Number(request.query.get('micro_usd')) }),
-  },
-];
-// The fake operations never read the sample store.
-const store = {} as TestServiceOptions['store'];
+// The HTTP layer's fake operations: its auth, billing, replays and faults are what is under test here.
+const { operations } = fakeOperations();
 
 const CHARGED_CALLS = 200;
 const MAX_ATTEMPTS = 8;
@@ -68,7 +47,7 @@ async function sendWithRetries(svc: TestService, path: string, idempotencyKey: s
 describe('spend ledger against the local service with faults', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ operations, store, faultRate: 0.3, random: seededRandom(20240510), rateLimitPerMinute: 100_000 });
+    svc = await startTestService({ operations, store: fakeStore, faultRate: 0.3, random: seededRandom(20240510), rateLimitPerMinute: 100_000 });
   });
   afterAll(async () => {
     await stopTestService(svc);
