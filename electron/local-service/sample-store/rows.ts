@@ -268,7 +268,7 @@ export class RowReader {
     this.recordRows();
     const uuids = this.recUuids;
     if (!uuids || recNo < 1 || (recNo + 1) * 16 > uuids.length) throw new Error(`record ${recNo} missing`);
-    return `rec_${dashedUuid(uuids.toString('hex', recNo * 16, recNo * 16 + 16))}`;
+    return uuidRef('rec', uuids, recNo * 16);
   }
 
   citation(recNo: number, recordRef?: string): Citation {
@@ -279,7 +279,7 @@ export class RowReader {
   entityIdOf(entityNo: number): string {
     const { uuids } = this.entityMeta();
     if (entityNo < 1 || (entityNo + 1) * 16 > uuids.length) throw new Error(`entity ${entityNo} missing`);
-    return `${this.prefixOfNo(entityNo)}_${dashedUuid(uuids.toString('hex', entityNo * 16, entityNo * 16 + 16))}`;
+    return uuidRef(this.prefixOfNo(entityNo), uuids, entityNo * 16);
   }
 
   buildRecord(recNo: number, recordRef?: string): SampleRecord {
@@ -417,10 +417,24 @@ export class RowReader {
   }
 }
 
-/** `0123...` (32 hex digits, any case) as a lowercase 8-4-4-4-12 uuid. */
-export function dashedUuid(hex: string): string {
-  const h = hex.toLowerCase();
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+const refScratch = Buffer.alloc(64);
+
+/**
+ * `prefix_` and the 16-byte uuid at `at` as a lowercase 8-4-4-4-12 uuid, in one flat string. A
+ * template of slices would be a tree of about nine string pieces (several hundred bytes per id), and
+ * indexes keep tens of thousands of ids.
+ */
+function uuidRef(prefix: string, uuids: Buffer, at: number): string {
+  let o = refScratch.write(prefix, 0, 'latin1');
+  refScratch[o++] = 0x5f;
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) refScratch[o++] = 0x2d;
+    const byte = uuids[at + i] ?? 0;
+    refScratch[o++] = HEX[byte >> 4] ?? 0;
+    refScratch[o++] = HEX[byte & 15] ?? 0;
+  }
+  return refScratch.toString('latin1', 0, o);
 }
 
 export function deepFreeze<T>(value: T): T {
