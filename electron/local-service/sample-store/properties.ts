@@ -2,12 +2,12 @@
 // use from its defining row, its records and its synthetic characteristics.
 import { AREA_CODES, AREA_DC, equalityKey } from '../sample-keys.ts';
 import type { AreaUid } from '../sample-keys.ts';
-import type { CellValue, PointLocation, PropertyAggregation, PropertyField, PropertyFilter, PropertyGroup, PropertySearch, PropertySummary } from './interface.ts';
+import type { CellValue, PointLocation, PropertyAggregation, PropertyField, PropertyFilter, PropertyGroup, PropertySearch, PropertySummary, StoredProperty } from './interface.ts';
 import { SampleStoreError } from './interface.ts';
 import { cellOf, compareKeys, OverRows } from './rows.ts';
 import type { DecodedRow, EntityRow } from './rows.ts';
 
-export interface PropertyIndexEntry {
+export interface PropertyIndexEntry extends StoredProperty {
   /** Position in the property index. */
   index: number;
   entityNo: number;
@@ -26,6 +26,7 @@ const PROPERTY_FIELDS = new Set<string>([
 
 export class PropertyIndex extends OverRows {
   private propertyIndex: PropertyIndexEntry[] | null = null;
+  private readonly byArea = new Map<string, readonly PropertyIndexEntry[]>();
   /** Equality keys of one property field, by index position, built on first filter on the field. */
   private readonly propertyEqKeys = new Map<PropertyField, Array<string | null>>();
 
@@ -86,6 +87,16 @@ export class PropertyIndex extends OverRows {
     }
     this.propertyIndex = out;
     return out;
+  }
+
+  propertiesIn(areaUid: string): readonly StoredProperty[] {
+    let list = this.byArea.get(areaUid);
+    if (!list) this.byArea.set(areaUid, (list = this.properties().filter((p) => p.area === areaUid)));
+    return list;
+  }
+
+  propertyRefs(property: StoredProperty): { entityRef: string; sourceRefs: string[] } {
+    return { entityRef: this.reader.entityIdOf(property.entityNo), sourceRefs: property.recNos.map((recNo) => this.reader.recordRefOf(recNo)) };
   }
 
   /** Properties of an area that pass every filter, in entity order. */
@@ -202,10 +213,10 @@ export class PropertyIndex extends OverRows {
         return cmp * sign || a.entityNo - b.entityNo;
       });
     }
-    const items = matches.slice(offset, offset + limit).map((p) => ({
-      entity_id: this.reader.entityIdOf(p.entityNo), entity_kind: 'property' as const, area_uid: p.area, status: 'current' as const,
-      attributes: p.attributes, source_refs: p.recNos.map((recNo) => this.reader.recordRefOf(recNo)), location: p.location,
-    }));
+    const items = matches.slice(offset, offset + limit).map((p) => {
+      const { entityRef, sourceRefs } = this.propertyRefs(p);
+      return { entity_id: entityRef, entity_kind: 'property' as const, area_uid: p.area, status: 'current' as const, attributes: p.attributes, source_refs: sourceRefs, location: p.location };
+    });
     return { items, total: matches.length };
   }
 }
