@@ -26,12 +26,12 @@ export class Resolver extends OverRows {
   identifiers(): IdentifierIndex {
     if (this.identifierIndex) return this.identifierIndex;
     const addressScheme = IDENTIFIER_SCHEMES.indexOf('address') + 1;
-    // Rows as arrays: object rows cost more than the index itself. The table is clustered by entity.
+    // Rows as arrays, streamed: object rows, or all rows at once, cost more than the index itself. The table is clustered by entity.
     // A value held by one entity (most) maps to its number, not to a one-element array.
     const statement = this.reader.db.prepare('SELECT entity_no, scheme, value FROM identifiers');
     statement.setReturnArrays(true);
     const exact = IDENTIFIER_SCHEMES.map(() => new Map<string, number | number[]>());
-    for (const [entityNo, scheme, value] of statement.all() as unknown as Array<[number, number, string]>) {
+    for (const [entityNo, scheme, value] of statement.iterate() as unknown as Iterable<[number, number, string]>) {
       const byValue = exact[scheme - 1];
       if (!byValue) continue;
       const held = byValue.get(value);

@@ -226,12 +226,12 @@ export class RowReader {
   recordRows(): Int32Array {
     if (this.recRows) return this.recRows;
     const last = this.sourceInfos.reduce((max, s) => Math.max(max, s.last), 0);
-    // Rows as arrays and the uuid as hex text: a blob or an object per row costs several times more.
+    // Rows as arrays and the uuid as hex text, streamed: a blob or an object per row, or every row at once, costs several times more.
     const statement = this.db.prepare('SELECT rec_no, row_no, hex(uuid) FROM records');
     statement.setReturnArrays(true);
     const rows = new Int32Array(last + 1);
     const uuids = Buffer.alloc((last + 1) * 16);
-    for (const [recNo, rowNo, hex] of statement.all() as unknown as Array<[number, number, string]>) {
+    for (const [recNo, rowNo, hex] of statement.iterate() as unknown as Iterable<[number, number, string]>) {
       rows[recNo] = rowNo;
       uuids.write(hex, recNo * 16, 16, 'hex');
     }
@@ -391,8 +391,8 @@ export class RowReader {
     if (this.entityMetaCache) return this.entityMetaCache;
     const statement = this.db.prepare('SELECT entity_no, prefix, area, hex(uuid) FROM entities');
     statement.setReturnArrays(true);
-    const rows = statement.all() as unknown as Array<[number, EntityPrefix, number, string]>;
-    const last = rows.reduce((max, [no]) => Math.max(max, no), 0);
+    const last = (this.db.prepare('SELECT max(entity_no) AS last FROM entities').get() as { last: number | null }).last ?? 0;
+    const rows = statement.iterate() as unknown as Iterable<[number, EntityPrefix, number, string]>;
     const prefix = new Uint8Array(last + 1);
     const area = new Uint8Array(last + 1);
     const uuids = Buffer.alloc((last + 1) * 16);
