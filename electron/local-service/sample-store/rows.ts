@@ -121,7 +121,10 @@ export class RowReader {
     linksOut: StatementSync;
     linksIn: StatementSync;
   };
-  private readonly rowCache = new Map<number, DecodedRow>();
+  /** Decoded rows by row_no: every row is decoded at most once. */
+  private readonly rowCache: Array<DecodedRow | undefined>;
+  /** Rows not decoded yet: at none, interning has nothing left to share with and its table goes. */
+  private undecodedRows: number;
   private readonly kindTables = new Map<string, KindTable>();
   private recRows: Int32Array | null = null;
   /** 16 bytes per record: the uuid of its ref, formatted on demand (strings would cost 400 bytes each). */
@@ -142,6 +145,8 @@ export class RowReader {
       this.datasetTemplates.set(d.dataset, JSON.parse(JSON.stringify(Object.fromEntries(fields.map((name) => [name, null])))) as Record<string, CellValue>);
       this.datasetRanges.push({ dataset: d.dataset, first: d.first_row_no, last: d.last_row_no });
     }
+    this.rowCache = new Array<DecodedRow | undefined>(datasets.reduce((max, d) => Math.max(max, d.last_row_no), 0) + 1).fill(undefined);
+    this.undecodedRows = datasets.reduce((n, d) => n + (d.last_row_no - d.first_row_no + 1), 0);
     const sources = db.prepare('SELECT source_no, dataset, first_rec_no, last_rec_no, body FROM sources ORDER BY source_no').all() as Array<{
       source_no: number; dataset: string; first_rec_no: number; last_rec_no: number; body: string;
     }>;
@@ -184,15 +189,20 @@ export class RowReader {
   }
 
   row(rowNo: number): DecodedRow {
-    const cached = this.rowCache.get(rowNo);
+    const cached = this.rowCache[rowNo];
     if (cached) return cached;
     const raw = this.statements.row.get(rowNo) as { data: string; q: string } | undefined;
     if (!raw) throw new Error(`sample row ${rowNo} missing`);
     const dataset = this.datasetOfRow(rowNo);
     const fields = this.datasetFields.get(dataset) ?? [];
     const decoded = this.decodeRow(rowNo, dataset, fields, raw.data, raw.q);
-    this.rowCache.set(rowNo, decoded);
+    this.cacheRow(decoded);
     return decoded;
+  }
+
+  private cacheRow(row: DecodedRow): void {
+    this.rowCache[row.no] = row;
+    if (--this.undecodedRows === 0) this.interned.clear();
   }
 
   decodeRow(rowNo: number, dataset: string, fields: readonly string[], data: string, q: string): DecodedRow {
@@ -335,10 +345,10 @@ export class RowReader {
       const byRowNo = new Map<number, DecodedRow>();
       const stmt = this.db.prepare('SELECT row_no, data, q FROM source_rows WHERE row_no BETWEEN ? AND ?');
       for (const raw of stmt.iterate(firstRow, lastRow) as Iterable<{ row_no: number; data: string; q: string }>) {
-        let decoded = this.rowCache.get(raw.row_no);
+        let decoded = this.rowCache[raw.row_no];
         if (!decoded) {
           decoded = this.decodeRow(raw.row_no, s.dataset, fields, raw.data, raw.q);
-          this.rowCache.set(raw.row_no, decoded);
+          this.cacheRow(decoded);
         }
         byRowNo.set(raw.row_no, decoded);
       }
