@@ -68,15 +68,15 @@ export class PropertyIndex extends OverRows {
         attributes.last_sale_price_dollars = str(v['last_sale_price']);
         attributes.last_sale_date = str(v['last_sale_recordation_date']);
       }
-      const sourceRecNos = [...recNos];
       const imputed = typeof v['ssl'] === 'string' ? imputedBySsl.get(v['ssl']) : undefined;
+      // Copied at its final length: an array pushed to (or spread) keeps room for about twenty numbers.
+      const sourceRecNos = imputed ? recNos.concat(imputed.recNo) : recNos.slice();
       if (imputed) {
         attributes.imputed_year_built = cellOf(imputed.row, 'AYB');
         attributes.imputed_bedrooms = cellOf(imputed.row, 'BEDRM');
         attributes.imputed_full_bathrooms = cellOf(imputed.row, 'BATHRM');
         attributes.imputed_gross_building_area_sqft = cellOf(imputed.row, 'GBA');
         attributes.imputed_land_area_sqft = cellOf(imputed.row, 'LANDAREA');
-        sourceRecNos.push(imputed.recNo);
       }
       const location = this.reader.entityPoint(e);
       if (location) {

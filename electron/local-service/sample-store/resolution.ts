@@ -39,6 +39,10 @@ export class Resolver extends OverRows {
       else if (typeof held === 'number') byValue.set(value, [held, entityNo]);
       else held.push(entityNo);
     }
+    // A pushed-to array keeps room for about twenty numbers; most hold two or three (3 MB over all).
+    for (const byValue of exact) {
+      for (const [value, held] of byValue) if (typeof held !== 'number') byValue.set(value, held.slice());
+    }
     const addressEntities = [...(exact[addressScheme - 1] ?? new Map<string, number | number[]>())].map(([value, held]) => [value, entityList(held)] as const);
     const addresses = addressEntities.map(([value, entities]) => ({ value, entities })).sort((a, b) => compareKeys(a.value, b.value));
     const starts = new Int32Array(addresses.length);
