@@ -37,12 +37,6 @@ export class PropertyIndex extends OverRows {
       "SELECT entity_no, area, primary_row_no, precision, location_rec_no FROM entities WHERE prefix = 'prop' ORDER BY entity_no",
     );
     statement.setReturnArrays(true);
-    const rows = (statement.all() as unknown as Array<[number, number, number, number | null, number | null]>).map(
-      ([entityNo, area, primaryRowNo, precision, locationRecNo]): EntityRow => ({
-        entity_no: entityNo, uuid: new Uint8Array(0), prefix: 'prop', area, primary_row_no: primaryRowNo, valid_from: 0,
-        precision, location_rec_no: locationRecNo,
-      }),
-    );
     const imputedBySsl = new Map<string, { row: DecodedRow; recNo: number }>();
     const synthetic = this.reader.sourceById.get('plat_synthetic_characteristics');
     if (synthetic) {
@@ -51,7 +45,12 @@ export class PropertyIndex extends OverRows {
     }
     // The property's defining row and its records give every attribute (one row per property).
     for (const kind of ['ownership', 'assessment', 'sale', 'parcel']) this.reader.kindTable(kind);
-    for (const e of rows) {
+    // Streamed: every property's row at once would be garbage that outlives the young generation.
+    for (const [entityNo, area, primaryRowNo, precision, locationRecNo] of statement.iterate() as unknown as Iterable<[number, number, number, number | null, number | null]>) {
+      const e: EntityRow = {
+        entity_no: entityNo, uuid: new Uint8Array(0), prefix: 'prop', area, primary_row_no: primaryRowNo, valid_from: 0,
+        precision, location_rec_no: locationRecNo,
+      };
       const row = this.reader.row(e.primary_row_no);
       const v = this.reader.rowValues(row);
       const recNos = this.reader.recordsOfRow(row.no);

@@ -342,20 +342,16 @@ export class RowReader {
       const firstRow = recRows[s.first] ?? 0;
       const lastRow = recRows[s.last] ?? 0;
       const fields = this.datasetFields.get(s.dataset) ?? [];
-      const byRowNo = new Map<number, DecodedRow>();
       const stmt = this.db.prepare('SELECT row_no, data, q FROM source_rows WHERE row_no BETWEEN ? AND ?');
       for (const raw of stmt.iterate(firstRow, lastRow) as Iterable<{ row_no: number; data: string; q: string }>) {
-        let decoded = this.rowCache[raw.row_no];
-        if (!decoded) {
-          decoded = this.decodeRow(raw.row_no, s.dataset, fields, raw.data, raw.q);
-          this.cacheRow(decoded);
-        }
-        byRowNo.set(raw.row_no, decoded);
+        if (!this.rowCache[raw.row_no]) this.cacheRow(this.decodeRow(raw.row_no, s.dataset, fields, raw.data, raw.q));
       }
       for (let recNo = s.first; recNo <= s.last; recNo++, i++) {
         recNos[i] = recNo;
         sourceOf[i] = sourceIndex;
-        const row = byRowNo.get(recRows[recNo] ?? 0);
+        // Only rows of the range just read: a record never borrows a row decoded for another source.
+        const rowNo = recRows[recNo] ?? 0;
+        const row = rowNo >= firstRow && rowNo <= lastRow ? this.rowCache[rowNo] : undefined;
         if (!row) throw new Error(`record ${recNo}: row missing`);
         rows[i] = row;
       }
