@@ -374,7 +374,8 @@ export class RowReader {
     if (e.location_rec_no === null || e.precision === null) return null;
     const row = this.row(this.recordRows()[e.location_rec_no] ?? 0);
     const point = pointOf(row);
-    return point ? { ...point, precision: PRECISION_CODES[e.precision - 1] ?? 'square_centroid' } : null;
+    // A literal, not a spread: the property index keeps one per property, and a spread one carries a separate property array.
+    return point ? { lat: point.lat, lon: point.lon, precision: PRECISION_CODES[e.precision - 1] ?? 'square_centroid' } : null;
   }
 
   entityLocation(e: EntityRow): EntityLocation | null {
