@@ -1,7 +1,7 @@
 // The property index behind v2 property searches: every property of the sample with its search
 // fields, plus the folded forms that make text filters forgiving (any case, any punctuation, words in
-// any order). Built once per store from the store's own property search, then filtered, ranked and
-// sorted here, because the store's `contains` is a plain upper-case substring test: "smith john"
+// any order). Built once per store as a view over the store's own properties, then filtered, ranked
+// and sorted here, because the store's `contains` is a plain upper-case substring test: "smith john"
 // would not find "JOHN SMITH", nor "obrien" find "O'BRIEN", and owner lookup is what the app uses
 // this search for.
 import type { CellValue, PointLocation, PropertyField, SampleStore, StoredProperty } from '../sample-store.ts';

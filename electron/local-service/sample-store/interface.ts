@@ -533,7 +533,7 @@ export interface SampleStore {
   derivedColumns(recordRef: string): Record<string, DerivedColumn>;
   /** Each identifier of an entity with where its value comes from: a publisher's record, or derived by the service (and from what). */
   identifierProvenance(entityId: string): IdentifierProvenance[] | null;
-  /** Builds every lazy index now (1 to 3 s, about 70 MB), so no first query pays for one. Call once at service start. */
+  /** Builds every lazy index now (1 to 3 s, about 55 MB), so no first query pays for one. Call once at service start. */
   warm(): void;
   close(): void;
 }
