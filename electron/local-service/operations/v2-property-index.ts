@@ -1,10 +1,10 @@
 // The property index behind v2 property searches: every property of the sample with its search
 // fields, plus the folded forms that make text filters forgiving (any case, any punctuation, words in
-// any order). Built once per store from the store's own property search, then filtered, ranked and
-// sorted here, because the store's `contains` is a plain upper-case substring test: "smith john"
+// any order). Built once per store as a view over the store's own properties, then filtered, ranked
+// and sorted here, because the store's `contains` is a plain upper-case substring test: "smith john"
 // would not find "JOHN SMITH", nor "obrien" find "O'BRIEN", and owner lookup is what the app uses
 // this search for.
-import type { CellValue, PointLocation, PropertyField, SampleStore } from '../sample-store.ts';
+import type { CellValue, PointLocation, PropertyField, SampleStore, StoredProperty } from '../sample-store.ts';
 import { equalityKey, foldForSearch, normaliseAddress, normaliseOwnerName, parseSsl } from '../sample-keys.ts';
 import { ServiceFailure } from '../operation.ts';
 import { isIsoDate, type V2SearchFilter } from '../../../shared/service/index.ts';
@@ -73,12 +73,13 @@ export function propertyFieldDescription(field: PropertyField): string {
 export interface IndexedProperty {
   /** Position in the index: the store's entity order, the tie-breaker of every sort. */
   ordinal: number;
-  entityRef: string;
   areaUid: string;
   attributes: Readonly<Record<PropertyField, CellValue>>;
-  /** Records the attributes were read from (the synthetic record last, when there is one). */
-  sourceRefs: readonly string[];
   location: PointLocation | null;
+  /** The property's id, formatted when asked (only results need it). */
+  readonly entityRef: string;
+  /** Records the attributes were read from (the synthetic record last, when there is one), formatted when asked. */
+  readonly sourceRefs: readonly string[];
   /** Folded forms for text filters, computed on first use (undefined until then). */
   folds: {
     owner?: string | null;
@@ -86,6 +87,37 @@ export interface IndexedProperty {
     addressNormalised?: string | null;
     addressNormalisedFolded?: string | null;
   };
+}
+
+/**
+ * An entry over the store's own property (its attributes and location shared, not copied). Ids are
+ * formatted on demand: held for every property they would cost more than the rest of the index.
+ */
+class IndexEntry implements IndexedProperty {
+  readonly areaUid: string;
+  readonly attributes: Readonly<Record<PropertyField, CellValue>>;
+  readonly location: PointLocation | null;
+  readonly folds: IndexedProperty['folds'] = {};
+  readonly ordinal: number;
+  private readonly store: SampleStore;
+  private readonly stored: StoredProperty;
+
+  constructor(store: SampleStore, stored: StoredProperty, ordinal: number) {
+    this.store = store;
+    this.stored = stored;
+    this.ordinal = ordinal;
+    this.areaUid = stored.area;
+    this.attributes = stored.attributes;
+    this.location = stored.location;
+  }
+
+  get entityRef(): string {
+    return this.store.propertyRefs(this.stored).entityRef;
+  }
+
+  get sourceRefs(): readonly string[] {
+    return this.store.propertyRefs(this.stored).sourceRefs;
+  }
 }
 
 /** normaliseOwnerName of the owner, or null. */
@@ -125,42 +157,21 @@ function addressNormalisedFold(entry: IndexedProperty): string | null {
 }
 
 export interface PropertyIndex {
-  all: readonly IndexedProperty[];
   byArea: ReadonlyMap<string, readonly IndexedProperty[]>;
-  byRef: ReadonlyMap<string, IndexedProperty>;
 }
 
 const indexes = new WeakMap<SampleStore, PropertyIndex>();
-const PAGE = 100;
 
-/** The index of a store, built on first use (the store's first property search takes about 2 s; paging after it is cheap). */
+/** The index of a store, built on first use over the store's own properties (tens of milliseconds). */
 export function propertyIndex(store: SampleStore): PropertyIndex {
   const cached = indexes.get(store);
   if (cached) return cached;
-  const all: IndexedProperty[] = [];
   const byArea = new Map<string, IndexedProperty[]>();
+  let ordinal = 0;
   for (const area of store.areas()) {
-    const list: IndexedProperty[] = [];
-    for (let offset = 0; ; offset += PAGE) {
-      const page = store.searchProperties({ areaUid: area.area_uid, offset, limit: PAGE });
-      for (const item of page.items) {
-        const entry: IndexedProperty = {
-          ordinal: all.length,
-          entityRef: item.entity_id,
-          areaUid: item.area_uid,
-          attributes: item.attributes,
-          sourceRefs: item.source_refs,
-          location: item.location,
-          folds: {},
-        };
-        all.push(entry);
-        list.push(entry);
-      }
-      if (page.items.length < PAGE) break;
-    }
-    byArea.set(area.area_uid, list);
+    byArea.set(area.area_uid, store.propertiesIn(area.area_uid).map((stored) => new IndexEntry(store, stored, ordinal++)));
   }
-  const index: PropertyIndex = { all, byArea, byRef: new Map(all.map((entry) => [entry.entityRef, entry])) };
+  const index: PropertyIndex = { byArea };
   indexes.set(store, index);
   return index;
 }
@@ -388,7 +399,11 @@ export function queryProperties(index: PropertyIndex, query: PropertyQuery): Ind
     }
   }
   const candidates = index.byArea.get(query.areaUid) ?? [];
-  const matches: Array<{ entry: IndexedProperty; rank: number }> = [];
+  // Ranks order the result only without a sort and with a ranking filter; otherwise no per-match
+  // object is made, since candidates come in ordinal order already.
+  const ranking = !sortSpec && compiled.some((filter) => filter.ranks);
+  const matches: IndexedProperty[] = [];
+  const ranked: Array<{ entry: IndexedProperty; rank: number }> = [];
   for (const entry of candidates) {
     let rank = 0;
     let ok = true;
@@ -400,19 +415,23 @@ export function queryProperties(index: PropertyIndex, query: PropertyQuery): Ind
       }
       if (filter.ranks) rank = Math.max(rank, r);
     }
-    if (ok) matches.push({ entry, rank });
+    if (!ok) continue;
+    if (ranking) ranked.push({ entry, rank });
+    else matches.push(entry);
+  }
+  if (ranking) {
+    ranked.sort((a, b) => a.rank - b.rank || a.entry.ordinal - b.entry.ordinal);
+    return ranked.map((match) => match.entry);
   }
   if (sortSpec && query.sort) {
     const field = sortSpec.field;
     const sign = query.sort.direction === 'desc' ? -1 : 1;
     matches.sort((a, b) => {
-      const x = a.entry.attributes[field];
-      const y = b.entry.attributes[field];
-      if (x === null || y === null) return x === y ? a.entry.ordinal - b.entry.ordinal : x === null ? 1 : -1;
-      return compareValues(x, y) * sign || a.entry.ordinal - b.entry.ordinal;
+      const x = a.attributes[field];
+      const y = b.attributes[field];
+      if (x === null || y === null) return x === y ? a.ordinal - b.ordinal : x === null ? 1 : -1;
+      return compareValues(x, y) * sign || a.ordinal - b.ordinal;
     });
-  } else {
-    matches.sort((a, b) => a.rank - b.rank || a.entry.ordinal - b.entry.ordinal);
   }
-  return matches.map((match) => match.entry);
+  return matches;
 }

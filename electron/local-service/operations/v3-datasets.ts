@@ -7,7 +7,7 @@ import type { V3Dataset, V3FilterGroup, V3Filters, V3Measure } from '../../../sh
 import { isIsoDate, v3FilterGroups } from '../../../shared/service/index.ts';
 import { ServiceFailure } from '../operation.ts';
 import { equalityKey } from '../sample-keys.ts';
-import type { CellValue, Citation, SampleRecord, SampleSource, SampleStore } from '../sample-store.ts';
+import type { CellValue, SampleRecord, SampleSource, SampleStore } from '../sample-store.ts';
 import { propertyFieldDescription } from './v2-property-index.ts';
 
 export type V3FieldType = 'string' | 'number' | 'date' | 'boolean';
@@ -33,9 +33,9 @@ export interface V3RangeFilterDefinition {
   description: string;
 }
 
+/** A dataset row: its values only (aggregates count and measure rows; they cite the datasets' sources, not each record). */
 export interface DatasetRow {
   values: Readonly<Record<string, CellValue>>;
-  citation: Citation;
 }
 
 interface DatasetSource {
@@ -293,7 +293,7 @@ export function datasetRows(store: SampleStore, dataset: V3Dataset): DatasetRow[
     let cursor: string | null = null;
     do {
       const page = store.searchRecords({ kind: source.kind, jurisdiction: source.jurisdiction, limit: 100, cursor });
-      for (const record of page.items) rows.push({ values: Object.freeze(source.read(record)), citation: record.citation });
+      for (const record of page.items) rows.push({ values: Object.freeze(source.read(record)) });
       cursor = page.nextCursor;
     } while (cursor !== null);
   }

@@ -360,6 +360,19 @@ export interface PropertySummary {
   location: PointLocation | null;
 }
 
+/**
+ * A property as the store keeps it for searches: shared by every caller, never copied. Its numbers
+ * mean something only to the store: propertyRefs formats its ids from them.
+ */
+export interface StoredProperty {
+  readonly entityNo: number;
+  readonly area: AreaUid;
+  readonly attributes: Readonly<Record<PropertyField, CellValue>>;
+  /** Records the attributes came from (the synthetic record last, when there is one). */
+  readonly recNos: readonly number[];
+  readonly location: PointLocation | null;
+}
+
 export interface PropertySearch {
   areaUid: string;
   filters?: PropertyFilter[];
@@ -506,6 +519,10 @@ export interface SampleStore {
   resolveIdentifier(scheme: string, value: string, options?: { areaUid?: string; limit?: number }): ResolutionCandidate[];
   /** Properties of an area filtered on their facts, optionally sorted (missing values last), paged by offset. */
   searchProperties(search: PropertySearch): { items: PropertySummary[]; total: number };
+  /** An area's properties in entity order, as the store keeps them: what searchProperties pages through, without ids formatted. */
+  propertiesIn(areaUid: string): readonly StoredProperty[];
+  /** A stored property's entity id and the refs of the records its attributes came from (searchProperties' entity_id and source_refs). */
+  propertyRefs(property: StoredProperty): { entityRef: string; sourceRefs: string[] };
   /** Counts (or sum, average, min, max, median of a numeric fact) of an area's properties, grouped by a fact. */
   aggregateProperties(query: PropertyAggregation): PropertyGroup[];
   /** Sales within a radius (comparables): nearest first, the latest first at one distance; each cited. */
@@ -516,7 +533,7 @@ export interface SampleStore {
   derivedColumns(recordRef: string): Record<string, DerivedColumn>;
   /** Each identifier of an entity with where its value comes from: a publisher's record, or derived by the service (and from what). */
   identifierProvenance(entityId: string): IdentifierProvenance[] | null;
-  /** Builds every lazy index now (1 to 3 s, about 70 MB), so no first query pays for one. Call once at service start. */
+  /** Builds every lazy index now (1 to 3 s, about 55 MB), so no first query pays for one. Call once at service start. */
   warm(): void;
   close(): void;
 }

@@ -30,6 +30,9 @@ export class OwnerDirectory extends OverRows {
       if (!list) byAccount.set(r.account_no, (list = []));
       if (!list.includes(r.owner_no)) list.push(r.owner_no);
     }
+    // A pushed-to array keeps room for about twenty entries; most owners and accounts have one or two.
+    holdings.forEach((list, i) => (holdings[i] = list.slice()));
+    for (const [account, list] of byAccount) byAccount.set(account, list.slice());
     this.ownerIndex = { keys, byKey: new Map(keys.map((key, i) => [key, i + 1])), holdings, byAccount };
     return this.ownerIndex;
   }

@@ -2,12 +2,12 @@
 // use from its defining row, its records and its synthetic characteristics.
 import { AREA_CODES, AREA_DC, equalityKey } from '../sample-keys.ts';
 import type { AreaUid } from '../sample-keys.ts';
-import type { CellValue, PointLocation, PropertyAggregation, PropertyField, PropertyFilter, PropertyGroup, PropertySearch, PropertySummary } from './interface.ts';
+import type { CellValue, PointLocation, PropertyAggregation, PropertyField, PropertyFilter, PropertyGroup, PropertySearch, PropertySummary, StoredProperty } from './interface.ts';
 import { SampleStoreError } from './interface.ts';
 import { cellOf, compareKeys, OverRows } from './rows.ts';
 import type { DecodedRow, EntityRow } from './rows.ts';
 
-export interface PropertyIndexEntry {
+export interface PropertyIndexEntry extends StoredProperty {
   /** Position in the property index. */
   index: number;
   entityNo: number;
@@ -26,6 +26,7 @@ const PROPERTY_FIELDS = new Set<string>([
 
 export class PropertyIndex extends OverRows {
   private propertyIndex: PropertyIndexEntry[] | null = null;
+  private readonly byArea = new Map<string, readonly PropertyIndexEntry[]>();
   /** Equality keys of one property field, by index position, built on first filter on the field. */
   private readonly propertyEqKeys = new Map<PropertyField, Array<string | null>>();
 
@@ -36,12 +37,6 @@ export class PropertyIndex extends OverRows {
       "SELECT entity_no, area, primary_row_no, precision, location_rec_no FROM entities WHERE prefix = 'prop' ORDER BY entity_no",
     );
     statement.setReturnArrays(true);
-    const rows = (statement.all() as unknown as Array<[number, number, number, number | null, number | null]>).map(
-      ([entityNo, area, primaryRowNo, precision, locationRecNo]): EntityRow => ({
-        entity_no: entityNo, uuid: new Uint8Array(0), prefix: 'prop', area, primary_row_no: primaryRowNo, valid_from: 0,
-        precision, location_rec_no: locationRecNo,
-      }),
-    );
     const imputedBySsl = new Map<string, { row: DecodedRow; recNo: number }>();
     const synthetic = this.reader.sourceById.get('plat_synthetic_characteristics');
     if (synthetic) {
@@ -50,7 +45,12 @@ export class PropertyIndex extends OverRows {
     }
     // The property's defining row and its records give every attribute (one row per property).
     for (const kind of ['ownership', 'assessment', 'sale', 'parcel']) this.reader.kindTable(kind);
-    for (const e of rows) {
+    // Streamed: every property's row at once would be garbage that outlives the young generation.
+    for (const [entityNo, area, primaryRowNo, precision, locationRecNo] of statement.iterate() as unknown as Iterable<[number, number, number, number | null, number | null]>) {
+      const e: EntityRow = {
+        entity_no: entityNo, uuid: new Uint8Array(0), prefix: 'prop', area, primary_row_no: primaryRowNo, valid_from: 0,
+        precision, location_rec_no: locationRecNo,
+      };
       const row = this.reader.row(e.primary_row_no);
       const v = this.reader.rowValues(row);
       const recNos = this.reader.recordsOfRow(row.no);
@@ -67,15 +67,15 @@ export class PropertyIndex extends OverRows {
         attributes.last_sale_price_dollars = str(v['last_sale_price']);
         attributes.last_sale_date = str(v['last_sale_recordation_date']);
       }
-      const sourceRecNos = [...recNos];
       const imputed = typeof v['ssl'] === 'string' ? imputedBySsl.get(v['ssl']) : undefined;
+      // Copied at its final length: an array pushed to (or spread) keeps room for about twenty numbers.
+      const sourceRecNos = imputed ? recNos.concat(imputed.recNo) : recNos.slice();
       if (imputed) {
         attributes.imputed_year_built = cellOf(imputed.row, 'AYB');
         attributes.imputed_bedrooms = cellOf(imputed.row, 'BEDRM');
         attributes.imputed_full_bathrooms = cellOf(imputed.row, 'BATHRM');
         attributes.imputed_gross_building_area_sqft = cellOf(imputed.row, 'GBA');
         attributes.imputed_land_area_sqft = cellOf(imputed.row, 'LANDAREA');
-        sourceRecNos.push(imputed.recNo);
       }
       const location = this.reader.entityPoint(e);
       if (location) {
@@ -86,6 +86,16 @@ export class PropertyIndex extends OverRows {
     }
     this.propertyIndex = out;
     return out;
+  }
+
+  propertiesIn(areaUid: string): readonly StoredProperty[] {
+    let list = this.byArea.get(areaUid);
+    if (!list) this.byArea.set(areaUid, (list = this.properties().filter((p) => p.area === areaUid)));
+    return list;
+  }
+
+  propertyRefs(property: StoredProperty): { entityRef: string; sourceRefs: string[] } {
+    return { entityRef: this.reader.entityIdOf(property.entityNo), sourceRefs: property.recNos.map((recNo) => this.reader.recordRefOf(recNo)) };
   }
 
   /** Properties of an area that pass every filter, in entity order. */
@@ -202,10 +212,10 @@ export class PropertyIndex extends OverRows {
         return cmp * sign || a.entityNo - b.entityNo;
       });
     }
-    const items = matches.slice(offset, offset + limit).map((p) => ({
-      entity_id: this.reader.entityIdOf(p.entityNo), entity_kind: 'property' as const, area_uid: p.area, status: 'current' as const,
-      attributes: p.attributes, source_refs: p.recNos.map((recNo) => this.reader.recordRefOf(recNo)), location: p.location,
-    }));
+    const items = matches.slice(offset, offset + limit).map((p) => {
+      const { entityRef, sourceRefs } = this.propertyRefs(p);
+      return { entity_id: entityRef, entity_kind: 'property' as const, area_uid: p.area, status: 'current' as const, attributes: p.attributes, source_refs: sourceRefs, location: p.location };
+    });
     return { items, total: matches.length };
   }
 }

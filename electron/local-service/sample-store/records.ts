@@ -51,6 +51,8 @@ export class RecordFinder extends OverRows {
       if (!list) index.set(key, (list = []));
       list.push(i);
     }
+    // A pushed-to array keeps room for about twenty positions; most keys have one or two.
+    for (const [key, list] of index) index.set(key, list.slice());
     byField.set(field, index);
     return index;
   }

@@ -26,18 +26,22 @@ export class Resolver extends OverRows {
   identifiers(): IdentifierIndex {
     if (this.identifierIndex) return this.identifierIndex;
     const addressScheme = IDENTIFIER_SCHEMES.indexOf('address') + 1;
-    // Rows as arrays: object rows cost more than the index itself. The table is clustered by entity.
+    // Rows as arrays, streamed: object rows, or all rows at once, cost more than the index itself. The table is clustered by entity.
     // A value held by one entity (most) maps to its number, not to a one-element array.
     const statement = this.reader.db.prepare('SELECT entity_no, scheme, value FROM identifiers');
     statement.setReturnArrays(true);
     const exact = IDENTIFIER_SCHEMES.map(() => new Map<string, number | number[]>());
-    for (const [entityNo, scheme, value] of statement.all() as unknown as Array<[number, number, string]>) {
+    for (const [entityNo, scheme, value] of statement.iterate() as unknown as Iterable<[number, number, string]>) {
       const byValue = exact[scheme - 1];
       if (!byValue) continue;
       const held = byValue.get(value);
       if (held === undefined) byValue.set(value, entityNo);
       else if (typeof held === 'number') byValue.set(value, [held, entityNo]);
       else held.push(entityNo);
+    }
+    // A pushed-to array keeps room for about twenty numbers; most hold two or three (3 MB over all).
+    for (const byValue of exact) {
+      for (const [value, held] of byValue) if (typeof held !== 'number') byValue.set(value, held.slice());
     }
     const addressEntities = [...(exact[addressScheme - 1] ?? new Map<string, number | number[]>())].map(([value, held]) => [value, entityList(held)] as const);
     const addresses = addressEntities.map(([value, entities]) => ({ value, entities })).sort((a, b) => compareKeys(a.value, b.value));

@@ -121,7 +121,10 @@ export class RowReader {
     linksOut: StatementSync;
     linksIn: StatementSync;
   };
-  private readonly rowCache = new Map<number, DecodedRow>();
+  /** Decoded rows by row_no: every row is decoded at most once. */
+  private readonly rowCache: Array<DecodedRow | undefined>;
+  /** Rows not decoded yet: at none, interning has nothing left to share with and its table goes. */
+  private undecodedRows: number;
   private readonly kindTables = new Map<string, KindTable>();
   private recRows: Int32Array | null = null;
   /** 16 bytes per record: the uuid of its ref, formatted on demand (strings would cost 400 bytes each). */
@@ -142,6 +145,8 @@ export class RowReader {
       this.datasetTemplates.set(d.dataset, JSON.parse(JSON.stringify(Object.fromEntries(fields.map((name) => [name, null])))) as Record<string, CellValue>);
       this.datasetRanges.push({ dataset: d.dataset, first: d.first_row_no, last: d.last_row_no });
     }
+    this.rowCache = new Array<DecodedRow | undefined>(datasets.reduce((max, d) => Math.max(max, d.last_row_no), 0) + 1).fill(undefined);
+    this.undecodedRows = datasets.reduce((n, d) => n + (d.last_row_no - d.first_row_no + 1), 0);
     const sources = db.prepare('SELECT source_no, dataset, first_rec_no, last_rec_no, body FROM sources ORDER BY source_no').all() as Array<{
       source_no: number; dataset: string; first_rec_no: number; last_rec_no: number; body: string;
     }>;
@@ -184,15 +189,20 @@ export class RowReader {
   }
 
   row(rowNo: number): DecodedRow {
-    const cached = this.rowCache.get(rowNo);
+    const cached = this.rowCache[rowNo];
     if (cached) return cached;
     const raw = this.statements.row.get(rowNo) as { data: string; q: string } | undefined;
     if (!raw) throw new Error(`sample row ${rowNo} missing`);
     const dataset = this.datasetOfRow(rowNo);
     const fields = this.datasetFields.get(dataset) ?? [];
     const decoded = this.decodeRow(rowNo, dataset, fields, raw.data, raw.q);
-    this.rowCache.set(rowNo, decoded);
+    this.cacheRow(decoded);
     return decoded;
+  }
+
+  private cacheRow(row: DecodedRow): void {
+    this.rowCache[row.no] = row;
+    if (--this.undecodedRows === 0) this.interned.clear();
   }
 
   decodeRow(rowNo: number, dataset: string, fields: readonly string[], data: string, q: string): DecodedRow {
@@ -226,12 +236,12 @@ export class RowReader {
   recordRows(): Int32Array {
     if (this.recRows) return this.recRows;
     const last = this.sourceInfos.reduce((max, s) => Math.max(max, s.last), 0);
-    // Rows as arrays and the uuid as hex text: a blob or an object per row costs several times more.
+    // Rows as arrays and the uuid as hex text, streamed: a blob or an object per row, or every row at once, costs several times more.
     const statement = this.db.prepare('SELECT rec_no, row_no, hex(uuid) FROM records');
     statement.setReturnArrays(true);
     const rows = new Int32Array(last + 1);
     const uuids = Buffer.alloc((last + 1) * 16);
-    for (const [recNo, rowNo, hex] of statement.all() as unknown as Array<[number, number, string]>) {
+    for (const [recNo, rowNo, hex] of statement.iterate() as unknown as Iterable<[number, number, string]>) {
       rows[recNo] = rowNo;
       uuids.write(hex, recNo * 16, 16, 'hex');
     }
@@ -268,7 +278,7 @@ export class RowReader {
     this.recordRows();
     const uuids = this.recUuids;
     if (!uuids || recNo < 1 || (recNo + 1) * 16 > uuids.length) throw new Error(`record ${recNo} missing`);
-    return `rec_${dashedUuid(uuids.toString('hex', recNo * 16, recNo * 16 + 16))}`;
+    return uuidRef('rec', uuids, recNo * 16);
   }
 
   citation(recNo: number, recordRef?: string): Citation {
@@ -279,7 +289,7 @@ export class RowReader {
   entityIdOf(entityNo: number): string {
     const { uuids } = this.entityMeta();
     if (entityNo < 1 || (entityNo + 1) * 16 > uuids.length) throw new Error(`entity ${entityNo} missing`);
-    return `${this.prefixOfNo(entityNo)}_${dashedUuid(uuids.toString('hex', entityNo * 16, entityNo * 16 + 16))}`;
+    return uuidRef(this.prefixOfNo(entityNo), uuids, entityNo * 16);
   }
 
   buildRecord(recNo: number, recordRef?: string): SampleRecord {
@@ -332,20 +342,16 @@ export class RowReader {
       const firstRow = recRows[s.first] ?? 0;
       const lastRow = recRows[s.last] ?? 0;
       const fields = this.datasetFields.get(s.dataset) ?? [];
-      const byRowNo = new Map<number, DecodedRow>();
       const stmt = this.db.prepare('SELECT row_no, data, q FROM source_rows WHERE row_no BETWEEN ? AND ?');
       for (const raw of stmt.iterate(firstRow, lastRow) as Iterable<{ row_no: number; data: string; q: string }>) {
-        let decoded = this.rowCache.get(raw.row_no);
-        if (!decoded) {
-          decoded = this.decodeRow(raw.row_no, s.dataset, fields, raw.data, raw.q);
-          this.rowCache.set(raw.row_no, decoded);
-        }
-        byRowNo.set(raw.row_no, decoded);
+        if (!this.rowCache[raw.row_no]) this.cacheRow(this.decodeRow(raw.row_no, s.dataset, fields, raw.data, raw.q));
       }
       for (let recNo = s.first; recNo <= s.last; recNo++, i++) {
         recNos[i] = recNo;
         sourceOf[i] = sourceIndex;
-        const row = byRowNo.get(recRows[recNo] ?? 0);
+        // Only rows of the range just read: a record never borrows a row decoded for another source.
+        const rowNo = recRows[recNo] ?? 0;
+        const row = rowNo >= firstRow && rowNo <= lastRow ? this.rowCache[rowNo] : undefined;
         if (!row) throw new Error(`record ${recNo}: row missing`);
         rows[i] = row;
       }
@@ -368,7 +374,8 @@ export class RowReader {
     if (e.location_rec_no === null || e.precision === null) return null;
     const row = this.row(this.recordRows()[e.location_rec_no] ?? 0);
     const point = pointOf(row);
-    return point ? { ...point, precision: PRECISION_CODES[e.precision - 1] ?? 'square_centroid' } : null;
+    // A literal, not a spread: the property index keeps one per property, and a spread one carries a separate property array.
+    return point ? { lat: point.lat, lon: point.lon, precision: PRECISION_CODES[e.precision - 1] ?? 'square_centroid' } : null;
   }
 
   entityLocation(e: EntityRow): EntityLocation | null {
@@ -391,8 +398,8 @@ export class RowReader {
     if (this.entityMetaCache) return this.entityMetaCache;
     const statement = this.db.prepare('SELECT entity_no, prefix, area, hex(uuid) FROM entities');
     statement.setReturnArrays(true);
-    const rows = statement.all() as unknown as Array<[number, EntityPrefix, number, string]>;
-    const last = rows.reduce((max, [no]) => Math.max(max, no), 0);
+    const last = (this.db.prepare('SELECT max(entity_no) AS last FROM entities').get() as { last: number | null }).last ?? 0;
+    const rows = statement.iterate() as unknown as Iterable<[number, EntityPrefix, number, string]>;
     const prefix = new Uint8Array(last + 1);
     const area = new Uint8Array(last + 1);
     const uuids = Buffer.alloc((last + 1) * 16);
@@ -417,10 +424,24 @@ export class RowReader {
   }
 }
 
-/** `0123...` (32 hex digits, any case) as a lowercase 8-4-4-4-12 uuid. */
-export function dashedUuid(hex: string): string {
-  const h = hex.toLowerCase();
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+const refScratch = Buffer.alloc(64);
+
+/**
+ * `prefix_` and the 16-byte uuid at `at` as a lowercase 8-4-4-4-12 uuid, in one flat string. A
+ * template of slices would be a tree of about nine string pieces (several hundred bytes per id), and
+ * indexes keep tens of thousands of ids.
+ */
+function uuidRef(prefix: string, uuids: Buffer, at: number): string {
+  let o = refScratch.write(prefix, 0, 'latin1');
+  refScratch[o++] = 0x5f;
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) refScratch[o++] = 0x2d;
+    const byte = uuids[at + i] ?? 0;
+    refScratch[o++] = HEX[byte >> 4] ?? 0;
+    refScratch[o++] = HEX[byte & 15] ?? 0;
+  }
+  return refScratch.toString('latin1', 0, o);
 }
 
 export function deepFreeze<T>(value: T): T {

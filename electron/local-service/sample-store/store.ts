@@ -131,6 +131,8 @@ class SqliteSampleStore implements SampleStore {
   resolveAddress: SampleStore['resolveAddress'] = (text, options) => this.resolver.resolveAddress(text, options);
   resolveIdentifier: SampleStore['resolveIdentifier'] = (scheme, value, options) => this.resolver.resolveIdentifier(scheme, value, options);
   searchProperties: SampleStore['searchProperties'] = (search) => this.properties.searchProperties(search);
+  propertiesIn: SampleStore['propertiesIn'] = (areaUid) => this.properties.propertiesIn(areaUid);
+  propertyRefs: SampleStore['propertyRefs'] = (property) => this.properties.propertyRefs(property);
   aggregateProperties: SampleStore['aggregateProperties'] = (query) => this.properties.aggregateProperties(query);
   salesNear: SampleStore['salesNear'] = (query) => this.sales.salesNear(query);
   factsFor: SampleStore['factsFor'] = (entityId) => this.facts.factsFor(entityId);
