@@ -10,6 +10,7 @@ import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
+import { ReportFigure } from './ReportFigure.tsx';
 import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
 import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
 import './comparables-report.css';
@@ -81,28 +82,25 @@ function DrawnMapFigure({ map }: { map: ComparablesMap }) {
 function MapFigure({ map, image }: { map: ComparablesMap; image: MapImageState }) {
   const caption = [map.caption, image.status === 'ready' && image.attribution ? `${image.attribution}.` : null].filter(Boolean).join(' ');
   return (
-    <figure className={`report-map report-map--${image.status}`} data-testid="report-map" aria-labelledby="report-comps-map">
-      <Subheading id="map">Map</Subheading>
-      {image.status === 'ready' && (
-        // Laid out at half its pixels: drawn at 2× so it prints sharp.
-        <img className="report-map__image" src={image.dataUrl} alt={map.spec.altText} width={image.widthPx / 2} height={image.heightPx / 2} />
-      )}
-      {image.status === 'loading' && (
-        <p className="report-map__loading muted" role="status">
-          Loading the map…
-        </p>
-      )}
-      {image.status === 'failed' && (
+    <ReportFigure
+      block="report-map"
+      image={image}
+      alt={map.spec.altText}
+      pixelsPerPoint={2}
+      heading={<Subheading id="map">Map</Subheading>}
+      labelledBy="report-comps-map"
+      loading="Loading the map…"
+      failed={(message) => (
         <>
           <p className="report-map__failed" role="note">
-            The map could not be drawn here ({image.message}). What it shows is listed below.
+            The map could not be drawn here ({message}). What it shows is listed below.
           </p>
           <p className="report-map__alt">{map.spec.altText}</p>
           <MapTable map={map} />
         </>
       )}
-      <figcaption className="report-map__caption">{caption}</figcaption>
-    </figure>
+      caption={caption}
+    />
   );
 }
 

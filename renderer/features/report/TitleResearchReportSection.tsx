@@ -11,6 +11,7 @@ import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { LimitationItem, Markers, ValueDetails, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useGraphImage, type GraphImageState } from './graph-image.ts';
 import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
+import { ReportFigure } from './ReportFigure.tsx';
 import './title-research-report.css';
 
 type Graph = NonNullable<TitleResearchSection['graph']>;
@@ -88,20 +89,18 @@ function GraphFigure({ graph, image }: { graph: Graph; image: GraphImageState })
     'The legend is drawn along its foot; the tables below list every entity and link with its sources.',
   ].join(' ');
   return (
-    <figure className={`report-graph report-graph--${image.status}`} data-testid="report-graph">
-      {image.status === 'ready' && <img className="report-graph__image" src={image.dataUrl} alt={graph.spec.altText} width={image.widthPx} height={image.heightPx} />}
-      {image.status === 'loading' && (
-        <p className="report-graph__loading muted" role="status">
-          Drawing the graph…
-        </p>
-      )}
-      {image.status === 'failed' && (
+    <ReportFigure
+      block="report-graph"
+      image={image}
+      alt={graph.spec.altText}
+      loading="Drawing the graph…"
+      failed={(message) => (
         <p className="report-graph__failed" role="note">
-          The graph could not be drawn here ({image.message}). Its tables below list every entity and every link it holds.
+          The graph could not be drawn here ({message}). Its tables below list every entity and every link it holds.
         </p>
       )}
-      <figcaption className="report-graph__caption">{caption}</figcaption>
-    </figure>
+      caption={caption}
+    />
   );
 }
 
