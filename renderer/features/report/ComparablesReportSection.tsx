@@ -14,6 +14,7 @@ import { ReportFigure } from './ReportFigure.tsx';
 import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
 import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
 import './comparables-report.css';
+import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
 
 export function ComparablesReportSection({ section, context, mapImage }: { section: ComparablesSection; context: ValueContext; mapImage?: MapImageState }) {
   return (
@@ -108,36 +109,24 @@ function MapFigure({ map, image }: { map: ComparablesMap; image: MapImageState }
 function MapTable({ map }: { map: ComparablesMap }) {
   const { subject } = map.spec;
   return (
-    <div className="report-table">
-      <table aria-label="The map’s points">
-        <thead>
-          <tr>
-            <th scope="col">Point</th>
-            <th scope="col">Address</th>
-            <th scope="col">Role</th>
-            <th scope="col">From the subject</th>
-          </tr>
-        </thead>
-        <tbody>
-          {subject && (
-            <tr>
-              <td>Subject</td>
-              <td>{subject.label}</td>
-              <td>Subject</td>
-              <td>{subject.approximate ? 'Tax-square centroid (approximate)' : '—'}</td>
-            </tr>
-          )}
-          {map.legend.map((point) => (
-            <tr key={point.id}>
-              <td className="report-nowrap">{point.number !== null ? `Comp ${point.number}` : '•'}</td>
-              <td>{point.label}</td>
-              <td>{mapRoleLabels[point.role]}</td>
-              <td className="report-nowrap">{point.distance}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ReportTableFrame label="The map’s points" columns={['Point', 'Address', 'Role', 'From the subject']}>
+      {subject && (
+        <tr>
+          <td>Subject</td>
+          <td>{subject.label}</td>
+          <td>Subject</td>
+          <td>{subject.approximate ? 'Tax-square centroid (approximate)' : '—'}</td>
+        </tr>
+      )}
+      {map.legend.map((point) => (
+        <tr key={point.id}>
+          <td className="report-nowrap">{point.number !== null ? `Comp ${point.number}` : '•'}</td>
+          <td>{point.label}</td>
+          <td>{mapRoleLabels[point.role]}</td>
+          <td className="report-nowrap">{point.distance}</td>
+        </tr>
+      ))}
+    </ReportTableFrame>
   );
 }
 
@@ -286,36 +275,24 @@ function RatesTable({ grid }: { grid: ComparablesGrid }) {
   return (
     <div className="report-comps__part" aria-labelledby="report-comps-rates">
       <Subheading id="rates">Adjustment rates and their support</Subheading>
-      <div className="report-table">
-        <table aria-label="Adjustment rates">
-          <thead>
-            <tr>
-              <th scope="col">Feature</th>
-              <th scope="col">Rate used</th>
-              <th scope="col">Set by</th>
-              <th scope="col">Regression’s suggestion (95 % CI)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {grid.rates.map((rate) => (
-              <tr key={rate.key}>
-                <th scope="row">{rate.label}</th>
-                <td>{rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
-                <td>{rateSetBy(rate)}</td>
-                <td>
-                  {rate.support
-                    ? `${rateText(rate.key, rate.support.value)}${
-                        rate.support.ciLow !== null && rate.support.ciHigh !== null
-                          ? ` (${rateText(rate.key, rate.support.ciLow)} to ${rateText(rate.key, rate.support.ciHigh)})`
-                          : ''
-                      }`
-                    : 'Not estimated'}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ReportTableFrame label="Adjustment rates" columns={['Feature', 'Rate used', 'Set by', 'Regression’s suggestion (95 % CI)']}>
+        {grid.rates.map((rate) => (
+          <tr key={rate.key}>
+            <th scope="row">{rate.label}</th>
+            <td>{rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
+            <td>{rateSetBy(rate)}</td>
+            <td>
+              {rate.support
+                ? `${rateText(rate.key, rate.support.value)}${
+                    rate.support.ciLow !== null && rate.support.ciHigh !== null
+                      ? ` (${rateText(rate.key, rate.support.ciLow)} to ${rateText(rate.key, rate.support.ciHigh)})`
+                      : ''
+                  }`
+                : 'Not estimated'}
+            </td>
+          </tr>
+        ))}
+      </ReportTableFrame>
     </div>
   );
 }
@@ -341,68 +318,37 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
         <dd>{decimals(support.adjustedR2, 3)}</dd>
       </dl>
       {support.predictors.length > 0 && (
-        <div className="report-table">
-          <table aria-label="Regression coefficients">
-            <thead>
-              <tr>
-                <th scope="col">Predictor</th>
-                <th scope="col" className="report-num">
-                  Coefficient
-                </th>
-                <th scope="col" className="report-num">
-                  Std. error
-                </th>
-                <th scope="col">Suggested rate (95 % CI)</th>
+        <ReportTableFrame label="Regression coefficients" columns={['Predictor', numeric('Coefficient'), numeric('Std. error'), 'Suggested rate (95 % CI)']}>
+          {support.predictors.map((key) => {
+            const suggestion = support.suggestions[key];
+            return (
+              <tr key={key}>
+                <th scope="row">{rateLabels[key].label}</th>
+                <td className="report-num">{decimals(suggestion.coefficient, 2)}</td>
+                <td className="report-num">{decimals(suggestion.stdError, 2)}</td>
+                <td>
+                  {suggestion.value === null
+                    ? (suggestion.why ?? 'Not estimated')
+                    : `${rateText(key, suggestion.value)}${suggestion.ciLow !== null && suggestion.ciHigh !== null ? ` (${rateText(key, suggestion.ciLow)} to ${rateText(key, suggestion.ciHigh)})` : ''}`}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {support.predictors.map((key) => {
-                const suggestion = support.suggestions[key];
-                return (
-                  <tr key={key}>
-                    <th scope="row">{rateLabels[key].label}</th>
-                    <td className="report-num">{decimals(suggestion.coefficient, 2)}</td>
-                    <td className="report-num">{decimals(suggestion.stdError, 2)}</td>
-                    <td>
-                      {suggestion.value === null
-                        ? (suggestion.why ?? 'Not estimated')
-                        : `${rateText(key, suggestion.value)}${suggestion.ciLow !== null && suggestion.ciHigh !== null ? ` (${rateText(key, suggestion.ciLow)} to ${rateText(key, suggestion.ciHigh)})` : ''}`}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ReportTableFrame>
       )}
       {support.salesUsed.length > 0 && (
-        <div className="report-table">
-          <table aria-label="Sales the regression used">
-            <caption>Sales the regression used</caption>
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Sale date</th>
-                <th scope="col" className="report-num">
-                  Price
-                </th>
-                <th scope="col">Sources</th>
-              </tr>
-            </thead>
-            <tbody>
-              {support.salesUsed.map((sale) => (
-                <tr key={sale.id}>
-                  <td>{sale.address}</td>
-                  <td className="report-nowrap">{sale.saleDate ?? 'No sale date'}</td>
-                  <td className="report-num">{formatDollars(sale.priceDollars)}</td>
-                  <td>
-                    <Markers citationIds={sale.citationIds} context={context} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ReportTableFrame label="Sales the regression used" caption="Sales the regression used" columns={['Address', 'Sale date', numeric('Price'), 'Sources']}>
+          {support.salesUsed.map((sale) => (
+            <tr key={sale.id}>
+              <td>{sale.address}</td>
+              <td className="report-nowrap">{sale.saleDate ?? 'No sale date'}</td>
+              <td className="report-num">{formatDollars(sale.priceDollars)}</td>
+              <td>
+                <Markers citationIds={sale.citationIds} context={context} />
+              </td>
+            </tr>
+          ))}
+        </ReportTableFrame>
       )}
       {groups.length > 0 && (
         <div className="report-comps__excluded">
@@ -433,49 +379,36 @@ function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueCon
       {rows.length === 0 ? (
         <p className="muted">Every sale the search returned is a chosen comp.</p>
       ) : (
-        <div className="report-table">
-          <table aria-label="Sales analyzed and not used">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Sale date</th>
-                <th scope="col">Price</th>
-                <th scope="col">From the subject</th>
-                <th scope="col">Why not used</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <td>
-                    {row.address.status === 'unavailable' ? (
-                      // No published address: the sale is named by its record, as Plat lists it.
-                      <span className="report-grid__none" title={row.address.limitation ?? undefined}>
-                        {row.label}
-                      </span>
-                    ) : (
-                      <GridValue value={row.address} context={context} />
-                    )}
-                  </td>
-                  <td>
-                    <GridValue value={row.saleDate} context={context} />
-                  </td>
-                  <td>
-                    <GridValue value={row.price} context={context} />
-                  </td>
-                  <td>
-                    <GridValue value={row.distance} context={context} />
-                  </td>
-                  <td>
-                    <strong>{row.reasonLabel}</strong>
-                    <span className="report-comps__by"> ({row.by === 'appraiser' ? 'appraiser' : 'Plat’s screening'})</span>
-                    {row.note && <span className="report-comps__reason-note">{row.note}</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ReportTableFrame label="Sales analyzed and not used" columns={['Address', 'Sale date', 'Price', 'From the subject', 'Why not used']}>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td>
+                {row.address.status === 'unavailable' ? (
+                  // No published address: the sale is named by its record, as Plat lists it.
+                  <span className="report-grid__none" title={row.address.limitation ?? undefined}>
+                    {row.label}
+                  </span>
+                ) : (
+                  <GridValue value={row.address} context={context} />
+                )}
+              </td>
+              <td>
+                <GridValue value={row.saleDate} context={context} />
+              </td>
+              <td>
+                <GridValue value={row.price} context={context} />
+              </td>
+              <td>
+                <GridValue value={row.distance} context={context} />
+              </td>
+              <td>
+                <strong>{row.reasonLabel}</strong>
+                <span className="report-comps__by"> ({row.by === 'appraiser' ? 'appraiser' : 'Plat’s screening'})</span>
+                {row.note && <span className="report-comps__reason-note">{row.note}</span>}
+              </td>
+            </tr>
+          ))}
+        </ReportTableFrame>
       )}
     </div>
   );
