@@ -12,7 +12,7 @@ import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from
 import { useMapImage, type MapImageState } from './map-image.ts';
 import { ReportFigure } from './ReportFigure.tsx';
 import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
-import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
+import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, rateWithInterval, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
 import './comparables-report.css';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
 
@@ -282,13 +282,7 @@ function RatesTable({ grid }: { grid: ComparablesGrid }) {
             <td>{rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
             <td>{rateSetBy(rate)}</td>
             <td>
-              {rate.support
-                ? `${rateText(rate.key, rate.support.value)}${
-                    rate.support.ciLow !== null && rate.support.ciHigh !== null
-                      ? ` (${rateText(rate.key, rate.support.ciLow)} to ${rateText(rate.key, rate.support.ciHigh)})`
-                      : ''
-                  }`
-                : 'Not estimated'}
+              {rate.support ? rateWithInterval(rate.key, rate.support) : 'Not estimated'}
             </td>
           </tr>
         ))}
@@ -327,9 +321,7 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
                 <td className="report-num">{decimals(suggestion.coefficient, 2)}</td>
                 <td className="report-num">{decimals(suggestion.stdError, 2)}</td>
                 <td>
-                  {suggestion.value === null
-                    ? (suggestion.why ?? 'Not estimated')
-                    : `${rateText(key, suggestion.value)}${suggestion.ciLow !== null && suggestion.ciHigh !== null ? ` (${rateText(key, suggestion.ciLow)} to ${rateText(key, suggestion.ciHigh)})` : ''}`}
+                  {suggestion.value === null ? (suggestion.why ?? 'Not estimated') : rateWithInterval(key, { ...suggestion, value: suggestion.value })}
                 </td>
               </tr>
             );
