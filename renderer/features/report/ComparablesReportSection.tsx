@@ -11,7 +11,7 @@ import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
 import { ReportFigure } from './ReportFigure.tsx';
-import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
+import { MissingLines, PartHeading, PartProblems, ReportPart, ReportSectionFrame } from './ReportSectionFrame.tsx';
 import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, rateWithInterval, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
 import './comparables-report.css';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
@@ -34,20 +34,11 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
       )}
       {section.search && <NotUsedTable rows={section.notUsed} context={context} />}
       {section.priorSales && (
-        <div className="report-comps__part report-comps__part--prior" aria-labelledby="report-comps-prior">
-          <Subheading id="prior">Prior sales</Subheading>
+        <ReportPart prefix="report-comps" id="prior" title="Prior sales" modifier>
           <TableView table={section.priorSales} context={context} />
-        </div>
+        </ReportPart>
       )}
     </ReportSectionFrame>
-  );
-}
-
-function Subheading({ id, children }: { id: string; children: string }) {
-  return (
-    <PartHeading prefix="report-comps" id={id}>
-      {children}
-    </PartHeading>
   );
 }
 
@@ -56,8 +47,7 @@ function Subheading({ id, children }: { id: string; children: string }) {
 
 function SearchAsRun({ search, context }: { search: ComparablesSearch; context: ValueContext }) {
   return (
-    <div className="report-comps__part" aria-labelledby="report-comps-search">
-      <Subheading id="search">The search as run</Subheading>
+    <ReportPart prefix="report-comps" id="search" title="The search as run">
       <ul className="report-comps__criteria">
         {search.lines.map((line) => (
           <li key={line}>{line}</li>
@@ -70,7 +60,7 @@ function SearchAsRun({ search, context }: { search: ComparablesSearch; context: 
           ))}
         </ul>
       )}
-    </div>
+    </ReportPart>
   );
 }
 
@@ -88,7 +78,11 @@ function MapFigure({ map, image }: { map: ComparablesMap; image: MapImageState }
       image={image}
       alt={map.spec.altText}
       pixelsPerPoint={2}
-      heading={<Subheading id="map">Map</Subheading>}
+      heading={
+        <PartHeading prefix="report-comps" id="map">
+          Map
+        </PartHeading>
+      }
       labelledBy="report-comps-map"
       loading="Loading the map…"
       failed={(message) => (
@@ -151,8 +145,7 @@ function GridValue({ value, context, sameReasonAbove = false }: { value: CitedVa
 function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueContext }) {
   const chunks = chunkColumns(grid.columns.length, context.mode === 'print' ? PRINT_COMPS_PER_TABLE : grid.columns.length);
   return (
-    <div className="report-comps__part report-comps__part--grid" aria-labelledby="report-comps-grid">
-      <Subheading id="grid">Sales comparison grid</Subheading>
+    <ReportPart prefix="report-comps" id="grid" title="Sales comparison grid" modifier>
       <p className="report-comps__note muted">
         Each comp is adjusted to the subject: + where the comp is inferior, − where it is superior. Net and gross adjustments are shown in dollars and as a percent of the
         comp’s sale price.
@@ -170,7 +163,7 @@ function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueCon
         <dt>Reconciliation</dt>
         <dd className="report-comps__comment">{grid.reconciliation.comment.trim() || 'No comment yet.'}</dd>
       </dl>
-    </div>
+    </ReportPart>
   );
 }
 
@@ -273,8 +266,7 @@ function SummaryRow(props: { label: string; className?: string; cellClass?: stri
 
 function RatesTable({ grid }: { grid: ComparablesGrid }) {
   return (
-    <div className="report-comps__part" aria-labelledby="report-comps-rates">
-      <Subheading id="rates">Adjustment rates and their support</Subheading>
+    <ReportPart prefix="report-comps" id="rates" title="Adjustment rates and their support">
       <ReportTableFrame label="Adjustment rates" columns={['Feature', 'Rate used', 'Set by', 'Regression’s suggestion (95 % CI)']}>
         {grid.rates.map((rate) => (
           <tr key={rate.key}>
@@ -287,7 +279,7 @@ function RatesTable({ grid }: { grid: ComparablesGrid }) {
           </tr>
         ))}
       </ReportTableFrame>
-    </div>
+    </ReportPart>
   );
 }
 
@@ -299,8 +291,7 @@ const decimals = (value: number | null, digits: number): string =>
 function RegressionView({ support, unaddressed, context }: { support: NonNullable<ComparablesSection['support']>; unaddressed: ReadonlySet<string>; context: ValueContext }) {
   const groups = excludedGroups(support.excluded, unaddressed);
   return (
-    <div className="report-comps__part" aria-labelledby="report-comps-regression">
-      <Subheading id="regression">Regression behind the suggested rates</Subheading>
+    <ReportPart prefix="report-comps" id="regression" title="Regression behind the suggested rates">
       <p className="report-comps__method">{support.method}</p>
       {support.message && <p className="report-comps__message">{support.message}</p>}
       <dl className="report-comps__facts">
@@ -357,7 +348,7 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
           </ul>
         </div>
       )}
-    </div>
+    </ReportPart>
   );
 }
 
@@ -366,8 +357,7 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
 
 function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueContext }) {
   return (
-    <div className="report-comps__part report-comps__part--not-used" aria-labelledby="report-comps-not-used">
-      <Subheading id="not-used">Sales analyzed and not used</Subheading>
+    <ReportPart prefix="report-comps" id="not-used" title="Sales analyzed and not used" modifier>
       {rows.length === 0 ? (
         <p className="muted">Every sale the search returned is a chosen comp.</p>
       ) : (
@@ -402,7 +392,7 @@ function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueCon
           ))}
         </ReportTableFrame>
       )}
-    </div>
+    </ReportPart>
   );
 }
 

@@ -52,3 +52,18 @@ export function PartProblems({ prefix, problems, label }: { prefix: string; prob
     </div>
   );
 }
+
+/**
+ * A part of a section, labelled by its heading. A `modifier` part also carries `${prefix}__part--${id}`
+ * (the class its print rules name).
+ */
+export function ReportPart({ prefix, id, title, modifier, children }: { prefix: string; id: string; title: ReactNode; modifier?: boolean; children: ReactNode }) {
+  return (
+    <div className={modifier ? `${prefix}__part ${prefix}__part--${id}` : `${prefix}__part`} aria-labelledby={`${prefix}-${id}`}>
+      <PartHeading prefix={prefix} id={id}>
+        {title}
+      </PartHeading>
+      {children}
+    </div>
+  );
+}

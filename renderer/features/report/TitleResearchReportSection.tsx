@@ -4,13 +4,12 @@
 // records' endnotes, its dates, its confidence and the researcher's decision), the decisions with
 // their notes, the owner's portfolio and the parcel's runsheet. An owner's name is a value: wherever
 // it is printed its endnote markers follow it.
-import type { ReactNode } from 'react';
 import type { CitedValue, TitleResearchLink, TitleResearchNode, TitleResearchPortfolio, TitleResearchRunsheet, TitleResearchSection } from '../../../shared/report/document.ts';
 import { formatDateTime, formatDay } from '../../../shared/format-date.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { LimitationItem, Markers, ValueDetails, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useGraphImage, type GraphImageState } from './graph-image.ts';
-import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
+import { MissingLines, PartProblems, ReportPart, ReportSectionFrame } from './ReportSectionFrame.tsx';
 import { ReportFigure } from './ReportFigure.tsx';
 import './title-research-report.css';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
@@ -25,8 +24,7 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
       <MissingLines lines={section.missing} label="What the title research does not have yet" />
       <PartProblems prefix="report-title" problems={section.problems} label="Read with care" />
       {section.graph && (
-        <div className="report-title__part" aria-labelledby="report-title-graph">
-          <Subheading id="graph">Entity graph</Subheading>
+        <ReportPart prefix="report-title" id="graph" title="Entity graph">
           {graphImage ? <GraphFigure graph={section.graph} image={graphImage} /> : <DrawnGraphFigure graph={section.graph} />}
           {[...section.graph.caps, ...section.graph.notes].length > 0 && (
             <ul className="report-title__notes" aria-label="What the graph does not show">
@@ -37,11 +35,10 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
           )}
           <EntitiesTable graph={section.graph} context={context} />
           <LinksTable graph={section.graph} nodes={nodes} context={context} />
-        </div>
+        </ReportPart>
       )}
       {section.decisions.length > 0 && (
-        <div className="report-title__part" aria-labelledby="report-title-decisions">
-          <Subheading id="decisions">The researcher’s decisions</Subheading>
+        <ReportPart prefix="report-title" id="decisions" title="The researcher’s decisions">
           <ol className="report-title__decisions">
             {section.decisions.map((decision) => {
               const link = links.get(decision.edgeKey);
@@ -55,19 +52,11 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
             })}
           </ol>
           <CutOff graph={section.graph} nodes={nodes} context={context} />
-        </div>
+        </ReportPart>
       )}
       {section.portfolio && <PortfolioPart portfolio={section.portfolio} context={context} />}
       {section.runsheet && <RunsheetPart runsheet={section.runsheet} context={context} />}
     </ReportSectionFrame>
-  );
-}
-
-function Subheading({ id, children }: { id: string; children: ReactNode }) {
-  return (
-    <PartHeading prefix="report-title" id={id}>
-      {children}
-    </PartHeading>
   );
 }
 
@@ -319,8 +308,7 @@ function PortfolioPart({ portfolio, context }: { portfolio: TitleResearchPortfol
   const cut = portfolio.holdings.filter((row) => row.cut !== null).length;
   const reasons = reasonsOf(portfolio.holdings.flatMap((row) => [row.address, row.identifier, row.use, row.assessed, row.lastSalePrice, row.lastSaleDate]));
   return (
-    <div className="report-title__part report-title__part--portfolio" aria-labelledby="report-title-portfolio">
-      <Subheading id="portfolio">Owner portfolio</Subheading>
+    <ReportPart prefix="report-title" id="portfolio" title="Owner portfolio" modifier>
       <p className="report-title__lead">
         Holdings of{' '}
         <strong>
@@ -409,15 +397,14 @@ function PortfolioPart({ portfolio, context }: { portfolio: TitleResearchPortfol
         </p>
       )}
       <PartProblems prefix="report-title" problems={portfolio.problems} label="Search pages that could not be read" />
-    </div>
+    </ReportPart>
   );
 }
 
 function RunsheetPart({ runsheet, context }: { runsheet: TitleResearchRunsheet; context: ValueContext }) {
   const reasons = reasonsOf(runsheet.entries.flatMap((entry) => [entry.date, entry.party, entry.price]));
   return (
-    <div className="report-title__part report-title__part--runsheet" aria-labelledby="report-title-runsheet">
-      <Subheading id="runsheet">Runsheet of parcel {runsheet.parcel}</Subheading>
+    <ReportPart prefix="report-title" id="runsheet" title={`Runsheet of parcel ${runsheet.parcel}`} modifier>
       <p className="report-title__lead muted">Every transfer and ownership record the answers hold for the parcel, in date order: the chain of title only as far as the records go.</p>
       <ReportTableFrame label={`Runsheet of parcel ${runsheet.parcel}`} columns={['Date', 'Event', 'Owner named', numeric('Price'), 'What the record says']}>
         {runsheet.entries.length === 0 ? (
@@ -451,6 +438,6 @@ function RunsheetPart({ runsheet, context }: { runsheet: TitleResearchRunsheet; 
         </ul>
       )}
       <PartProblems prefix="report-title" problems={runsheet.problems} label="Answers the runsheet could not use" />
-    </div>
+    </ReportPart>
   );
 }
