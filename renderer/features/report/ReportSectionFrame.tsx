@@ -2,6 +2,7 @@
 // the heading), the lines saying what it does not have yet, its parts' subheadings, and the note of
 // what did not add up. The comparables and title research parts differ only in their class prefix.
 import type { ReactNode } from 'react';
+import './report-parts.css';
 
 export function ReportSectionFrame(props: { className: string; headingId: string; title: ReactNode; section?: string; aside?: ReactNode; children: ReactNode }) {
   return (
