@@ -37,6 +37,7 @@ import { GraphSources } from './GraphSources.tsx';
 import { EmptyGraph, GraphStatus } from './GraphStatus.tsx';
 import { GraphTable } from './GraphTable.tsx';
 import { GraphTabs } from './GraphTabs.tsx';
+import { TabPanel } from '../../components/Tabs.tsx';
 import { LinkPanel } from './LinkPanel.tsx';
 import { NodePanel } from './NodePanel.tsx';
 import { RunsheetPanel } from './RunsheetPanel.tsx';
@@ -213,7 +214,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
               select(null);
             }}
           >
-            <div className="graph-main__tab" role="tabpanel" id={`graph-panel-${tab}`} aria-labelledby={`graph-tab-${tab}`}>
+            <TabPanel idPrefix="graph" id={tab} className="graph-main__tab">
               {tab === 'drawing' && (
                 <Suspense fallback={<p className="muted graph-main__loading">Loading the drawing…</p>}>
                   <EntityGraph
@@ -242,7 +243,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
                 ) : (
                   <p className="muted graph-main__hint">The graph holds no parcel yet: a runsheet is a parcel’s. Expand a property, account or unit to reach its parcel.</p>
                 ))}
-            </div>
+            </TabPanel>
             <aside className="graph-side" aria-label="Selected in the graph">
               {selectedLink ? (
                 <LinkPanel

@@ -10,9 +10,11 @@ import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
-import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
-import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
+import { ReportFigure } from './ReportFigure.tsx';
+import { MissingLines, PartHeading, PartProblems, ReportPart, ReportSectionFrame } from './ReportSectionFrame.tsx';
+import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, rateWithInterval, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
 import './comparables-report.css';
+import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
 
 export function ComparablesReportSection({ section, context, mapImage }: { section: ComparablesSection; context: ValueContext; mapImage?: MapImageState }) {
   return (
@@ -32,20 +34,11 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
       )}
       {section.search && <NotUsedTable rows={section.notUsed} context={context} />}
       {section.priorSales && (
-        <div className="report-comps__part report-comps__part--prior" aria-labelledby="report-comps-prior">
-          <Subheading id="prior">Prior sales</Subheading>
+        <ReportPart prefix="report-comps" id="prior" title="Prior sales" modifier>
           <TableView table={section.priorSales} context={context} />
-        </div>
+        </ReportPart>
       )}
     </ReportSectionFrame>
-  );
-}
-
-function Subheading({ id, children }: { id: string; children: string }) {
-  return (
-    <PartHeading prefix="report-comps" id={id}>
-      {children}
-    </PartHeading>
   );
 }
 
@@ -54,8 +47,7 @@ function Subheading({ id, children }: { id: string; children: string }) {
 
 function SearchAsRun({ search, context }: { search: ComparablesSearch; context: ValueContext }) {
   return (
-    <div className="report-comps__part" aria-labelledby="report-comps-search">
-      <Subheading id="search">The search as run</Subheading>
+    <ReportPart prefix="report-comps" id="search" title="The search as run">
       <ul className="report-comps__criteria">
         {search.lines.map((line) => (
           <li key={line}>{line}</li>
@@ -68,7 +60,7 @@ function SearchAsRun({ search, context }: { search: ComparablesSearch; context: 
           ))}
         </ul>
       )}
-    </div>
+    </ReportPart>
   );
 }
 
@@ -81,28 +73,29 @@ function DrawnMapFigure({ map }: { map: ComparablesMap }) {
 function MapFigure({ map, image }: { map: ComparablesMap; image: MapImageState }) {
   const caption = [map.caption, image.status === 'ready' && image.attribution ? `${image.attribution}.` : null].filter(Boolean).join(' ');
   return (
-    <figure className={`report-map report-map--${image.status}`} data-testid="report-map" aria-labelledby="report-comps-map">
-      <Subheading id="map">Map</Subheading>
-      {image.status === 'ready' && (
-        // Laid out at half its pixels: drawn at 2× so it prints sharp.
-        <img className="report-map__image" src={image.dataUrl} alt={map.spec.altText} width={image.widthPx / 2} height={image.heightPx / 2} />
-      )}
-      {image.status === 'loading' && (
-        <p className="report-map__loading muted" role="status">
-          Loading the map…
-        </p>
-      )}
-      {image.status === 'failed' && (
+    <ReportFigure
+      block="report-map"
+      image={image}
+      alt={map.spec.altText}
+      pixelsPerPoint={2}
+      heading={
+        <PartHeading prefix="report-comps" id="map">
+          Map
+        </PartHeading>
+      }
+      labelledBy="report-comps-map"
+      loading="Loading the map…"
+      failed={(message) => (
         <>
           <p className="report-map__failed" role="note">
-            The map could not be drawn here ({image.message}). What it shows is listed below.
+            The map could not be drawn here ({message}). What it shows is listed below.
           </p>
           <p className="report-map__alt">{map.spec.altText}</p>
           <MapTable map={map} />
         </>
       )}
-      <figcaption className="report-map__caption">{caption}</figcaption>
-    </figure>
+      caption={caption}
+    />
   );
 }
 
@@ -110,36 +103,24 @@ function MapFigure({ map, image }: { map: ComparablesMap; image: MapImageState }
 function MapTable({ map }: { map: ComparablesMap }) {
   const { subject } = map.spec;
   return (
-    <div className="report-table">
-      <table aria-label="The map’s points">
-        <thead>
-          <tr>
-            <th scope="col">Point</th>
-            <th scope="col">Address</th>
-            <th scope="col">Role</th>
-            <th scope="col">From the subject</th>
-          </tr>
-        </thead>
-        <tbody>
-          {subject && (
-            <tr>
-              <td>Subject</td>
-              <td>{subject.label}</td>
-              <td>Subject</td>
-              <td>{subject.approximate ? 'Tax-square centroid (approximate)' : '—'}</td>
-            </tr>
-          )}
-          {map.legend.map((point) => (
-            <tr key={point.id}>
-              <td className="report-nowrap">{point.number !== null ? `Comp ${point.number}` : '•'}</td>
-              <td>{point.label}</td>
-              <td>{mapRoleLabels[point.role]}</td>
-              <td className="report-nowrap">{point.distance}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ReportTableFrame label="The map’s points" columns={['Point', 'Address', 'Role', 'From the subject']}>
+      {subject && (
+        <tr>
+          <td>Subject</td>
+          <td>{subject.label}</td>
+          <td>Subject</td>
+          <td>{subject.approximate ? 'Tax-square centroid (approximate)' : '—'}</td>
+        </tr>
+      )}
+      {map.legend.map((point) => (
+        <tr key={point.id}>
+          <td className="report-nowrap">{point.number !== null ? `Comp ${point.number}` : '•'}</td>
+          <td>{point.label}</td>
+          <td>{mapRoleLabels[point.role]}</td>
+          <td className="report-nowrap">{point.distance}</td>
+        </tr>
+      ))}
+    </ReportTableFrame>
   );
 }
 
@@ -164,8 +145,7 @@ function GridValue({ value, context, sameReasonAbove = false }: { value: CitedVa
 function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueContext }) {
   const chunks = chunkColumns(grid.columns.length, context.mode === 'print' ? PRINT_COMPS_PER_TABLE : grid.columns.length);
   return (
-    <div className="report-comps__part report-comps__part--grid" aria-labelledby="report-comps-grid">
-      <Subheading id="grid">Sales comparison grid</Subheading>
+    <ReportPart prefix="report-comps" id="grid" title="Sales comparison grid" modifier>
       <p className="report-comps__note muted">
         Each comp is adjusted to the subject: + where the comp is inferior, − where it is superior. Net and gross adjustments are shown in dollars and as a percent of the
         comp’s sale price.
@@ -183,7 +163,7 @@ function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueCon
         <dt>Reconciliation</dt>
         <dd className="report-comps__comment">{grid.reconciliation.comment.trim() || 'No comment yet.'}</dd>
       </dl>
-    </div>
+    </ReportPart>
   );
 }
 
@@ -286,39 +266,20 @@ function SummaryRow(props: { label: string; className?: string; cellClass?: stri
 
 function RatesTable({ grid }: { grid: ComparablesGrid }) {
   return (
-    <div className="report-comps__part" aria-labelledby="report-comps-rates">
-      <Subheading id="rates">Adjustment rates and their support</Subheading>
-      <div className="report-table">
-        <table aria-label="Adjustment rates">
-          <thead>
-            <tr>
-              <th scope="col">Feature</th>
-              <th scope="col">Rate used</th>
-              <th scope="col">Set by</th>
-              <th scope="col">Regression’s suggestion (95 % CI)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {grid.rates.map((rate) => (
-              <tr key={rate.key}>
-                <th scope="row">{rate.label}</th>
-                <td>{rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
-                <td>{rateSetBy(rate)}</td>
-                <td>
-                  {rate.support
-                    ? `${rateText(rate.key, rate.support.value)}${
-                        rate.support.ciLow !== null && rate.support.ciHigh !== null
-                          ? ` (${rateText(rate.key, rate.support.ciLow)} to ${rateText(rate.key, rate.support.ciHigh)})`
-                          : ''
-                      }`
-                    : 'Not estimated'}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <ReportPart prefix="report-comps" id="rates" title="Adjustment rates and their support">
+      <ReportTableFrame label="Adjustment rates" columns={['Feature', 'Rate used', 'Set by', 'Regression’s suggestion (95 % CI)']}>
+        {grid.rates.map((rate) => (
+          <tr key={rate.key}>
+            <th scope="row">{rate.label}</th>
+            <td>{rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
+            <td>{rateSetBy(rate)}</td>
+            <td>
+              {rate.support ? rateWithInterval(rate.key, rate.support) : 'Not estimated'}
+            </td>
+          </tr>
+        ))}
+      </ReportTableFrame>
+    </ReportPart>
   );
 }
 
@@ -330,8 +291,7 @@ const decimals = (value: number | null, digits: number): string =>
 function RegressionView({ support, unaddressed, context }: { support: NonNullable<ComparablesSection['support']>; unaddressed: ReadonlySet<string>; context: ValueContext }) {
   const groups = excludedGroups(support.excluded, unaddressed);
   return (
-    <div className="report-comps__part" aria-labelledby="report-comps-regression">
-      <Subheading id="regression">Regression behind the suggested rates</Subheading>
+    <ReportPart prefix="report-comps" id="regression" title="Regression behind the suggested rates">
       <p className="report-comps__method">{support.method}</p>
       {support.message && <p className="report-comps__message">{support.message}</p>}
       <dl className="report-comps__facts">
@@ -343,68 +303,35 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
         <dd>{decimals(support.adjustedR2, 3)}</dd>
       </dl>
       {support.predictors.length > 0 && (
-        <div className="report-table">
-          <table aria-label="Regression coefficients">
-            <thead>
-              <tr>
-                <th scope="col">Predictor</th>
-                <th scope="col" className="report-num">
-                  Coefficient
-                </th>
-                <th scope="col" className="report-num">
-                  Std. error
-                </th>
-                <th scope="col">Suggested rate (95 % CI)</th>
+        <ReportTableFrame label="Regression coefficients" columns={['Predictor', numeric('Coefficient'), numeric('Std. error'), 'Suggested rate (95 % CI)']}>
+          {support.predictors.map((key) => {
+            const suggestion = support.suggestions[key];
+            return (
+              <tr key={key}>
+                <th scope="row">{rateLabels[key].label}</th>
+                <td className="report-num">{decimals(suggestion.coefficient, 2)}</td>
+                <td className="report-num">{decimals(suggestion.stdError, 2)}</td>
+                <td>
+                  {suggestion.value === null ? (suggestion.why ?? 'Not estimated') : rateWithInterval(key, { ...suggestion, value: suggestion.value })}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {support.predictors.map((key) => {
-                const suggestion = support.suggestions[key];
-                return (
-                  <tr key={key}>
-                    <th scope="row">{rateLabels[key].label}</th>
-                    <td className="report-num">{decimals(suggestion.coefficient, 2)}</td>
-                    <td className="report-num">{decimals(suggestion.stdError, 2)}</td>
-                    <td>
-                      {suggestion.value === null
-                        ? (suggestion.why ?? 'Not estimated')
-                        : `${rateText(key, suggestion.value)}${suggestion.ciLow !== null && suggestion.ciHigh !== null ? ` (${rateText(key, suggestion.ciLow)} to ${rateText(key, suggestion.ciHigh)})` : ''}`}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ReportTableFrame>
       )}
       {support.salesUsed.length > 0 && (
-        <div className="report-table">
-          <table aria-label="Sales the regression used">
-            <caption>Sales the regression used</caption>
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Sale date</th>
-                <th scope="col" className="report-num">
-                  Price
-                </th>
-                <th scope="col">Sources</th>
-              </tr>
-            </thead>
-            <tbody>
-              {support.salesUsed.map((sale) => (
-                <tr key={sale.id}>
-                  <td>{sale.address}</td>
-                  <td className="report-nowrap">{sale.saleDate ?? 'No sale date'}</td>
-                  <td className="report-num">{formatDollars(sale.priceDollars)}</td>
-                  <td>
-                    <Markers citationIds={sale.citationIds} context={context} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ReportTableFrame label="Sales the regression used" caption="Sales the regression used" columns={['Address', 'Sale date', numeric('Price'), 'Sources']}>
+          {support.salesUsed.map((sale) => (
+            <tr key={sale.id}>
+              <td>{sale.address}</td>
+              <td className="report-nowrap">{sale.saleDate ?? 'No sale date'}</td>
+              <td className="report-num">{formatDollars(sale.priceDollars)}</td>
+              <td>
+                <Markers citationIds={sale.citationIds} context={context} />
+              </td>
+            </tr>
+          ))}
+        </ReportTableFrame>
       )}
       {groups.length > 0 && (
         <div className="report-comps__excluded">
@@ -421,7 +348,7 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
           </ul>
         </div>
       )}
-    </div>
+    </ReportPart>
   );
 }
 
@@ -430,56 +357,42 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
 
 function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueContext }) {
   return (
-    <div className="report-comps__part report-comps__part--not-used" aria-labelledby="report-comps-not-used">
-      <Subheading id="not-used">Sales analyzed and not used</Subheading>
+    <ReportPart prefix="report-comps" id="not-used" title="Sales analyzed and not used" modifier>
       {rows.length === 0 ? (
         <p className="muted">Every sale the search returned is a chosen comp.</p>
       ) : (
-        <div className="report-table">
-          <table aria-label="Sales analyzed and not used">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Sale date</th>
-                <th scope="col">Price</th>
-                <th scope="col">From the subject</th>
-                <th scope="col">Why not used</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <td>
-                    {row.address.status === 'unavailable' ? (
-                      // No published address: the sale is named by its record, as Plat lists it.
-                      <span className="report-grid__none" title={row.address.limitation ?? undefined}>
-                        {row.label}
-                      </span>
-                    ) : (
-                      <GridValue value={row.address} context={context} />
-                    )}
-                  </td>
-                  <td>
-                    <GridValue value={row.saleDate} context={context} />
-                  </td>
-                  <td>
-                    <GridValue value={row.price} context={context} />
-                  </td>
-                  <td>
-                    <GridValue value={row.distance} context={context} />
-                  </td>
-                  <td>
-                    <strong>{row.reasonLabel}</strong>
-                    <span className="report-comps__by"> ({row.by === 'appraiser' ? 'appraiser' : 'Plat’s screening'})</span>
-                    {row.note && <span className="report-comps__reason-note">{row.note}</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ReportTableFrame label="Sales analyzed and not used" columns={['Address', 'Sale date', 'Price', 'From the subject', 'Why not used']}>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td>
+                {row.address.status === 'unavailable' ? (
+                  // No published address: the sale is named by its record, as Plat lists it.
+                  <span className="report-grid__none" title={row.address.limitation ?? undefined}>
+                    {row.label}
+                  </span>
+                ) : (
+                  <GridValue value={row.address} context={context} />
+                )}
+              </td>
+              <td>
+                <GridValue value={row.saleDate} context={context} />
+              </td>
+              <td>
+                <GridValue value={row.price} context={context} />
+              </td>
+              <td>
+                <GridValue value={row.distance} context={context} />
+              </td>
+              <td>
+                <strong>{row.reasonLabel}</strong>
+                <span className="report-comps__by"> ({row.by === 'appraiser' ? 'appraiser' : 'Plat’s screening'})</span>
+                {row.note && <span className="report-comps__reason-note">{row.note}</span>}
+              </td>
+            </tr>
+          ))}
+        </ReportTableFrame>
       )}
-    </div>
+    </ReportPart>
   );
 }
 

@@ -15,6 +15,7 @@ import type { MapImageState } from './map-image.ts';
 import { TitleResearchReportSection } from './TitleResearchReportSection.tsx';
 import type { GraphImageState } from './graph-image.ts';
 import { ReportSectionFrame } from './ReportSectionFrame.tsx';
+import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
 
 export type { ReportMode } from './ReportValues.tsx';
 
@@ -171,32 +172,17 @@ function QueryLogSection({ doc }: { doc: ReportDocument }) {
       {doc.queryLog.length === 0 ? (
         <p className="muted">Nothing has been asked for this assignment yet.</p>
       ) : (
-        <div className="report-table">
-          <table aria-label="Query log">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Parameters</th>
-                <th scope="col" className="report-num">
-                  Cost
-                </th>
-                <th scope="col">Request id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {doc.queryLog.map((entry, index) => (
-                <tr key={`${entry.at}:${index}`}>
-                  <td className="report-nowrap">{formatDateTime(entry.at)}</td>
-                  <td className="mono">{entry.operation}</td>
-                  <td className="mono report-params">{entry.parameters}</td>
-                  <td className="report-num">{chargeText(entry)}</td>
-                  <td className="mono report-id">{entry.requestId ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ReportTableFrame label="Query log" columns={['Time', 'Operation', 'Parameters', numeric('Cost'), 'Request id']}>
+          {doc.queryLog.map((entry, index) => (
+            <tr key={`${entry.at}:${index}`}>
+              <td className="report-nowrap">{formatDateTime(entry.at)}</td>
+              <td className="mono">{entry.operation}</td>
+              <td className="mono report-params">{entry.parameters}</td>
+              <td className="report-num">{chargeText(entry)}</td>
+              <td className="mono report-id">{entry.requestId ?? '—'}</td>
+            </tr>
+          ))}
+        </ReportTableFrame>
       )}
     </ReportSectionFrame>
   );
@@ -228,34 +214,22 @@ function CitationAppendix({ doc }: { doc: ReportDocument }) {
   return (
     <ReportSectionFrame className="report-section report-section--meta report-appendix" headingId="report-appendix" title="Citation appendix">
       <p className="muted">Every value printed above, alternatives included, with its field, status and endnotes: the rows of the attached citations.csv.</p>
-      <div className="report-table">
-        <table aria-label="Citation appendix">
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Value as printed</th>
-              <th scope="col">Status</th>
-              <th scope="col">Endnotes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, rowIndex) => (
-              <tr key={`${row.field}:${row.alternativeKey ?? ''}:${rowIndex}`}>
-                <td>
-                  {row.label}
-                  {row.role === 'alternative' ? ' (alternative)' : ''}
-                  <span className="report-appendix__field mono">
-                    {row.section} · {row.field}
-                  </span>
-                </td>
-                <td>{row.status === 'unavailable' ? '—' : row.printed}</td>
-                <td>{statusWords(row.status).label}</td>
-                <td className="report-nowrap">{row.markers.map((number) => `[${number}]`).join(' ') || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ReportTableFrame label="Citation appendix" columns={['Field', 'Value as printed', 'Status', 'Endnotes']}>
+        {rows.map((row, rowIndex) => (
+          <tr key={`${row.field}:${row.alternativeKey ?? ''}:${rowIndex}`}>
+            <td>
+              {row.label}
+              {row.role === 'alternative' ? ' (alternative)' : ''}
+              <span className="report-appendix__field mono">
+                {row.section} · {row.field}
+              </span>
+            </td>
+            <td>{row.status === 'unavailable' ? '—' : row.printed}</td>
+            <td>{statusWords(row.status).label}</td>
+            <td className="report-nowrap">{row.markers.map((number) => `[${number}]`).join(' ') || '—'}</td>
+          </tr>
+        ))}
+      </ReportTableFrame>
     </ReportSectionFrame>
   );
 }

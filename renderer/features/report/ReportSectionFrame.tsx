@@ -2,6 +2,7 @@
 // the heading), the lines saying what it does not have yet, its parts' subheadings, and the note of
 // what did not add up. The comparables and title research parts differ only in their class prefix.
 import type { ReactNode } from 'react';
+import './report-parts.css';
 
 export function ReportSectionFrame(props: { className: string; headingId: string; title: ReactNode; section?: string; aside?: ReactNode; children: ReactNode }) {
   return (
@@ -49,6 +50,21 @@ export function PartProblems({ prefix, problems, label }: { prefix: string; prob
           <li key={problem}>{problem}</li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/**
+ * A part of a section, labelled by its heading. A `modifier` part also carries `${prefix}__part--${id}`
+ * (the class its print rules name).
+ */
+export function ReportPart({ prefix, id, title, modifier, children }: { prefix: string; id: string; title: ReactNode; modifier?: boolean; children: ReactNode }) {
+  return (
+    <div className={modifier ? `${prefix}__part ${prefix}__part--${id}` : `${prefix}__part`} aria-labelledby={`${prefix}-${id}`}>
+      <PartHeading prefix={prefix} id={id}>
+        {title}
+      </PartHeading>
+      {children}
     </div>
   );
 }

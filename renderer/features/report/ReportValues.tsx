@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../shared/format-date.ts';
 import { citationView } from '../../../shared/report/citation.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { flagsStatus, markersFor, statusWords, type NumberedCitation } from './report-model.ts';
+import { ReportTableFrame } from './ReportTableFrame.tsx';
 
 export type ReportMode = 'screen' | 'print';
 
@@ -146,38 +147,28 @@ function ChoiceNote({ value, context }: { value: CitedValue; context: ValueConte
 
 export function TableView({ table, context }: { table: ReportTable; context: ValueContext }) {
   return (
-    <div className="report-table">
-      <table aria-label={table.title}>
-        <caption>{table.title}</caption>
-        <thead>
-          <tr>
-            {table.columns.map((column) => (
-              <th key={column.key} scope="col">
-                {column.label}
-              </th>
-            ))}
+    <ReportTableFrame
+      label={table.title}
+      caption={table.title}
+      columns={table.columns.map((column) => column.label)}
+      after={table.note && table.rows.length > 0 && <p className="report-table__note muted">{table.note}</p>}
+    >
+      {table.rows.length === 0 ? (
+        <tr>
+          <td colSpan={table.columns.length} className="muted">
+            {table.note ?? 'None in the sources.'}
+          </td>
+        </tr>
+      ) : (
+        table.rows.map((row, rowIndex) => (
+          <tr key={rowIndex}>
+            {table.columns.map((column) => {
+              const cell = row[column.key];
+              return <td key={column.key}>{cell ? <ValueLine value={cell} context={context} /> : <span className="muted">—</span>}</td>;
+            })}
           </tr>
-        </thead>
-        <tbody>
-          {table.rows.length === 0 ? (
-            <tr>
-              <td colSpan={table.columns.length} className="muted">
-                {table.note ?? 'None in the sources.'}
-              </td>
-            </tr>
-          ) : (
-            table.rows.map((row, rowIndex) => (
-              <tr key={rowIndex}>
-                {table.columns.map((column) => {
-                  const cell = row[column.key];
-                  return <td key={column.key}>{cell ? <ValueLine value={cell} context={context} /> : <span className="muted">—</span>}</td>;
-                })}
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-      {table.note && table.rows.length > 0 && <p className="report-table__note muted">{table.note}</p>}
-    </div>
+        ))
+      )}
+    </ReportTableFrame>
   );
 }

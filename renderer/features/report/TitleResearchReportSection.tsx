@@ -4,14 +4,15 @@
 // records' endnotes, its dates, its confidence and the researcher's decision), the decisions with
 // their notes, the owner's portfolio and the parcel's runsheet. An owner's name is a value: wherever
 // it is printed its endnote markers follow it.
-import type { ReactNode } from 'react';
 import type { CitedValue, TitleResearchLink, TitleResearchNode, TitleResearchPortfolio, TitleResearchRunsheet, TitleResearchSection } from '../../../shared/report/document.ts';
 import { formatDateTime, formatDay } from '../../../shared/format-date.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { LimitationItem, Markers, ValueDetails, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useGraphImage, type GraphImageState } from './graph-image.ts';
-import { MissingLines, PartHeading, PartProblems, ReportSectionFrame } from './ReportSectionFrame.tsx';
+import { MissingLines, PartProblems, ReportPart, ReportSectionFrame } from './ReportSectionFrame.tsx';
+import { ReportFigure } from './ReportFigure.tsx';
 import './title-research-report.css';
+import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
 
 type Graph = NonNullable<TitleResearchSection['graph']>;
 
@@ -23,8 +24,7 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
       <MissingLines lines={section.missing} label="What the title research does not have yet" />
       <PartProblems prefix="report-title" problems={section.problems} label="Read with care" />
       {section.graph && (
-        <div className="report-title__part" aria-labelledby="report-title-graph">
-          <Subheading id="graph">Entity graph</Subheading>
+        <ReportPart prefix="report-title" id="graph" title="Entity graph">
           {graphImage ? <GraphFigure graph={section.graph} image={graphImage} /> : <DrawnGraphFigure graph={section.graph} />}
           {[...section.graph.caps, ...section.graph.notes].length > 0 && (
             <ul className="report-title__notes" aria-label="What the graph does not show">
@@ -35,11 +35,10 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
           )}
           <EntitiesTable graph={section.graph} context={context} />
           <LinksTable graph={section.graph} nodes={nodes} context={context} />
-        </div>
+        </ReportPart>
       )}
       {section.decisions.length > 0 && (
-        <div className="report-title__part" aria-labelledby="report-title-decisions">
-          <Subheading id="decisions">The researcher’s decisions</Subheading>
+        <ReportPart prefix="report-title" id="decisions" title="The researcher’s decisions">
           <ol className="report-title__decisions">
             {section.decisions.map((decision) => {
               const link = links.get(decision.edgeKey);
@@ -53,19 +52,11 @@ export function TitleResearchReportSection({ section, context, graphImage }: { s
             })}
           </ol>
           <CutOff graph={section.graph} nodes={nodes} context={context} />
-        </div>
+        </ReportPart>
       )}
       {section.portfolio && <PortfolioPart portfolio={section.portfolio} context={context} />}
       {section.runsheet && <RunsheetPart runsheet={section.runsheet} context={context} />}
     </ReportSectionFrame>
-  );
-}
-
-function Subheading({ id, children }: { id: string; children: ReactNode }) {
-  return (
-    <PartHeading prefix="report-title" id={id}>
-      {children}
-    </PartHeading>
   );
 }
 
@@ -88,20 +79,18 @@ function GraphFigure({ graph, image }: { graph: Graph; image: GraphImageState })
     'The legend is drawn along its foot; the tables below list every entity and link with its sources.',
   ].join(' ');
   return (
-    <figure className={`report-graph report-graph--${image.status}`} data-testid="report-graph">
-      {image.status === 'ready' && <img className="report-graph__image" src={image.dataUrl} alt={graph.spec.altText} width={image.widthPx} height={image.heightPx} />}
-      {image.status === 'loading' && (
-        <p className="report-graph__loading muted" role="status">
-          Drawing the graph…
-        </p>
-      )}
-      {image.status === 'failed' && (
+    <ReportFigure
+      block="report-graph"
+      image={image}
+      alt={graph.spec.altText}
+      loading="Drawing the graph…"
+      failed={(message) => (
         <p className="report-graph__failed" role="note">
-          The graph could not be drawn here ({image.message}). Its tables below list every entity and every link it holds.
+          The graph could not be drawn here ({message}). Its tables below list every entity and every link it holds.
         </p>
       )}
-      <figcaption className="report-graph__caption">{caption}</figcaption>
-    </figure>
+      caption={caption}
+    />
   );
 }
 
@@ -126,37 +115,22 @@ function LinkWords({ link, nodes, context }: { link: TitleResearchLink; nodes: R
 
 function EntitiesTable({ graph, context }: { graph: Graph; context: ValueContext }) {
   return (
-    <div className="report-table report-title__entities">
-      <table aria-label="The graph’s entities">
-        <caption>Entities</caption>
-        <thead>
-          <tr>
-            <th scope="col">Entity</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Detail</th>
-            <th scope="col" className="report-num">
-              Steps from the subject
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {graph.nodes.map((node) => (
-            <tr key={node.id} className={node.cutOff ? 'report-title__row--cut-off' : undefined}>
-              <td>
-                <NodeName node={node} fallback={node.label} context={context} />
-                {node.root && <span className="report-flag">Subject</span>}
-                {node.cutOff && <span className="report-flag report-title__flag--cut">Reached only through a cut link</span>}
-                {/* An owner's node is Plat's grouping of a name, not a service id: only entities show theirs. */}
-                {node.kind !== 'owner' && <span className="report-title__id mono">{node.id}</span>}
-              </td>
-              <td>{node.kindLabel}</td>
-              <td>{node.sublabel}</td>
-              <td className="report-num">{node.depth}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ReportTableFrame label="The graph’s entities" caption="Entities" className="report-title__entities" columns={['Entity', 'Kind', 'Detail', numeric('Steps from the subject')]}>
+      {graph.nodes.map((node) => (
+        <tr key={node.id} className={node.cutOff ? 'report-title__row--cut-off' : undefined}>
+          <td>
+            <NodeName node={node} fallback={node.label} context={context} />
+            {node.root && <span className="report-flag">Subject</span>}
+            {node.cutOff && <span className="report-flag report-title__flag--cut">Reached only through a cut link</span>}
+            {/* An owner's node is Plat's grouping of a name, not a service id: only entities show theirs. */}
+            {node.kind !== 'owner' && <span className="report-title__id mono">{node.id}</span>}
+          </td>
+          <td>{node.kindLabel}</td>
+          <td>{node.sublabel}</td>
+          <td className="report-num">{node.depth}</td>
+        </tr>
+      ))}
+    </ReportTableFrame>
   );
 }
 
@@ -207,18 +181,23 @@ function LinksTable({ graph, nodes, context }: { graph: Graph; nodes: ReadonlyMa
   const warnings = new Map<string, number>();
   for (const link of graph.links) if (link.warning && !warnings.has(link.warning)) warnings.set(link.warning, warnings.size + 1);
   return (
-    <div className="report-table report-title__links">
-      {warnings.size > 0 && (
-        <ol className="report-title__warnings" aria-label="What the leads ask">
-          {[...warnings].map(([warning, number]) => (
-            <li key={number} value={number}>
-              {warning}
-            </li>
-          ))}
-        </ol>
-      )}
-      <table aria-label="The graph’s links">
-        <caption>Links, and why each exists</caption>
+    <ReportTableFrame
+      label="The graph’s links"
+      caption="Links, and why each exists"
+      className="report-title__links"
+      columns={['Link', 'Rule and supporting records', 'Dates', 'Confidence', 'Decision']}
+      before={
+        warnings.size > 0 && (
+          <ol className="report-title__warnings" aria-label="What the leads ask">
+            {[...warnings].map(([warning, number]) => (
+              <li key={number} value={number}>
+                {warning}
+              </li>
+            ))}
+          </ol>
+        )
+      }
+      colgroup={
         <colgroup>
           <col className="report-title__col-link" />
           <col />
@@ -226,51 +205,41 @@ function LinksTable({ graph, nodes, context }: { graph: Graph; nodes: ReadonlyMa
           <col className="report-title__col-confidence" />
           <col className="report-title__col-decision" />
         </colgroup>
-        <thead>
-          <tr>
-            <th scope="col">Link</th>
-            <th scope="col">Rule and supporting records</th>
-            <th scope="col">Dates</th>
-            <th scope="col">Confidence</th>
-            <th scope="col">Decision</th>
-          </tr>
-        </thead>
-        <tbody>
-          {graph.links.map((link) => (
-            <tr key={link.key} data-link={link.key} className={`report-title__row--${link.decision?.decision ?? link.strength}`}>
-              <td>
-                <LinkWords link={link} nodes={nodes} context={context} />
-              </td>
-              <td>
-                <span className="report-title__rule">{link.ruleLabel}</span>
-                <span className={`report-flag report-title__flag--${link.strength}`}>{link.strength === 'lead' ? 'Lead' : 'Fact'}</span>
-                {link.warning && <span className="report-title__warning-key"> ({warnings.get(link.warning)})</span>}
-                {/* The rule in words, followed (like a value) by the records it rests on. */}
-                <ul className="report-section__limitations report-title__why">
-                  <LimitationItem limitation={{ text: link.because, citationIds: link.citationIds }} context={context} />
-                </ul>
-              </td>
-              <td>
-                <LinkDates link={link} context={context} />
-              </td>
-              <td className="report-nowrap">{link.confidence === null ? <span className="muted">Not given</span> : String(link.confidence)}</td>
-              <td>
-                {link.decision ? (
-                  <>
-                    <DecisionWord decision={link.decision.decision} />
-                    <span className="report-title__note"> {link.decision.note}</span> <Moment at={link.decision.at} />
-                  </>
-                ) : link.strength === 'lead' ? (
-                  <span className="report-title__undecided">Not confirmed yet</span>
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+      }
+    >
+      {graph.links.map((link) => (
+        <tr key={link.key} data-link={link.key} className={`report-title__row--${link.decision?.decision ?? link.strength}`}>
+          <td>
+            <LinkWords link={link} nodes={nodes} context={context} />
+          </td>
+          <td>
+            <span className="report-title__rule">{link.ruleLabel}</span>
+            <span className={`report-flag report-title__flag--${link.strength}`}>{link.strength === 'lead' ? 'Lead' : 'Fact'}</span>
+            {link.warning && <span className="report-title__warning-key"> ({warnings.get(link.warning)})</span>}
+            {/* The rule in words, followed (like a value) by the records it rests on. */}
+            <ul className="report-section__limitations report-title__why">
+              <LimitationItem limitation={{ text: link.because, citationIds: link.citationIds }} context={context} />
+            </ul>
+          </td>
+          <td>
+            <LinkDates link={link} context={context} />
+          </td>
+          <td className="report-nowrap">{link.confidence === null ? <span className="muted">Not given</span> : String(link.confidence)}</td>
+          <td>
+            {link.decision ? (
+              <>
+                <DecisionWord decision={link.decision.decision} />
+                <span className="report-title__note"> {link.decision.note}</span> <Moment at={link.decision.at} />
+              </>
+            ) : link.strength === 'lead' ? (
+              <span className="report-title__undecided">Not confirmed yet</span>
+            ) : (
+              <span className="muted">—</span>
+            )}
+          </td>
+        </tr>
+      ))}
+    </ReportTableFrame>
   );
 }
 
@@ -339,8 +308,7 @@ function PortfolioPart({ portfolio, context }: { portfolio: TitleResearchPortfol
   const cut = portfolio.holdings.filter((row) => row.cut !== null).length;
   const reasons = reasonsOf(portfolio.holdings.flatMap((row) => [row.address, row.identifier, row.use, row.assessed, row.lastSalePrice, row.lastSaleDate]));
   return (
-    <div className="report-title__part report-title__part--portfolio" aria-labelledby="report-title-portfolio">
-      <Subheading id="portfolio">Owner portfolio</Subheading>
+    <ReportPart prefix="report-title" id="portfolio" title="Owner portfolio" modifier>
       <p className="report-title__lead">
         Holdings of{' '}
         <strong>
@@ -361,62 +329,44 @@ function PortfolioPart({ portfolio, context }: { portfolio: TitleResearchPortfol
           ))}
         </p>
       )}
-      <div className="report-table">
-        <table aria-label="Holdings of the subject’s owner">
-          <thead>
-            <tr>
-              <th scope="col">Address</th>
-              <th scope="col">{portfolio.identifierLabel}</th>
-              <th scope="col">Use</th>
-              <th scope="col" className="report-num">
-                Assessed value
-              </th>
-              <th scope="col" className="report-num">
-                Last sale price
-              </th>
-              <th scope="col">Last sale date</th>
+      <ReportTableFrame label="Holdings of the subject’s owner" columns={['Address', portfolio.identifierLabel, 'Use', numeric('Assessed value'), numeric('Last sale price'), 'Last sale date']}>
+        {portfolio.holdings.length === 0 ? (
+          <tr>
+            <td colSpan={6} className="muted">
+              No holding of this owner in the pages loaded.
+            </td>
+          </tr>
+        ) : (
+          portfolio.holdings.map((row) => (
+            <tr key={row.propertyRef} className={row.cut ? 'report-title__row--cut-holding' : row.subject ? 'report-title__row--subject' : undefined}>
+              <td>
+                <CellValue value={row.address} reasons={reasons} context={context} />
+                {row.subject && <span className="report-flag">Subject</span>}
+                {row.cut && (
+                  <span className="report-title__holding-cut">
+                    <DecisionWord decision="cut" /> by the researcher: {row.cut.note}
+                  </span>
+                )}
+              </td>
+              <td className="report-nowrap">
+                <CellValue value={row.identifier} reasons={reasons} context={context} />
+              </td>
+              <td>
+                <CellValue value={row.use} reasons={reasons} context={context} />
+              </td>
+              <td className="report-num">
+                <CellValue value={row.assessed} reasons={reasons} context={context} />
+              </td>
+              <td className="report-num">
+                <CellValue value={row.lastSalePrice} reasons={reasons} context={context} />
+              </td>
+              <td>
+                <CellValue value={row.lastSaleDate} reasons={reasons} context={context} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {portfolio.holdings.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No holding of this owner in the pages loaded.
-                </td>
-              </tr>
-            ) : (
-              portfolio.holdings.map((row) => (
-                <tr key={row.propertyRef} className={row.cut ? 'report-title__row--cut-holding' : row.subject ? 'report-title__row--subject' : undefined}>
-                  <td>
-                    <CellValue value={row.address} reasons={reasons} context={context} />
-                    {row.subject && <span className="report-flag">Subject</span>}
-                    {row.cut && (
-                      <span className="report-title__holding-cut">
-                        <DecisionWord decision="cut" /> by the researcher: {row.cut.note}
-                      </span>
-                    )}
-                  </td>
-                  <td className="report-nowrap">
-                    <CellValue value={row.identifier} reasons={reasons} context={context} />
-                  </td>
-                  <td>
-                    <CellValue value={row.use} reasons={reasons} context={context} />
-                  </td>
-                  <td className="report-num">
-                    <CellValue value={row.assessed} reasons={reasons} context={context} />
-                  </td>
-                  <td className="report-num">
-                    <CellValue value={row.lastSalePrice} reasons={reasons} context={context} />
-                  </td>
-                  <td>
-                    <CellValue value={row.lastSaleDate} reasons={reasons} context={context} />
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+          ))
+        )}
+      </ReportTableFrame>
       <Reasons reasons={reasons} label="Why a holding’s value is a dash" />
       {cut > 0 && (
         <p className="report-title__variants">
@@ -447,54 +397,38 @@ function PortfolioPart({ portfolio, context }: { portfolio: TitleResearchPortfol
         </p>
       )}
       <PartProblems prefix="report-title" problems={portfolio.problems} label="Search pages that could not be read" />
-    </div>
+    </ReportPart>
   );
 }
 
 function RunsheetPart({ runsheet, context }: { runsheet: TitleResearchRunsheet; context: ValueContext }) {
   const reasons = reasonsOf(runsheet.entries.flatMap((entry) => [entry.date, entry.party, entry.price]));
   return (
-    <div className="report-title__part report-title__part--runsheet" aria-labelledby="report-title-runsheet">
-      <Subheading id="runsheet">Runsheet of parcel {runsheet.parcel}</Subheading>
+    <ReportPart prefix="report-title" id="runsheet" title={`Runsheet of parcel ${runsheet.parcel}`} modifier>
       <p className="report-title__lead muted">Every transfer and ownership record the answers hold for the parcel, in date order: the chain of title only as far as the records go.</p>
-      <div className="report-table">
-        <table aria-label={`Runsheet of parcel ${runsheet.parcel}`}>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Event</th>
-              <th scope="col">Owner named</th>
-              <th scope="col" className="report-num">
-                Price
-              </th>
-              <th scope="col">What the record says</th>
+      <ReportTableFrame label={`Runsheet of parcel ${runsheet.parcel}`} columns={['Date', 'Event', 'Owner named', numeric('Price'), 'What the record says']}>
+        {runsheet.entries.length === 0 ? (
+          <tr>
+            <td colSpan={5} className="muted">
+              No transfer or ownership record of this parcel in the answers.
+            </td>
+          </tr>
+        ) : (
+          runsheet.entries.map((entry) => (
+            <tr key={entry.key}>
+              <td className="report-nowrap">
+                <CellValue value={entry.date} reasons={reasons} context={context} />
+              </td>
+              <td>{entry.eventLabel}</td>
+              <td>
+                <CellValue value={entry.party} reasons={reasons} context={context} />
+              </td>
+              <td className="report-num">{entry.price ? <CellValue value={entry.price} reasons={reasons} context={context} /> : <span className="muted">—</span>}</td>
+              <td className="report-title__detail">{entry.detail}</td>
             </tr>
-          </thead>
-          <tbody>
-            {runsheet.entries.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="muted">
-                  No transfer or ownership record of this parcel in the answers.
-                </td>
-              </tr>
-            ) : (
-              runsheet.entries.map((entry) => (
-                <tr key={entry.key}>
-                  <td className="report-nowrap">
-                    <CellValue value={entry.date} reasons={reasons} context={context} />
-                  </td>
-                  <td>{entry.eventLabel}</td>
-                  <td>
-                    <CellValue value={entry.party} reasons={reasons} context={context} />
-                  </td>
-                  <td className="report-num">{entry.price ? <CellValue value={entry.price} reasons={reasons} context={context} /> : <span className="muted">—</span>}</td>
-                  <td className="report-title__detail">{entry.detail}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+          ))
+        )}
+      </ReportTableFrame>
       <Reasons reasons={reasons} label="Why a runsheet value is a dash" />
       {runsheet.gaps.length > 0 && (
         <ul className="report-section__limitations report-title__gaps" aria-label="What the records do not show">
@@ -504,6 +438,6 @@ function RunsheetPart({ runsheet, context }: { runsheet: TitleResearchRunsheet; 
         </ul>
       )}
       <PartProblems prefix="report-title" problems={runsheet.problems} label="Answers the runsheet could not use" />
-    </div>
+    </ReportPart>
   );
 }

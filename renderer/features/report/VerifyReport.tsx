@@ -18,6 +18,7 @@ import { HiddenFileInput } from '../../components/HiddenFileInput.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { OUTCOME_WORDS, reportSourceRequests, verificationHeadline } from './report-model.ts';
 import './verify-report.css';
+import { ReportTableFrame } from './ReportTableFrame.tsx';
 
 // The bridge carries at most about 11 MiB of PDF (ipc.ts verifyReport): said before reading, not after.
 const MAX_PDF_BYTES = Math.floor((15 * 1024 * 1024 * 3) / 4);
@@ -122,35 +123,22 @@ function VerificationResult(props: { result: ReportVerification; fileName: strin
         </p>
       )}
       {result.rows.length > 0 && (
-        <div className="report-table">
-          <table aria-label="Values in the PDF">
-            <thead>
-              <tr>
-                <th scope="col">Value</th>
-                <th scope="col">In the PDF</th>
-                <th scope="col">Plat holds now</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {problemsFirst.map((row, index) => (
-                <tr key={`${row.field}:${index}`} data-outcome={row.outcome} className={`report-verify__row report-verify__row--${row.outcome}`}>
-                  <td>
-                    {row.label}
-                    <span className="report-appendix__field mono">{row.field}</span>
-                  </td>
-                  <td>{row.printed}</td>
-                  <td>{row.current ?? <span className="muted">—</span>}</td>
-                  <td>
-                    <span className={`report-outcome report-outcome--${row.outcome}`}>{OUTCOME_WORDS[row.outcome]}</span>
-                  </td>
-                  <td className="report-verify__citation">{row.citation}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ReportTableFrame label="Values in the PDF" columns={['Value', 'In the PDF', 'Plat holds now', 'Outcome', 'Source']}>
+          {problemsFirst.map((row, index) => (
+            <tr key={`${row.field}:${index}`} data-outcome={row.outcome} className={`report-verify__row report-verify__row--${row.outcome}`}>
+              <td>
+                {row.label}
+                <span className="report-appendix__field mono">{row.field}</span>
+              </td>
+              <td>{row.printed}</td>
+              <td>{row.current ?? <span className="muted">—</span>}</td>
+              <td>
+                <span className={`report-outcome report-outcome--${row.outcome}`}>{OUTCOME_WORDS[row.outcome]}</span>
+              </td>
+              <td className="report-verify__citation">{row.citation}</td>
+            </tr>
+          ))}
+        </ReportTableFrame>
       )}
     </section>
   );

@@ -28,6 +28,12 @@ export function rateText(key: RateKey, value: number): string {
   return `${sign}${formatDollars(Math.abs(value))} ${words}`;
 }
 
+/** A suggested rate with its 95 % interval when the regression gives one: "$150 per sq ft ($120 per sq ft to $180 per sq ft)". */
+export function rateWithInterval(key: RateKey, estimate: { value: number; ciLow: number | null; ciHigh: number | null }): string {
+  const interval = estimate.ciLow !== null && estimate.ciHigh !== null ? ` (${rateText(key, estimate.ciLow)} to ${rateText(key, estimate.ciHigh)})` : '';
+  return `${rateText(key, estimate.value)}${interval}`;
+}
+
 /** A percent of the sale price as the grid prints it: "−8.9 %", "14.6 %". */
 export function percentText(value: number): string {
   return `${value < 0 ? MINUS : ''}${percent.format(Math.abs(value))} %`;
