@@ -11,6 +11,7 @@ import { invalidatePricing, useBudgets } from '../../platform/core-queries.ts';
 import { budgetsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
 import { Field, fieldIds } from '../../components/TextField.tsx';
+import { ActionForm } from '../../components/ActionForm.tsx';
 
 export function BudgetSettings() {
   const budgets = useBudgets();
@@ -73,13 +74,10 @@ function BudgetForm({ stored }: { stored: Budgets }) {
   const thresholdIds = fieldIds(ids.threshold, { hint: true, error: errors.threshold !== undefined });
 
   return (
-    <form
+    <ActionForm
       className="settings-form"
       aria-label="Budgets"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
+      onSubmit={submit}
     >
       <div className="settings-row">
         <Field
@@ -132,6 +130,6 @@ function BudgetForm({ stored }: { stored: Budgets }) {
         {savedNote && <Outcome tone={savedNote.reached ? 'warning' : 'ok'}>{savedNote.text}</Outcome>}
       </div>
       {save.isError && <ErrorNotice error={save.error} />}
-    </form>
+    </ActionForm>
   );
 }

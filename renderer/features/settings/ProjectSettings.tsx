@@ -14,6 +14,7 @@ import { invalidatePricing, useProjects } from '../../platform/core-queries.ts';
 import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
+import { ActionForm } from '../../components/ActionForm.tsx';
 
 interface ProjectRow extends Project {
   active: boolean;
@@ -159,13 +160,10 @@ function CreateProjectForm() {
 
   const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
   return (
-    <form
+    <ActionForm
       className="settings-form settings-form--inline"
       aria-label="New project"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
+      onSubmit={submit}
     >
       <div className="settings-row">
         <TextField
@@ -192,7 +190,7 @@ function CreateProjectForm() {
       </div>
       {created && <Outcome tone="ok">{created}</Outcome>}
       {create.isError && <ErrorNotice error={create.error} />}
-    </form>
+    </ActionForm>
   );
 }
 
@@ -253,13 +251,10 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
   const capReached = typedCap.ok ? capAlreadyReached('project', typedCap.value, project.spentMicroUsd) : null;
   const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined, warning: capReached !== null });
   return (
-    <form
+    <ActionForm
       className="settings-editor"
       aria-labelledby={ids.title}
-      onSubmit={(event) => {
-        event.preventDefault();
-        save();
-      }}
+      onSubmit={save}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.preventDefault();
@@ -326,6 +321,6 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
       {note && <Outcome tone={noteWarns ? 'warning' : 'ok'}>{note}</Outcome>}
       {update.isError && <ErrorNotice error={update.error} />}
       {activate.isError && <ErrorNotice error={activate.error} />}
-    </form>
+    </ActionForm>
   );
 }
