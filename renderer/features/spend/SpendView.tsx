@@ -344,6 +344,10 @@ function Ledger() {
   const total = ledger.data?.total ?? 0;
   const filtered = isFiltered(form);
   const openProjects = projects.data?.projects ?? [];
+  const dateFields = [
+    [ids.from, 'From', 'fromDate'],
+    [ids.to, 'To (inclusive)', 'toDate'],
+  ] as const;
 
   return (
     <section className="spend-section spend-ledger" aria-labelledby="spend-ledger-title">
@@ -369,30 +373,20 @@ function Ledger() {
             ))}
           </select>
         </label>
-        <label className="spend-filters__field" htmlFor={ids.from}>
-          <span>From</span>
-          <input
-            id={ids.from}
-            className="input"
-            type="date"
-            value={form.fromDate}
-            aria-invalid={!checked.ok && checked.field === 'fromDate'}
-            aria-describedby={!checked.ok ? ids.error : undefined}
-            onChange={(event) => update({ fromDate: event.target.value })}
-          />
-        </label>
-        <label className="spend-filters__field" htmlFor={ids.to}>
-          <span>To (inclusive)</span>
-          <input
-            id={ids.to}
-            className="input"
-            type="date"
-            value={form.toDate}
-            aria-invalid={!checked.ok && checked.field === 'toDate'}
-            aria-describedby={!checked.ok ? ids.error : undefined}
-            onChange={(event) => update({ toDate: event.target.value })}
-          />
-        </label>
+        {dateFields.map(([id, label, field]) => (
+          <label key={field} className="spend-filters__field" htmlFor={id}>
+            <span>{label}</span>
+            <input
+              id={id}
+              className="input"
+              type="date"
+              value={form[field]}
+              aria-invalid={!checked.ok && checked.field === field}
+              aria-describedby={!checked.ok ? ids.error : undefined}
+              onChange={(event) => update({ [field]: event.target.value })}
+            />
+          </label>
+        ))}
         {filtered && (
           <button type="button" className="button button--small spend-filters__clear" onClick={() => update(emptyLedgerFilterForm)}>
             Clear filters
