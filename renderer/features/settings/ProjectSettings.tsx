@@ -58,8 +58,8 @@ export function ProjectSettings() {
       render: (row) => (
         <>
           {row.name}
-          {row.active && <span className="settings-badge settings-badge--active">Active</span>}
-          {row.archived && <span className="settings-badge">Archived</span>}
+          {row.active && <span className="badge settings-badge settings-badge--active">Active</span>}
+          {row.archived && <span className="badge settings-badge">Archived</span>}
         </>
       ),
     },
@@ -263,8 +263,8 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
       }}
     >
       <h3 id={ids.title}>
-        Change “{project.name}”{project.archived && <span className="settings-badge">Archived</span>}
-        {project.active && <span className="settings-badge settings-badge--active">Active</span>}
+        Change “{project.name}”{project.archived && <span className="badge settings-badge">Archived</span>}
+        {project.active && <span className="badge settings-badge settings-badge--active">Active</span>}
       </h3>
       <div className="settings-row">
         <TextField

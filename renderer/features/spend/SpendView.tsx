@@ -148,7 +148,7 @@ const projectSpendColumns: Column<ProjectSpendRow>[] = [
       ) : (
         <>
           {row.name}
-          {row.archived && <span className="spend-badge spend-badge--muted">archived</span>}
+          {row.archived && <span className="badge spend-badge spend-badge--muted">archived</span>}
         </>
       ),
   },
@@ -214,7 +214,7 @@ function ledgerColumns(projects: readonly Project[] | undefined): Column<LedgerR
       render: (row) => {
         const kind = rowKindLabel(row);
         if (kind) {
-          return <span className={`spend-badge spend-badge--${row.kind}`}>{kind}</span>;
+          return <span className={`badge spend-badge spend-badge--${row.kind}`}>{kind}</span>;
         }
         return (
           <span className="spend-ledger__op" title={row.operation}>
@@ -462,9 +462,9 @@ function Ledger() {
         />
       )}
       <p className="spend-legend muted">
-        <span className="spend-badge spend-badge--reconciliation">Reconciliation</span> a charge the service took without
+        <span className="badge spend-badge spend-badge--reconciliation">Reconciliation</span> a charge the service took without
         reporting it on a call, found by comparing the balance with the reported charges; it counts in the totals.{' '}
-        <span className="spend-badge spend-badge--credit">Credit</span> the balance rose (a top-up of credit); not a charge,
+        <span className="badge spend-badge spend-badge--credit">Credit</span> the balance rose (a top-up of credit); not a charge,
         not counted. <strong>Unreported</strong> on a call is the part of its charge found that way.
       </p>
     </section>
