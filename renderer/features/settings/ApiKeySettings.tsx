@@ -92,8 +92,8 @@ export function ApiKeySettings() {
           it is never shown again.{localMode && ' The local sample service needs no key.'}
         </>
       }
+      reads={keyStatus}
     >
-      {keyStatus.isError && <ErrorNotice error={keyStatus.error} onRetry={() => void keyStatus.refetch()} />}
       {words && status && (
         <div className={`settings-current settings-current--${words.tone}`} data-testid="key-status">
           <span className={`status-dot status-dot--${status.configured ? 'ready' : 'none'} settings-dot`} aria-hidden="true" />

@@ -20,8 +20,8 @@ export function BudgetSettings() {
       id="settings-budgets"
       title="Budgets"
       description="Hard limits on spending. A call that would go over a cap is refused before it is sent; caps per assignment are set on projects below."
+      reads={budgets}
     >
-      {budgets.isError && <ErrorNotice error={budgets.error} onRetry={() => void budgets.refetch()} />}
       {budgets.isPending && <p className="muted" role="status">Reading budgets…</p>}
       {budgets.data && <BudgetForm stored={budgets.data} />}
     </SettingsSection>

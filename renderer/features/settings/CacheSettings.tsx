@@ -30,8 +30,8 @@ export function CacheSettings() {
       id="settings-cache"
       title="Cache"
       description="Answers Plat already has are shown again for free. Answers you paid for never expire by age: they leave only when the cache is full or cleared, so a record is never bought twice by accident."
+      reads={cache}
     >
-      {cache.isError && <ErrorNotice error={cache.error} onRetry={() => void cache.refetch()} />}
       {cache.isPending && <p className="muted" role="status">Reading the cache…</p>}
       {cache.data && (
         <>

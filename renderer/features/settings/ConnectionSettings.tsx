@@ -26,8 +26,8 @@ export function ConnectionSettings() {
       id="settings-connection"
       title="Service connection"
       description="Where Plat sends its calls: the bundled local sample (free, public-record sample data) or a live Property Records Service."
+      reads={info}
     >
-      {info.isError && <ErrorNotice error={info.error} onRetry={() => void info.refetch()} />}
       {service ? (
         <>
           <CurrentConnection service={service} />

@@ -89,8 +89,8 @@ export function ProjectSettings() {
       id="settings-projects"
       title="Projects"
       description="One project per assignment. New calls are charged to the active project, and its cap is enforced like the session cap."
+      reads={projects}
     >
-      {projects.isError && <ErrorNotice error={projects.error} onRetry={() => void projects.refetch()} />}
       <div className="settings-row">
         <Field id={ids.active} label="Active project" hint="Calls made from now on are charged to it.">
           <select

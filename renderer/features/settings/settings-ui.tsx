@@ -1,9 +1,18 @@
 // The Settings view's building blocks: a titled section, a dollar input and an outcome line (the
 // labelled field is components/TextField.tsx, the confirmation dialog components/Dialog.tsx).
 import type { ReactNode } from 'react';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { splitNextStep } from './settings-model.ts';
 
-export function SettingsSection(props: { id: string; title: string; description: ReactNode; children: ReactNode }) {
+/** A section reads what it shows from one query; a failure to read it comes first, with a retry. */
+export function SettingsSection(props: {
+  id: string;
+  title: string;
+  description: ReactNode;
+  reads: { isError: boolean; error: unknown; refetch: () => unknown };
+  children: ReactNode;
+}) {
+  const { reads } = props;
   const titleId = `${props.id}-title`;
   return (
     <section className="settings-section" id={props.id} aria-labelledby={titleId}>
@@ -13,7 +22,10 @@ export function SettingsSection(props: { id: string; title: string; description:
         </h2>
         <p className="muted">{props.description}</p>
       </header>
-      <div className="settings-section__body">{props.children}</div>
+      <div className="settings-section__body">
+        {reads.isError && <ErrorNotice error={reads.error} onRetry={() => void reads.refetch()} />}
+        {props.children}
+      </div>
     </section>
   );
 }
