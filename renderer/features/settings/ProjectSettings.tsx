@@ -12,7 +12,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
 import { invalidatePricing, useProjects } from '../../platform/core-queries.ts';
 import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
-import { Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
+import { Outcome, SettingsSection, UsdField } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
 
@@ -158,7 +158,6 @@ function CreateProjectForm() {
     create.mutate({ name: trimmed, capMicroUsd: cap.value });
   };
 
-  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
   return (
     <ActionForm
       className="settings-form settings-form--inline"
@@ -179,9 +178,7 @@ function CreateProjectForm() {
             setCreated(null);
           }}
         />
-        <Field id={ids.cap} label="Cap (optional)" error={errors.cap ?? null} hint="Empty: no cap.">
-          <UsdInput id={ids.cap} value={capText} placeholder="No cap" invalid={errors.cap !== undefined} describedBy={capIds.describedBy} onChange={setCapText} />
-        </Field>
+        <UsdField id={ids.cap} label="Cap (optional)" error={errors.cap ?? null} hint="Empty: no cap." value={capText} placeholder="No cap" onChange={setCapText} />
         <div className="settings-row__action">
           <button type="submit" className="button button--primary" disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create project'}
@@ -249,7 +246,6 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
   // Said beside the field as it is typed: a cap already reached stops every charged call for the project.
   const typedCap = parseOptionalUsd(capText, 'Cap');
   const capReached = typedCap.ok ? capAlreadyReached('project', typedCap.value, project.spentMicroUsd) : null;
-  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined, warning: capReached !== null });
   return (
     <ActionForm
       className="settings-editor"
@@ -277,15 +273,16 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
           autoFocus
           onChange={(event) => setName(event.target.value)}
         />
-        <Field
+        <UsdField
           id={ids.cap}
           label="Cap"
           error={errors.cap ?? null}
           warning={capReached}
           hint={`Spent so far: ${formatUsd(project.spentMicroUsd)}. Empty: no cap.`}
-        >
-          <UsdInput id={ids.cap} value={capText} placeholder="No cap" invalid={errors.cap !== undefined} describedBy={capIds.describedBy} onChange={setCapText} />
-        </Field>
+          value={capText}
+          placeholder="No cap"
+          onChange={setCapText}
+        />
       </div>
       <div className="settings-actions">
         <button type="submit" className="button button--primary" disabled={update.isPending}>

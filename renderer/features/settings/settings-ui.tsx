@@ -1,7 +1,8 @@
-// The Settings view's building blocks: a titled section, a dollar input and an outcome line (the
+// The Settings view's building blocks: a titled section, a dollar field and an outcome line (the
 // labelled field is components/TextField.tsx, the confirmation dialog components/Dialog.tsx).
 import type { ReactNode } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Field, fieldIds } from '../../components/TextField.tsx';
 import { splitNextStep } from './settings-model.ts';
 
 /** A section reads what it shows from one query; a failure to read it comes first, with a retry. */
@@ -30,34 +31,40 @@ export function SettingsSection(props: {
   );
 }
 
-/** A dollar input with its "$" shown beside it, not inside the text. */
-export function UsdInput(props: {
+/** A labelled dollar field, its "$" shown beside the input, not inside the text. */
+export function UsdField(props: {
   id: string;
+  label: string;
+  hint: ReactNode;
+  error: string | null;
+  warning?: string | null;
   value: string;
+  placeholder: string;
   onChange: (text: string) => void;
-  invalid: boolean;
-  describedBy: string | undefined;
-  placeholder?: string;
 }) {
+  const invalid = props.error !== null;
+  const { describedBy } = fieldIds(props.id, { hint: true, error: invalid, warning: Boolean(props.warning) });
   return (
-    <span className="usd-input">
-      <span className="usd-input__sign" aria-hidden="true">
-        $
+    <Field id={props.id} label={props.label} error={props.error} hint={props.hint} warning={props.warning}>
+      <span className="usd-input">
+        <span className="usd-input__sign" aria-hidden="true">
+          $
+        </span>
+        <input
+          id={props.id}
+          className="input settings-input--money"
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          spellCheck={false}
+          value={props.value}
+          placeholder={props.placeholder}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
       </span>
-      <input
-        id={props.id}
-        className="input settings-input--money"
-        type="text"
-        inputMode="decimal"
-        autoComplete="off"
-        spellCheck={false}
-        value={props.value}
-        placeholder={props.placeholder}
-        aria-invalid={props.invalid}
-        aria-describedby={props.describedBy}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-    </span>
+    </Field>
   );
 }
 
