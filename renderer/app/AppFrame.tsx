@@ -65,7 +65,7 @@ export function AppFrame() {
           <span>Find a property…</span>
           <kbd className="app-nav__kbd">{findShortcutText}</kbd>
         </button>
-        <ul className="app-nav__list">
+        <ul className="nav-list">
           {views.map((view) => (
             <li key={view.id}>
               <NavButton id={view.id} label={view.label} shortcut={view.shortcut} active={view.id === activeView} onOpen={openView} />

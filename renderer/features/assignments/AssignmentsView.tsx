@@ -16,6 +16,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { downloadTextFile } from '../../components/download.ts';
 import { HiddenFileInput } from '../../components/HiddenFileInput.tsx';
 import { usdInputText, parseOptionalUsd } from '../../components/usd-input.ts';
+import { ActionForm } from '../../components/ActionForm.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { AssignmentFields } from './AssignmentFields.tsx';
 import { assignmentsOf, checkDetailsEdit, draftOf, operationLabel, type AssignmentDraft, type DraftErrors } from './assignment-model.ts';
@@ -301,12 +302,9 @@ function EditDetails({ project, onDone }: { project: Project; onDone: () => void
   };
   return (
     <section className="assignment-details assignment-details--editing" aria-labelledby="assignment-edit-title">
-      <form
+      <ActionForm
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
+        onSubmit={submit}
       >
         <header className="assignment-section__header">
           <h3 id="assignment-edit-title">Change details</h3>
@@ -321,7 +319,7 @@ function EditDetails({ project, onDone }: { project: Project; onDone: () => void
             {save.isPending ? 'Saving…' : 'Save details'}
           </button>
         </p>
-      </form>
+      </ActionForm>
     </section>
   );
 }

@@ -117,7 +117,7 @@ function ConnectedList({ entityId, depth, areaUid }: { entityId: string; depth: 
   return (
     <>
       {!query.data && !query.isFetching && !query.isError && (
-        <div className="entity-section__buy">
+        <div className="buy-prompt">
           <p className="muted">Every link of this entity, read from it, each with its reason and source.</p>
           <ChargeButton operation="traverseRelationships" request={firstRequest} label="List its links" what="the links of this entity" onRun={buy} primary={false} />
         </div>

@@ -140,7 +140,7 @@ export function RecordSection({ entityId }: { entityId: string }) {
         <span className="muted entity-section__source">identifiers, attributes and sources · v2</span>
       </header>
       {!query.data && (
-        <div className="entity-section__buy">
+        <div className="buy-prompt">
           <p className="muted">The entity as the service holds it: identifiers, every attribute with its source, coverage and validity dates.</p>
           <ChargeButton operation="getEntity" request={request} label="Load the record" what="the entity record" busy={query.isFetching} onRun={buy} primary={false} />
         </div>

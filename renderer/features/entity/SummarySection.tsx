@@ -35,7 +35,7 @@ export function SummarySection({ entityId, areaUid }: { entityId: string; areaUi
       {request === null ? (
         <p className="muted">The summary operation takes entity ids of the form prefix_uuid (parcel, account, unit, address, property, loan); this id is not one.</p>
       ) : !query.data ? (
-        <div className="entity-section__buy">
+        <div className="buy-prompt">
           <p className="muted">
             One best value per canonical field (owner, address, use, year built, rooms, areas, assessed value, last sale), each cited, with
             every other value a source gave beside it.

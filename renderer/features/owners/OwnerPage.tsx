@@ -64,7 +64,7 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
           </div>
         )}
         {request && !first.query.data && !first.query.isFetching && !first.query.isError && (
-          <div className="owner-page__buy">
+          <div className="buy-prompt owner-page__buy">
             <p className="muted">
               The holdings come from an owner-name search, priced per page of up to 50 holdings; a search that finds nothing is free. Pages
               already bought are shown again free.

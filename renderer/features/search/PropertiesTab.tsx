@@ -35,6 +35,12 @@ interface PropertyRow extends PropertyRowView {
   item: V2EntitySummary;
 }
 
+/** What a property search returns per row, as the form offers it. */
+const projections = [
+  ['identity_summary', 'Identity'],
+  ['fact_summary', 'Facts'],
+] as const;
+
 export function PropertiesTab() {
   const form = useSearchStore((state) => state.properties.form);
   const run = useSearchStore((state) => state.properties.run);
@@ -107,24 +113,12 @@ export function PropertiesTab() {
           <fieldset className="search-field search-choice">
             <legend className="search-field__label">Projection</legend>
             <div className="search-choice__options">
-              <label>
-                <input
-                  type="radio"
-                  name="property-projection"
-                  checked={form.projection === 'identity_summary'}
-                  onChange={() => updateForm({ projection: 'identity_summary' })}
-                />
-                Identity
-              </label>
-              <label>
-                <input
-                  type="radio"
-                  name="property-projection"
-                  checked={form.projection === 'fact_summary'}
-                  onChange={() => updateForm({ projection: 'fact_summary' })}
-                />
-                Facts
-              </label>
+              {projections.map(([projection, label]) => (
+                <label key={projection}>
+                  <input type="radio" name="property-projection" checked={form.projection === projection} onChange={() => updateForm({ projection })} />
+                  {label}
+                </label>
+              ))}
             </div>
           </fieldset>
           <PerPageField idPrefix="properties" value={form.limit} problem={problems?.limit} onChange={(limit) => updateForm({ limit })} />

@@ -12,6 +12,7 @@ import { appInfoQueryKey, keyStatusQueryKey } from '../../platform/query-keys.ts
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { CheckOutcome, Outcome, SettingsSection } from './settings-ui.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { ActionForm } from '../../components/ActionForm.tsx';
 
 export function ApiKeySettings() {
   const queryClient = useQueryClient();
@@ -91,8 +92,8 @@ export function ApiKeySettings() {
           it is never shown again.{localMode && ' The local sample service needs no key.'}
         </>
       }
+      reads={keyStatus}
     >
-      {keyStatus.isError && <ErrorNotice error={keyStatus.error} onRetry={() => void keyStatus.refetch()} />}
       {words && status && (
         <div className={`settings-current settings-current--${words.tone}`} data-testid="key-status">
           <span className={`status-dot status-dot--${status.configured ? 'ready' : 'none'} settings-dot`} aria-hidden="true" />
@@ -102,14 +103,11 @@ export function ApiKeySettings() {
           </span>
         </div>
       )}
-      <form
+      <ActionForm
         className="settings-form"
         aria-label="API key"
         autoComplete="off"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
+        onSubmit={submit}
       >
         <TextField
           id={ids.key}
@@ -155,7 +153,7 @@ export function ApiKeySettings() {
             Delete key
           </button>
         </div>
-      </form>
+      </ActionForm>
       {saved && <Outcome tone="ok">{saved}</Outcome>}
       {save.isError && <ErrorNotice error={save.error} />}
       {remove.isError && <ErrorNotice error={remove.error} />}

@@ -9,8 +9,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
 import { invalidatePricing, useBudgets } from '../../platform/core-queries.ts';
 import { budgetsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
-import { Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
-import { Field, fieldIds } from '../../components/TextField.tsx';
+import { Outcome, SettingsSection, UsdField } from './settings-ui.tsx';
+import { ActionForm } from '../../components/ActionForm.tsx';
 
 export function BudgetSettings() {
   const budgets = useBudgets();
@@ -19,8 +19,8 @@ export function BudgetSettings() {
       id="settings-budgets"
       title="Budgets"
       description="Hard limits on spending. A call that would go over a cap is refused before it is sent; caps per assignment are set on projects below."
+      reads={budgets}
     >
-      {budgets.isError && <ErrorNotice error={budgets.error} onRetry={() => void budgets.refetch()} />}
       {budgets.isPending && <p className="muted" role="status">Reading budgets…</p>}
       {budgets.data && <BudgetForm stored={budgets.data} />}
     </SettingsSection>
@@ -69,20 +69,15 @@ function BudgetForm({ stored }: { stored: Budgets }) {
   // Said beside the field as it is typed, before and after saving: a cap already reached stops every charged call.
   const typedCap = parseOptionalUsd(capText, 'Session cap');
   const capReached = typedCap.ok && sessionSpent !== undefined ? capAlreadyReached('session', typedCap.value, sessionSpent) : null;
-  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined, warning: capReached !== null });
-  const thresholdIds = fieldIds(ids.threshold, { hint: true, error: errors.threshold !== undefined });
 
   return (
-    <form
+    <ActionForm
       className="settings-form"
       aria-label="Budgets"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
+      onSubmit={submit}
     >
       <div className="settings-row">
-        <Field
+        <UsdField
           id={ids.cap}
           label="Session cap"
           error={errors.cap ?? null}
@@ -93,37 +88,25 @@ function BudgetForm({ stored }: { stored: Budgets }) {
             </>
           }
           warning={capReached}
-        >
-          <UsdInput
-            id={ids.cap}
-            value={capText}
-            placeholder="No cap"
-            invalid={errors.cap !== undefined}
-            describedBy={capIds.describedBy}
-            onChange={(text) => {
-              setCapText(text);
-              setSavedNote(null);
-            }}
-          />
-        </Field>
-        <Field
+          value={capText}
+          placeholder="No cap"
+          onChange={(text) => {
+            setCapText(text);
+            setSavedNote(null);
+          }}
+        />
+        <UsdField
           id={ids.threshold}
           label="Ask before charges of"
           error={errors.threshold ?? null}
           hint="Plat asks you to confirm any call priced at or above this. Empty: never ask; 0: ask before every charged call."
-        >
-          <UsdInput
-            id={ids.threshold}
-            value={thresholdText}
-            placeholder="Never ask"
-            invalid={errors.threshold !== undefined}
-            describedBy={thresholdIds.describedBy}
-            onChange={(text) => {
-              setThresholdText(text);
-              setSavedNote(null);
-            }}
-          />
-        </Field>
+          value={thresholdText}
+          placeholder="Never ask"
+          onChange={(text) => {
+            setThresholdText(text);
+            setSavedNote(null);
+          }}
+        />
       </div>
       <div className="settings-actions">
         <button type="submit" className="button button--primary" disabled={save.isPending}>
@@ -132,6 +115,6 @@ function BudgetForm({ stored }: { stored: Budgets }) {
         {savedNote && <Outcome tone={savedNote.reached ? 'warning' : 'ok'}>{savedNote.text}</Outcome>}
       </div>
       {save.isError && <ErrorNotice error={save.error} />}
-    </form>
+    </ActionForm>
   );
 }

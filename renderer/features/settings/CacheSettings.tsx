@@ -21,6 +21,7 @@ import { cacheStatusQueryKey } from '../../platform/query-keys.ts';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { Outcome, SettingsSection } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
+import { ActionForm } from '../../components/ActionForm.tsx';
 
 export function CacheSettings() {
   const cache = useCacheStatus();
@@ -29,8 +30,8 @@ export function CacheSettings() {
       id="settings-cache"
       title="Cache"
       description="Answers Plat already has are shown again for free. Answers you paid for never expire by age: they leave only when the cache is full or cleared, so a record is never bought twice by accident."
+      reads={cache}
     >
-      {cache.isError && <ErrorNotice error={cache.error} onRetry={() => void cache.refetch()} />}
       {cache.isPending && <p className="muted" role="status">Reading the cache…</p>}
       {cache.data && (
         <>
@@ -112,13 +113,10 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
   const ttlIds = fieldIds(ids.ttl, { hint: true, error: errors.ttl !== undefined });
 
   return (
-    <form
+    <ActionForm
       className="settings-form"
       aria-label="Cache policy"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
+      onSubmit={submit}
     >
       <div className="settings-row">
         <Field id={ids.ttl} label="Keep free answers for" error={errors.ttl ?? null} hint="Paid answers are kept regardless.">
@@ -175,7 +173,7 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
         {note && <Outcome tone="ok">{note}</Outcome>}
       </div>
       {save.isError && <ErrorNotice error={save.error} />}
-    </form>
+    </ActionForm>
   );
 }
 

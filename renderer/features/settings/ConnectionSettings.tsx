@@ -15,6 +15,7 @@ import { appInfoQueryKey, serviceQueryScope } from '../../platform/query-keys.ts
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { Outcome, SettingsSection } from './settings-ui.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { ActionForm } from '../../components/ActionForm.tsx';
 
 export function ConnectionSettings() {
   // The status line keeps this query live from serviceConnectionChanged.
@@ -25,8 +26,8 @@ export function ConnectionSettings() {
       id="settings-connection"
       title="Service connection"
       description="Where Plat sends its calls: the bundled local sample (free, public-record sample data) or a live Property Records Service."
+      reads={info}
     >
-      {info.isError && <ErrorNotice error={info.error} onRetry={() => void info.refetch()} />}
       {service ? (
         <>
           <CurrentConnection service={service} />
@@ -122,15 +123,12 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
   const unchanged = mode === service.mode && (mode === 'local-sample' || (asTyped.ok && asTyped.value === service.baseUrl));
 
   return (
-    <form
+    <ActionForm
       className="settings-form"
       aria-label="Choose the service"
       // Plat's own message says what is wrong with an address; the browser's bubble would not.
       noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
+      onSubmit={submit}
     >
       <fieldset className="settings-choice">
         <legend className="field__label">Connect to</legend>
@@ -197,6 +195,6 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
           it.
         </p>
       </ConfirmDialog>
-    </form>
+    </ActionForm>
   );
 }

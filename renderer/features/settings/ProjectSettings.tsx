@@ -12,8 +12,9 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-model.ts';
 import { invalidatePricing, useProjects } from '../../platform/core-queries.ts';
 import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
-import { Outcome, SettingsSection, UsdInput } from './settings-ui.tsx';
+import { Outcome, SettingsSection, UsdField } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
+import { ActionForm } from '../../components/ActionForm.tsx';
 
 interface ProjectRow extends Project {
   active: boolean;
@@ -57,8 +58,8 @@ export function ProjectSettings() {
       render: (row) => (
         <>
           {row.name}
-          {row.active && <span className="settings-badge settings-badge--active">Active</span>}
-          {row.archived && <span className="settings-badge">Archived</span>}
+          {row.active && <span className="badge settings-badge settings-badge--active">Active</span>}
+          {row.archived && <span className="badge settings-badge">Archived</span>}
         </>
       ),
     },
@@ -88,8 +89,8 @@ export function ProjectSettings() {
       id="settings-projects"
       title="Projects"
       description="One project per assignment. New calls are charged to the active project, and its cap is enforced like the session cap."
+      reads={projects}
     >
-      {projects.isError && <ErrorNotice error={projects.error} onRetry={() => void projects.refetch()} />}
       <div className="settings-row">
         <Field id={ids.active} label="Active project" hint="Calls made from now on are charged to it.">
           <select
@@ -157,15 +158,11 @@ function CreateProjectForm() {
     create.mutate({ name: trimmed, capMicroUsd: cap.value });
   };
 
-  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined });
   return (
-    <form
+    <ActionForm
       className="settings-form settings-form--inline"
       aria-label="New project"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
+      onSubmit={submit}
     >
       <div className="settings-row">
         <TextField
@@ -181,9 +178,7 @@ function CreateProjectForm() {
             setCreated(null);
           }}
         />
-        <Field id={ids.cap} label="Cap (optional)" error={errors.cap ?? null} hint="Empty: no cap.">
-          <UsdInput id={ids.cap} value={capText} placeholder="No cap" invalid={errors.cap !== undefined} describedBy={capIds.describedBy} onChange={setCapText} />
-        </Field>
+        <UsdField id={ids.cap} label="Cap (optional)" error={errors.cap ?? null} hint="Empty: no cap." value={capText} placeholder="No cap" onChange={setCapText} />
         <div className="settings-row__action">
           <button type="submit" className="button button--primary" disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create project'}
@@ -192,7 +187,7 @@ function CreateProjectForm() {
       </div>
       {created && <Outcome tone="ok">{created}</Outcome>}
       {create.isError && <ErrorNotice error={create.error} />}
-    </form>
+    </ActionForm>
   );
 }
 
@@ -251,15 +246,11 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
   // Said beside the field as it is typed: a cap already reached stops every charged call for the project.
   const typedCap = parseOptionalUsd(capText, 'Cap');
   const capReached = typedCap.ok ? capAlreadyReached('project', typedCap.value, project.spentMicroUsd) : null;
-  const capIds = fieldIds(ids.cap, { hint: true, error: errors.cap !== undefined, warning: capReached !== null });
   return (
-    <form
+    <ActionForm
       className="settings-editor"
       aria-labelledby={ids.title}
-      onSubmit={(event) => {
-        event.preventDefault();
-        save();
-      }}
+      onSubmit={save}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.preventDefault();
@@ -268,8 +259,8 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
       }}
     >
       <h3 id={ids.title}>
-        Change “{project.name}”{project.archived && <span className="settings-badge">Archived</span>}
-        {project.active && <span className="settings-badge settings-badge--active">Active</span>}
+        Change “{project.name}”{project.archived && <span className="badge settings-badge">Archived</span>}
+        {project.active && <span className="badge settings-badge settings-badge--active">Active</span>}
       </h3>
       <div className="settings-row">
         <TextField
@@ -282,15 +273,16 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
           autoFocus
           onChange={(event) => setName(event.target.value)}
         />
-        <Field
+        <UsdField
           id={ids.cap}
           label="Cap"
           error={errors.cap ?? null}
           warning={capReached}
           hint={`Spent so far: ${formatUsd(project.spentMicroUsd)}. Empty: no cap.`}
-        >
-          <UsdInput id={ids.cap} value={capText} placeholder="No cap" invalid={errors.cap !== undefined} describedBy={capIds.describedBy} onChange={setCapText} />
-        </Field>
+          value={capText}
+          placeholder="No cap"
+          onChange={setCapText}
+        />
       </div>
       <div className="settings-actions">
         <button type="submit" className="button button--primary" disabled={update.isPending}>
@@ -326,6 +318,6 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
       {note && <Outcome tone={noteWarns ? 'warning' : 'ok'}>{note}</Outcome>}
       {update.isError && <ErrorNotice error={update.error} />}
       {activate.isError && <ErrorNotice error={activate.error} />}
-    </form>
+    </ActionForm>
   );
 }

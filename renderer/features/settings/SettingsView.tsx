@@ -19,7 +19,7 @@ export function SettingsView() {
   return (
     <div className="settings-view">
       <nav className="settings-index" aria-label="Settings sections">
-        <ul>
+        <ul className="nav-list">
           {SECTIONS.map((section) => (
             <li key={section.id}>
               <a

@@ -1,9 +1,19 @@
-// The Settings view's building blocks: a titled section, a dollar input and an outcome line (the
+// The Settings view's building blocks: a titled section, a dollar field and an outcome line (the
 // labelled field is components/TextField.tsx, the confirmation dialog components/Dialog.tsx).
 import type { ReactNode } from 'react';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Field, fieldIds } from '../../components/TextField.tsx';
 import { splitNextStep } from './settings-model.ts';
 
-export function SettingsSection(props: { id: string; title: string; description: ReactNode; children: ReactNode }) {
+/** A section reads what it shows from one query; a failure to read it comes first, with a retry. */
+export function SettingsSection(props: {
+  id: string;
+  title: string;
+  description: ReactNode;
+  reads: { isError: boolean; error: unknown; refetch: () => unknown };
+  children: ReactNode;
+}) {
+  const { reads } = props;
   const titleId = `${props.id}-title`;
   return (
     <section className="settings-section" id={props.id} aria-labelledby={titleId}>
@@ -13,39 +23,48 @@ export function SettingsSection(props: { id: string; title: string; description:
         </h2>
         <p className="muted">{props.description}</p>
       </header>
-      <div className="settings-section__body">{props.children}</div>
+      <div className="settings-section__body">
+        {reads.isError && <ErrorNotice error={reads.error} onRetry={() => void reads.refetch()} />}
+        {props.children}
+      </div>
     </section>
   );
 }
 
-/** A dollar input with its "$" shown beside it, not inside the text. */
-export function UsdInput(props: {
+/** A labelled dollar field, its "$" shown beside the input, not inside the text. */
+export function UsdField(props: {
   id: string;
+  label: string;
+  hint: ReactNode;
+  error: string | null;
+  warning?: string | null;
   value: string;
+  placeholder: string;
   onChange: (text: string) => void;
-  invalid: boolean;
-  describedBy: string | undefined;
-  placeholder?: string;
 }) {
+  const invalid = props.error !== null;
+  const { describedBy } = fieldIds(props.id, { hint: true, error: invalid, warning: Boolean(props.warning) });
   return (
-    <span className="usd-input">
-      <span className="usd-input__sign" aria-hidden="true">
-        $
+    <Field id={props.id} label={props.label} error={props.error} hint={props.hint} warning={props.warning}>
+      <span className="usd-input">
+        <span className="usd-input__sign" aria-hidden="true">
+          $
+        </span>
+        <input
+          id={props.id}
+          className="input settings-input--money"
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          spellCheck={false}
+          value={props.value}
+          placeholder={props.placeholder}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
       </span>
-      <input
-        id={props.id}
-        className="input settings-input--money"
-        type="text"
-        inputMode="decimal"
-        autoComplete="off"
-        spellCheck={false}
-        value={props.value}
-        placeholder={props.placeholder}
-        aria-invalid={props.invalid}
-        aria-describedby={props.describedBy}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-    </span>
+    </Field>
   );
 }
 

@@ -148,7 +148,7 @@ const projectSpendColumns: Column<ProjectSpendRow>[] = [
       ) : (
         <>
           {row.name}
-          {row.archived && <span className="spend-badge spend-badge--muted">archived</span>}
+          {row.archived && <span className="badge spend-badge spend-badge--muted">archived</span>}
         </>
       ),
   },
@@ -214,7 +214,7 @@ function ledgerColumns(projects: readonly Project[] | undefined): Column<LedgerR
       render: (row) => {
         const kind = rowKindLabel(row);
         if (kind) {
-          return <span className={`spend-badge spend-badge--${row.kind}`}>{kind}</span>;
+          return <span className={`badge spend-badge spend-badge--${row.kind}`}>{kind}</span>;
         }
         return (
           <span className="spend-ledger__op" title={row.operation}>
@@ -344,6 +344,10 @@ function Ledger() {
   const total = ledger.data?.total ?? 0;
   const filtered = isFiltered(form);
   const openProjects = projects.data?.projects ?? [];
+  const dateFields = [
+    [ids.from, 'From', 'fromDate'],
+    [ids.to, 'To (inclusive)', 'toDate'],
+  ] as const;
 
   return (
     <section className="spend-section spend-ledger" aria-labelledby="spend-ledger-title">
@@ -369,30 +373,20 @@ function Ledger() {
             ))}
           </select>
         </label>
-        <label className="spend-filters__field" htmlFor={ids.from}>
-          <span>From</span>
-          <input
-            id={ids.from}
-            className="input"
-            type="date"
-            value={form.fromDate}
-            aria-invalid={!checked.ok && checked.field === 'fromDate'}
-            aria-describedby={!checked.ok ? ids.error : undefined}
-            onChange={(event) => update({ fromDate: event.target.value })}
-          />
-        </label>
-        <label className="spend-filters__field" htmlFor={ids.to}>
-          <span>To (inclusive)</span>
-          <input
-            id={ids.to}
-            className="input"
-            type="date"
-            value={form.toDate}
-            aria-invalid={!checked.ok && checked.field === 'toDate'}
-            aria-describedby={!checked.ok ? ids.error : undefined}
-            onChange={(event) => update({ toDate: event.target.value })}
-          />
-        </label>
+        {dateFields.map(([id, label, field]) => (
+          <label key={field} className="spend-filters__field" htmlFor={id}>
+            <span>{label}</span>
+            <input
+              id={id}
+              className="input"
+              type="date"
+              value={form[field]}
+              aria-invalid={!checked.ok && checked.field === field}
+              aria-describedby={!checked.ok ? ids.error : undefined}
+              onChange={(event) => update({ [field]: event.target.value })}
+            />
+          </label>
+        ))}
         {filtered && (
           <button type="button" className="button button--small spend-filters__clear" onClick={() => update(emptyLedgerFilterForm)}>
             Clear filters
@@ -468,9 +462,9 @@ function Ledger() {
         />
       )}
       <p className="spend-legend muted">
-        <span className="spend-badge spend-badge--reconciliation">Reconciliation</span> a charge the service took without
+        <span className="badge spend-badge spend-badge--reconciliation">Reconciliation</span> a charge the service took without
         reporting it on a call, found by comparing the balance with the reported charges; it counts in the totals.{' '}
-        <span className="spend-badge spend-badge--credit">Credit</span> the balance rose (a top-up of credit); not a charge,
+        <span className="badge spend-badge spend-badge--credit">Credit</span> the balance rose (a top-up of credit); not a charge,
         not counted. <strong>Unreported</strong> on a call is the part of its charge found that way.
       </p>
     </section>
