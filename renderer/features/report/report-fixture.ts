@@ -3,6 +3,7 @@
 import type { CitedValue, ReportDocument } from '../../../shared/report/document.ts';
 import { buildSubjectReport } from '../../../shared/report/build-subject-report.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
+import { comps2016Run } from '../../../shared/comparables/test-kit.ts';
 import subjectFixture from '../../../shared/report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import comps2016 from '../../../shared/comparables/fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 
@@ -111,19 +112,7 @@ export function comparablesReport(patch: Partial<ComparablesWorkfile> = {}): Rep
   const empty = emptyComparablesWorkfile();
   const workfile: ComparablesWorkfile = {
     ...empty,
-    searches: [
-      {
-        id: 'run_1',
-        criteria: empty.criteria,
-        effectiveDate: '2017-01-01',
-        radiusMiles: 0.5,
-        pages: [comps2016.request],
-        ranAt: '2026-11-23T21:45:24.090Z',
-        dataAsOf: comps2016.envelope.data.snapshot,
-        total: 14,
-        returned: 14,
-      },
-    ],
+    searches: [comps2016Run({ criteria: empty.criteria })],
     chosen: [COMP_IDS[3]!, COMP_IDS[0]!, COMP_IDS[1]!, COMP_IDS[5]!],
     rates: { ...empty.rates, glaPerSqft: 150, timePctPerMonth: 0.25 },
     rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'suggestion' },
