@@ -9,6 +9,7 @@ import { isAppUrl, isSafeExternalUrl, APP_ORIGIN } from './core/url-guard.ts';
 import { securityHeaders } from './web/content-security.ts';
 import { readStaticFile } from './web/static-files.ts';
 import { readServiceAnnouncement } from './local-service/announcement.ts';
+import { SERVICE_V8_FLAGS, YOUNG_GENERATION_CAP } from './local-service/launch.ts';
 import { SafeStorageKeyVault } from './core/key-vault.ts';
 import { DataFolderInUseError } from './core/data-folder-lock.ts';
 import { DataFolderProblem } from './core/database-check.ts';
@@ -30,7 +31,8 @@ function launchLocalServiceInUtilityProcess({ stateDbPath }: { stateDbPath: stri
   const child = utilityProcess.fork(
     localServiceEntry,
     ['--db', stateDbPath, '--sample-db', sampleDbPath],
-    { stdio: 'pipe', serviceName: 'Plat local service' },
+    // The same V8 settings as a service launch.ts starts (a utility process reads no NODE_OPTIONS).
+    { stdio: 'pipe', serviceName: 'Plat local service', execArgv: [...SERVICE_V8_FLAGS, YOUNG_GENERATION_CAP] },
   );
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   if (!child.stdout) return Promise.reject(new Error('the utility process has no stdout'));

@@ -37,6 +37,14 @@ export const electronTarget: BuildTarget = {
   stamp: path.join(root, 'dist', '.electron-inputs'),
 };
 
+/** The embedded service as the browser host runs it: one bundle, so no types are stripped as it loads. */
+export const serviceTarget: BuildTarget = {
+  name: 'the embedded service',
+  inputs: ['electron/local-service', 'shared', 'package-lock.json'],
+  output: path.join(root, 'dist', 'service', 'local-service.cjs'),
+  stamp: path.join(root, 'dist', '.service-inputs'),
+};
+
 /** The files of an input (itself, or every file under it), as absolute paths. */
 function filesUnder(input: string): string[] {
   const full = path.resolve(root, input);

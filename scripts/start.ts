@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { electronTarget, isCurrent, rendererTarget, type BuildTarget } from './build-inputs.ts';
+import { electronTarget, isCurrent, rendererTarget, serviceTarget, type BuildTarget } from './build-inputs.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const electronDir = path.join(root, 'node_modules', 'electron');
@@ -42,8 +42,7 @@ function ensureBuilt(targets: Array<{ target: BuildTarget; flag: string }>): voi
   const stale = targets.filter(({ target }) => !isCurrent(target));
   if (stale.length === 0) return;
   console.log(`Building ${stale.map(({ target }) => target.name).join(' and ')}…`);
-  const only = stale.length === 1 ? [stale[0]!.flag] : [];
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.ts'), ...only], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.ts'), ...stale.map(({ flag }) => flag)], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -69,10 +68,10 @@ async function main(): Promise<void> {
     child.on('exit', (code) => process.exit(code ?? 0));
     return;
   }
-  ensureBuilt([renderer]);
+  ensureBuilt([renderer, { target: serviceTarget, flag: '--service-only' }]);
   console.log(`Electron is not available (${reason ?? 'no binary'}), so Plat starts in the browser host instead.`);
   const { runBrowserHost } = await import('../electron/host/host-main.ts');
-  await runBrowserHost(process.argv.slice(2).filter((arg) => arg !== '--browser'));
+  await runBrowserHost([...process.argv.slice(2).filter((arg) => arg !== '--browser'), '--service-entry', serviceTarget.output]);
 }
 
 await main();

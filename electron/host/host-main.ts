@@ -1,4 +1,5 @@
-// Entry point of the browser host: `node electron/host/host-main.ts [--port N] [--start-fresh]`.
+// Entry point of the browser host: `node electron/host/host-main.ts [--port N] [--start-fresh]
+// [--service-entry BUNDLE]` (`npm start` passes the service it built; otherwise it runs from source).
 // Builds the same core Electron builds, starts the embedded service in a child process, serves the
 // renderer build on 127.0.0.1 and prints the one address (with its token) that can use it.
 // A second start on a data folder in use prints the running host's address (and opens it in the
@@ -26,7 +27,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export async function runBrowserHost(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { port: { type: 'string', default: '0' }, 'renderer-dir': { type: 'string' }, 'start-fresh': { type: 'boolean', default: false } },
+    options: {
+      port: { type: 'string', default: '0' },
+      'renderer-dir': { type: 'string' },
+      'service-entry': { type: 'string' },
+      'start-fresh': { type: 'boolean', default: false },
+    },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -49,7 +55,11 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
       // The browser host keeps the key in this process's memory only (or takes PLAT_API_KEY).
       keyVault: new MemoryKeyVault({ environmentKey: process.env.PLAT_API_KEY }),
       launchLocalService: ({ stateDbPath }) =>
-        launchLocalService({ dbPath: stateDbPath, ...(verbose ? { onLog: (line) => console.error(`[service] ${line}`) } : {}) }),
+        launchLocalService({
+          dbPath: stateDbPath,
+          ...(values['service-entry'] === undefined ? {} : { entry: values['service-entry'], sampleDbPath: path.join(root, 'assets', 'sample-data', 'sample.db') }),
+          ...(verbose ? { onLog: (line) => console.error(`[service] ${line}`) } : {}),
+        }),
       // The host checks the launch token and Origin before anything reaches the dispatcher.
       isTrustedSender: (sender) => sender.runtime === 'browser-host',
       startFresh: values['start-fresh'],
