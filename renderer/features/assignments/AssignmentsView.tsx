@@ -111,7 +111,7 @@ function ImportWorkfile() {
     importing.mutate(text);
   };
   return (
-    <div className="assignments__import stack stack--end">
+    <div className="assignments__import stack align-end">
       <button type="button" className="button" disabled={importing.isPending} onClick={() => inputRef.current?.click()}>
         {importing.isPending ? 'Importing…' : 'Import workfile…'}
       </button>

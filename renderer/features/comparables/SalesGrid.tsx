@@ -53,7 +53,7 @@ export function SalesGrid(props: {
   }
   return (
     <section className="comps-section stack" aria-labelledby="comps-grid-title">
-      <div className="comps-section__head cluster cluster--baseline">
+      <div className="comps-section__head cluster align-baseline">
         <h2 id="comps-grid-title">Sales comparison grid</h2>
         <span className="muted">
           {comps.length === 0 ? 'Choose comps on the map or in the list: each becomes a column.' : `${comps.length} ${comps.length === 1 ? 'comp' : 'comps'} · comp inferior to the subject → +, superior → −`}

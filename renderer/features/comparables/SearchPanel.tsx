@@ -88,7 +88,7 @@ export function SearchPanel(props: SearchPanelProps) {
       <h2 id="comps-search-title" className="visually-hidden">
         Search criteria
       </h2>
-      <div className="comps-search__fields">
+      <div className="comps-search__fields cluster align-end">
         <AreaFields criteria={criteria} onCriteria={setCriteriaTo} mapMode={props.mapMode} onMapMode={props.onMapMode} />
         <NumberField
           label="Sold within"
@@ -288,7 +288,7 @@ function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'qu
   const paid = usePaidAnswer('queryRecords', props.parts, { askCore: true });
   const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId } = props;
   return (
-    <div className="comps-search__buy stack stack--end gap-1">
+    <div className="comps-search__buy stack align-end gap-1">
       <ChargeButton
         operation="queryRecords"
         request={parts}

@@ -103,7 +103,7 @@ export function LinkPanel(props: {
         {props.cannotDecide ? (
           <p className="muted">{props.cannotDecide}</p>
         ) : (
-          <p className="graph-panel__actions">
+          <p className="graph-panel__actions cluster">
             <button type="button" className="button" onClick={() => ask('confirmed')}>
               {decision?.decision === 'confirmed' ? 'Change the note…' : 'Confirm…'}
             </button>

@@ -112,7 +112,7 @@ export function NodePanel(props: {
           </ul>
         </div>
       )}
-      <p className="graph-panel__actions">
+      <p className="graph-panel__actions cluster">
         {props.onRunsheet && (
           <button type="button" className="button" onClick={props.onRunsheet}>
             Runsheet

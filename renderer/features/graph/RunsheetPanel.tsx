@@ -87,7 +87,7 @@ export function RunsheetPanel(props: {
 
   return (
     <section className="graph-runsheet stack" aria-labelledby={headingId} data-testid="runsheet">
-      <header className="graph-runsheet__head">
+      <header className="graph-runsheet__head cluster">
         <h3 id={headingId}>Runsheet of {title}</h3>
         <button type="button" className="button" disabled={sheet.entries.length === 0 && sheet.gaps.length === 0} onClick={exportCsv}>
           Export runsheet CSV

@@ -122,7 +122,7 @@ export function PortfolioResults({ search, openedAt, lastOptions, pageOwnerKey =
 
   return (
     <section className="owners__results stack gap-3" aria-label={`Holdings of owners named like “${search.name}”`} data-testid="owners-results">
-      <div className="owners__summary cluster cluster--baseline">
+      <div className="owners__summary cluster align-baseline">
         <p className="owners__count" role="status">
           <strong>{screen.owners.length}</strong> owner {screen.owners.length === 1 ? 'name' : 'names'} containing “{search.name}”{spellingNote(search.name)}
           {portfolio.complete ? ', with ' : ' in the loaded pages, with '}

@@ -133,7 +133,7 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
 
   return (
     <form className="owners__form stack gap-1" onSubmit={onSubmit} aria-label="Owner search">
-      <div className="owners__fields">
+      <div className="owners__fields cluster align-end gap-3">
         <div className="owners__field owners__field--name">
           <label htmlFor={inputId}>Owner name contains</label>
           <input

@@ -173,7 +173,7 @@ function ExportPdf({ assignmentId, doc }: { assignmentId: string; doc: ReportDoc
   const browserHost = info.data?.runtime === 'browser-host';
   const incomplete = (doc?.missing.length ?? 0) > 0;
   return (
-    <div className="report-export stack stack--end gap-1">
+    <div className="report-export stack align-end gap-1">
       <button
         type="button"
         className="button button--primary"

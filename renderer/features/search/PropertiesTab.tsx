@@ -76,7 +76,7 @@ export function PropertiesTab() {
   return (
     <div className="search-tab">
       <form className="search-form stack gap-3" aria-label="Property search" onSubmit={(event) => event.preventDefault()} onKeyDown={(event: KeyboardEvent) => submitOnEnter(event, actionsRef.current)}>
-        <div className="search-form__row">
+        <div className="search-form__row cluster align-end gap-3">
           <label className="search-field">
             <span className="search-field__label">Area</span>
             <select className="input" value={form.areaUid} onChange={(event) => updateForm({ areaUid: event.target.value })}>

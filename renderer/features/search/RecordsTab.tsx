@@ -105,7 +105,7 @@ export function RecordsTab() {
   return (
     <div className="search-tab">
       <form className="search-form stack gap-3" aria-label="Record search" onSubmit={(event) => event.preventDefault()} onKeyDown={(event: KeyboardEvent) => submitOnEnter(event, runButtonRef.current)}>
-        <div className="search-form__row">
+        <div className="search-form__row cluster align-end gap-3">
           <div className="search-field search-field--wide">
             <label className="search-field__label" htmlFor="records-jurisdiction">
               Jurisdiction
