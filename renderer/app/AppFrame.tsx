@@ -141,7 +141,7 @@ function PageTrail({ viewLabel }: { viewLabel: string }) {
     for (let step = trail.length - 1; step > index; step--) closeEntity();
   };
   return (
-    <nav className="page-trail" aria-label="Entity trail">
+    <nav className="page-trail pane-bar" aria-label="Entity trail">
       <button type="button" className="button button--small" onClick={closeEntity} title="Back (Escape)">
         ← Back
       </button>

@@ -124,7 +124,7 @@ export function DataTable<Row>({ label, columns, rows, rowKey, onOpen, empty, to
 
   return (
     <div className="data-table">
-      <div className="data-table__toolbar">
+      <div className="data-table__toolbar pane-bar">
         {count && (
           <span className="data-table__count">
             {rows.length} {rows.length === 1 ? 'row' : 'rows'}

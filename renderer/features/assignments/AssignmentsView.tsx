@@ -63,7 +63,7 @@ function AssignmentList() {
     { id: 'created', header: 'Started', text: (row) => formatDay(row.createdAt), sortValue: (row) => row.createdAt },
   ];
   return (
-    <div className="assignments">
+    <div className="assignments stack gap-3">
       {projects.isError && <ErrorNotice error={projects.error} onRetry={() => void projects.refetch()} />}
       <div className="assignments__toolbar">
         <p className="muted">Start an assignment from a property page (Ctrl+K finds the property). Import a workfile someone sent you to open its answers without buying them again.</p>
@@ -111,7 +111,7 @@ function ImportWorkfile() {
     importing.mutate(text);
   };
   return (
-    <div className="assignments__import">
+    <div className="assignments__import stack align-end">
       <button type="button" className="button" disabled={importing.isPending} onClick={() => inputRef.current?.click()}>
         {importing.isPending ? 'Importing…' : 'Import workfile…'}
       </button>
@@ -157,7 +157,7 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   );
   if (assignment.isError) {
     return (
-      <div className="assignment-page">
+      <div className="assignment-page stack gap-4">
         {back}
         <ErrorNotice error={assignment.error} onRetry={() => void assignment.refetch()} />
       </div>
@@ -165,7 +165,7 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   }
   if (!assignment.data) {
     return (
-      <div className="assignment-page">
+      <div className="assignment-page stack gap-4">
         {back}
         <p className="muted">Opening the assignment…</p>
       </div>
@@ -178,7 +178,7 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   const fraction = project.capMicroUsd === null ? null : project.capMicroUsd === 0 ? 1 : Math.min(1, spentMicroUsd / project.capMicroUsd);
 
   return (
-    <div className="assignment-page" data-testid="assignment-page">
+    <div className="assignment-page stack gap-4" data-testid="assignment-page">
       <nav className="assignment-page__nav">{back}</nav>
       <header className="assignment-page__header">
         <div>
@@ -254,7 +254,7 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
                 Change details…
               </button>
             </header>
-            <dl className="assignment-details__list">
+            <dl className="facts assignment-details__list">
               <dt>Intended use</dt>
               <dd>{details.intendedUse || <span className="muted">Not given</span>}</dd>
               <dt>Client</dt>

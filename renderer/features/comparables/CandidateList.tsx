@@ -104,7 +104,7 @@ export function CandidateList(props: {
   const flagged = set.candidates.filter((candidate) => candidate.flags.some((flag) => cautionFlags.has(flag))).length;
   return (
     <section className="comps-candidates" aria-labelledby="comps-candidates-title">
-      <div className="comps-pane-head">
+      <div className="comps-pane-head pane-bar">
         <h2 id="comps-candidates-title">Candidates</h2>
         <span className="muted comps-pane-head__count" data-testid="comps-candidate-count">
           {set.candidates.length === set.total ? `${set.total} returned` : `${set.candidates.length} of ${set.total} returned`} · {chosen.length} chosen · {flagged} flagged

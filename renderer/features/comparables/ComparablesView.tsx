@@ -148,7 +148,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
 
   const subject = analysis?.set.subject ?? null;
   return (
-    <div className="comps" data-testid="comparables">
+    <div className="comps stack gap-3" data-testid="comparables">
       <Header assignment={assignment} />
       {subjectEnvelope === null && <SubjectMissing assignmentId={assignment.id} subjectRef={details.subjectRef} label={details.subjectLabel} />}
       {!analyzed.ok && (

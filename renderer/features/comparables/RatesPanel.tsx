@@ -16,8 +16,8 @@ type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => 
 
 export function RatesPanel({ workfile, support, edit }: { workfile: ComparablesWorkfile; support: RegressionSupport; edit: Edit }) {
   return (
-    <section className="comps-section" aria-labelledby="comps-rates-title">
-      <div className="comps-section__head">
+    <section className="comps-section stack" aria-labelledby="comps-rates-title">
+      <div className="comps-section__head cluster align-baseline">
         <h2 id="comps-rates-title">Adjustment rates</h2>
         <span className="muted">
           {support.message ?? `Suggestions from a regression of ${support.n} sales of this search (R² ${support.r2 === null ? '—' : support.r2.toFixed(2)}); yours until you accept one.`}

@@ -45,15 +45,15 @@ export function SalesGrid(props: {
 
   if (!subject) {
     return (
-      <section className="comps-section" aria-labelledby="comps-grid-title">
+      <section className="comps-section stack" aria-labelledby="comps-grid-title">
         <h2 id="comps-grid-title">Sales comparison grid</h2>
         <p className="muted">The grid’s subject column comes from the subject’s record: buy it above to build the grid.</p>
       </section>
     );
   }
   return (
-    <section className="comps-section" aria-labelledby="comps-grid-title">
-      <div className="comps-section__head">
+    <section className="comps-section stack" aria-labelledby="comps-grid-title">
+      <div className="comps-section__head cluster align-baseline">
         <h2 id="comps-grid-title">Sales comparison grid</h2>
         <span className="muted">
           {comps.length === 0 ? 'Choose comps on the map or in the list: each becomes a column.' : `${comps.length} ${comps.length === 1 ? 'comp' : 'comps'} · comp inferior to the subject → +, superior → −`}
@@ -278,7 +278,7 @@ function Reconciliation({ analysis, workfile, edit }: { analysis: ComparablesAna
   const problems = reconciliationProblems(workfile, analysis.grid);
   const range = analysis.grid.adjustedRange;
   return (
-    <div className="comps-reconcile" role="group" aria-labelledby="comps-reconcile-title">
+    <div className="comps-reconcile stack" role="group" aria-labelledby="comps-reconcile-title">
       <h3 id="comps-reconcile-title">Reconciliation</h3>
       <p className="comps-reconcile__range" data-testid="grid-range">
         {range ? (

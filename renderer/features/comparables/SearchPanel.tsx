@@ -84,11 +84,11 @@ export function SearchPanel(props: SearchPanelProps) {
   const setCriteriaTo = (next: CompSearchCriteria) => edit((w) => setCriteria(w, next));
 
   return (
-    <section className="comps-search" aria-labelledby="comps-search-title">
+    <section className="comps-search stack" aria-labelledby="comps-search-title">
       <h2 id="comps-search-title" className="visually-hidden">
         Search criteria
       </h2>
-      <div className="comps-search__fields">
+      <div className="comps-search__fields cluster align-end">
         <AreaFields criteria={criteria} onCriteria={setCriteriaTo} mapMode={props.mapMode} onMapMode={props.onMapMode} />
         <NumberField
           label="Sold within"
@@ -110,7 +110,7 @@ export function SearchPanel(props: SearchPanelProps) {
         <span className="comps-spacer" />
         <SearchButton {...props} parts={parts} radiusMiles={body?.radius_miles ?? null} />
       </div>
-      <div className="comps-search__widen">
+      <div className="comps-search__widen cluster">
         <span className="muted">Widen:</span>
         {widenSteps(criteria).map((step) => (
           <button key={step.key} type="button" className="button button--small" onClick={() => setCriteriaTo(step.criteria)}>
@@ -288,7 +288,7 @@ function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'qu
   const paid = usePaidAnswer('queryRecords', props.parts, { askCore: true });
   const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId } = props;
   return (
-    <div className="comps-search__buy">
+    <div className="comps-search__buy stack align-end gap-1">
       <ChargeButton
         operation="queryRecords"
         request={parts}
@@ -318,7 +318,7 @@ function CurrentSearch(props: SearchPanelProps) {
   const period = searchWindow(run.effectiveDate, run.criteria.monthsBack);
   const earlier = searches.slice(0, -1).reverse();
   return (
-    <div className="comps-search__current">
+    <div className="comps-search__current stack gap-1">
       <details className="comps-search__summary" data-testid="comps-current-search">
         <summary>
           <strong>Current search</strong>{' '}
@@ -338,7 +338,7 @@ function CurrentSearch(props: SearchPanelProps) {
           the sales again (a search already bought is free).
         </p>
       )}
-      <div className="comps-search__run-actions">
+      <div className="comps-search__run-actions cluster">
         <RerunButton {...props} run={run} label="Re-run this search" />
         {props.nextCursor !== null &&
           (run.pages.length >= MAX_PAGES ? (

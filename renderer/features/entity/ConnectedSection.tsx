@@ -51,12 +51,12 @@ export function ConnectedSection({ entityId, areaUid }: { entityId: string; area
   const depthId = useId();
   const [depth, setDepth] = useState<LinkDepth>(2);
   return (
-    <section className="entity-section" aria-labelledby={headingId} data-testid="entity-connected">
+    <section className="entity-section stack" aria-labelledby={headingId} data-testid="entity-connected">
       <header className="entity-section__header">
         <h2 id={headingId}>Connected entities</h2>
         <span className="muted entity-section__source">read from this entity · v2 relationships</span>
       </header>
-      <div className="entity-section__toolbar">
+      <div className="entity-section__toolbar cluster">
         <label htmlFor={depthId}>Link depth</label>
         <select id={depthId} value={depth} onChange={(event) => setDepth(Number(event.target.value) as LinkDepth)}>
           {depthOptions.map((option) => (
@@ -179,7 +179,7 @@ function Groups({ view, areaUid }: { view: ConnectedView; areaUid: string | null
   const near = view.groups.filter((group) => !group.further);
   const further = view.groups.filter((group) => group.further);
   return (
-    <div className="entity-connected">
+    <div className="entity-connected stack gap-3">
       {near.map((group) => (
         <Group key={group.key} group={group} view={view} areaUid={areaUid} level={3} />
       ))}
@@ -289,7 +289,7 @@ function Entry({ entry, citations, groupLeads, areaUid }: { entry: LinkEntry; ci
           </button>
         )}
       </div>
-      <div className="entity-connected__meta">
+      <div className="entity-connected__meta cluster record-chips">
         {entry.citationIds.map((id) => {
           const citation = citations.get(id);
           return citation ? <CitationChip key={id} citation={citationView(citation)} marker={recordChipLabel(citation)} /> : null;

@@ -43,10 +43,10 @@ export function EntityPage({ entityId }: { entityId: string }) {
             {title.invalidKey}
           </p>
         )}
-        <p className="entity-page__id">
+        <p className="entity-page__id cluster">
           <span className="muted">Entity id</span> <CopyId id={entityId} whose={`this ${entityKindLabel(entityId)}`} full />
         </p>
-        <div className="entity-page__actions">
+        <div className="entity-page__actions cluster gap-3">
           <button type="button" className="button" onClick={() => openGraph(entityId)} title="Draw this entity and what links to it, with why each link exists">
             Open in the graph
           </button>
@@ -55,11 +55,11 @@ export function EntityPage({ entityId }: { entityId: string }) {
       </header>
 
       <div className="entity-page__body">
-        <div className="entity-page__main">
+        <div className="entity-page__main stack gap-4">
           <SummarySection entityId={entityId} areaUid={title.areaUid} />
           <RecordSection entityId={entityId} />
         </div>
-        <div className="entity-page__side">
+        <div className="entity-page__side stack gap-4">
           <ConnectedSection entityId={entityId} areaUid={title.areaUid} />
         </div>
       </div>

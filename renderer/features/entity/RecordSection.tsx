@@ -134,7 +134,7 @@ export function RecordSection({ entityId }: { entityId: string }) {
   }, [address, entityId, remember]);
 
   return (
-    <section className="entity-section" aria-labelledby={headingId} data-testid="entity-record">
+    <section className="entity-section stack" aria-labelledby={headingId} data-testid="entity-record">
       <header className="entity-section__header">
         <h2 id={headingId}>Record</h2>
         <span className="muted entity-section__source">identifiers, attributes and sources · v2</span>
@@ -165,8 +165,8 @@ function RecordBody({ view }: { view: RecordView }) {
     ['Valid to', entity.valid_to ? formatDate(entity.valid_to) : 'open (still valid)'],
   ];
   return (
-    <div className="entity-record">
-      <dl className="entity-record__facts">
+    <div className="entity-record stack">
+      <dl className="facts entity-record__facts">
         {facts.map(([term, value]) => (
           <div key={term}>
             <dt>{term}</dt>
@@ -183,7 +183,7 @@ function RecordBody({ view }: { view: RecordView }) {
         )}
       </dl>
       {view.sources.length > 0 && (
-        <p className="entity-record__sources">
+        <p className="entity-record__sources cluster gap-1">
           <span className="muted">Sources</span>
           {view.sources.map((citation) => (
             <CitationChip key={[citation.publisher, citation.dataset, citation.asOf].join('|')} citation={citation} />

@@ -27,7 +27,7 @@ export function SummarySection({ entityId, areaUid }: { entityId: string; areaUi
   }, [query.data]);
 
   return (
-    <section className="entity-section" aria-labelledby={headingId} data-testid="entity-summary">
+    <section className="entity-section stack" aria-labelledby={headingId} data-testid="entity-summary">
       <header className="entity-section__header">
         <h2 id={headingId}>Summary</h2>
         <span className="muted entity-section__source">best value per field, with alternatives · v4</span>

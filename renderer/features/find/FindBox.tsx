@@ -185,7 +185,7 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
   const shownKind = typedReading.status === 'ready' || typedReading.status === 'refused' ? typedReading.kind : null;
 
   return (
-    <div className={`find${onClose ? ' find--palette' : ''}`} role="search" aria-label="Find a property">
+    <div className={`find stack${onClose ? ' find--palette' : ''}`} role="search" aria-label="Find a property">
       <div className="find__line">
         <label htmlFor={ids.input} className="find__label">
           Find
@@ -342,7 +342,7 @@ function FindResults(props: {
   }
   const rows = found.rows;
   return (
-    <section className="find__results" aria-label={`Candidates for the ${what}`} data-testid="find-results">
+    <section className="find__results stack" aria-label={`Candidates for the ${what}`} data-testid="find-results">
       <div className="find__results-head">
         <p className="find__count" role="status">
           {rows.length === 0 ? (

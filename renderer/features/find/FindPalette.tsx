@@ -13,7 +13,7 @@ export function FindPalette() {
   const dialogRef = useModalDialog(open);
 
   return (
-    <dialog ref={dialogRef} className="find-palette" aria-labelledby="find-palette-title" onClose={close} onCancel={close}>
+    <dialog ref={dialogRef} className="confirm-dialog find-palette" aria-labelledby="find-palette-title" onClose={close} onCancel={close}>
       <div className="find-palette__head">
         <h2 id="find-palette-title">Find a property</h2>
         <span className="muted">Escape closes</span>

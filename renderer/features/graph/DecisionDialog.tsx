@@ -61,7 +61,7 @@ export function DecisionDialog(props: { request: DecisionRequest | null; onSave:
         <h2 id={ids.title}>{decision === 'cut' ? 'Cut this link' : 'Confirm this link'}</h2>
         <p className="graph-decision__link">{request?.title}</p>
         {request?.warning && <p className="graph-decision__warning">{request.warning}</p>}
-        <fieldset className="graph-decision__choice">
+        <fieldset className="graph-decision__choice bare-fieldset stack gap-1">
           <legend>Decision</legend>
           <label>
             <input type="radio" name="graph-decision" value="confirmed" checked={decision === 'confirmed'} onChange={() => setDecision('confirmed')} /> Confirm: the

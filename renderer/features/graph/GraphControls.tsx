@@ -30,7 +30,7 @@ export function TraversalControls({ settings }: { settings: TraversalSettings })
         {settings.predicates === null ? 'every relation' : `${settings.predicates.length} of ${relationshipPredicates.length} relations`}, up to {settings.maxNodes} entities and{' '}
         {settings.maxEdges} links
       </summary>
-      <div className="graph-controls__body">
+      <div className="graph-controls__body cluster">
         <SettingSelect
           id={ids.depth}
           label="Depth"

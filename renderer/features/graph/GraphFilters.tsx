@@ -14,7 +14,7 @@ export function GraphFilters({ kinds, relations }: { kinds: Array<{ value: strin
   const kindRows = [...kinds, ...hiddenKinds.filter((kind) => !kinds.some((row) => row.value === kind)).map((kind) => ({ value: kind, label: graphNodeKindLabels[kind], count: 0 }))];
   const relationRows = [...relations, ...hiddenRelations.filter((value) => !relations.some((row) => row.value === value)).map((value) => ({ value, label: relationLabel(value, 'out'), count: 0 }))];
   return (
-    <div className="graph-filters" role="group" aria-label="Filters">
+    <div className="graph-filters cluster" role="group" aria-label="Filters">
       <fieldset>
         <legend>Entities</legend>
         {kindRows.map((row) => (

@@ -18,9 +18,9 @@ export function GraphSources({ held, model, rootId, asked }: { held: HeldRequest
         Drawn from {loaded} of {held.length} {held.length === 1 ? 'answer' : 'answers'}
         {more.length > 0 && ` · more pages to load`}
       </summary>
-      <ul className="graph-sources__list">
+      <ul className="graph-sources__list stack gap-1">
         {held.map((entry) => (
-          <li key={entry.request.key} className="graph-sources__item">
+          <li key={entry.request.key} className="graph-sources__item cluster">
             <span>{describeRequest(entry.request, model)}</span>{' '}
             {entry.answer.data ? (
               <span className="muted">
@@ -38,7 +38,7 @@ export function GraphSources({ held, model, rootId, asked }: { held: HeldRequest
           </li>
         ))}
         {more.map((request) => (
-          <li key={request.key} className="graph-sources__item">
+          <li key={request.key} className="graph-sources__item cluster">
             <span>{describeRequest(request, model)}</span>{' '}
             <ChargeButton
               operation={request.operation}

@@ -78,7 +78,7 @@ export function GraphTable(props: {
     [citations],
   );
   return (
-    <div className="graph-table" data-testid="graph-table">
+    <div className="graph-table stack" data-testid="graph-table">
       <h3 className="graph-table__heading">Links</h3>
       <DataTable label="Links of the graph" columns={linkColumns} rows={props.links} rowKey={(row) => row.key} onOpen={(row) => props.onOpenLink(row.key)} empty="No links drawn." />
       <h3 className="graph-table__heading">Entities</h3>

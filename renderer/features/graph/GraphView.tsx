@@ -29,7 +29,7 @@ function GraphWorkspace({ rootText, assignment }: { rootText: string | null; ass
   const read = rootText === null ? null : readRoot(rootText);
   const root = read?.ok ? read.root : null;
   return (
-    <div className="graph-view" data-testid="graph-view">
+    <div className="graph-view stack gap-3" data-testid="graph-view">
       <GraphHeader rootText={rootText} assignment={assignment} />
       {read && !read.ok && (
         <p className="notice notice--error" role="alert">

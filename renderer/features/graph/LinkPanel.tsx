@@ -36,7 +36,7 @@ export function LinkPanel(props: {
 
   if (!explained) {
     return (
-      <section className="graph-panel" aria-labelledby={headingId}>
+      <section className="graph-panel stack" aria-labelledby={headingId}>
         <h3 id={headingId}>Why linked</h3>
         <p className="muted">This link is no longer in the graph (a filter hides it, or the root changed).</p>
       </section>
@@ -45,7 +45,7 @@ export function LinkPanel(props: {
   const { why, citations } = explained;
   const ask = (kind: 'confirmed' | 'cut') => props.onDecide({ edgeKey: linkKey, title: why.title, decision: kind, note: decision?.note ?? '', warning: why.warning });
   return (
-    <section className="graph-panel" aria-labelledby={headingId} data-testid="why-linked">
+    <section className="graph-panel stack" aria-labelledby={headingId} data-testid="why-linked">
       <p className="graph-panel__eyebrow">Why linked</p>
       <h3 id={headingId} className="graph-panel__title">
         {why.title}
@@ -56,7 +56,7 @@ export function LinkPanel(props: {
           {why.warning}
         </p>
       )}
-      <dl className="graph-facts">
+      <dl className="facts graph-facts">
         <dt>Rule</dt>
         <dd>
           <strong>{linkRuleLabels[why.rule]}.</strong> {why.because}
@@ -90,7 +90,7 @@ export function LinkPanel(props: {
           </>
         )}
       </dl>
-      <div className="graph-decision-state" data-testid="link-decision">
+      <div className="graph-decision-state stack" data-testid="link-decision">
         <h4>Your decision</h4>
         {decision ? (
           <p>
@@ -103,7 +103,7 @@ export function LinkPanel(props: {
         {props.cannotDecide ? (
           <p className="muted">{props.cannotDecide}</p>
         ) : (
-          <p className="graph-panel__actions">
+          <p className="graph-panel__actions cluster">
             <button type="button" className="button" onClick={() => ask('confirmed')}>
               {decision?.decision === 'confirmed' ? 'Change the note…' : 'Confirm…'}
             </button>

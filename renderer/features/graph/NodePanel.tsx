@@ -37,7 +37,7 @@ export function NodePanel(props: {
   const claims = model.owners.get(nodeId);
   if (!node) {
     return (
-      <section className="graph-panel" aria-labelledby={headingId}>
+      <section className="graph-panel stack" aria-labelledby={headingId}>
         <h3 id={headingId}>Entity</h3>
         <p className="muted">This entity is not drawn now (a filter hides it, or the root changed).</p>
       </section>
@@ -46,7 +46,7 @@ export function NodePanel(props: {
   const first = expansion[0];
   const owner = node.kind === 'owner';
   return (
-    <section className="graph-panel" aria-labelledby={headingId} data-testid="node-panel">
+    <section className="graph-panel stack" aria-labelledby={headingId} data-testid="node-panel">
       <p className="graph-panel__eyebrow">{graphNodeKindLabels[node.kind]}</p>
       <h3 id={headingId} className="graph-panel__title">
         {node.label}
@@ -59,7 +59,7 @@ export function NodePanel(props: {
         </p>
       )}
       {claims && (
-        <div className="graph-panel__block">
+        <div className="graph-panel__block stack gap-1">
           <h4>Published as</h4>
           <ul className="graph-records">
             {ownerVariants(claims.values()).map((variant) => {
@@ -73,7 +73,7 @@ export function NodePanel(props: {
           </ul>
         </div>
       )}
-      <div className="graph-panel__block">
+      <div className="graph-panel__block stack gap-1">
         <h4>More links</h4>
         {first ? (
           <span ref={expandRef} className="graph-panel__expand">
@@ -91,7 +91,7 @@ export function NodePanel(props: {
         )}
       </div>
       {groups.length > 0 && (
-        <div className="graph-panel__block">
+        <div className="graph-panel__block stack gap-1">
           <h4>Links drawn</h4>
           <ul className="graph-links">
             {groups.map((group) => (
@@ -112,7 +112,7 @@ export function NodePanel(props: {
           </ul>
         </div>
       )}
-      <p className="graph-panel__actions">
+      <p className="graph-panel__actions cluster">
         {props.onRunsheet && (
           <button type="button" className="button" onClick={props.onRunsheet}>
             Runsheet

@@ -86,8 +86,8 @@ export function RunsheetPanel(props: {
   };
 
   return (
-    <section className="graph-runsheet" aria-labelledby={headingId} data-testid="runsheet">
-      <header className="graph-runsheet__head">
+    <section className="graph-runsheet stack" aria-labelledby={headingId} data-testid="runsheet">
+      <header className="graph-runsheet__head cluster">
         <h3 id={headingId}>Runsheet of {title}</h3>
         <button type="button" className="button" disabled={sheet.entries.length === 0 && sheet.gaps.length === 0} onClick={exportCsv}>
           Export runsheet CSV
@@ -108,7 +108,7 @@ export function RunsheetPanel(props: {
       )}
       {entity.query.isError && <ErrorNotice error={entity.query.error} onRetry={() => void entity.retry()} compact />}
       {entity.query.isPending && !entity.query.isError && <p className="muted">Reading the parcel’s record (free)…</p>}
-      <div className="graph-runsheet__searches">
+      <div className="graph-runsheet__searches stack gap-1">
         {searches === null ? (
           <p className="muted">
             {entityEnvelope === undefined ? 'Record searches are offered once the parcel’s record is read.' : 'The parcel has no SSL in the answers, so its records cannot be searched by one.'}

@@ -6,7 +6,7 @@ import { decisionLabels } from './graph-model.ts';
 export function SelectionHint(props: { decisions: GraphDecision[]; titles: ReadonlyMap<string, string>; onShow: (key: string) => void; hasAssignment: boolean }) {
   const { decisions, titles } = props;
   return (
-    <section className="graph-panel graph-panel--hint">
+    <section className="graph-panel graph-panel--hint stack">
       <h3>Select a link or an entity</h3>
       <p>
         Click a link, or move through the entities with the arrow keys, step through a node’s links with E and press Space: the link’s rule, its records and their

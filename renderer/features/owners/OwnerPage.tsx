@@ -48,7 +48,7 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
           </button>
         </div>
       </header>
-      <div className="owner-page__body">
+      <div className="owner-page__body stack gap-3">
         {coverage.isPending && (
           <p className="muted" role="status">
             Finding which areas publish owner names…

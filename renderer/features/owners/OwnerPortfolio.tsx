@@ -121,8 +121,8 @@ export function PortfolioResults({ search, openedAt, lastOptions, pageOwnerKey =
     : null;
 
   return (
-    <section className="owners__results" aria-label={`Holdings of owners named like “${search.name}”`} data-testid="owners-results">
-      <div className="owners__summary">
+    <section className="owners__results stack gap-3" aria-label={`Holdings of owners named like “${search.name}”`} data-testid="owners-results">
+      <div className="owners__summary cluster align-baseline">
         <p className="owners__count" role="status">
           <strong>{screen.owners.length}</strong> owner {screen.owners.length === 1 ? 'name' : 'names'} containing “{search.name}”{spellingNote(search.name)}
           {portfolio.complete ? ', with ' : ' in the loaded pages, with '}
@@ -145,7 +145,7 @@ export function PortfolioResults({ search, openedAt, lastOptions, pageOwnerKey =
         punctuation and case. Different people and companies can share a name, and one owner can appear under several names: treat these as
         leads, not facts.
       </p>
-      <div className="owners__groups">
+      <div className="owners__groups stack gap-3">
         {screen.owners.map((owner) => (
           <OwnerGroup
             key={owner.key}
@@ -211,8 +211,8 @@ function OwnerGroup(props: {
   const named = owner.ownerId !== null;
 
   return (
-    <section className="owner-group" aria-labelledby={headingId} data-testid="owner-group">
-      <header className="owner-group__header">
+    <section className="owner-group stack gap-1" aria-labelledby={headingId} data-testid="owner-group">
+      <header className="owner-group__header cluster">
         <h3 id={headingId} className="owner-group__name">
           {named ? owner.name : 'Holdings whose records publish no owner name'}
         </h3>
@@ -300,7 +300,7 @@ function holdingColumns(open: (holding: PortfolioHolding) => void, citations: Re
           .map((source) => source.citation.publisher ?? '')
           .join('; '),
       render: (holding) => (
-        <span className="owners__chips">
+        <span className="owners__chips record-chips">
           {holdingSources(holding, citations).map((source) => (
             <CitationChip key={source.citation.id} citation={citationView(source.citation)} marker={sourceLabel(source.citation)}>
               <p className="cited-value__note">Gives: {source.supports.join(', ')}.</p>

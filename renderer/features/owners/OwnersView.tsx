@@ -53,7 +53,7 @@ export function OwnersView() {
   const [openedAt] = useState(() => Date.now());
 
   return (
-    <div className="owners">
+    <div className="owners stack gap-3">
       {coverage.isPending && (
         <p className="muted" role="status">
           Finding which areas publish owner names…
@@ -132,8 +132,8 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
   }
 
   return (
-    <form className="owners__form" onSubmit={onSubmit} aria-label="Owner search">
-      <div className="owners__fields">
+    <form className="owners__form stack gap-1" onSubmit={onSubmit} aria-label="Owner search">
+      <div className="owners__fields cluster align-end gap-3">
         <div className="owners__field owners__field--name">
           <label htmlFor={inputId}>Owner name contains</label>
           <input

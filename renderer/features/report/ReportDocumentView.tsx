@@ -41,7 +41,7 @@ export function ReportDocumentView(props: ReportDocumentViewProps) {
   const { doc, mode, mapImage, graphImage, ...handlers } = props;
   const context: ValueContext = { ...handlers, mode, index: citationIndex(doc) };
   return (
-    <div className={`report-doc report-doc--${mode}`} data-testid="report-document">
+    <div className={`report-doc report-doc--${mode} stack gap-4`} data-testid="report-document">
       {mode === 'print' ? <PrintCover doc={doc} /> : null}
       {doc.sections.map((section) => (
         <SectionView key={section.id} section={section} context={context} />
@@ -197,7 +197,7 @@ function Endnotes({ doc, mode }: { doc: ReportDocument; mode: ReportMode }) {
       title={mode === 'print' ? 'Endnotes' : 'Sources'}
       aside={<span className="muted">{doc.citations.length === 1 ? '1 source' : `${doc.citations.length} sources`}</span>}
     >
-      <ol className="report-endnotes__list">
+      <ol className="report-endnotes__list stack gap-1">
         {doc.citations.map((citation) => (
           <li key={citation.id} id={`endnote-${citation.number}`} value={citation.number} className={citation.synthetic ? 'report-endnote--synthetic' : undefined}>
             <span className="report-endnote__number">[{citation.number}]</span> <span className="report-endnote__text">{citationText(citation)}</span>

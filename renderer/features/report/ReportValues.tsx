@@ -99,7 +99,7 @@ function Alternatives({ value, context }: { value: CitedValue; context: ValueCon
       </p>
       <ul>
         {value.alternatives.map((alternative) => (
-          <li key={alternative.key} className="report-alternatives__item">
+          <li key={alternative.key} className="report-alternatives__item cluster">
             <ValueLine value={{ ...alternative, limitation: alternative.note }} context={context} />
             {alternative.note && alternative.status !== 'unavailable' && <span className="report-value__note"> {alternative.note}</span>}
             {screen && context.onChooseAlternative && alternative.status !== 'unavailable' && (

@@ -30,7 +30,7 @@ type Tab = 'report' | 'verify';
 export function ReportView() {
   const [tab, setTab] = useState<Tab>('report');
   return (
-    <div className="report-view">
+    <div className="report-view stack gap-3">
       <div className="report-tabs" role="tablist" aria-label="Report">
         <TabButton id="report" current={tab} onSelect={setTab}>
           Subject report
@@ -88,7 +88,7 @@ function AssignmentReport({ assignment }: { assignment: Project }) {
 
   const doc = report.data;
   return (
-    <div className="report-screen">
+    <div className="report-screen stack gap-3">
       <ReportHeader assignment={assignment} doc={doc} />
       {report.isError && <ErrorNotice error={report.error} onRetry={() => void report.refetch()} />}
       {report.isPending && <p className="muted">Building the report from the answers this assignment holds…</p>}
@@ -173,7 +173,7 @@ function ExportPdf({ assignmentId, doc }: { assignmentId: string; doc: ReportDoc
   const browserHost = info.data?.runtime === 'browser-host';
   const incomplete = (doc?.missing.length ?? 0) > 0;
   return (
-    <div className="report-export">
+    <div className="report-export stack align-end gap-1">
       <button
         type="button"
         className="button button--primary"
@@ -216,7 +216,7 @@ function MissingSources({ assignmentId, missing }: { assignmentId: string; missi
         {total > 0 && <span className="muted"> · {formatUsd(total)} in all</span>}
       </h2>
       <p>The sections they fill say “unavailable” until then. Each is bought once and kept with this assignment; opening it again is free.</p>
-      <ul className="report-missing__list">
+      <ul className="report-missing__list stack">
         {missing.map((source) => (
           <li key={source.ipcOperation}>
             <BuySource assignmentId={assignmentId} source={source} />
@@ -237,7 +237,7 @@ function BuySource({ assignmentId, source }: { assignmentId: string; source: Mis
   const paid = usePaidAnswer(source.ipcOperation, parts, { askCore: true });
   const refreshReport = () => void refreshAssignment(queryClient, assignmentId);
   return (
-    <div className="report-missing__item">
+    <div className="report-missing__item cluster">
       <span className="report-missing__label">{source.label}</span>
       <ChargeButton
         operation={source.ipcOperation}

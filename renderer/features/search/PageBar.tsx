@@ -10,7 +10,7 @@ import { nextPage, type PagedRun } from './search-store.ts';
 export function PageBar<R>(props: { summary: string; run: PagedRun<R>; onPage: (page: number) => void; next: ReactNode }) {
   const pages = props.run.cursors.length + 1;
   return (
-    <div className="page-bar">
+    <div className="page-bar cluster gap-3">
       <span className="page-bar__summary" title={props.summary}>
         {props.summary}
       </span>

@@ -75,8 +75,8 @@ export function PropertiesTab() {
 
   return (
     <div className="search-tab">
-      <form className="search-form" aria-label="Property search" onSubmit={(event) => event.preventDefault()} onKeyDown={(event: KeyboardEvent) => submitOnEnter(event, actionsRef.current)}>
-        <div className="search-form__row">
+      <form className="search-form stack gap-3" aria-label="Property search" onSubmit={(event) => event.preventDefault()} onKeyDown={(event: KeyboardEvent) => submitOnEnter(event, actionsRef.current)}>
+        <div className="search-form__row cluster align-end gap-3">
           <label className="search-field">
             <span className="search-field__label">Area</span>
             <select className="input" value={form.areaUid} onChange={(event) => updateForm({ areaUid: event.target.value })}>
@@ -125,7 +125,7 @@ export function PropertiesTab() {
         </div>
         <PerPageProblem idPrefix="properties" problem={problems?.limit} />
 
-        <fieldset className="search-filters">
+        <fieldset className="search-filters stack">
           <legend>
             Filters <span className="muted">(all must hold)</span>
           </legend>
@@ -159,7 +159,7 @@ export function PropertiesTab() {
       </form>
 
       {run && (
-        <section className="search-results" aria-label="Property search results">
+        <section className="search-results stack" aria-label="Property search results">
           <PagedResultsHead
             operation="searchProperties"
             summary={describePropertyRun(run.first)}

@@ -47,7 +47,7 @@ export function RecordPanel({ record, onClose }: { record: V4SearchRecord; onClo
   return (
     <aside
       ref={panelRef}
-      className="record-panel"
+      className="record-panel stack gap-3"
       aria-labelledby="record-panel-title"
       onKeyDown={(event) => {
         // An open citation popover consumes its own Escape (CitationChip): it never reaches here.
@@ -64,7 +64,7 @@ export function RecordPanel({ record, onClose }: { record: V4SearchRecord; onClo
           Close
         </button>
       </header>
-      <dl className="record-panel__meta">
+      <dl className="facts record-panel__meta">
         <dt>Publisher</dt>
         <dd>
           {record.citation.source ?? 'Not stated'} <CitationChip citation={citation} />

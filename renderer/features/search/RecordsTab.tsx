@@ -104,8 +104,8 @@ export function RecordsTab() {
 
   return (
     <div className="search-tab">
-      <form className="search-form" aria-label="Record search" onSubmit={(event) => event.preventDefault()} onKeyDown={(event: KeyboardEvent) => submitOnEnter(event, runButtonRef.current)}>
-        <div className="search-form__row">
+      <form className="search-form stack gap-3" aria-label="Record search" onSubmit={(event) => event.preventDefault()} onKeyDown={(event: KeyboardEvent) => submitOnEnter(event, runButtonRef.current)}>
+        <div className="search-form__row cluster align-end gap-3">
           <div className="search-field search-field--wide">
             <label className="search-field__label" htmlFor="records-jurisdiction">
               Jurisdiction
@@ -146,7 +146,7 @@ export function RecordsTab() {
           </p>
         )}
 
-        <fieldset className="search-filters" disabled={!kindOption}>
+        <fieldset className="search-filters stack" disabled={!kindOption}>
           <legend>
             Filters <span className="muted">(up to {MAX_FILTERS}, all must hold; field names as the publisher wrote them)</span>
           </legend>
@@ -177,7 +177,7 @@ export function RecordsTab() {
       </form>
 
       {run && (
-        <section className="search-results" aria-label="Record search results">
+        <section className="search-results stack" aria-label="Record search results">
           <PagedResultsHead
             operation="searchRecords"
             summary={describeRun(run.first, catalogItems)}

@@ -240,7 +240,7 @@ export function ResolveTab() {
   return (
     <div className="search-tab">
       <form
-        className="search-form"
+        className="search-form stack gap-3"
         aria-label="Resolve identifiers"
         onSubmit={(event) => event.preventDefault()}
         onKeyDown={(event) => {
@@ -265,7 +265,7 @@ export function ResolveTab() {
               aria-describedby="resolve-help"
             />
           </label>
-          <div className="resolve-input__side">
+          <div className="resolve-input__side stack">
             <label className="search-field">
               <span className="search-field__label">Area</span>
               <select className="input" value={areaUid} onChange={(event) => updateResolve({ areaUid: event.target.value })}>
@@ -289,7 +289,7 @@ export function ResolveTab() {
           </div>
         )}
 
-        <div className="search-form__actions" ref={actionsRef}>
+        <div className="search-form__actions cluster gap-3" ref={actionsRef}>
           <ChargeButton
             operation="resolveEntities"
             request={request}
@@ -308,9 +308,9 @@ export function ResolveTab() {
       </form>
 
       {run && (
-        <section className="search-results" aria-label="Resolution results" ref={resultsRef}>
+        <section className="search-results stack" aria-label="Resolution results" ref={resultsRef}>
           {stale && (
-            <div className="notice notice--warning resolve-stale" role="status" data-testid="resolve-stale">
+            <div className="notice notice--warning resolve-stale stack" role="status" data-testid="resolve-stale">
               <p>
                 <strong>These results are for the earlier text.</strong> The lines have been edited since they were resolved, so the line numbers
                 and lines below are the ones that were sent, not the ones above.
@@ -363,7 +363,7 @@ export function ResolveTab() {
           )}
           {morePages.failure !== undefined && <ErrorNotice error={morePages.failure} />}
           {withMore.length > 0 && (
-            <ul className="resolve-more" aria-label="Lines with more candidates">
+            <ul className="resolve-more stack gap-1" aria-label="Lines with more candidates">
               {withMore.map((line) => {
                 const body = moreCandidatesBody(run, line.clientId, line.cursor);
                 const next = Math.min(line.total - line.shown, MORE_CANDIDATES_LIMIT);

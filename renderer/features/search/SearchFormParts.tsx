@@ -33,7 +33,7 @@ export function SearchFormActions({
   children: ReactNode;
 }) {
   return (
-    <div className="search-form__actions" ref={hostRef}>
+    <div className="search-form__actions cluster gap-3" ref={hostRef}>
       {children}
       <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
       {problems && problems.length > 0 && (

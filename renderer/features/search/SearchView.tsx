@@ -35,7 +35,7 @@ export function SearchView() {
   const setTab = useSearchStore((state) => state.setTab);
   const Panel = panels[tab];
   return (
-    <section className="search-view" aria-label="Search">
+    <section className="search-view stack gap-4" aria-label="Search">
       <Tabs label="Search by" idPrefix="search" classPrefix="search-tabs" tabs={tabs} active={tab} onChange={setTab} />
       <TabPanel idPrefix="search" id={tab} className="search-panel">
         <Panel />

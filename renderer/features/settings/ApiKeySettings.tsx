@@ -104,7 +104,7 @@ export function ApiKeySettings() {
         </div>
       )}
       <ActionForm
-        className="settings-form"
+        className="settings-form stack gap-3"
         aria-label="API key"
         autoComplete="off"
         onSubmit={submit}
@@ -134,7 +134,7 @@ export function ApiKeySettings() {
             </span>
           </label>
         )}
-        <div className="settings-actions">
+        <div className="settings-actions cluster">
           <button type="submit" className="button button--primary" disabled={busy}>
             {save.isPending ? 'Saving…' : status?.configured ? 'Replace key' : 'Save key'}
           </button>

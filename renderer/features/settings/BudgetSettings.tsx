@@ -72,7 +72,7 @@ function BudgetForm({ stored }: { stored: Budgets }) {
 
   return (
     <ActionForm
-      className="settings-form"
+      className="settings-form stack gap-3"
       aria-label="Budgets"
       onSubmit={submit}
     >
@@ -108,7 +108,7 @@ function BudgetForm({ stored }: { stored: Budgets }) {
           }}
         />
       </div>
-      <div className="settings-actions">
+      <div className="settings-actions cluster">
         <button type="submit" className="button button--primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save budgets'}
         </button>

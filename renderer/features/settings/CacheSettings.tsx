@@ -114,7 +114,7 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
 
   return (
     <ActionForm
-      className="settings-form"
+      className="settings-form stack gap-3"
       aria-label="Cache policy"
       onSubmit={submit}
     >
@@ -166,7 +166,7 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
           onChange={(event) => changed(setSizeText)(event.target.value)}
         />
       </div>
-      <div className="settings-actions">
+      <div className="settings-actions cluster">
         <button type="submit" className="button button--primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save cache policy'}
         </button>
@@ -190,7 +190,7 @@ function ClearCache({ status }: { status: CacheStatus }) {
     },
   });
   return (
-    <div className="settings-actions settings-actions--separate">
+    <div className="settings-actions settings-actions--separate cluster">
       <button type="button" className="button" disabled={clear.isPending || status.entries === 0} onClick={() => setConfirming(true)}>
         {clear.isPending ? 'Clearing…' : 'Clear cache…'}
       </button>

@@ -124,13 +124,13 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
 
   return (
     <ActionForm
-      className="settings-form"
+      className="settings-form stack gap-3"
       aria-label="Choose the service"
       // Plat's own message says what is wrong with an address; the browser's bubble would not.
       noValidate
       onSubmit={submit}
     >
-      <fieldset className="settings-choice">
+      <fieldset className="settings-choice bare-fieldset stack gap-1">
         <legend className="field__label">Connect to</legend>
         <label className="settings-choice__option" htmlFor={ids.local}>
           <input id={ids.local} type="radio" name="connection-mode" checked={mode === 'local-sample'} onChange={() => setMode('local-sample')} />
@@ -165,7 +165,7 @@ function ConnectionForm({ service }: { service: ServiceConnection }) {
           }}
         />
       )}
-      <div className="settings-actions">
+      <div className="settings-actions cluster">
         <button type="submit" className="button button--primary" disabled={connect.isPending || unchanged}>
           {connect.isPending ? 'Connecting…' : mode === 'live' ? 'Connect to live service' : 'Use the local sample'}
         </button>

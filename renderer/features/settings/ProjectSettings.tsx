@@ -160,7 +160,7 @@ function CreateProjectForm() {
 
   return (
     <ActionForm
-      className="settings-form settings-form--inline"
+      className="settings-form settings-form--inline stack gap-3"
       aria-label="New project"
       onSubmit={submit}
     >
@@ -248,7 +248,7 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
   const capReached = typedCap.ok ? capAlreadyReached('project', typedCap.value, project.spentMicroUsd) : null;
   return (
     <ActionForm
-      className="settings-editor"
+      className="settings-editor stack gap-3"
       aria-labelledby={ids.title}
       onSubmit={save}
       onKeyDown={(event) => {
@@ -284,7 +284,7 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
           onChange={setCapText}
         />
       </div>
-      <div className="settings-actions">
+      <div className="settings-actions cluster">
         <button type="submit" className="button button--primary" disabled={update.isPending}>
           Save changes
         </button>

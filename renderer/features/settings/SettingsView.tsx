@@ -38,7 +38,7 @@ export function SettingsView() {
           ))}
         </ul>
       </nav>
-      <div className="settings-view__sections">
+      <div className="settings-view__sections stack gap-5">
         <ConnectionSettings />
         <ApiKeySettings />
         <BudgetSettings />

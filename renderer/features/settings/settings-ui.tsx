@@ -23,7 +23,7 @@ export function SettingsSection(props: {
         </h2>
         <p className="muted">{props.description}</p>
       </header>
-      <div className="settings-section__body">
+      <div className="settings-section__body stack gap-3">
         {reads.isError && <ErrorNotice error={reads.error} onRetry={() => void reads.refetch()} />}
         {props.children}
       </div>
