@@ -13,7 +13,7 @@ import {
   type CriteriaContext,
 } from './search.ts';
 import { distanceMiles } from './geometry.ts';
-import { squareAround } from './test-kit.ts';
+import { comps2016Body, squareAround } from './test-kit.ts';
 
 const SUBJECT_REF = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
 const subject: LonLat = [-77.047037, 38.912976];
@@ -132,21 +132,7 @@ describe('criteriaProblems', () => {
 describe('comparablesRequestBody', () => {
   it('builds the v3 body the schema accepts, without market_only', () => {
     const body = comparablesRequestBody(SUBJECT_REF, DEFAULT_CRITERIA, '2017-01-01', '24');
-    expect(body).toEqual({
-      mode: 'report',
-      projection: 'report_comparables_v1',
-      subject_property_ref: SUBJECT_REF,
-      radius_miles: 0.5,
-      limit: 100,
-      filters: {
-        sale: [
-          { field: 'from_date', value: '2016-01-01' },
-          { field: 'to_date', value: '2017-01-01' },
-          { field: 'include_undated', value: 'false' },
-        ],
-        property: [{ field: 'use_code', value: '24' }],
-      },
-    });
+    expect(body).toEqual(comps2016Body(SUBJECT_REF, { toDate: '2017-01-01', includeUndated: false, limit: 100 }));
     expect(V3RecordQuerySchema.safeParse(body).success).toBe(true);
     expect(JSON.stringify(body)).not.toContain('market_only');
     // Arm's length only is screened by Plat: the body is the same either way.
