@@ -11,11 +11,10 @@ import type { IpcEventPayload, ServiceConnection } from '../../shared/ipc.ts';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { v4Catalog, v4Summary } from '../local-service/operations/v4.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
-import { createAppCore, type AppCore } from './app-core.ts';
+import type { AppCore } from './app-core.ts';
 import { openAppDatabase } from './app-db.ts';
 import { SettingsStore } from './settings-store.ts';
-import { MemoryKeyVault } from './key-vault.ts';
-import { testSender as sender } from './core-test-kit.ts';
+import { createTestCore, testSender as sender } from './core-test-kit.ts';
 
 let store: SampleStore;
 const services: LocalService[] = [];
@@ -53,18 +52,14 @@ interface Started {
 function start(options: { dataDir?: string; recheckDelaysMs?: number[] } = {}): Started {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'plat-conn-'));
   let local: LocalService | null = null;
-  const core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'test',
+  const core = createTestCore({
     dataDir,
-    keyVault: new MemoryKeyVault(),
     launchLocalService: async () => {
       local = await startService();
       const service = local;
       return { url: service.url, keys: service.keys, stop: async () => {} };
     },
-    isTrustedSender: (s) => s.runtime === 'browser-host',
-    clientOptions: { maxAttempts: 1, timeoutMs: 2_000 },
+    timeoutMs: 2_000,
     ...(options.recheckDelaysMs ? { recheckDelaysMs: options.recheckDelaysMs } : {}),
   });
   cores.push(core);
