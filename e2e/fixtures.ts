@@ -68,6 +68,26 @@ export function findBox(page: Page) {
   return { find, box };
 }
 
+/** Confirms the charge Plat asks about, if it asks (a price it already has cached is not asked about). */
+export async function confirmChargeIfAsked(page: Page): Promise<void> {
+  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
+  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy for/ }).click();
+}
+
+/**
+ * Types an address into the find box as a person would, buys the lookup when asked, and waits until
+ * the candidates include `expected`; returns the find box, its active candidate first.
+ */
+export async function findAddress(page: Page, typed: string, expected: string) {
+  const { find, box } = findBox(page);
+  await box.fill(typed);
+  await expect(find.getByTestId('find-understood')).toContainText('address');
+  await box.press('Enter');
+  await confirmChargeIfAsked(page);
+  await expect(find.getByRole('region', { name: /^Candidates for the address/ })).toContainText(expected, { timeout: 30_000 });
+  return { find, box };
+}
+
 /** The images a PDF holds, as `pdfimages -list` reports them (page numbers from 1). */
 export function pdfImageList(pdfPath: string): Array<{ page: number; type: string | undefined; width: number; height: number }> {
   return execFileSync('pdfimages', ['-list', pdfPath], { encoding: 'utf8' })
