@@ -108,6 +108,13 @@ async function goLive(core: AppCore, baseUrl: string, key: string): Promise<void
   expect(await core.dispatch('setConnection', { mode: 'live', baseUrl }, sender)).toMatchObject({ ok: true, value: { state: 'checking' } });
 }
 
+/** Goes live at `baseUrl` with `key` and resolves with the state the live check settles on. */
+async function liveCheck(core: AppCore, baseUrl: string, key: string): Promise<ServiceConnection> {
+  const settled = nextState(core, (c) => c.mode === 'live' && c.state !== 'checking');
+  await goLive(core, baseUrl, key);
+  return settled;
+}
+
 describe('connection state is what was last checked', () => {
   it('starts on the local sample: checking, then ready with the time of the check', async () => {
     const { core, states } = start();
@@ -134,9 +141,7 @@ describe('connection state is what was last checked', () => {
     const { core } = start();
     await core.ready;
     const live = await startService();
-    const failed = nextState(core, (c) => c.mode === 'live' && c.state !== 'checking');
-    await goLive(core, live.url, live.keys.revoked);
-    expect(await failed).toMatchObject({ state: 'failed', detail: expect.stringMatching(/refused the API key/) });
+    expect(await liveCheck(core, live.url, live.keys.revoked)).toMatchObject({ state: 'failed', detail: expect.stringMatching(/refused the API key/) });
 
     const tested = await core.dispatch('testApiKey', {}, sender);
     expect(tested).toMatchObject({ ok: true, value: { ok: false } });
@@ -214,9 +219,7 @@ describe('connection state is what was last checked', () => {
     const { core } = start();
     await core.ready;
     const live = await startService();
-    const settled = nextState(core, (c) => c.mode === 'live' && c.state !== 'checking');
-    await goLive(core, live.url, live.keys.exhausted);
-    expect(await settled).toMatchObject({ state: 'ready', detail: expect.stringMatching(/[Cc]redit/) });
+    expect(await liveCheck(core, live.url, live.keys.exhausted)).toMatchObject({ state: 'ready', detail: expect.stringMatching(/[Cc]redit/) });
   });
 });
 
