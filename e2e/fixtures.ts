@@ -88,6 +88,24 @@ export async function findAddress(page: Page, typed: string, expected: string) {
   return { find, box };
 }
 
+/** Opens the Owners view (Ctrl+2) and returns its name box. */
+export async function openOwners(page: Page) {
+  await page.keyboard.press('Control+2');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Owners');
+  return page.getByLabel('Owner name contains');
+}
+
+/** Searches the Owners view (Ctrl+2) for the owner names containing `text` and waits for the results. */
+export async function searchOwners(page: Page, text: string) {
+  await page.keyboard.press('Control+2');
+  const name = page.getByLabel('Owner name contains');
+  await name.fill(text);
+  await name.press('Enter');
+  const results = page.getByTestId('owners-results');
+  await expect(results).toBeVisible({ timeout: 30_000 });
+  return results;
+}
+
 /** The images a PDF holds, as `pdfimages -list` reports them (page numbers from 1). */
 export function pdfImageList(pdfPath: string): Array<{ page: number; type: string | undefined; width: number; height: number }> {
   return execFileSync('pdfimages', ['-list', pdfPath], { encoding: 'utf8' })
