@@ -106,6 +106,13 @@ export async function searchOwners(page: Page, text: string) {
   return results;
 }
 
+/** The Settings form that chooses the service, switched to "Live service": its address box and its connect button. */
+export async function liveServiceForm(page: Page) {
+  const connection = page.getByRole('form', { name: 'Choose the service' });
+  await connection.getByLabel(/^Live service/).check();
+  return { connection, address: connection.getByLabel('Base address'), connect: connection.getByRole('button', { name: 'Connect to live service' }) };
+}
+
 /** The images a PDF holds, as `pdfimages -list` reports them (page numbers from 1). */
 export function pdfImageList(pdfPath: string): Array<{ page: number; type: string | undefined; width: number; height: number }> {
   return execFileSync('pdfimages', ['-list', pdfPath], { encoding: 'utf8' })
