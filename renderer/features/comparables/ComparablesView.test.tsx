@@ -9,7 +9,7 @@ import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-t
 import type { RecordedDownload } from '../../platform/fake-download.ts';
 import type { PlatMapProps } from '../../components/map/map-types.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
-import { comps2016Body } from '../../../shared/comparables/test-kit.ts';
+import { comps2016Body, comps2016Run } from '../../../shared/comparables/test-kit.ts';
 import compsFixture from '../../../shared/comparables/fixtures/dc-1708-comps-2016.json';
 import subjectFixture from '../../../shared/report/fixtures/dc-1708-21st-st-nw.json';
 import { ComparablesView } from './ComparablesView.tsx';
@@ -115,14 +115,14 @@ vi.mock('../../components/download.ts', async (importOriginal) => {
   return recordTextDownloads(importOriginal, downloads);
 });
 
-const comps = compsFixture as unknown as { request: Record<string, unknown>; envelope: unknown };
+const comps = compsFixture as unknown as { envelope: unknown };
 
 /** A workfile whose last search is the fixture's (the answer kept with the assignment). */
 function searchedWorkfile(patch: Partial<ComparablesWorkfile> = {}): ComparablesWorkfile {
   const base = emptyComparablesWorkfile();
   return {
     ...base,
-    searches: [{ id: 'r1', criteria: base.criteria, effectiveDate: '2017-01-01', radiusMiles: 0.5, pages: [comps.request], ranAt: '2026-05-01T09:00:00.000Z', dataAsOf: '2017-02-05', total: 14, returned: 14 }],
+    searches: [comps2016Run({ id: 'r1', criteria: base.criteria, ranAt: '2026-05-01T09:00:00.000Z', dataAsOf: '2017-02-05' })],
     ...patch,
   };
 }
