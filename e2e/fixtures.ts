@@ -76,7 +76,7 @@ export async function confirmChargeIfAsked(page: Page): Promise<void> {
 
 /**
  * Types an address into the find box as a person would, buys the lookup when asked, and waits until
- * the candidates include `expected`; returns the find box, its active candidate first.
+ * the candidates include `expected`; returns the find region and its box (the first candidate is the active one).
  */
 export async function findAddress(page: Page, typed: string, expected: string) {
   const { find, box } = findBox(page);
