@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, findBox, openApp, pdfImageList, session } from './fixtures.ts';
+import { test, expect, findAddress, openApp, pdfImageList, session } from './fixtures.ts';
 import { gridRowKeys, manualRows } from '../shared/comparables/model.ts';
 import { ROLE_COLOURS } from '../renderer/components/map/map-icons.ts';
 
@@ -289,13 +289,7 @@ test.describe('comparable sales, from the search to the PDF', () => {
     await openApp(page, host.url);
 
     // Find the subject in one box and open it.
-    const { find, box } = findBox(page);
-    await box.fill('1708 21st st nw');
-    await expect(find.getByTestId('find-understood')).toContainText('address');
-    await box.press('Enter');
-    const confirmFind = page.getByRole('dialog', { name: 'Confirm a charge' });
-    if (await confirmFind.isVisible().catch(() => false)) await confirmFind.getByRole('button', { name: /^Buy for/ }).click();
-    await expect(find.getByRole('region', { name: /^Candidates for the address/ })).toContainText('1708 21ST ST NW', { timeout: 30_000 });
+    const { box } = await findAddress(page, '1708 21st st nw', '1708 21ST ST NW');
     await box.press('Enter');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('1708 21ST ST NW');
 

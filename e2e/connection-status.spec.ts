@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { spawnBrowserHost, type SpawnedHost } from '../electron/host/spawn-host.ts';
-import { test, expect } from './fixtures.ts';
+import { test, expect, liveServiceForm } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 
 async function stop(host: SpawnedHost): Promise<void> {
@@ -101,14 +101,12 @@ test.describe('connection status', () => {
       };
       new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    const connection = page.getByRole('form', { name: 'Choose the service' });
-    await connection.getByLabel(/^Live service/).check();
-    const address = connection.getByLabel('Base address');
+    const { connection, address, connect } = await liveServiceForm(page);
     await address.fill('http://user:secret@127.0.0.1:9');
-    await connection.getByRole('button', { name: 'Connect to live service' }).click();
+    await connect.click();
     await expect(connection.getByRole('alert')).toContainText('must not contain a user name or password');
     await address.fill('http://127.0.0.1:9');
-    await connection.getByRole('button', { name: 'Connect to live service' }).click();
+    await connect.click();
     await expect(page.getByTestId('service-label')).toHaveText('Live service · 127.0.0.1:9');
     const current = page.getByTestId('connection-current');
     await expect(current).toContainText('Not reachable', { timeout: 30_000 });
@@ -125,7 +123,7 @@ test.describe('connection status', () => {
 
     // Plain http:// to another computer needs explicit consent; cancelling sends nothing.
     await address.fill('http://records.example.com');
-    await connection.getByRole('button', { name: 'Connect to live service' }).click();
+    await connect.click();
     const consent = page.getByRole('dialog', { name: 'Send your API key unencrypted?' });
     await expect(consent).toBeVisible();
     await shot('connection-insecure-consent');

@@ -68,6 +68,51 @@ export function findBox(page: Page) {
   return { find, box };
 }
 
+/** Confirms the charge Plat asks about, if it asks (a price it already has cached is not asked about). */
+export async function confirmChargeIfAsked(page: Page): Promise<void> {
+  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
+  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy for/ }).click();
+}
+
+/**
+ * Types an address into the find box as a person would, buys the lookup when asked, and waits until
+ * the candidates include `expected`; returns the find region and its box (the first candidate is the active one).
+ */
+export async function findAddress(page: Page, typed: string, expected: string) {
+  const { find, box } = findBox(page);
+  await box.fill(typed);
+  await expect(find.getByTestId('find-understood')).toContainText('address');
+  await box.press('Enter');
+  await confirmChargeIfAsked(page);
+  await expect(find.getByRole('region', { name: /^Candidates for the address/ })).toContainText(expected, { timeout: 30_000 });
+  return { find, box };
+}
+
+/** Opens the Owners view (Ctrl+2) and returns its name box. */
+export async function openOwners(page: Page) {
+  await page.keyboard.press('Control+2');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Owners');
+  return page.getByLabel('Owner name contains');
+}
+
+/** Searches the Owners view (Ctrl+2) for the owner names containing `text` and waits for the results. */
+export async function searchOwners(page: Page, text: string) {
+  await page.keyboard.press('Control+2');
+  const name = page.getByLabel('Owner name contains');
+  await name.fill(text);
+  await name.press('Enter');
+  const results = page.getByTestId('owners-results');
+  await expect(results).toBeVisible({ timeout: 30_000 });
+  return results;
+}
+
+/** The Settings form that chooses the service, switched to "Live service": its address box and its connect button. */
+export async function liveServiceForm(page: Page) {
+  const connection = page.getByRole('form', { name: 'Choose the service' });
+  await connection.getByLabel(/^Live service/).check();
+  return { connection, address: connection.getByLabel('Base address'), connect: connection.getByRole('button', { name: 'Connect to live service' }) };
+}
+
 /** The images a PDF holds, as `pdfimages -list` reports them (page numbers from 1). */
 export function pdfImageList(pdfPath: string): Array<{ page: number; type: string | undefined; width: number; height: number }> {
   return execFileSync('pdfimages', ['-list', pdfPath], { encoding: 'utf8' })

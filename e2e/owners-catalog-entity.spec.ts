@@ -3,17 +3,15 @@
 // search by a partial lowercase name, the catalog of DC and of a Maryland county (which has no data),
 // and an entity opened from an owner's holding, with its connected entities and a bought summary that
 // is free to open again.
-import { test, expect, openApp, session } from './fixtures.ts';
+import { test, expect, openApp, openOwners, session } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 
 test.describe('owners, catalog and entity page', () => {
   test('an owner search by part of a name, then a holding with its links and a summary bought once', async ({ page, host, shot }) => {
     await openApp(page, host.url);
-    await page.keyboard.press('Control+2');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Owners');
+    const name = await openOwners(page);
 
     // Bad input is explained and kept.
-    const name = page.getByLabel('Owner name contains');
     await name.fill('r');
     await name.press('Enter');
     await expect(page.getByText('Type at least two letters or digits of the name.')).toBeVisible();

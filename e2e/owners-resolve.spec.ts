@@ -3,15 +3,13 @@
 // accent finds the roll's spellings and says so, one in another script is refused before it is priced;
 // Escape on an open citation closes only the citation; Resolve keeps results with the lines they
 // answered, wraps a 3,000-character line, and counts a building's candidates as the service does.
-import { test, expect, openApp, session, shotBoth } from './fixtures.ts';
+import { test, expect, openApp, openOwners, session, shotBoth } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 
 test.describe('owners, citations and resolve under real use', () => {
   test('MÜLLER finds MULLER and MUELLER and says so; 名前 is refused before pricing; Escape closes a citation only', async ({ page, host, shot }) => {
     await openApp(page, host.url);
-    await page.keyboard.press('Control+2');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Owners');
-    const name = page.getByLabel('Owner name contains');
+    const name = await openOwners(page);
     const spentBefore = await session(page).textContent();
 
     // Another script: refused with the reason, never priced, never sent.

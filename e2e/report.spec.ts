@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { test, expect, findBox, screenshotDir, openApp, session } from './fixtures.ts';
+import { test, expect, confirmChargeIfAsked, findAddress, findBox, screenshotDir, openApp, session } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 
 // Outside test-results (which Playwright empties per run), so the PDF and its pages can be looked at afterwards.
@@ -23,8 +23,7 @@ const dollars = (text: string | null) => Number((text ?? '').replace(/[$,]/g, ''
 async function buy(page: Page, button: ReturnType<Page['getByRole']>): Promise<void> {
   await expect(button).toBeEnabled({ timeout: 15_000 });
   await button.click();
-  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy for/ }).click();
+  await confirmChargeIfAsked(page);
 }
 
 async function lightAndDark(page: Page, name: string): Promise<void> {
@@ -104,14 +103,7 @@ test.describe('the subject report, from the find box to a verified PDF', () => {
     await openApp(page, host.url);
 
     // Find the subject in one box, as typed by a person.
-    const { find, box } = findBox(page);
-    await box.fill('1708 21st st nw');
-    await expect(find.getByTestId('find-understood')).toContainText('address');
-    await box.press('Enter');
-    const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-    if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy for/ }).click();
-    const candidates = find.getByRole('region', { name: /^Candidates for the address/ });
-    await expect(candidates).toContainText('1708 21ST ST NW', { timeout: 30_000 });
+    const { box } = await findAddress(page, '1708 21st st nw', '1708 21ST ST NW');
     // Keyboard first: the first candidate is the active one, and Enter opens it.
     await box.press('Enter');
     await expect(page.getByTestId('entity-page')).toBeVisible();
@@ -285,8 +277,7 @@ test.describe('the subject report, from the find box to a verified PDF', () => {
       const before = await spent();
       await box.fill(typed);
       await box.press('Enter');
-      const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-      if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy for/ }).click();
+      await confirmChargeIfAsked(page);
       await expect(find.getByText(/Nothing matches/).first()).toBeVisible({ timeout: 20_000 });
       expect(await spent(), `charged for “${typed}”, which matches nothing`).toBe(before);
     }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect, liveServiceForm } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 import { answerOnBridge, pushOnBridge } from './bridge-routes.ts';
 
@@ -275,15 +275,13 @@ test.describe.serial('Spend and Settings', () => {
     await shot('settings-key-saved');
 
     // A live address with nothing listening: switching works, and the check says it does not answer.
-    const connection = page.getByRole('form', { name: 'Choose the service' });
-    await connection.getByLabel(/^Live service/).check();
-    const address = connection.getByLabel('Base address');
+    const { connection, address, connect } = await liveServiceForm(page);
     await address.fill('records.example');
-    await connection.getByRole('button', { name: 'Connect to live service' }).click();
+    await connect.click();
     await expect(connection.getByRole('alert')).toContainText('not a web address');
     await expect(address).toHaveValue('records.example');
     await address.fill('http://127.0.0.1:9');
-    await connection.getByRole('button', { name: 'Connect to live service' }).click();
+    await connect.click();
     await expect(page.getByTestId('service-label')).toHaveText('Live service · 127.0.0.1:9');
     // The state is the core's last check (it checks a new connection itself), said once, with a way to check again.
     const current = page.getByTestId('connection-current');

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test, expect, openApp, pdfImageList, session, shotBoth } from './fixtures.ts';
+import { test, expect, openApp, pdfImageList, searchOwners, session, shotBoth } from './fixtures.ts';
 
 // Outside test-results (which Playwright empties per run), so the exports can be looked at afterwards.
 const outDir = path.join(tmpdir(), 'plat-title-research-e2e');
@@ -24,12 +24,7 @@ test.describe('title research', () => {
     await openApp(page, host.url);
 
     // The owner, searched by name in the Owners view, then its own page.
-    await page.keyboard.press('Control+2');
-    const name = page.getByLabel('Owner name contains');
-    await name.fill('joel kuipers');
-    await name.press('Enter');
-    const results = page.getByTestId('owners-results');
-    await expect(results).toBeVisible({ timeout: 30_000 });
+    const results = await searchOwners(page, 'joel kuipers');
     await results.getByRole('button', { name: 'Other holdings of this owner' }).first().click();
     const ownerPage = page.getByTestId('owner-page');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Owner · JOEL KUIPERS');
@@ -176,12 +171,7 @@ test.describe('title research', () => {
     // The file's tests share one host (one session), so spend is counted from here.
     const before = dollars(await session(page).textContent());
     const spent = (amount: number) => `$${(before + amount).toFixed(2)}`;
-    await page.keyboard.press('Control+2');
-    const name = page.getByLabel('Owner name contains');
-    await name.fill('District of Columbia');
-    await name.press('Enter');
-    const results = page.getByTestId('owners-results');
-    await expect(results).toBeVisible({ timeout: 30_000 });
+    const results = await searchOwners(page, 'District of Columbia');
     await results.getByTestId('owner-group').filter({ has: page.getByRole('heading', { name: 'DISTRICT OF COLUMBIA', exact: true }) }).getByRole('button', { name: 'Other holdings of this owner' }).click();
     const ownerPage = page.getByTestId('owner-page');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Owner · DISTRICT OF COLUMBIA');

@@ -13,6 +13,7 @@ import { localOperations } from '../electron/local-service/operations/index.ts';
 import { openSampleStore } from '../electron/local-service/sample-store.ts';
 import type { SampleStore } from '../electron/local-service/sample-store.ts';
 import { startTestService, stopTestService } from '../electron/local-service/test-harness.ts';
+import { comps2016Body } from '../shared/comparables/test-kit.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'shared/report/fixtures');
@@ -46,21 +47,7 @@ const comparableSearches = [
     file: 'dc-1708-comps-2016-with-undated',
     address: '1708 21ST ST NW',
     about: 'report_comparables_v1 around 1708 21ST ST NW: 0.5 mi, sold 2016, use code 24, undated (DC CAMA) sales included, from the embedded service',
-    body: (ref: string) => ({
-      mode: 'report',
-      projection: 'report_comparables_v1',
-      subject_property_ref: ref,
-      radius_miles: 0.5,
-      limit: 100,
-      filters: {
-        sale: [
-          { field: 'from_date', value: '2016-01-01' },
-          { field: 'to_date', value: '2016-12-31' },
-          { field: 'include_undated', value: 'true' },
-        ],
-        property: [{ field: 'use_code', value: '24' }],
-      },
-    }),
+    body: (ref: string) => comps2016Body(ref, { toDate: '2016-12-31', includeUndated: true, limit: 100 }),
   },
 ];
 

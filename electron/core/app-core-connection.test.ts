@@ -11,11 +11,10 @@ import type { IpcEventPayload, ServiceConnection } from '../../shared/ipc.ts';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { v4Catalog, v4Summary } from '../local-service/operations/v4.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
-import { createAppCore, type AppCore } from './app-core.ts';
+import type { AppCore } from './app-core.ts';
 import { openAppDatabase } from './app-db.ts';
 import { SettingsStore } from './settings-store.ts';
-import { MemoryKeyVault } from './key-vault.ts';
-import { testSender as sender } from './core-test-kit.ts';
+import { createTestCore, testSender as sender } from './core-test-kit.ts';
 
 let store: SampleStore;
 const services: LocalService[] = [];
@@ -53,18 +52,14 @@ interface Started {
 function start(options: { dataDir?: string; recheckDelaysMs?: number[] } = {}): Started {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'plat-conn-'));
   let local: LocalService | null = null;
-  const core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'test',
+  const core = createTestCore({
     dataDir,
-    keyVault: new MemoryKeyVault(),
     launchLocalService: async () => {
       local = await startService();
       const service = local;
       return { url: service.url, keys: service.keys, stop: async () => {} };
     },
-    isTrustedSender: (s) => s.runtime === 'browser-host',
-    clientOptions: { maxAttempts: 1, timeoutMs: 2_000 },
+    timeoutMs: 2_000,
     ...(options.recheckDelaysMs ? { recheckDelaysMs: options.recheckDelaysMs } : {}),
   });
   cores.push(core);
@@ -113,6 +108,13 @@ async function goLive(core: AppCore, baseUrl: string, key: string): Promise<void
   expect(await core.dispatch('setConnection', { mode: 'live', baseUrl }, sender)).toMatchObject({ ok: true, value: { state: 'checking' } });
 }
 
+/** Goes live at `baseUrl` with `key` and resolves with the state the live check settles on. */
+async function liveCheck(core: AppCore, baseUrl: string, key: string): Promise<ServiceConnection> {
+  const settled = nextState(core, (c) => c.mode === 'live' && c.state !== 'checking');
+  await goLive(core, baseUrl, key);
+  return settled;
+}
+
 describe('connection state is what was last checked', () => {
   it('starts on the local sample: checking, then ready with the time of the check', async () => {
     const { core, states } = start();
@@ -139,9 +141,7 @@ describe('connection state is what was last checked', () => {
     const { core } = start();
     await core.ready;
     const live = await startService();
-    const failed = nextState(core, (c) => c.mode === 'live' && c.state !== 'checking');
-    await goLive(core, live.url, live.keys.revoked);
-    expect(await failed).toMatchObject({ state: 'failed', detail: expect.stringMatching(/refused the API key/) });
+    expect(await liveCheck(core, live.url, live.keys.revoked)).toMatchObject({ state: 'failed', detail: expect.stringMatching(/refused the API key/) });
 
     const tested = await core.dispatch('testApiKey', {}, sender);
     expect(tested).toMatchObject({ ok: true, value: { ok: false } });
@@ -219,9 +219,7 @@ describe('connection state is what was last checked', () => {
     const { core } = start();
     await core.ready;
     const live = await startService();
-    const settled = nextState(core, (c) => c.mode === 'live' && c.state !== 'checking');
-    await goLive(core, live.url, live.keys.exhausted);
-    expect(await settled).toMatchObject({ state: 'ready', detail: expect.stringMatching(/[Cc]redit/) });
+    expect(await liveCheck(core, live.url, live.keys.exhausted)).toMatchObject({ state: 'ready', detail: expect.stringMatching(/[Cc]redit/) });
   });
 });
 

@@ -10,14 +10,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { v4Catalog } from '../local-service/operations/v4.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
-import { createAppCore, type AppCore, type AppCoreOptions } from './app-core.ts';
+import type { AppCore, AppCoreOptions } from './app-core.ts';
 import { DataFolderInUseError } from './data-folder-lock.ts';
 import { DataFolderProblem } from './database-check.ts';
 import { openAppDatabase } from './app-db.ts';
 import { SpendLedger } from './ledger/spend-ledger.ts';
-import { MemoryKeyVault } from './key-vault.ts';
 import type { LedgerRow } from '../../shared/ipc.ts';
-import { testSender as sender } from './core-test-kit.ts';
+import { createTestCore, testSender as sender } from './core-test-kit.ts';
 
 const cores: AppCore[] = [];
 const services: LocalService[] = [];
@@ -34,19 +33,15 @@ afterEach(async () => {
 const newFolder = () => mkdtempSync(path.join(tmpdir(), 'plat-start-'));
 
 function open(dataDir: string, extra: Partial<AppCoreOptions> = {}): AppCore {
-  const core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'test',
+  const core = createTestCore({
     dataDir,
-    keyVault: new MemoryKeyVault(),
     launchLocalService: async ({ stateDbPath }) => {
       // The service's own state database is the one in the data folder, as in the app.
       const service = await createLocalService({ operations: [v4Catalog], store, dbPath: stateDbPath });
       services.push(service);
       return { url: service.url, keys: service.keys, stop: () => service.close() };
     },
-    isTrustedSender: (s) => s.runtime === 'browser-host',
-    clientOptions: { maxAttempts: 1, timeoutMs: 500 },
+    timeoutMs: 500,
     ...extra,
   });
   cores.push(core);

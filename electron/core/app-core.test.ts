@@ -8,9 +8,8 @@ import { ipcOperationNames } from '../../shared/ipc.ts';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { v4Catalog } from '../local-service/operations/v4.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
-import { createAppCore, type AppCore } from './app-core.ts';
-import { MemoryKeyVault } from './key-vault.ts';
-import { testSender as sender } from './core-test-kit.ts';
+import type { AppCore } from './app-core.ts';
+import { createTestCore, testSender as sender } from './core-test-kit.ts';
 
 let service: LocalService;
 let core: AppCore;
@@ -19,19 +18,15 @@ let store: SampleStore;
 beforeAll(async () => {
   store = openSampleStore();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'plat-core-'));
-  core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'test',
+  core = createTestCore({
     dataDir,
-    keyVault: new MemoryKeyVault(),
     launchLocalService: async () => {
       // Only the free catalog (the connection check): these tests are about the IPC door and the
       // core's own state, not the data.
       service = await createLocalService({ operations: [v4Catalog], store });
       return { url: service.url, keys: service.keys, stop: () => service.close() };
     },
-    isTrustedSender: (s) => s.runtime === 'browser-host',
-    clientOptions: { maxAttempts: 1, timeoutMs: 500 },
+    timeoutMs: 500,
   });
   await core.ready;
 });

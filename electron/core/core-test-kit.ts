@@ -8,7 +8,7 @@ import type { IpcOperationName, IpcResponse } from '../../shared/ipc.ts';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
-import { createAppCore, type AppCore } from './app-core.ts';
+import { createAppCore, type AppCore, type AppCoreOptions } from './app-core.ts';
 import { MemoryKeyVault } from './key-vault.ts';
 import type { IpcSender } from './ipc-dispatch.ts';
 
@@ -20,6 +20,21 @@ export interface OpenedCore {
   stopService: () => Promise<void>;
 }
 
+/**
+ * A core as the tests start it: the browser host's runtime and trust, keys in memory, and one
+ * attempt per service call within `timeoutMs`; the data folder and the service are the test's.
+ */
+export function createTestCore({ timeoutMs, ...options }: Pick<AppCoreOptions, 'dataDir' | 'launchLocalService'> & Partial<AppCoreOptions> & { timeoutMs: number }): AppCore {
+  return createAppCore({
+    runtime: 'browser-host',
+    appVersion: 'test',
+    keyVault: new MemoryKeyVault(),
+    isTrustedSender: (s) => s.runtime === 'browser-host',
+    clientOptions: { maxAttempts: 1, timeoutMs },
+    ...options,
+  });
+}
+
 /** A ready core on a new data folder (`prefix` names it in the temp folder); the caller closes it. */
 export async function openTestCore(store: SampleStore, prefix: string): Promise<OpenedCore> {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
@@ -29,17 +44,13 @@ export async function openTestCore(store: SampleStore, prefix: string): Promise<
     service = null;
     await running?.close();
   };
-  const core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'test',
+  const core = createTestCore({
     dataDir,
-    keyVault: new MemoryKeyVault(),
     launchLocalService: async ({ stateDbPath }) => {
       service = await createLocalService({ operations: localOperations, store, dbPath: stateDbPath });
       return { url: service.url, keys: service.keys, stop: stopService };
     },
-    isTrustedSender: (s) => s.runtime === 'browser-host',
-    clientOptions: { maxAttempts: 1, timeoutMs: 2_000 },
+    timeoutMs: 2_000,
   });
   await core.ready;
   return { core, stopService };

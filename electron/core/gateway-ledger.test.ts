@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { SpendSnapshot } from '../../shared/ipc.ts';
-import type { SpendLedger } from './ledger/spend-ledger.ts';
 import type { EventHub } from './events.ts';
 import { ServiceClient, type AttemptEvent } from './service-client/index.ts';
 import { buildTestGateway, failureOf, fillDisk, freeSpace, useLocalService } from './gateway-test-kit.ts';
+import { adjustmentRows } from './ledger/ledger-test-kit.ts';
 
 const local = useLocalService();
 const dirs: string[] = [];
@@ -60,10 +60,6 @@ function serviceCharges(key: string): number[] {
     .charges('acct_active')
     .filter((charge) => charge.requestId === key)
     .map((charge) => charge.amountMicroUsd);
-}
-
-function nonCallRows(ledger: SpendLedger) {
-  return ledger.list({ limit: 1000 }).filter((row) => row.kind !== 'call');
 }
 
 function property(offset: number): string {
@@ -130,7 +126,7 @@ describe('large requests and what a summary keeps', () => {
     // Not a 409 (a different request under the key) and not a second charge: a replay.
     expect(serviceCharges('plat-resolve-crash')).toEqual(charges);
     expect(after.ledger.get(pending?.id ?? 0)).toMatchObject({ status: 'recovered', httpStatus: 200, replayed: true, totalChargeMicroUsd: charges[0] });
-    expect(nonCallRows(after.ledger)).toEqual([]);
+    expect(adjustmentRows(after.ledger)).toEqual([]);
   });
 
   it('never writes the API key, even when a request holds it, in any row, column or CSV', async () => {
@@ -182,32 +178,33 @@ describe('a charge whose answer was lost, then plain failures', () => {
     return state;
   }
 
-  it('reports charged_answer_lost, books the charge on the call, and the retry is a free replay', async () => {
-    const script = lostThenUnavailable({ catalogDownAfterLoss: false });
+  /** A gateway whose service answers as `lostThenUnavailable` says, and the failure of its first summary of property `offset`. */
+  async function lostSummary(options: { catalogDownAfterLoss: boolean }, offset: number, actionId: string) {
+    const script = lostThenUnavailable(options);
     const { ledger, gateway } = build({ transport: script.transport });
-    const parts = { path: { q_id: property(11) } };
+    const parts = { path: { q_id: property(offset) } };
+    const failure = await failureOf(gateway.call({ operation: 'v4.summary', parts, actionId }));
+    return { script, ledger, gateway, parts, failure };
+  }
 
-    const failure = await failureOf(gateway.call({ operation: 'v4.summary', parts, actionId: 'lost-then-503' }));
+  it('reports charged_answer_lost, books the charge on the call, and the retry is a free replay', async () => {
+    const { ledger, gateway, parts, failure } = await lostSummary({ catalogDownAfterLoss: false }, 11, 'lost-then-503');
     expect(failure.platError).toMatchObject({ code: 'charged_answer_lost', retryable: true });
     expect(failure.platError.message).toContain('$0.10');
     expect(serviceCharges('plat-lost-then-503')).toEqual([100_000]);
     const row = ledger.list({ limit: 100 }).find((entry) => entry.idempotencyKey === 'plat-lost-then-503');
     expect(row).toMatchObject({ status: 'pending', httpStatus: 503, totalChargeMicroUsd: 100_000 });
-    expect(nonCallRows(ledger)).toEqual([]);
+    expect(adjustmentRows(ledger)).toEqual([]);
 
     const retry = await gateway.call({ operation: 'v4.summary', parts, actionId: 'lost-then-503' });
     expect(retry.billing).toMatchObject({ chargedMicroUsd: 0, replayed: true });
     expect(serviceCharges('plat-lost-then-503')).toEqual([100_000]);
     expect(ledger.totals({ sessionId: 'gateway-ledger' }).allTimeMicroUsd).toBe(100_000);
-    expect(nonCallRows(ledger)).toEqual([]);
+    expect(adjustmentRows(ledger)).toEqual([]);
   });
 
   it('asked again from another action or tab, the same request is replayed free with the lost call\'s key', async () => {
-    const script = lostThenUnavailable({ catalogDownAfterLoss: false });
-    const { ledger, gateway } = build({ transport: script.transport });
-    const parts = { path: { q_id: property(13) } };
-
-    const failure = await failureOf(gateway.call({ operation: 'v4.summary', parts, actionId: 'lost-first-tab' }));
+    const { ledger, gateway, parts, failure } = await lostSummary({ catalogDownAfterLoss: false }, 13, 'lost-first-tab');
     expect(failure.platError.code).toBe('charged_answer_lost');
     const other = await gateway.call({ operation: 'v4.summary', parts, actionId: 'second-tab' });
     expect(other.billing).toMatchObject({ chargedMicroUsd: 0, replayed: true });
@@ -219,11 +216,7 @@ describe('a charge whose answer was lost, then plain failures', () => {
   });
 
   it('says it may have been charged when the balance cannot be read yet, and books it on the call once it can', async () => {
-    const script = lostThenUnavailable({ catalogDownAfterLoss: true });
-    const { ledger, gateway } = build({ transport: script.transport });
-    const parts = { path: { q_id: property(12) } };
-
-    const failure = await failureOf(gateway.call({ operation: 'v4.summary', parts, actionId: 'lost-unknown' }));
+    const { script, ledger, gateway, parts, failure } = await lostSummary({ catalogDownAfterLoss: true }, 12, 'lost-unknown');
     expect(failure.platError.code).toBe('service_unavailable');
     expect(failure.platError.retryable).toBe(true);
     expect(failure.platError.message).toMatch(/may have charged.*replayed free/);
@@ -237,7 +230,7 @@ describe('a charge whose answer was lost, then plain failures', () => {
     // One charge, on the try that caused it; the replay is free; nothing unattributed.
     expect(ledger.get(first?.id ?? 0)).toMatchObject({ totalChargeMicroUsd: 100_000 });
     expect(ledger.totals({ sessionId: 'gateway-ledger' }).allTimeMicroUsd).toBe(100_000);
-    expect(nonCallRows(ledger)).toEqual([]);
+    expect(adjustmentRows(ledger)).toEqual([]);
   });
 });
 
@@ -292,6 +285,6 @@ describe('a full disk', () => {
     expect(row).toMatchObject({ status: 'succeeded', chargedMicroUsd: 100_000, totalChargeMicroUsd: 100_000, requestId: key });
     expect(gateway.spend()).toMatchObject({ unsavedMicroUsd: 0, storageProblem: null, sessionMicroUsd: 100_000 });
     await spendEvent(events, seen.slice(seen.findIndex((snapshot) => snapshot.storageProblem !== null)), (snapshot) => snapshot.storageProblem === null);
-    expect(nonCallRows(ledger)).toEqual([]);
+    expect(adjustmentRows(ledger)).toEqual([]);
   });
 });

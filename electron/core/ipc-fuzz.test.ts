@@ -11,11 +11,10 @@ import type { IpcOperationName } from '../../shared/ipc.ts';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
-import { createAppCore, type AppCore } from './app-core.ts';
-import { MemoryKeyVault } from './key-vault.ts';
+import type { AppCore } from './app-core.ts';
 import { startBrowserHost } from '../host/browser-host.ts';
 import { openBridgeSocket } from '../host/bridge-client.ts';
-import { testSender as sender } from './core-test-kit.ts';
+import { createTestCore, testSender as sender } from './core-test-kit.ts';
 
 const Q_ID = 'prop_00000000-0000-4000-8000-000000000000';
 
@@ -127,17 +126,13 @@ let store: SampleStore;
 
 beforeAll(async () => {
   store = openSampleStore();
-  core = createAppCore({
-    runtime: 'browser-host',
-    appVersion: 'test',
+  core = createTestCore({
     dataDir: mkdtempSync(path.join(tmpdir(), 'plat-fuzz-')),
-    keyVault: new MemoryKeyVault(),
     launchLocalService: async () => {
       service = await createLocalService({ operations: localOperations, store, rateLimitPerMinute: 1_000_000 });
       return { url: service.url, keys: service.keys, stop: () => service.close() };
     },
-    isTrustedSender: (s) => s.runtime === 'browser-host',
-    clientOptions: { maxAttempts: 1, timeoutMs: 5_000 },
+    timeoutMs: 5_000,
   });
   await core.ready;
 }, 120_000);

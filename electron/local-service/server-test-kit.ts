@@ -18,60 +18,25 @@ export interface Fakes {
   runs: { summary: number; search: number };
 }
 
+/** A fake v4 GET that takes an Idempotency-Key, as most of the fakes are. */
+function v4Get(name: string, envelopeOperation: string, path: string, handle: LocalOperation['handle']): LocalOperation {
+  return { name, envelopeOperation, generation: 'v4', method: 'GET', path, idempotent: true, handle };
+}
+
 export function fakeOperations(): Fakes {
   const runs = { summary: 0, search: 0 };
   const operations: LocalOperation[] = [
-    {
-      name: 'test.catalog',
-      envelopeOperation: 'catalog',
-      generation: 'v4',
-      method: 'GET',
-      path: '/api/v4/catalog',
-      idempotent: true,
-      handle: () => ({ data: { items: [{ source_id: 'dc_otr' }] }, meta: { truncated: false }, charge: 0 }),
-    },
-    {
-      name: 'test.summary',
-      envelopeOperation: 'summary',
-      generation: 'v4',
-      method: 'GET',
-      path: '/api/v4/entities/:q_id/summary',
-      idempotent: true,
-      handle: (request) => {
-        runs.summary += 1;
-        return { data: { q_id: request.params['q_id'], run: runs.summary, view: request.query.get('view') }, charge: SUMMARY_PRICE };
-      },
-    },
-    {
-      name: 'test.priced',
-      envelopeOperation: 'priced',
-      generation: 'v4',
-      method: 'GET',
-      path: '/api/v4/priced',
-      idempotent: true,
-      handle: (request) => ({ data: { ok: true }, charge: Number(request.query.get('micro_usd')) }),
-    },
-    {
-      name: 'test.big',
-      envelopeOperation: 'big',
-      generation: 'v4',
-      method: 'GET',
-      path: '/api/v4/big',
-      idempotent: true,
-      handle: () => ({ data: { blob: 'x'.repeat(5000) }, charge: SUMMARY_PRICE }),
-    },
-    {
-      name: 'test.search',
-      envelopeOperation: 'search',
-      generation: 'v4',
-      method: 'GET',
-      path: '/api/v4/search',
-      idempotent: true,
-      handle: (request) => {
-        const parsed = z.object({ limit: z.coerce.number().int().min(1).max(100) }).parse({ limit: request.query.get('limit') ?? 50 });
-        return { data: { items: [], limit: parsed.limit }, charge: 0 };
-      },
-    },
+    v4Get('test.catalog', 'catalog', '/api/v4/catalog', () => ({ data: { items: [{ source_id: 'dc_otr' }] }, meta: { truncated: false }, charge: 0 })),
+    v4Get('test.summary', 'summary', '/api/v4/entities/:q_id/summary', (request) => {
+      runs.summary += 1;
+      return { data: { q_id: request.params['q_id'], run: runs.summary, view: request.query.get('view') }, charge: SUMMARY_PRICE };
+    }),
+    v4Get('test.priced', 'priced', '/api/v4/priced', (request) => ({ data: { ok: true }, charge: Number(request.query.get('micro_usd')) })),
+    v4Get('test.big', 'big', '/api/v4/big', () => ({ data: { blob: 'x'.repeat(5000) }, charge: SUMMARY_PRICE })),
+    v4Get('test.search', 'search', '/api/v4/search', (request) => {
+      const parsed = z.object({ limit: z.coerce.number().int().min(1).max(100) }).parse({ limit: request.query.get('limit') ?? 50 });
+      return { data: { items: [], limit: parsed.limit }, charge: 0 };
+    }),
     {
       name: 'test.missing',
       envelopeOperation: 'get_entity',

@@ -7,22 +7,13 @@ import { analyzeComparables } from './analysis.ts';
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import undatedPage1 from './fixtures/dc-1708-comps-2016-with-undated.json' with { type: 'json' };
 import { mapSpecFor } from './map-spec.ts';
-import { ComparablesMapSpecSchema, emptyComparablesWorkfile, type ComparablesWorkfile, type CompSearchRun, type MarketArea } from './model.ts';
+import { ComparablesMapSpecSchema, emptyComparablesWorkfile, type ComparablesWorkfile, type MarketArea } from './model.ts';
+import { comps2016Run } from './test-kit.ts';
 
 const ids = comps2016.envelope.data.items.map((item) => item.record_ref);
 
 function specFor(patch: Partial<ComparablesWorkfile> = {}, pages: unknown[] = [comps2016.envelope], area: MarketArea = { kind: 'radius', radiusMiles: 0.5 }) {
-  const run: CompSearchRun = {
-    id: 'run_1',
-    criteria: { ...emptyComparablesWorkfile().criteria, area },
-    effectiveDate: '2017-01-01',
-    radiusMiles: 0.5,
-    pages: [comps2016.request],
-    ranAt: '2026-11-23T21:45:24.090Z',
-    dataAsOf: null,
-    total: 14,
-    returned: 14,
-  };
+  const run = comps2016Run({ criteria: { ...emptyComparablesWorkfile().criteria, area }, dataAsOf: null });
   const workfile: ComparablesWorkfile = { ...emptyComparablesWorkfile(), searches: [run], ...patch };
   const analysis = analyzeComparables({ subjectEnvelope: subjectFixture.subject, pages, workfile, effectiveDate: '2017-01-01' }, new CitationBook());
   return { spec: mapSpecFor(analysis, workfile), analysis };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { V3RecordQuerySchema } from '../service/v3.ts';
-import { DEFAULT_CRITERIA, type CompSearchCriteria, type CompSearchRun, type LonLat, type PolygonCoords } from './model.ts';
+import { DEFAULT_CRITERIA, type CompSearchCriteria, type LonLat, type PolygonCoords } from './model.ts';
 import {
   comparablesRequestBody,
   criteriaProblems,
@@ -13,7 +13,7 @@ import {
   type CriteriaContext,
 } from './search.ts';
 import { distanceMiles } from './geometry.ts';
-import { squareAround } from './test-kit.ts';
+import { comps2016Body, comps2016Run, squareAround } from './test-kit.ts';
 
 const SUBJECT_REF = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
 const subject: LonLat = [-77.047037, 38.912976];
@@ -132,21 +132,7 @@ describe('criteriaProblems', () => {
 describe('comparablesRequestBody', () => {
   it('builds the v3 body the schema accepts, without market_only', () => {
     const body = comparablesRequestBody(SUBJECT_REF, DEFAULT_CRITERIA, '2017-01-01', '24');
-    expect(body).toEqual({
-      mode: 'report',
-      projection: 'report_comparables_v1',
-      subject_property_ref: SUBJECT_REF,
-      radius_miles: 0.5,
-      limit: 100,
-      filters: {
-        sale: [
-          { field: 'from_date', value: '2016-01-01' },
-          { field: 'to_date', value: '2017-01-01' },
-          { field: 'include_undated', value: 'false' },
-        ],
-        property: [{ field: 'use_code', value: '24' }],
-      },
-    });
+    expect(body).toEqual(comps2016Body(SUBJECT_REF, { toDate: '2017-01-01', includeUndated: false, limit: 100 }));
     expect(V3RecordQuerySchema.safeParse(body).success).toBe(true);
     expect(JSON.stringify(body)).not.toContain('market_only');
     // Arm's length only is screened by Plat: the body is the same either way.
@@ -240,17 +226,12 @@ describe('describeCriteria', () => {
 
   it('adds the run: radius sent for an area, counts, when, data as of', () => {
     const criteria = drawn(squareAround(subject, 0.004));
-    const run: CompSearchRun = {
-      id: 'run_1',
+    const run = comps2016Run({
       criteria,
-      effectiveDate: '2017-01-01',
       radiusMiles: 0.39,
       pages: [comparablesRequestBody(SUBJECT_REF, criteria, '2017-01-01', '24', undefined, subject)],
-      ranAt: '2026-11-23T21:45:24.090Z',
       dataAsOf: 'sample_v1_20231105_d7b3abbd34f3',
-      total: 14,
-      returned: 14,
-    };
+    });
     const lines = describeCriteria(criteria, '2017-01-01', run);
     expect(lines[0]).toBe('Inside the drawn area “Dupont East”, searched as 0.39 mi around the subject (the smallest radius covering it); sales outside it are listed as not used');
     expect(lines).toContain('14 sales found, 14 listed');

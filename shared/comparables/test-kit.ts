@@ -220,6 +220,29 @@ export function comps2016Run(patch: Partial<CompSearchRun> = {}): CompSearchRun 
   };
 }
 
+/**
+ * The v3 body of a comparables search around `ref` as the tests send it: report_comparables_v1, 0.5
+ * mile, sold from 2016-01-01 to `toDate`, use code 24, with or without the undated (DC CAMA) sales;
+ * no `limit` is the service's default.
+ */
+export function comps2016Body(ref: string, options: { toDate: string; includeUndated: boolean; limit?: number }) {
+  return {
+    mode: 'report',
+    projection: 'report_comparables_v1',
+    subject_property_ref: ref,
+    radius_miles: 0.5,
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+    filters: {
+      sale: [
+        { field: 'from_date', value: '2016-01-01' },
+        { field: 'to_date', value: options.toDate },
+        { field: 'include_undated', value: String(options.includeUndated) },
+      ],
+      property: [{ field: 'use_code', value: '24' }],
+    },
+  };
+}
+
 /** The search the kit's analyses say they ran: 0.5 mile around the subject, 2016, its use code. */
 export const TEST_RUN: CompSearchRun = comps2016Run({
   pages: [{ mode: 'report', projection: 'report_comparables_v1', radius_miles: 0.5 }],

@@ -79,6 +79,8 @@ describe('v4 search record', () => {
 
 describe('v4 envelope', () => {
   const envelope = { contract_version: 'svc-v4', request_id: 'req-1', operation: 'search', meta };
+  /** A successful answer of `operation` carrying `data` (and `extra`, e.g. another meta). */
+  const okAnswer = <T>(operation: string, data: T, extra: Record<string, unknown> = {}) => ({ ...envelope, operation, status: 'ok', error: null, ...extra, data });
 
   it('accepts a success with data and a null error, and tolerates extra fields', () => {
     const response = V4SearchResponseSchema.parse({
@@ -109,13 +111,9 @@ describe('v4 envelope', () => {
   });
 
   it('accepts catalog, connected and summary answers', () => {
-    const catalog = {
-      ...envelope,
-      operation: 'catalog',
-      status: 'ok',
-      error: null,
-      meta: { ...meta, truncated: false },
-      data: {
+    const catalog = okAnswer(
+      'catalog',
+      {
         items: [
           {
             state: '11',
@@ -130,38 +128,30 @@ describe('v4 envelope', () => {
         ],
         next_cursor: null,
       },
-    };
+      { meta: { ...meta, truncated: false } },
+    );
     expect(V4CatalogResponseSchema.safeParse(catalog).success).toBe(true);
     const negativeCount = structuredClone(catalog);
     negativeCount.data.items[0]!.records = -1;
     expect(V4CatalogResponseSchema.safeParse(negativeCount).success).toBe(false);
 
-    const connected = {
-      ...envelope,
-      operation: 'connected',
-      status: 'ok',
-      error: null,
-      data: { items: [{ q_id: ACCT, type: 'tax_account', relation: 'taxed_as', via: PARC, depth: 1 }] },
-    };
+    const connected = okAnswer('connected', { items: [{ q_id: ACCT, type: 'tax_account', relation: 'taxed_as', via: PARC, depth: 1 }] });
     expect(V4ConnectedResponseSchema.safeParse(connected).success).toBe(true);
     const badId = structuredClone(connected);
     badId.data.items[0]!.q_id = 'acct_NOT-A-UUID';
     expect(V4ConnectedResponseSchema.safeParse(badId).success).toBe(false);
 
-    const summary = {
-      ...envelope,
-      operation: 'summary',
-      status: 'ok',
-      error: null,
-      meta: { ...meta, truncated: false },
-      data: {
+    const summary = okAnswer(
+      'summary',
+      {
         year_built: {
           value: 1905,
           citation: { source: 'DC Office of Tax and Revenue', dataset: 'CAMA Residential', as_of: '2022-11-20' },
           alternatives: [],
         },
       },
-    };
+      { meta: { ...meta, truncated: false } },
+    );
     expect(V4SummaryResponseSchema.safeParse(summary).success).toBe(true);
     expect(V4SummaryFieldSchema.safeParse(summary.data.year_built).success).toBe(true);
   });

@@ -7,6 +7,7 @@ import type { ReportDocument } from '../../../shared/report/document.ts';
 import type { AppCore } from '../app-core.ts';
 import { call, refusal, testCores, type OpenedCore } from '../core-test-kit.ts';
 import { workfileChecksum, type WorkfileContent } from './workfile.ts';
+import { comps2016Body } from '../../../shared/comparables/test-kit.ts';
 
 const { store, openCore } = testCores('plat-assign-');
 
@@ -224,20 +225,9 @@ describe('a workfile on another machine', () => {
 });
 
 describe('comparables in the core', () => {
+  // No limit: the service's default (20) applies, as the gateway normalises it.
   const compsBody = (ref: string, cursor?: string) => ({
-    mode: 'report',
-    projection: 'report_comparables_v1',
-    subject_property_ref: ref,
-    radius_miles: 0.5,
-    // No limit: the service's default (20) applies, as the gateway normalises it.
-    filters: {
-      sale: [
-        { field: 'from_date', value: '2016-01-01' },
-        { field: 'to_date', value: '2016-12-31' },
-        { field: 'include_undated', value: 'true' },
-      ],
-      property: [{ field: 'use_code', value: '24' }],
-    },
+    ...comps2016Body(ref, { toDate: '2016-12-31', includeUndated: true }),
     ...(cursor === undefined ? {} : { cursor }),
   });
   const workfileWith = (pages: Array<Record<string, unknown>>) => ({

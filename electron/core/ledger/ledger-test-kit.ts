@@ -76,6 +76,18 @@ export function observe(h: ReturnType<typeof harness>, balance: number): void {
   h.ledger.recordAnswer(h.free(), ok(0, balance));
 }
 
+/** A harness whose ledger has already seen the balance `balance`, as most reconciliation tests begin. */
+export function harnessAtBalance(balance: number): ReturnType<typeof harness> {
+  const h = harness();
+  observe(h, balance);
+  return h;
+}
+
 export function rows(ledger: SpendLedger) {
   return ledger.list({ limit: 1000 }).reverse();
+}
+
+/** The rows that are not calls (reconciliation entries, top-ups), oldest first. */
+export function adjustmentRows(ledger: SpendLedger) {
+  return rows(ledger).filter((entry) => entry.kind !== 'call');
 }

@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { SpendLedger } from './spend-ledger.ts';
 import type { SpendChange } from './spend-entries.ts';
 import { fillDisk, freeSpace } from '../gateway-test-kit.ts';
-import { harness, ok, observe, open, rows, SUMMARY, tempDbPath, TOP_UP } from './ledger-test-kit.ts';
+import { adjustmentRows, harness, harnessAtBalance, ok, observe, open, rows, SUMMARY, tempDbPath, TOP_UP } from './ledger-test-kit.ts';
 
 describe('write-ahead and answers', () => {
   it('commits the pending row before the request is sent, visible to another connection', () => {
@@ -85,8 +85,7 @@ describe('write-ahead and answers', () => {
   });
 
   it("returns a call's whole charge when it closes, an unseen charge booked against it included", () => {
-    const h = harness();
-    observe(h, 1_000_000);
+    const h = harnessAtBalance(1_000_000);
     const callId = h.begin();
     // Replayed for free: the first attempt's charge never reached Plat, only the balance shows it.
     const closed = h.ledger.recordAnswer(callId, ok(0, 1_000_000 - SUMMARY, { replayed: true }));
@@ -144,7 +143,7 @@ describe('crash recovery', () => {
     expect(ledger.get(lost)).toMatchObject({ status: 'recovered', chargedMicroUsd: 0, unreportedChargeMicroUsd: SUMMARY, totalChargeMicroUsd: SUMMARY });
     expect(ledger.pendingAttempts()).toEqual([]);
     expect(ledger.totals({ sessionId: 'sess_1' }).allTimeMicroUsd).toBe(2 * SUMMARY);
-    expect(rows(ledger).filter((entry) => entry.kind !== 'call')).toEqual([]);
+    expect(adjustmentRows(ledger)).toEqual([]);
   });
 
   it('survives SIGKILL of the process that wrote ahead', async () => {

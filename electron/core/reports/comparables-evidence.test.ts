@@ -7,25 +7,21 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import type { ReportDocument } from '../../../shared/report/document.ts';
 import { buildSubjectReport, citationRows } from '../../../shared/report/build-subject-report.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
+import { comps2016Run } from '../../../shared/comparables/test-kit.ts';
 import { CITATIONS_CSV, CITATIONS_JSON } from './pdf-evidence.ts';
 import { smallPdf } from './pdf-test-kit.ts';
 import { ReportPdfService } from './report-pdf-service.ts';
 
 const read = (relative: string) => JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Record<string, unknown>;
 const subject = read('../../../shared/report/fixtures/dc-1708-21st-st-nw.json') as { subjectRef: string; subject: unknown; summary: unknown };
-const comps = read('../../../shared/comparables/fixtures/dc-1708-comps-2016.json') as {
-  request: Record<string, unknown>;
-  envelope: { data: { items: Array<{ record_ref: string }>; snapshot: string } };
-};
+const comps = read('../../../shared/comparables/fixtures/dc-1708-comps-2016.json') as { envelope: { data: { items: Array<{ record_ref: string }> } } };
 const ids = comps.envelope.data.items.map((item) => item.record_ref);
 
 function report(chosen: string[]): ReportDocument {
   const empty = emptyComparablesWorkfile();
   const workfile: ComparablesWorkfile = {
     ...empty,
-    searches: [
-      { id: 'run_1', criteria: empty.criteria, effectiveDate: '2017-01-01', radiusMiles: 0.5, pages: [comps.request], ranAt: '2026-11-23T21:45:24.090Z', dataAsOf: comps.envelope.data.snapshot, total: 14, returned: 14 },
-    ],
+    searches: [comps2016Run({ criteria: empty.criteria })],
     chosen,
     rates: { ...empty.rates, glaPerSqft: 150 },
     savedAt: '2026-11-23T22:00:00.000Z',

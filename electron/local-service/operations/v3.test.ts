@@ -57,6 +57,15 @@ function errorOf(res: TestCallResult): { code: string; message: string } {
   return body.error;
 }
 
+/** Expects the request refused with `status` and `code`, and the balance as it was before it. */
+async function expectRefusedFree(request: () => Promise<TestCallResult>, status: number, code: string): Promise<void> {
+  const before = svc.balance();
+  const res = await request();
+  expect(res.status).toBe(status);
+  expect(errorOf(res).code).toBe(code);
+  expect(svc.balance()).toBe(before);
+}
+
 /** Every source_ref in an answer must name a record whose source is listed in `data.sources`. */
 function expectRefsListed(value: unknown, listed: Set<string>): number {
   let count = 0;
@@ -224,13 +233,7 @@ describe('v3 aggregate mode', () => {
     ['no mode', { dataset: 'sales', measure: 'count' }, 'invalid_mode'],
     ['an unknown mode', { mode: 'export' }, 'invalid_mode'],
     ['limit 0', { mode: 'catalog', limit: 0 }, 'invalid_limit'],
-  ])('answers 400 for %s, naming the parameter, free', async (_name, body, code) => {
-    const before = svc.balance();
-    const res = await query(body);
-    expect(res.status).toBe(400);
-    expect(errorOf(res).code).toBe(code);
-    expect(svc.balance()).toBe(before);
-  });
+  ])('answers 400 for %s, naming the parameter, free', (_name, body, code) => expectRefusedFree(() => query(body), 400, code));
 });
 
 describe('v3 report_subject_v1', () => {
@@ -342,13 +345,7 @@ describe('v3 report_subject_v1', () => {
     ['an address as subject', { mode: 'report', projection: 'report_subject_v1', subject_property_ref: `addr_${UNKNOWN_UUID}` }, 400, 'invalid_subject_property_ref'],
     ['an unknown property', { mode: 'report', projection: 'report_subject_v1', subject_property_ref: `prop_${UNKNOWN_UUID}` }, 404, 'not_found'],
     ['a loan (the sample has none)', { mode: 'report', projection: 'report_subject_v1', subject_property_ref: `loan_${UNKNOWN_UUID}` }, 404, 'not_found'],
-  ])('answers %s with %s, free', async (_name, body, status, code) => {
-    const before = svc.balance();
-    const res = await query(body);
-    expect(res.status).toBe(status);
-    expect(errorOf(res).code).toBe(code);
-    expect(svc.balance()).toBe(before);
-  });
+  ])('answers %s with %s, free', (_name, body, status, code) => expectRefusedFree(() => query(body), status, code));
 });
 
 describe('v3 report_comparables_v1', () => {
@@ -516,11 +513,5 @@ describe('v3 report_comparables_v1', () => {
     ['a filter comparables do not take', { filters: { sale: [{ field: 'sale_year', value: '2015' }] } }, 'invalid_filters'],
     ['market_only that is not true or false', { filters: { sale: [{ field: 'market_only', value: 'yes' }] } }, 'invalid_filters'],
     ['a range filter given twice', { filters: { sale: [{ field: 'min_price', value: '1' }, { field: 'min_price', value: '2' }] } }, 'invalid_filters'],
-  ])('answers 400 for %s, free', async (_name, extra, code) => {
-    const before = svc.balance();
-    const res = await comparables(extra);
-    expect(res.status).toBe(400);
-    expect(errorOf(res).code).toBe(code);
-    expect(svc.balance()).toBe(before);
-  });
+  ])('answers 400 for %s, free', (_name, extra, code) => expectRefusedFree(() => comparables(extra), 400, code));
 });

@@ -9,6 +9,7 @@ import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-t
 import type { RecordedDownload } from '../../platform/fake-download.ts';
 import type { PlatMapProps } from '../../components/map/map-types.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
+import { comps2016Body, comps2016Run } from '../../../shared/comparables/test-kit.ts';
 import compsFixture from '../../../shared/comparables/fixtures/dc-1708-comps-2016.json';
 import subjectFixture from '../../../shared/report/fixtures/dc-1708-21st-st-nw.json';
 import { ComparablesView } from './ComparablesView.tsx';
@@ -114,14 +115,14 @@ vi.mock('../../components/download.ts', async (importOriginal) => {
   return recordTextDownloads(importOriginal, downloads);
 });
 
-const comps = compsFixture as unknown as { request: Record<string, unknown>; envelope: unknown };
+const comps = compsFixture as unknown as { envelope: unknown };
 
 /** A workfile whose last search is the fixture's (the answer kept with the assignment). */
 function searchedWorkfile(patch: Partial<ComparablesWorkfile> = {}): ComparablesWorkfile {
   const base = emptyComparablesWorkfile();
   return {
     ...base,
-    searches: [{ id: 'r1', criteria: base.criteria, effectiveDate: '2017-01-01', radiusMiles: 0.5, pages: [comps.request], ranAt: '2026-05-01T09:00:00.000Z', dataAsOf: '2017-02-05', total: 14, returned: 14 }],
+    searches: [comps2016Run({ id: 'r1', criteria: base.criteria, ranAt: '2026-05-01T09:00:00.000Z', dataAsOf: '2017-02-05' })],
     ...patch,
   };
 }
@@ -203,23 +204,7 @@ describe('ComparablesView', () => {
     fireEvent.click(search);
     for (let step = 0; step < 4; step++) await settle(50);
     const sent = bought('report_comparables_v1').map((call) => (call.request as { request: { body: unknown } }).request.body);
-    expect(sent).toEqual([
-      {
-        mode: 'report',
-        projection: 'report_comparables_v1',
-        subject_property_ref: SUBJECT_REF,
-        radius_miles: 0.5,
-        limit: 100,
-        filters: {
-          sale: [
-            { field: 'from_date', value: '2016-01-01' },
-            { field: 'to_date', value: '2017-01-01' },
-            { field: 'include_undated', value: 'false' },
-          ],
-          property: [{ field: 'use_code', value: '24' }],
-        },
-      },
-    ]);
+    expect(sent).toEqual([comps2016Body(SUBJECT_REF, { toDate: '2017-01-01', includeUndated: false, limit: 100 })]);
     const saved = state.saves.at(-1) as ComparablesWorkfile;
     expect(saved.searches).toHaveLength(1);
     expect(saved.searches[0]).toMatchObject({ effectiveDate: '2017-01-01', radiusMiles: 0.5, pages: sent, total: 14, returned: 14, dataAsOf: 'sample_v1_20231105_d7b3abbd34f3' });
