@@ -1,30 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchLocalService, type LaunchedService } from '../electron/local-service/launch.ts';
+import { childServiceKit } from '../electron/local-service/launch-test-kit.ts';
 import { bundleLocalService } from './build.ts';
 
 const sampleDb = fileURLToPath(new URL('../assets/sample-data/sample.db', import.meta.url));
 
 describe('the bundled embedded service (what `npm start` runs)', () => {
-  const dirs: string[] = [];
-  const launched: LaunchedService[] = [];
-  afterEach(async () => {
-    await Promise.all(launched.splice(0).map((service) => service.stop()));
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const kit = childServiceKit();
 
-  async function bundled(sampleDbPath?: string): Promise<LaunchedService> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'plat-service-bundle-'));
-    dirs.push(dir);
+  async function bundled(sampleDbPath?: string) {
+    const dir = kit.tempDir('plat-service-bundle-');
     const entry = path.join(dir, 'local-service.cjs');
     await bundleLocalService(entry);
     // Started from a folder with no assets/, so only the path it is given can find the sample.
-    const service = await launchLocalService({ entry, cwd: dir, ...(sampleDbPath === undefined ? {} : { sampleDbPath }) });
-    launched.push(service);
-    return service;
+    return kit.track(await launchLocalService({ entry, cwd: dir, ...(sampleDbPath === undefined ? {} : { sampleDbPath }) }));
   }
 
   async function catalogStatus(service: LaunchedService): Promise<{ status: number; sources: number; code?: string }> {

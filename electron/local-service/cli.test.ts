@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readServiceAnnouncement } from './announcement.ts';
 import { formatLogLine, parseCliFlags } from './cli.ts';
 import { CLI_PATH, launchLocalService } from './launch.ts';
-import type { LaunchedService } from './launch.ts';
+import { childServiceKit } from './launch-test-kit.ts';
 
 describe('service CLI flags', () => {
   it('defaults to a random port, 120 calls a minute, no faults, a memory state db and 4 MiB responses', () => {
@@ -46,12 +44,7 @@ describe('service CLI flags', () => {
 });
 
 describe('service CLI process', () => {
-  const launched: LaunchedService[] = [];
-  const dirs: string[] = [];
-  afterEach(async () => {
-    await Promise.all(launched.splice(0).map((service) => service.stop()));
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const kit = childServiceKit();
 
   it('prints one JSON line with url and keys, serves, logs without keys, and exits cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, [CLI_PATH, '--rate-limit', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -93,8 +86,7 @@ describe('service CLI process', () => {
   });
 
   it('launches in a child process, keeps the keys of a --db file across launches, and stops', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plat-cli-test-'));
-    dirs.push(dir);
+    const dir = kit.tempDir('plat-cli-test-');
     const dbPath = join(dir, 'state.db');
     const first = await launchLocalService({ dbPath });
     expect(first.pid).toBeGreaterThan(0);
@@ -103,8 +95,7 @@ describe('service CLI process', () => {
     await first.stop();
     await expect(fetch(`${first.url}/health`)).rejects.toThrow();
 
-    const second = await launchLocalService({ dbPath });
-    launched.push(second);
+    const second = kit.track(await launchLocalService({ dbPath }));
     expect(second.keys).toEqual(first.keys);
   });
 
