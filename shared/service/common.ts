@@ -1,4 +1,4 @@
-// Pieces shared by the three service generations: entity ids, v2 entity kinds and predicates, the
+// Pieces shared by the three service generations: the envelope's parts, entity ids, v2 entity kinds and predicates, the
 // wire forms of query parameters, Idempotency-Key, request-issue reporting, and the price rules (the
 // operation table that applies them is operations.ts).
 import { z } from 'zod';
@@ -32,6 +32,22 @@ export function isIsoDate(text: string, options: { time: 'allowed' | 'forbidden'
   const dayExists = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
   const timeExists = part(4) <= 23 && part(5) <= 59 && part(6) <= 59 && part(7) <= 23 && part(8) <= 59;
   return dayExists && timeExists;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Envelopes: every generation answers with its envelope fields, a `status`, `data` and `error`.
+
+/** The error of a v3 or v4 answer (v2's adds a retry delay and details). */
+export const ServiceErrorSchema = z.looseObject({ code: z.string(), message: z.string(), retryable: z.boolean() });
+
+/** The envelope fields of v3 and v4 answers: the contract version, the request id and the operation. */
+export function envelopeBase<Version extends string, Meta extends z.ZodType>(contractVersion: Version, meta: Meta) {
+  return { contract_version: z.literal(contractVersion), request_id: z.string(), operation: z.string(), meta };
+}
+
+/** A generation's failed answer: its envelope fields, `status` error, `data` null and the error. */
+export function errorEnvelope<Base extends z.core.$ZodLooseShape, Error extends z.ZodType>(base: Base, error: Error) {
+  return z.looseObject({ ...base, status: z.literal('error'), data: z.null(), error });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,9 +6,11 @@ import { z } from 'zod';
 import {
   boundedString,
   EntityKindSchema,
+  errorEnvelope,
   isIsoDate,
   RelationshipPredicateSchema,
   relationshipPredicates,
+  ServiceErrorSchema,
   wireInteger,
 } from './common.ts';
 import type { RelationshipPredicate } from './common.ts';
@@ -22,10 +24,7 @@ const OpenObject = z.looseObject({});
 
 export const v2Statuses = ['ok', 'partial', 'error'] as const;
 
-export const V2ErrorSchema = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
+export const V2ErrorSchema = ServiceErrorSchema.extend({
   retry_after_seconds: z.int().min(0).nullable().optional(),
   /** Type unspecified by the spec. */
   details: z.unknown().optional(),
@@ -68,12 +67,7 @@ const v2EnvelopeBase = {
   provenance: V2ProvenanceSchema.optional(),
 };
 
-export const V2ErrorEnvelopeSchema = z.looseObject({
-  ...v2EnvelopeBase,
-  status: z.literal('error'),
-  data: z.null(),
-  error: V2ErrorSchema,
-});
+export const V2ErrorEnvelopeSchema = errorEnvelope(v2EnvelopeBase, V2ErrorSchema);
 export type V2ErrorEnvelope = z.infer<typeof V2ErrorEnvelopeSchema>;
 
 /** A v2 response: `ok`, `partial` (some batch items failed; data present) or `error` (data null). */
