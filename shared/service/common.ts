@@ -70,15 +70,10 @@ export const entityKindByPrefix = {
 } as const satisfies Record<EntityIdPrefix, string>;
 export type EntityIdKind = (typeof entityKindByPrefix)[EntityIdPrefix];
 
-/** The same kinds in words, for people. */
-export const entityKindLabelByPrefix = {
-  addr: 'address',
-  parc: 'parcel',
-  acct: 'tax account',
-  unit: 'unit',
-  prop: 'property',
-  loan: 'loan',
-} as const satisfies Record<EntityIdPrefix, string>;
+/** The same kinds in words, for people: the ids with spaces ("tax account"). */
+export const entityKindLabelByPrefix = Object.fromEntries(
+  entityIdPrefixes.map((prefix) => [prefix, entityKindByPrefix[prefix].replaceAll('_', ' ')]),
+) as Record<EntityIdPrefix, string>;
 
 export type EntityId = `${EntityIdPrefix}_${string}`;
 export type ConnectedEntityId = `${ConnectedEntityIdPrefix}_${string}`;
