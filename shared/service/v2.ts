@@ -82,15 +82,17 @@ export function v2Envelope<Data extends z.ZodType>(data: Data) {
 // ---------------------------------------------------------------------------------------------
 // Resources
 
-/** Search result item (`identity_summary` projection). */
-export const V2EntitySummarySchema = z.looseObject({
+/** The fields a search result item and a resolution candidate both open with: which entity it is. */
+const v2EntityIdentity = {
   entity_ref: z.string(),
   entity_kind: z.string(),
   status: z.string().optional(),
   area_uid: z.string().optional(),
   canonical_identity: OpenObject.optional(),
-  property_ref: z.string().optional(),
-});
+};
+
+/** Search result item (`identity_summary` projection). */
+export const V2EntitySummarySchema = z.looseObject({ ...v2EntityIdentity, property_ref: z.string().optional() });
 export type V2EntitySummary = z.infer<typeof V2EntitySummarySchema>;
 
 export const V2EntitySchema = z.looseObject({
@@ -110,11 +112,7 @@ export const V2EntitySchema = z.looseObject({
 export type V2Entity = z.infer<typeof V2EntitySchema>;
 
 export const V2CandidateSchema = z.looseObject({
-  entity_ref: z.string(),
-  entity_kind: z.string(),
-  status: z.string().optional(),
-  area_uid: z.string().optional(),
-  canonical_identity: OpenObject.optional(),
+  ...v2EntityIdentity,
   match_basis: z.string().optional(),
   property_ref: z.string().optional(),
   precision: z.string().optional(),
