@@ -10,7 +10,7 @@
 // `unavailable` (with the reason). Every value that is not unavailable has at least one citation.
 import { z } from 'zod';
 import { ComparablesMapSpecSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, weights } from '../comparables/model.ts';
-import { GraphSpecSchema, graphNodeKinds } from '../graph/graph-spec.ts';
+import { graphDecisionKinds, GraphSpecSchema, graphNodeKinds, linkStrengths } from '../graph/graph-spec.ts';
 
 export const ValueStatusSchema = z.enum(['reported', 'derived', 'synthetic', 'unavailable']);
 export type ValueStatus = z.infer<typeof ValueStatusSchema>;
@@ -277,7 +277,7 @@ export type ComparablesSection = z.infer<typeof ComparablesSectionSchema>;
 // Title research: the subject's entity graph (an image beside its table), the researcher's decisions
 // on its links, the owner's portfolio and the parcel's runsheet
 
-const GraphDecisionKindSchema = z.enum(['confirmed', 'cut']);
+const GraphDecisionKindSchema = z.enum(graphDecisionKinds);
 
 /** One entity of the graph as its table lists it. */
 export const TitleResearchNodeSchema = z.object({
@@ -311,7 +311,7 @@ export const TitleResearchLinkSchema = z.object({
   to: z.string(),
   rule: z.enum(titleResearchRules),
   ruleLabel: z.string(),
-  strength: z.enum(['fact', 'lead']),
+  strength: z.enum(linkStrengths),
   confidence: z.number().nullable(),
   confidenceText: z.string(),
   /** The rule in plain words about these two entities ("why linked"), cited to the records below. */
