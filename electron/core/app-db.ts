@@ -12,7 +12,7 @@
 // Migrations: each module owns its tables and lists its schema changes as an append-only array of
 // SQL strings (never edit or reorder a shipped entry; add a new one). Two equivalent ways in:
 //   registerMigrations('cache', CACHE_MIGRATIONS);   // at module load; openAppDatabase applies it
-//   applyMigrations(db, 'cache', CACHE_MIGRATIONS);  // on an open database, e.g. in a constructor
+//   applyMigrations(db, 'cache', CACHE_MIGRATIONS);  // on an open database (ModuleStore does it on opening)
 // Both are idempotent. How many of a module's migrations have run is kept per module in
 // `app_migrations`; each migration runs in its own transaction together with its count update, so
 // a crash mid-upgrade leaves the database at the previous step. `PRAGMA user_version` versions
@@ -116,6 +116,19 @@ export function applyMigrations(db: DatabaseSync, moduleName: string, migrations
     });
   }
   return ran;
+}
+
+/**
+ * A module's store in the app database. Opening one brings the module's tables up to date first,
+ * so no store reads or writes tables older than its code.
+ */
+export abstract class ModuleStore {
+  protected readonly db: DatabaseSync;
+
+  constructor(db: DatabaseSync, moduleName: string, migrations: readonly string[]) {
+    this.db = db;
+    applyMigrations(db, moduleName, migrations);
+  }
 }
 
 /** How many migrations of each module this database has run. */

@@ -8,7 +8,7 @@
 // Totals are kept by triggers in a one-row table, so bounds checks cost O(1) on the main thread.
 import { hash } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { applyMigrations, inTransaction, statement } from './app-db.ts';
+import { ModuleStore, inTransaction, statement } from './app-db.ts';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 
 export const CACHE_MODULE = 'response-cache';
@@ -104,8 +104,7 @@ function checkPolicy(policy: CachePolicy): void {
   if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new RangeError('cache maxBytes must be a positive whole number');
 }
 
-export class ResponseCache {
-  readonly #db: DatabaseSync;
+export class ResponseCache extends ModuleStore {
   // Prepared once: get() and put() run on the main thread for every call.
   readonly #selectEntry: StatementSync;
   readonly #touchEntry: StatementSync;
@@ -118,8 +117,7 @@ export class ResponseCache {
   #misses = 0;
 
   constructor(db: DatabaseSync) {
-    this.#db = db;
-    applyMigrations(db, CACHE_MODULE, CACHE_MIGRATIONS);
+    super(db, CACHE_MODULE, CACHE_MIGRATIONS);
     this.#selectEntry = db.prepare(
       'SELECT value_json, served_at, request_id, charged_micro_usd, stored_at FROM response_cache WHERE key = ?',
     );
@@ -153,8 +151,8 @@ export class ResponseCache {
   setPolicy(update: Partial<CachePolicy>): CachePolicy {
     const next: CachePolicy = { ...this.#policy, ...definedOnly(update) };
     checkPolicy(next);
-    inTransaction(this.#db, () => {
-      statement(this.#db, 
+    inTransaction(this.db, () => {
+      statement(this.db, 
           `INSERT INTO response_cache_policy (id, ttl_seconds, max_entries, max_bytes) VALUES (1, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET ttl_seconds = excluded.ttl_seconds, max_entries = excluded.max_entries, max_bytes = excluded.max_bytes`,
         )
@@ -203,7 +201,7 @@ export class ResponseCache {
     if (!Number.isFinite(entry.storedAt)) throw new RangeError('storedAt must be epoch milliseconds');
     const bytes =
       Buffer.byteLength(valueJson, 'utf8') + Buffer.byteLength(entry.servedAt, 'utf8') + Buffer.byteLength(entry.requestId, 'utf8');
-    return inTransaction(this.#db, () => {
+    return inTransaction(this.db, () => {
       if (bytes > this.#policy.maxBytes) {
         this.#deleteEntry.run(key);
         return false;
@@ -222,15 +220,15 @@ export class ResponseCache {
   /** Drops free answers older than the TTL; returns how many. Optional housekeeping (get() already ignores them). */
   purgeExpired(now: number): number {
     const { ttlSeconds } = this.#policy;
-    const result = statement(this.#db, 'DELETE FROM response_cache WHERE charged_micro_usd = 0 AND stored_at <= ?')
+    const result = statement(this.db, 'DELETE FROM response_cache WHERE charged_micro_usd = 0 AND stored_at <= ?')
       .run(now - ttlSeconds * 1000);
     return Number(result.changes);
   }
 
   /** Empties the cache. Hit and miss counts are kept: they describe the session. */
   clear(): void {
-    inTransaction(this.#db, () => {
-      this.#db.exec('DELETE FROM response_cache');
+    inTransaction(this.db, () => {
+      this.db.exec('DELETE FROM response_cache');
     });
     this.#clears += 1;
   }
@@ -267,7 +265,7 @@ export class ResponseCache {
     let totals = this.#totals();
     const excessEntries = totals.entries - maxEntries;
     if (excessEntries > 0) {
-      statement(this.#db, 'DELETE FROM response_cache WHERE key IN (SELECT key FROM response_cache ORDER BY last_used LIMIT ?)')
+      statement(this.db, 'DELETE FROM response_cache WHERE key IN (SELECT key FROM response_cache ORDER BY last_used LIMIT ?)')
         .run(excessEntries);
       totals = this.#totals();
     }
@@ -275,7 +273,7 @@ export class ResponseCache {
     if (excessBytes <= 0) return;
     const victims: string[] = [];
     let freed = 0;
-    for (const row of statement(this.#db, 'SELECT key, bytes FROM response_cache ORDER BY last_used').iterate()) {
+    for (const row of statement(this.db, 'SELECT key, bytes FROM response_cache ORDER BY last_used').iterate()) {
       victims.push(String(row['key']));
       freed += Number(row['bytes']);
       if (freed >= excessBytes) break;

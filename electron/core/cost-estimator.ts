@@ -4,7 +4,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { formatUsd, type MicroUsd } from '../../shared/money.ts';
 import { maxChargeFor, priceRuleFor, type FlatPriceRule, type ServiceOperationName } from '../../shared/service/index.ts';
-import { applyMigrations, statement } from './app-db.ts';
+import { ModuleStore, statement } from './app-db.ts';
 import { checkAmount } from './budgets.ts';
 
 export const COST_ESTIMATES_MODULE = 'cost-estimates';
@@ -64,12 +64,9 @@ function priceKey(operation: ServiceOperationName, v3Request: V3PriceRequest | u
   return `${operation}:${v3Request.mode === 'report' ? (v3Request.projection ?? '') : v3Request.mode}`;
 }
 
-export class CostEstimator {
-  readonly #db: DatabaseSync;
-
+export class CostEstimator extends ModuleStore {
   constructor(db: DatabaseSync) {
-    this.#db = db;
-    applyMigrations(db, COST_ESTIMATES_MODULE, COST_ESTIMATES_MIGRATIONS);
+    super(db, COST_ESTIMATES_MODULE, COST_ESTIMATES_MIGRATIONS);
   }
 
   /** What the call is expected to cost, before it is sent. */
@@ -119,7 +116,7 @@ export class CostEstimator {
     const charged = checkAmount('chargedMicroUsd', input.chargedMicroUsd);
     if (charged === 0) return false;
     if (priceRuleFor(input.operation, input.v3Request).kind !== 'per_page_with_results') return false;
-    statement(this.#db, 
+    statement(this.db, 
         `INSERT INTO observed_page_charges (connection_id, price_key, micro_usd, observed_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (connection_id, price_key) DO UPDATE SET micro_usd = excluded.micro_usd, observed_at = excluded.observed_at`,
       )
@@ -133,7 +130,7 @@ export class CostEstimator {
   }
 
   lastObservedPageCharge(operation: ServiceOperationName, v3Request?: V3PriceRequest, connectionId?: string): MicroUsd | null {
-    const row = statement(this.#db, 'SELECT micro_usd FROM observed_page_charges WHERE connection_id = ? AND price_key = ?')
+    const row = statement(this.db, 'SELECT micro_usd FROM observed_page_charges WHERE connection_id = ? AND price_key = ?')
       .get(connectionId ?? DEFAULT_CONNECTION, priceKey(operation, v3Request));
     return row ? Number(row['micro_usd']) : null;
   }

@@ -6,7 +6,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { AssignmentDetailsSchema, type AssignmentDetails, type Project as IpcProject } from '../../shared/ipc.ts';
 import { MicroUsdSchema, type MicroUsd } from '../../shared/money.ts';
 import { entityPrefix, isIsoDate } from '../../shared/service/index.ts';
-import { applyMigrations, inTransaction, statement } from './app-db.ts';
+import { ModuleStore, inTransaction, statement } from './app-db.ts';
 import { PlatFailure } from './failure.ts';
 import { SettingsStore } from './settings-store.ts';
 
@@ -154,25 +154,23 @@ export interface ProjectStoreOptions {
   now?: () => Date;
 }
 
-export class ProjectStore {
-  readonly #db: DatabaseSync;
+export class ProjectStore extends ModuleStore {
   readonly #settings: SettingsStore;
   readonly #now: () => Date;
 
   constructor(db: DatabaseSync, options: ProjectStoreOptions = {}) {
-    this.#db = db;
+    super(db, PROJECTS_MODULE, PROJECTS_MIGRATIONS);
     this.#settings = new SettingsStore(db);
     this.#now = options.now ?? (() => new Date());
-    applyMigrations(db, PROJECTS_MODULE, PROJECTS_MIGRATIONS);
   }
 
   create(input: CreateProjectInput): Project {
     const name = normalizeProjectName(input.name);
     const cap = checkCap(input.spendingCapMicroUsd);
     const id = randomUUID();
-    inTransaction(this.#db, () => {
+    inTransaction(this.db, () => {
       this.#refuseNameClash(name, null);
-      statement(this.#db, 'INSERT INTO projects (id, name, name_key, spending_cap_micro_usd, created_at) VALUES (?, ?, ?, ?, ?)')
+      statement(this.db, 'INSERT INTO projects (id, name, name_key, spending_cap_micro_usd, created_at) VALUES (?, ?, ?, ?, ?)')
         .run(id, name, nameKey(name), cap, this.#now().toISOString());
     });
     return this.#require(id);
@@ -181,10 +179,10 @@ export class ProjectStore {
   /** A project with a subject and its details, in one commit (the effective date defaults to today). */
   createAssignment(input: CreateProjectInput & { details: AssignmentDetailsInput; createdAt?: string }): Project {
     const details = checkAssignmentDetails(this.#withDefaults(input.details));
-    return inTransaction(this.#db, () => {
+    return inTransaction(this.db, () => {
       const project = this.create(input);
       // An imported workfile keeps the day its assignment was started.
-      if (input.createdAt !== undefined) statement(this.#db, 'UPDATE projects SET created_at = ? WHERE id = ?').run(input.createdAt, project.id);
+      if (input.createdAt !== undefined) statement(this.db, 'UPDATE projects SET created_at = ? WHERE id = ?').run(input.createdAt, project.id);
       this.#writeDetails(project.id, details);
       return this.#require(project.id);
     });
@@ -192,7 +190,7 @@ export class ProjectStore {
 
   /** Changes an assignment's details (only those given); a plain project becomes an assignment once it is given a subject. */
   updateAssignmentDetails(id: string, update: Partial<AssignmentDetails>): AssignmentDetails {
-    return inTransaction(this.#db, () => {
+    return inTransaction(this.db, () => {
       const project = this.#require(id);
       const current = this.assignmentDetails(id);
       if (!current && update.subjectRef === undefined) {
@@ -206,19 +204,19 @@ export class ProjectStore {
 
   /** The assignment details of a project; null for a plain project (or an unknown id). */
   assignmentDetails(id: string): AssignmentDetails | null {
-    const row = statement(this.#db, 'SELECT * FROM assignment_details WHERE project_id = ?').get(id);
+    const row = statement(this.db, 'SELECT * FROM assignment_details WHERE project_id = ?').get(id);
     return row ? detailsFromRow(row) : null;
   }
 
   /** Every assignment's details, by project id (for lists). */
   allAssignmentDetails(): Map<string, AssignmentDetails> {
-    const rows = statement(this.#db, 'SELECT * FROM assignment_details').all();
+    const rows = statement(this.db, 'SELECT * FROM assignment_details').all();
     return new Map(rows.map((row) => [String(row['project_id']), detailsFromRow(row)]));
   }
 
   /** Whether an open project has this name (ignoring case and spacing), e.g. to name an imported copy. */
   nameTaken(name: string): boolean {
-    return statement(this.#db, 'SELECT 1 FROM projects WHERE name_key = ? AND archived_at IS NULL').get(nameKey(normalizeProjectName(name))) !== undefined;
+    return statement(this.db, 'SELECT 1 FROM projects WHERE name_key = ? AND archived_at IS NULL').get(nameKey(normalizeProjectName(name))) !== undefined;
   }
 
   #withDefaults(details: AssignmentDetailsInput): AssignmentDetails {
@@ -228,7 +226,7 @@ export class ProjectStore {
 
   #writeDetails(id: string, details: AssignmentDetails): void {
     statement(
-      this.#db,
+      this.db,
       `INSERT INTO assignment_details (project_id, subject_ref, subject_label, effective_date, intended_use, client, reference, notes, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (project_id) DO UPDATE SET subject_ref = excluded.subject_ref, subject_label = excluded.subject_label,
@@ -239,10 +237,10 @@ export class ProjectStore {
 
   rename(id: string, name: string): Project {
     const normalized = normalizeProjectName(name);
-    inTransaction(this.#db, () => {
+    inTransaction(this.db, () => {
       const project = this.#require(id);
       if (project.archivedAt === null) this.#refuseNameClash(normalized, id);
-      statement(this.#db, 'UPDATE projects SET name = ?, name_key = ? WHERE id = ?').run(normalized, nameKey(normalized), id);
+      statement(this.db, 'UPDATE projects SET name = ?, name_key = ? WHERE id = ?').run(normalized, nameKey(normalized), id);
     });
     return this.#require(id);
   }
@@ -251,16 +249,16 @@ export class ProjectStore {
   setSpendingCap(id: string, capMicroUsd: MicroUsd | null): Project {
     const cap = checkCap(capMicroUsd);
     this.#require(id);
-    statement(this.#db, 'UPDATE projects SET spending_cap_micro_usd = ? WHERE id = ?').run(cap, id);
+    statement(this.db, 'UPDATE projects SET spending_cap_micro_usd = ? WHERE id = ?').run(cap, id);
     return this.#require(id);
   }
 
   /** Closes the project: it leaves the default list, and stops being the active one. Its spending stays in the ledger. */
   archive(id: string): Project {
-    inTransaction(this.#db, () => {
+    inTransaction(this.db, () => {
       const project = this.#require(id);
       if (project.archivedAt !== null) return;
-      statement(this.#db, 'UPDATE projects SET archived_at = ? WHERE id = ?').run(this.#now().toISOString(), id);
+      statement(this.db, 'UPDATE projects SET archived_at = ? WHERE id = ?').run(this.#now().toISOString(), id);
       if (this.activeProjectId() === id) this.#settings.set(ACTIVE_PROJECT_SETTING, null, this.#now());
     });
     return this.#require(id);
@@ -268,11 +266,11 @@ export class ProjectStore {
 
   /** Reopens an archived project, unless an open project has taken its name meanwhile. */
   restore(id: string): Project {
-    inTransaction(this.#db, () => {
+    inTransaction(this.db, () => {
       const project = this.#require(id);
       if (project.archivedAt === null) return;
       this.#refuseNameClash(project.name, id);
-      statement(this.#db, 'UPDATE projects SET archived_at = NULL WHERE id = ?').run(id);
+      statement(this.db, 'UPDATE projects SET archived_at = NULL WHERE id = ?').run(id);
     });
     return this.#require(id);
   }
@@ -280,13 +278,13 @@ export class ProjectStore {
   /** Open projects by name; archived ones too when asked. */
   list(options: { includeArchived?: boolean } = {}): Project[] {
     const where = options.includeArchived ? '' : 'WHERE archived_at IS NULL';
-    return statement(this.#db, `SELECT * FROM projects ${where} ORDER BY name_key, created_at`)
+    return statement(this.db, `SELECT * FROM projects ${where} ORDER BY name_key, created_at`)
       .all()
       .map(projectFromRow);
   }
 
   get(id: string): Project | null {
-    const row = statement(this.#db, 'SELECT * FROM projects WHERE id = ?').get(id);
+    const row = statement(this.db, 'SELECT * FROM projects WHERE id = ?').get(id);
     return row ? projectFromRow(row) : null;
   }
 
@@ -315,7 +313,7 @@ export class ProjectStore {
   }
 
   #refuseNameClash(name: string, exceptId: string | null): void {
-    const clash = statement(this.#db, 'SELECT id FROM projects WHERE name_key = ? AND archived_at IS NULL AND id IS NOT ?')
+    const clash = statement(this.db, 'SELECT id FROM projects WHERE name_key = ? AND archived_at IS NULL AND id IS NOT ?')
       .get(nameKey(name), exceptId);
     if (clash) throw new ProjectError(`A project named "${name}" already exists`);
   }

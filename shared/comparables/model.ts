@@ -9,7 +9,7 @@
 // stays integer micro-USD elsewhere.
 import { z } from 'zod';
 import { isIsoDate } from '../service/common.ts';
-import type { Citation, CitedValue } from '../report/document.ts';
+import type { Citation, CitedValue, RateSuggestionSchema, RegressionSupportSchema } from '../report/document.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Geometry (GeoJSON order: [longitude, latitude])
@@ -360,34 +360,10 @@ export interface GridResult {
   adjustedRange: { low: number; high: number } | null;
 }
 
-/** The regression's suggestion for one rate, in the rate's own unit. */
-export interface RateSuggestion {
-  rate: RateKey;
-  /** null when the regression could not estimate it (`why` says why). */
-  value: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
-  /** The raw coefficient (dollars per unit of the predictor) and its standard error. */
-  coefficient: number | null;
-  stdError: number | null;
-  why: string | null;
-}
-
-export interface RegressionSupport {
-  /** "Ordinary least squares of sale price on …" in words, with the libraries used. */
-  method: string;
-  n: number;
-  r2: number | null;
-  adjustedR2: number | null;
-  predictors: RateKey[];
-  suggestions: Record<RateKey, RateSuggestion>;
-  /** The sales the regression used, each cited (citation ids of its price). */
-  salesUsed: Array<{ id: string; address: string; priceDollars: number; saleDate: string | null; citationIds: string[] }>;
-  /** Sales of the search left out, and why ("no sale date", "not arm's length", "no living area"). */
-  excluded: Array<{ id: string; address: string; why: string }>;
-  /** Set when no regression could be run at all ("7 sales for 7 predictors: at least 10 needed"). */
-  message: string | null;
-}
+/** The regression's suggestion for one rate, in the rate's own unit (the report's schema). */
+export type RateSuggestion = z.infer<typeof RateSuggestionSchema>;
+/** The regression behind the suggested rates, as computed here and printed by the report. */
+export type RegressionSupport = z.infer<typeof RegressionSupportSchema>;
 
 export interface NotUsedEntry {
   candidate: ComparableSale;

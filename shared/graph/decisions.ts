@@ -4,13 +4,12 @@
 // and re-opening. Applied to a GraphSpec they are drawn on the edges; a cut also says which entities
 // the root now reaches only through it.
 import { z } from 'zod';
-import type { GraphSpec } from './graph-spec.ts';
+import { graphDecisionKinds, type GraphSpec } from './graph-spec.ts';
 import { distancesFrom } from './links.ts';
 
 export const NOTE_MAX = 2000;
 
-export const graphDecisionKinds = ['confirmed', 'cut'] as const;
-export type GraphDecisionKind = (typeof graphDecisionKinds)[number];
+export { graphDecisionKinds, type GraphDecisionKind } from './graph-spec.ts';
 
 export const GraphDecisionSchema = z.object({
   edgeKey: z.string({ error: 'must name the link' }).trim().min(1, { error: 'must name the link' }).max(1000, { error: 'must be at most 1000 characters' }),

@@ -33,6 +33,14 @@ export const GraphNodeSchema = z.object({
 });
 export type GraphNode = z.infer<typeof GraphNodeSchema>;
 
+/** How sure a link is: see GraphEdgeSchema. */
+export const linkStrengths = ['fact', 'lead'] as const;
+export type LinkStrength = (typeof linkStrengths)[number];
+
+/** The researcher's decisions on a link (decisions.ts keeps them). */
+export const graphDecisionKinds = ['confirmed', 'cut'] as const;
+export type GraphDecisionKind = (typeof graphDecisionKinds)[number];
+
 /** `fact`: the records themselves link the two (same record, same SSL, same account). `lead`: Plat or the service inferred it (same owner name after normalisation, an address match) — to be confirmed. */
 export const GraphEdgeSchema = z.object({
   id: z.string(),
@@ -40,9 +48,9 @@ export const GraphEdgeSchema = z.object({
   target: z.string(),
   /** Reads in the direction drawn, source → target ("taxed under", "located on", "owned by"). */
   label: z.string(),
-  strength: z.enum(['fact', 'lead']),
+  strength: z.enum(linkStrengths),
   /** The researcher's decision, drawn on the edge. */
-  decision: z.enum(['confirmed', 'cut']).nullable(),
+  decision: z.enum(graphDecisionKinds).nullable(),
   confidence: z.number().min(0).max(1).nullable(),
 });
 export type GraphEdge = z.infer<typeof GraphEdgeSchema>;

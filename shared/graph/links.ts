@@ -5,6 +5,7 @@
 // share names), an address match, a confidence below 1, or a link through a key that is not a valid
 // parcel key (SSL 0000 0000 joins permits at unrelated addresses).
 import type { GraphModel, LinkInfo, OwnerClaim } from './build-graph.ts';
+import type { LinkStrength } from './graph-spec.ts';
 import { entityName, OWNED_BY, ownerNameKey, relationLabel, type EntityName } from './relations.ts';
 
 export type LinkRule = 'same_record' | 'same_ssl' | 'owner_of_record' | 'same_owner_name' | 'address_match' | 'invalid_key' | 'unstated';
@@ -28,7 +29,7 @@ export interface ModelLink {
   /** Reads source → target. */
   label: string;
   rule: LinkRule;
-  strength: 'fact' | 'lead';
+  strength: LinkStrength;
   confidence: number | null;
   /** The service's link; null for Plat's owner links. */
   service: LinkInfo | null;
@@ -70,7 +71,7 @@ const RULE_OF_METHOD: Record<string, LinkRule> = {
   owner_name_match: 'same_owner_name',
 };
 
-function serviceRule(link: LinkInfo, invalidKey: string | null): { rule: LinkRule; strength: 'fact' | 'lead' } {
+function serviceRule(link: LinkInfo, invalidKey: string | null): { rule: LinkRule; strength: LinkStrength } {
   if (invalidKey !== null) return { rule: 'invalid_key', strength: 'lead' };
   const rule = link.predicate === 'same_owner' ? 'same_owner_name' : link.method === null ? 'unstated' : (RULE_OF_METHOD[link.method] ?? 'unstated');
   const lead = rule === 'same_owner_name' || rule === 'address_match' || (link.confidence !== null && link.confidence < 1);

@@ -10,7 +10,7 @@ import type { GraphModel, OwnerClaim } from './build-graph.ts';
 import { uncitedRecord } from './answers.ts';
 import { modelLinks, nodeName, type LinkRule, type ModelLink } from './links.ts';
 import { ownerNameKey, sslText } from './relations.ts';
-import { graphNodeKindLabels, type GraphNodeKind } from './graph-spec.ts';
+import { graphNodeKindLabels, type GraphNodeKind, type LinkStrength } from './graph-spec.ts';
 
 export interface SupportingRecord {
   recordRef: string;
@@ -24,7 +24,7 @@ export interface WhyLinked {
   /** "1708 21ST ST NW — taxed under → Account 0065 0007". */
   title: string;
   rule: LinkRule;
-  strength: 'fact' | 'lead';
+  strength: LinkStrength;
   /** The rule, in plain words about these two entities. */
   because: string;
   /** What a lead asks of the researcher; null for a fact. */

@@ -9,8 +9,8 @@
 // published"), `synthetic` (made up by the sample: never attributed to a real publisher) or
 // `unavailable` (with the reason). Every value that is not unavailable has at least one citation.
 import { z } from 'zod';
-import { ComparablesMapSpecSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, weights } from '../comparables/model.ts';
-import { GraphSpecSchema, graphNodeKinds } from '../graph/graph-spec.ts';
+import { ComparablesMapSpecSchema, CompSearchRunSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, weights } from '../comparables/model.ts';
+import { graphDecisionKinds, GraphSpecSchema, graphNodeKinds, linkStrengths } from '../graph/graph-spec.ts';
 
 export const ValueStatusSchema = z.enum(['reported', 'derived', 'synthetic', 'unavailable']);
 export type ValueStatus = z.infer<typeof ValueStatusSchema>;
@@ -137,12 +137,9 @@ export type MissingSource = z.infer<typeof MissingSourceSchema>;
 export const ComparablesSearchSchema = z.object({
   /** The criteria in words, one line each ("Sold 2016-01-01 to 2017-01-01 (12 months before the effective date)"). */
   lines: z.array(z.string()),
-  ranAt: z.string(),
-  /** The answer's data snapshot, as the service stated it. */
-  dataAsOf: z.string().nullable(),
-  /** How many sales the service said match, and how many it returned (the rest need another page). */
-  total: z.number().int().min(0),
-  returned: z.number().int().min(0),
+  // When it ran, the answer's data snapshot, how many sales the service said match and how many it
+  // returned (the rest need another page): as the run keeps them.
+  ...CompSearchRunSchema.pick({ ranAt: true, dataAsOf: true, total: true, returned: true }).shape,
   /** What the answers say they lack, each cited to the sources it is about. */
   limitations: z.array(LimitationSchema),
 });
@@ -215,26 +212,33 @@ export const ComparablesGridSchema = z.object({
 });
 export type ComparablesGrid = z.infer<typeof ComparablesGridSchema>;
 
-const RateSuggestionSchema = z.object({
+/** The regression's suggestion for one rate, in the rate's own unit. */
+export const RateSuggestionSchema = z.object({
   rate: RateKeySchema,
+  /** null when the regression could not estimate it (`why` says why). */
   value: z.number().nullable(),
   ciLow: z.number().nullable(),
   ciHigh: z.number().nullable(),
+  /** The raw coefficient (dollars per unit of the predictor) and its standard error. */
   coefficient: z.number().nullable(),
   stdError: z.number().nullable(),
   why: z.string().nullable(),
 });
 
-/** The regression behind the suggested rates (shared/comparables/model.ts RegressionSupport). */
+/** The regression behind the suggested rates (shared/comparables/model.ts computes it). */
 export const RegressionSupportSchema = z.object({
+  /** "Ordinary least squares of sale price on …" in words, with the libraries used. */
   method: z.string(),
   n: z.number().int().min(0),
   r2: z.number().nullable(),
   adjustedR2: z.number().nullable(),
   predictors: z.array(RateKeySchema),
   suggestions: z.record(RateKeySchema, RateSuggestionSchema),
+  /** The sales the regression used, each cited (citation ids of its price). */
   salesUsed: z.array(z.object({ id: z.string(), address: z.string(), priceDollars: z.number(), saleDate: z.string().nullable(), citationIds: z.array(z.string()) })),
+  /** Sales of the search left out, and why ("no sale date", "not arm's length", "no living area"). */
   excluded: z.array(z.object({ id: z.string(), address: z.string(), why: z.string() })),
+  /** Set when no regression could be run at all ("7 sales for 7 predictors: at least 10 needed"). */
   message: z.string().nullable(),
 });
 
@@ -277,7 +281,7 @@ export type ComparablesSection = z.infer<typeof ComparablesSectionSchema>;
 // Title research: the subject's entity graph (an image beside its table), the researcher's decisions
 // on its links, the owner's portfolio and the parcel's runsheet
 
-const GraphDecisionKindSchema = z.enum(['confirmed', 'cut']);
+const GraphDecisionKindSchema = z.enum(graphDecisionKinds);
 
 /** One entity of the graph as its table lists it. */
 export const TitleResearchNodeSchema = z.object({
@@ -311,7 +315,7 @@ export const TitleResearchLinkSchema = z.object({
   to: z.string(),
   rule: z.enum(titleResearchRules),
   ruleLabel: z.string(),
-  strength: z.enum(['fact', 'lead']),
+  strength: z.enum(linkStrengths),
   confidence: z.number().nullable(),
   confidenceText: z.string(),
   /** The rule in plain words about these two entities ("why linked"), cited to the records below. */

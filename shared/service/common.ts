@@ -1,4 +1,4 @@
-// Pieces shared by the three service generations: entity ids, v2 entity kinds and predicates, the
+// Pieces shared by the three service generations: the envelope's parts, entity ids, v2 entity kinds and predicates, the
 // wire forms of query parameters, Idempotency-Key, request-issue reporting, and the price rules (the
 // operation table that applies them is operations.ts).
 import { z } from 'zod';
@@ -35,6 +35,22 @@ export function isIsoDate(text: string, options: { time: 'allowed' | 'forbidden'
 }
 
 // ---------------------------------------------------------------------------------------------
+// Envelopes: every generation answers with its envelope fields, a `status`, `data` and `error`.
+
+/** The error of a v3 or v4 answer (v2's adds a retry delay and details). */
+export const ServiceErrorSchema = z.looseObject({ code: z.string(), message: z.string(), retryable: z.boolean() });
+
+/** The envelope fields of v3 and v4 answers: the contract version, the request id and the operation. */
+export function envelopeBase<Version extends string, Meta extends z.ZodType>(contractVersion: Version, meta: Meta) {
+  return { contract_version: z.literal(contractVersion), request_id: z.string(), operation: z.string(), meta };
+}
+
+/** A generation's failed answer: its envelope fields, `status` error, `data` null and the error. */
+export function errorEnvelope<Base extends z.core.$ZodLooseShape, Error extends z.ZodType>(base: Base, error: Error) {
+  return z.looseObject({ ...base, status: z.literal('error'), data: z.null(), error });
+}
+
+// ---------------------------------------------------------------------------------------------
 // v4 entity ids: `<prefix>_<uuid>`, uuid lowercase hex in 8-4-4-4-12 groups.
 
 export const entityIdPrefixes = ['addr', 'parc', 'acct', 'unit', 'prop', 'loan'] as const;
@@ -54,15 +70,10 @@ export const entityKindByPrefix = {
 } as const satisfies Record<EntityIdPrefix, string>;
 export type EntityIdKind = (typeof entityKindByPrefix)[EntityIdPrefix];
 
-/** The same kinds in words, for people. */
-export const entityKindLabelByPrefix = {
-  addr: 'address',
-  parc: 'parcel',
-  acct: 'tax account',
-  unit: 'unit',
-  prop: 'property',
-  loan: 'loan',
-} as const satisfies Record<EntityIdPrefix, string>;
+/** The same kinds in words, for people: the ids with spaces ("tax account"). */
+export const entityKindLabelByPrefix = Object.fromEntries(
+  entityIdPrefixes.map((prefix) => [prefix, entityKindByPrefix[prefix].replaceAll('_', ' ')]),
+) as Record<EntityIdPrefix, string>;
 
 export type EntityId = `${EntityIdPrefix}_${string}`;
 export type ConnectedEntityId = `${ConnectedEntityIdPrefix}_${string}`;

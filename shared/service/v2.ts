@@ -6,9 +6,11 @@ import { z } from 'zod';
 import {
   boundedString,
   EntityKindSchema,
+  errorEnvelope,
   isIsoDate,
   RelationshipPredicateSchema,
   relationshipPredicates,
+  ServiceErrorSchema,
   wireInteger,
 } from './common.ts';
 import type { RelationshipPredicate } from './common.ts';
@@ -22,10 +24,7 @@ const OpenObject = z.looseObject({});
 
 export const v2Statuses = ['ok', 'partial', 'error'] as const;
 
-export const V2ErrorSchema = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
+export const V2ErrorSchema = ServiceErrorSchema.extend({
   retry_after_seconds: z.int().min(0).nullable().optional(),
   /** Type unspecified by the spec. */
   details: z.unknown().optional(),
@@ -68,12 +67,7 @@ const v2EnvelopeBase = {
   provenance: V2ProvenanceSchema.optional(),
 };
 
-export const V2ErrorEnvelopeSchema = z.looseObject({
-  ...v2EnvelopeBase,
-  status: z.literal('error'),
-  data: z.null(),
-  error: V2ErrorSchema,
-});
+export const V2ErrorEnvelopeSchema = errorEnvelope(v2EnvelopeBase, V2ErrorSchema);
 export type V2ErrorEnvelope = z.infer<typeof V2ErrorEnvelopeSchema>;
 
 /** A v2 response: `ok`, `partial` (some batch items failed; data present) or `error` (data null). */
@@ -88,15 +82,17 @@ export function v2Envelope<Data extends z.ZodType>(data: Data) {
 // ---------------------------------------------------------------------------------------------
 // Resources
 
-/** Search result item (`identity_summary` projection). */
-export const V2EntitySummarySchema = z.looseObject({
+/** The fields a search result item and a resolution candidate both open with: which entity it is. */
+const v2EntityIdentity = {
   entity_ref: z.string(),
   entity_kind: z.string(),
   status: z.string().optional(),
   area_uid: z.string().optional(),
   canonical_identity: OpenObject.optional(),
-  property_ref: z.string().optional(),
-});
+};
+
+/** Search result item (`identity_summary` projection). */
+export const V2EntitySummarySchema = z.looseObject({ ...v2EntityIdentity, property_ref: z.string().optional() });
 export type V2EntitySummary = z.infer<typeof V2EntitySummarySchema>;
 
 export const V2EntitySchema = z.looseObject({
@@ -116,11 +112,7 @@ export const V2EntitySchema = z.looseObject({
 export type V2Entity = z.infer<typeof V2EntitySchema>;
 
 export const V2CandidateSchema = z.looseObject({
-  entity_ref: z.string(),
-  entity_kind: z.string(),
-  status: z.string().optional(),
-  area_uid: z.string().optional(),
-  canonical_identity: OpenObject.optional(),
+  ...v2EntityIdentity,
   match_basis: z.string().optional(),
   property_ref: z.string().optional(),
   precision: z.string().optional(),

@@ -3,12 +3,12 @@
 // reader cannot do without (envelope constants, ids, outcome) and check the type of everything else
 // when present. Unknown extra fields are kept.
 import { z } from 'zod';
-import { boundedString, DateTimeSchema, isIsoDate } from './common.ts';
+import { boundedString, DateTimeSchema, envelopeBase, errorEnvelope, isIsoDate, ServiceErrorSchema } from './common.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Envelope
 
-export const V3ErrorSchema = z.looseObject({ code: z.string(), message: z.string(), retryable: z.boolean() });
+export const V3ErrorSchema = ServiceErrorSchema;
 export type V3Error = z.infer<typeof V3ErrorSchema>;
 
 export const V3MetaSchema = z.looseObject({
@@ -19,19 +19,9 @@ export const V3MetaSchema = z.looseObject({
 });
 export type V3Meta = z.infer<typeof V3MetaSchema>;
 
-const v3EnvelopeBase = {
-  contract_version: z.literal('svc-v3'),
-  request_id: z.string(),
-  operation: z.string(),
-  meta: V3MetaSchema,
-};
+const v3EnvelopeBase = envelopeBase('svc-v3', V3MetaSchema);
 
-export const V3ErrorEnvelopeSchema = z.looseObject({
-  ...v3EnvelopeBase,
-  status: z.literal('error'),
-  data: z.null(),
-  error: V3ErrorSchema,
-});
+export const V3ErrorEnvelopeSchema = errorEnvelope(v3EnvelopeBase, V3ErrorSchema);
 export type V3ErrorEnvelope = z.infer<typeof V3ErrorEnvelopeSchema>;
 
 export function v3Envelope<Data extends z.ZodType>(data: Data) {

@@ -7,6 +7,9 @@ import {
   ConnectedEntityIdSchema,
   DateTimeSchema,
   EntityIdSchema,
+  envelopeBase,
+  errorEnvelope,
+  ServiceErrorSchema,
   SummaryEntityIdSchema,
   wireInteger,
 } from './common.ts';
@@ -14,7 +17,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Envelope
 
-export const V4ErrorSchema = z.looseObject({ code: z.string(), message: z.string(), retryable: z.boolean() });
+export const V4ErrorSchema = ServiceErrorSchema;
 export type V4Error = z.infer<typeof V4ErrorSchema>;
 
 export const V4MetaSchema = z.looseObject({
@@ -25,20 +28,10 @@ export const V4MetaSchema = z.looseObject({
 });
 export type V4Meta = z.infer<typeof V4MetaSchema>;
 
-const v4EnvelopeBase = {
-  contract_version: z.literal('svc-v4'),
-  /** The caller's Idempotency-Key when one was sent, otherwise a generated id. */
-  request_id: z.string(),
-  operation: z.string(),
-  meta: V4MetaSchema,
-};
+// request_id is the caller's Idempotency-Key when one was sent, otherwise a generated id.
+const v4EnvelopeBase = envelopeBase('svc-v4', V4MetaSchema);
 
-export const V4ErrorEnvelopeSchema = z.looseObject({
-  ...v4EnvelopeBase,
-  status: z.literal('error'),
-  data: z.null(),
-  error: V4ErrorSchema,
-});
+export const V4ErrorEnvelopeSchema = errorEnvelope(v4EnvelopeBase, V4ErrorSchema);
 export type V4ErrorEnvelope = z.infer<typeof V4ErrorEnvelopeSchema>;
 
 /** A v4 response: success (`data` filled, `error` null) or failure (`data` null, `error` filled). */
@@ -47,6 +40,11 @@ export function v4Envelope<Data extends z.ZodType>(data: Data) {
     z.looseObject({ ...v4EnvelopeBase, status: z.literal('ok'), data, error: z.null() }),
     V4ErrorEnvelopeSchema,
   ]);
+}
+
+/** A page of a v4 list (catalog, connected): its items and the next page's cursor (absent or null on the last). */
+function v4ListPage<Item extends z.ZodType>(item: Item) {
+  return z.looseObject({ items: z.array(item), next_cursor: z.string().nullable().optional() });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,10 +98,7 @@ export const V4CatalogItemSchema = z.looseObject({
 });
 export type V4CatalogItem = z.infer<typeof V4CatalogItemSchema>;
 
-export const V4CatalogDataSchema = z.looseObject({
-  items: z.array(V4CatalogItemSchema),
-  next_cursor: z.string().nullable().optional(),
-});
+export const V4CatalogDataSchema = v4ListPage(V4CatalogItemSchema);
 export type V4CatalogData = z.infer<typeof V4CatalogDataSchema>;
 export const V4CatalogResponseSchema = v4Envelope(V4CatalogDataSchema);
 export type V4CatalogResponse = z.infer<typeof V4CatalogResponseSchema>;
@@ -122,10 +117,7 @@ export const V4ConnectedItemSchema = z.looseObject({
 });
 export type V4ConnectedItem = z.infer<typeof V4ConnectedItemSchema>;
 
-export const V4ConnectedDataSchema = z.looseObject({
-  items: z.array(V4ConnectedItemSchema),
-  next_cursor: z.string().nullable().optional(),
-});
+export const V4ConnectedDataSchema = v4ListPage(V4ConnectedItemSchema);
 export type V4ConnectedData = z.infer<typeof V4ConnectedDataSchema>;
 export const V4ConnectedResponseSchema = v4Envelope(V4ConnectedDataSchema);
 export type V4ConnectedResponse = z.infer<typeof V4ConnectedResponseSchema>;

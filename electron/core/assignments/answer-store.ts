@@ -8,7 +8,7 @@ import type { AssignmentAnswer, ValueChoice } from '../../../shared/ipc.ts';
 import type { QueryLogEntry } from '../../../shared/report/document.ts';
 import type { ServiceOperationName } from '../../../shared/service/index.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
-import { applyMigrations, inTransaction, statement } from '../app-db.ts';
+import { ModuleStore, inTransaction, statement } from '../app-db.ts';
 
 export const ASSIGNMENT_ANSWERS_MODULE = 'assignment-answers';
 
@@ -96,31 +96,28 @@ export function answerFacts(
   };
 }
 
-export class AnswerStore {
-  readonly #db: DatabaseSync;
-
+export class AnswerStore extends ModuleStore {
   constructor(db: DatabaseSync) {
-    this.#db = db;
-    applyMigrations(db, ASSIGNMENT_ANSWERS_MODULE, ASSIGNMENT_ANSWERS_MIGRATIONS);
+    super(db, ASSIGNMENT_ANSWERS_MODULE, ASSIGNMENT_ANSWERS_MIGRATIONS);
   }
 
   /** Keeps an answer with its assignment, envelope and row in one commit (joining the caller's, if any). */
   add(answer: NewKeptAnswer): string {
-    return inTransaction(this.#db, () => this.#add(answer));
+    return inTransaction(this.db, () => this.#add(answer));
   }
 
   #add(answer: NewKeptAnswer): string {
     const envelopeJson = JSON.stringify(answer.envelope);
     if (envelopeJson === undefined) throw new TypeError('a kept envelope must be JSON');
     const sha = hash('sha256', envelopeJson, 'hex');
-    statement(this.#db, 'INSERT INTO assignment_envelopes (project_id, sha256, envelope_json) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(
+    statement(this.db, 'INSERT INTO assignment_envelopes (project_id, sha256, envelope_json) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(
       answer.projectId,
       sha,
       envelopeJson,
     );
     const id = answer.id ?? randomUUID();
     statement(
-      this.#db,
+      this.db,
       `INSERT INTO assignment_answers (id, project_id, operation, request_json, connection_id, parameters, label, at, served_at,
          charged_micro_usd, cache_hit, replayed, request_id, citation_count, envelope_sha256)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -146,13 +143,13 @@ export class AnswerStore {
 
   /** The assignment's answers, in the order they were used. */
   list(projectId: string): KeptAnswer[] {
-    return statement(this.#db, 'SELECT * FROM assignment_answers WHERE project_id = ? ORDER BY at, rowid').all(projectId).map(answerFromRow);
+    return statement(this.db, 'SELECT * FROM assignment_answers WHERE project_id = ? ORDER BY at, rowid').all(projectId).map(answerFromRow);
   }
 
   /** One answer with its envelope; null when the assignment holds no such answer. */
   get(projectId: string, answerId: string): { answer: KeptAnswer; envelope: unknown } | null {
     const row = statement(
-      this.#db,
+      this.db,
       `SELECT a.*, e.envelope_json FROM assignment_answers a
        JOIN assignment_envelopes e ON e.project_id = a.project_id AND e.sha256 = a.envelope_sha256
        WHERE a.project_id = ? AND a.id = ?`,
@@ -166,7 +163,7 @@ export class AnswerStore {
     operation: ServiceOperationName,
     matches: (parts: Record<string, unknown>) => boolean,
   ): { answer: KeptAnswer; envelope: unknown } | null {
-    const rows = statement(this.#db, 'SELECT id, request_json FROM assignment_answers WHERE project_id = ? AND operation = ? ORDER BY at DESC, rowid DESC').all(
+    const rows = statement(this.db, 'SELECT id, request_json FROM assignment_answers WHERE project_id = ? AND operation = ? ORDER BY at DESC, rowid DESC').all(
       projectId,
       operation,
     );
@@ -182,7 +179,7 @@ export class AnswerStore {
    */
   latestFor(projectId: string, operation: ServiceOperationName, parts: Record<string, unknown>): { answer: KeptAnswer; envelope: unknown } | null {
     const row = statement(
-      this.#db,
+      this.db,
       'SELECT id FROM assignment_answers WHERE project_id = ? AND operation = ? AND request_json = ? ORDER BY at DESC, rowid DESC LIMIT 1',
     ).get(projectId, operation, canonicalJson(parts));
     return row ? this.get(projectId, String(row['id'])) : null;
@@ -191,7 +188,7 @@ export class AnswerStore {
   /** Every answer with its envelope (for the workfile). */
   listWithEnvelopes(projectId: string): Array<{ answer: KeptAnswer; envelope: unknown }> {
     return statement(
-      this.#db,
+      this.db,
       `SELECT a.*, e.envelope_json FROM assignment_answers a
        JOIN assignment_envelopes e ON e.project_id = a.project_id AND e.sha256 = a.envelope_sha256
        WHERE a.project_id = ? ORDER BY a.at, a.rowid`,
@@ -201,7 +198,7 @@ export class AnswerStore {
   }
 
   choices(projectId: string): ValueChoice[] {
-    return statement(this.#db, 'SELECT field, alternative_key, reason, at FROM assignment_choices WHERE project_id = ? ORDER BY field')
+    return statement(this.db, 'SELECT field, alternative_key, reason, at FROM assignment_choices WHERE project_id = ? ORDER BY field')
       .all(projectId)
       .map((row) => ({ field: String(row['field']), alternativeKey: String(row['alternative_key']), reason: String(row['reason']), at: String(row['at']) }));
   }
@@ -209,11 +206,11 @@ export class AnswerStore {
   /** Keeps the appraiser's choice for `field`, or takes it back with null. */
   setChoice(projectId: string, field: string, choice: Omit<ValueChoice, 'field'> | null): void {
     if (choice === null) {
-      statement(this.#db, 'DELETE FROM assignment_choices WHERE project_id = ? AND field = ?').run(projectId, field);
+      statement(this.db, 'DELETE FROM assignment_choices WHERE project_id = ? AND field = ?').run(projectId, field);
       return;
     }
     statement(
-      this.#db,
+      this.db,
       `INSERT INTO assignment_choices (project_id, field, alternative_key, reason, at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (project_id, field) DO UPDATE SET alternative_key = excluded.alternative_key, reason = excluded.reason, at = excluded.at`,
     ).run(projectId, field, choice.alternativeKey, choice.reason, choice.at);

@@ -5,7 +5,7 @@
 // works with the service unreachable.
 import type { DatabaseSync } from 'node:sqlite';
 import { ComparablesWorkfileSchema, emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
-import { applyMigrations, statement, storageProblemOf, STORAGE_PROBLEMS } from '../app-db.ts';
+import { ModuleStore, statement, storageProblemOf, STORAGE_PROBLEMS } from '../app-db.ts';
 import { PlatFailure } from '../failure.ts';
 import { ProjectError } from '../projects.ts';
 
@@ -38,19 +38,17 @@ export function comparablesWorkfileProblems(workfile: ComparablesWorkfile): stri
 }
 
 
-export class ComparablesStore {
-  readonly #db: DatabaseSync;
+export class ComparablesStore extends ModuleStore {
   readonly #now: () => Date;
 
   constructor(db: DatabaseSync, options: { now?: () => Date } = {}) {
-    this.#db = db;
+    super(db, ASSIGNMENT_COMPARABLES_MODULE, ASSIGNMENT_COMPARABLES_MIGRATIONS);
     this.#now = options.now ?? (() => new Date());
-    applyMigrations(db, ASSIGNMENT_COMPARABLES_MODULE, ASSIGNMENT_COMPARABLES_MIGRATIONS);
   }
 
   /** The saved workfile, or null when the assignment has none yet. */
   find(projectId: string): ComparablesWorkfile | null {
-    const row = statement(this.#db, 'SELECT workfile_json FROM assignment_comparables WHERE project_id = ?').get(projectId);
+    const row = statement(this.db, 'SELECT workfile_json FROM assignment_comparables WHERE project_id = ?').get(projectId);
     if (!row) return null;
     let stored: unknown;
     try {
@@ -89,7 +87,7 @@ export class ComparablesStore {
     const stored: ComparablesWorkfile = { ...checked, savedAt };
     try {
       statement(
-        this.#db,
+        this.db,
         `INSERT INTO assignment_comparables (project_id, workfile_json, saved_at) VALUES (?, ?, ?)
          ON CONFLICT (project_id) DO UPDATE SET workfile_json = excluded.workfile_json, saved_at = excluded.saved_at`,
       ).run(projectId, JSON.stringify(stored), savedAt);

@@ -4,7 +4,7 @@
 // workfile file carries them. Reading is a local read: free, and it works with the service unreachable.
 import type { DatabaseSync } from 'node:sqlite';
 import { decide, GraphDecisionsSchema, type GraphDecision, type GraphDecisionKind } from '../../../shared/graph/decisions.ts';
-import { applyMigrations, inTransaction, statement, storageProblemOf, STORAGE_PROBLEMS } from '../app-db.ts';
+import { ModuleStore, inTransaction, statement, storageProblemOf, STORAGE_PROBLEMS } from '../app-db.ts';
 import { PlatFailure } from '../failure.ts';
 import { ProjectError } from '../projects.ts';
 
@@ -28,19 +28,17 @@ export interface GraphDecisionChange {
   note: string;
 }
 
-export class GraphDecisionsStore {
-  readonly #db: DatabaseSync;
+export class GraphDecisionsStore extends ModuleStore {
   readonly #now: () => Date;
 
   constructor(db: DatabaseSync, options: { now?: () => Date } = {}) {
-    this.#db = db;
+    super(db, ASSIGNMENT_GRAPH_DECISIONS_MODULE, ASSIGNMENT_GRAPH_DECISIONS_MIGRATIONS);
     this.#now = options.now ?? (() => new Date());
-    applyMigrations(db, ASSIGNMENT_GRAPH_DECISIONS_MODULE, ASSIGNMENT_GRAPH_DECISIONS_MIGRATIONS);
   }
 
   /** The assignment's decisions, oldest first. */
   list(projectId: string): GraphDecision[] {
-    const rows = statement(this.#db, 'SELECT edge_key, decision, note, at FROM assignment_graph_decisions WHERE project_id = ? ORDER BY at, rowid').all(projectId);
+    const rows = statement(this.db, 'SELECT edge_key, decision, note, at FROM assignment_graph_decisions WHERE project_id = ? ORDER BY at, rowid').all(projectId);
     const decisions = rows.map((row) => ({ edgeKey: String(row['edge_key']), decision: String(row['decision']), note: String(row['note']), at: String(row['at']) }));
     const parsed = GraphDecisionsSchema.safeParse(decisions);
     // Every row was checked when it was written, so only another program could have written this one.
@@ -57,7 +55,7 @@ export class GraphDecisionsStore {
    */
   set(projectId: string, edgeKey: string, decision: GraphDecisionChange | null): GraphDecision[] {
     if (decision === null) {
-      this.#write('withdraw the decision', () => statement(this.#db, 'DELETE FROM assignment_graph_decisions WHERE project_id = ? AND edge_key = ?').run(projectId, edgeKey));
+      this.#write('withdraw the decision', () => statement(this.db, 'DELETE FROM assignment_graph_decisions WHERE project_id = ? AND edge_key = ?').run(projectId, edgeKey));
       return this.list(projectId);
     }
     const checked = decide([], { edgeKey, decision: decision.decision, note: decision.note, at: this.#now().toISOString() });
@@ -71,12 +69,12 @@ export class GraphDecisionsStore {
   restore(projectId: string, decisions: readonly GraphDecision[]): void {
     const parsed = GraphDecisionsSchema.safeParse(decisions);
     if (!parsed.success) throw new ProjectError('These link decisions are not in the shape Plat saves');
-    this.#write('keep the link decisions', () => inTransaction(this.#db, () => parsed.data.forEach((made) => this.#put(projectId, made))));
+    this.#write('keep the link decisions', () => inTransaction(this.db, () => parsed.data.forEach((made) => this.#put(projectId, made))));
   }
 
   #put(projectId: string, made: GraphDecision): void {
     statement(
-      this.#db,
+      this.db,
       `INSERT INTO assignment_graph_decisions (project_id, edge_key, decision, note, at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (project_id, edge_key) DO UPDATE SET decision = excluded.decision, note = excluded.note, at = excluded.at`,
     ).run(projectId, made.edgeKey, made.decision, made.note, made.at);

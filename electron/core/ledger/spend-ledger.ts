@@ -26,7 +26,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { addMicroUsd } from '../../../shared/money.ts';
 import type { MicroUsd } from '../../../shared/money.ts';
-import { applyMigrations, inTransaction, statement, storageProblemOf, type StorageProblemKind } from '../app-db.ts';
+import { ModuleStore, inTransaction, statement, storageProblemOf, type StorageProblemKind } from '../app-db.ts';
 import { spendEntriesToCsv } from './csv-export.ts';
 import { BeginAttemptSchema, CacheHitSchema, CallAnswerSchema, PageSchema, type ParsedAnswer } from './inputs.ts';
 import { LEDGER_MIGRATIONS } from './migrations.ts';
@@ -74,8 +74,7 @@ export interface SpendLedgerOptions {
 
 const DEFAULT_RETRY_UNSAVED_MS = 5_000;
 
-export class SpendLedger {
-  readonly #db: DatabaseSync;
+export class SpendLedger extends ModuleStore {
   readonly #now: () => Date;
   readonly #secrets: () => Iterable<string | null | undefined>;
   readonly #retryUnsavedMs: number;
@@ -91,11 +90,10 @@ export class SpendLedger {
   #retryTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(db: DatabaseSync, options: SpendLedgerOptions = {}) {
-    this.#db = db;
+    super(db, 'ledger', LEDGER_MIGRATIONS);
     this.#now = options.now ?? (() => new Date());
     this.#secrets = options.secrets ?? (() => []);
     this.#retryUnsavedMs = options.retryUnsavedMs ?? DEFAULT_RETRY_UNSAVED_MS;
-    applyMigrations(db, 'ledger', LEDGER_MIGRATIONS);
   }
 
   /** Subscribes to committed writes; returns the unsubscribe function. */
@@ -113,7 +111,7 @@ export class SpendLedger {
    * PlatFailure `disk_full` saying why, and nothing is sent or charged.
    */
   beginAttempt(input: BeginAttemptInput): number {
-    if (!this.flushUnsaved()) throw storageFailure(this.#db, this.#storageProblem ?? 'disk_full');
+    if (!this.flushUnsaved()) throw storageFailure(this.db, this.#storageProblem ?? 'disk_full');
     let callId: number;
     try {
       callId = this.#insertAttempt(input, this.#now().toISOString());
@@ -121,7 +119,7 @@ export class SpendLedger {
       const problem = storageProblemOf(error);
       if (problem === null) throw error;
       this.#setStorageProblem(problem);
-      throw storageFailure(this.#db, this.#storageProblem ?? 'disk_full');
+      throw storageFailure(this.db, this.#storageProblem ?? 'disk_full');
     }
     this.#writeSucceeded();
     this.#emit('begun', [callId]);
@@ -160,14 +158,14 @@ export class SpendLedger {
   }
 
   #writeUnchargedCall(input: BeginAttemptInput, answer: ParsedAnswer, at: string): ClosedCall {
-    return inTransaction(this.#db, () => {
+    return inTransaction(this.db, () => {
       const settled = this.#settledFreeAnswer(answer);
       if (!settled) return this.#close(this.#insertAttempt(input, at), answer, 'answered', at);
       // The common case, written as one finished row: nothing else is open, and the answer shows the
       // very balance the ledger expects, so reconciling it would find no gap and change nothing.
       const parsed = BeginAttemptSchema.parse(input);
       const result = statement(
-        this.#db,
+        this.db,
         `INSERT INTO spend_ledger (kind, status, started_at, finished_at, operation, request_summary, idempotency_key,
            request_id, http_status, attempts, charged_micro_usd, balance_after_micro_usd, replayed, error_code,
            project_id, session_id, reconciled)
@@ -205,7 +203,7 @@ export class SpendLedger {
     if (this.#inFlight.size > 0 || this.#window.length > 0) return null;
     const baseline = this.balanceBaseline();
     if (baseline === null || answer.balanceAfterMicroUsd !== baseline.balanceMicroUsd) return null;
-    const waiting = statement(this.#db, `SELECT 1 AS waiting FROM spend_ledger WHERE ${ANSWERED_UNRECONCILED} LIMIT 1`).get();
+    const waiting = statement(this.db, `SELECT 1 AS waiting FROM spend_ledger WHERE ${ANSWERED_UNRECONCILED} LIMIT 1`).get();
     if (waiting) return null;
     return { status: answeredStatus(answer.httpStatus), httpStatus: answer.httpStatus };
   }
@@ -217,7 +215,7 @@ export class SpendLedger {
     // Only a call with a key can be replayed; 'null' marks one whose exact request may not be kept.
     const replay = parsed.idempotencyKey === null ? null : (replayJson(input.requestSummary, secrets) ?? 'null');
     const result = statement(
-      this.#db,
+      this.db,
       `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, replay_request, idempotency_key,
          expected_cost_micro_usd, project_id, session_id)
        VALUES ('call', 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -235,7 +233,7 @@ export class SpendLedger {
       'cache-hit',
       () => {
         const result = statement(
-          this.#db,
+          this.db,
           `INSERT INTO spend_ledger (kind, status, started_at, finished_at, operation, request_summary, request_id,
              charged_micro_usd, cache_hit, cache_served_at, project_id, session_id, reconciled)
            VALUES ('call', 'succeeded', ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, 1)`,
@@ -254,7 +252,7 @@ export class SpendLedger {
    * its Idempotency-Key and its exact `request`, and close it with recordRecovery.
    */
   pendingAttempts(): PendingAttempt[] {
-    return statement(this.#db, `SELECT * FROM spend_ledger WHERE status = 'pending' ORDER BY id`)
+    return statement(this.db, `SELECT * FROM spend_ledger WHERE status = 'pending' ORDER BY id`)
       .all()
       .map((row) => {
         const entry = entryFrom(row);
@@ -267,7 +265,7 @@ export class SpendLedger {
 
   /** The balance reconciliation measures against, or null before the first balance was seen. */
   balanceBaseline(): { balanceMicroUsd: MicroUsd; observedAt: string } | null {
-    return readBalanceBaseline(this.#db);
+    return readBalanceBaseline(this.db);
   }
 
   /**
@@ -279,9 +277,9 @@ export class SpendLedger {
     this.#durably(
       'baseline-reset',
       () => {
-        inTransaction(this.#db, () => {
-          this.#db.exec('DELETE FROM spend_balance_baseline');
-          this.#db.exec(`UPDATE spend_ledger SET reconciled = 1 WHERE reconciled = 0 AND finished_at IS NOT NULL`);
+        inTransaction(this.db, () => {
+          this.db.exec('DELETE FROM spend_balance_baseline');
+          this.db.exec(`UPDATE spend_ledger SET reconciled = 1 WHERE reconciled = 0 AND finished_at IS NOT NULL`);
         });
         this.#window = [];
         this.#emit('baseline-reset', []);
@@ -300,7 +298,7 @@ export class SpendLedger {
     const problem = this.#storageProblem;
     return {
       problem,
-      message: problem === null ? null : storageMessage(this.#db, problem),
+      message: problem === null ? null : storageMessage(this.db, problem),
       unsavedMicroUsd: addMicroUsd(...this.#unsaved.map((write) => write.chargeMicroUsd)),
       unsavedWrites: this.#unsaved.length,
     };
@@ -310,7 +308,7 @@ export class SpendLedger {
   flushUnsaved(): boolean {
     if (this.#unsaved.length === 0) return true;
     // Inside someone else's transaction a kept write could be rolled back with theirs after leaving the queue.
-    if (this.#db.isTransaction || !this.#db.isOpen) return false;
+    if (this.db.isTransaction || !this.db.isOpen) return false;
     while (this.#unsaved.length > 0) {
       const next = this.#unsaved[0];
       if (!next) break;
@@ -335,14 +333,14 @@ export class SpendLedger {
   }
 
   get(id: number): SpendEntry | undefined {
-    const row = statement(this.#db, 'SELECT * FROM spend_ledger WHERE id = ?').get(id);
+    const row = statement(this.db, 'SELECT * FROM spend_ledger WHERE id = ?').get(id);
     return row ? entryFrom(row) : undefined;
   }
 
   /** How many rows match the filter (for paging). */
   count(filter: SpendFilter = {}): number {
     const { where, params } = filterSql(PageSchema.omit({ limit: true, offset: true }).parse(filter));
-    const row = statement(this.#db, `SELECT COUNT(*) AS n FROM spend_ledger ${where}`).get(...params);
+    const row = statement(this.db, `SELECT COUNT(*) AS n FROM spend_ledger ${where}`).get(...params);
     return row ? num(row, 'n') : 0;
   }
 
@@ -350,7 +348,7 @@ export class SpendLedger {
   list(page: SpendPage): SpendEntry[] {
     const parsed = PageSchema.parse(page);
     const { where, params } = filterSql(parsed);
-    return statement(this.#db, `SELECT * FROM spend_ledger ${where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`)
+    return statement(this.db, `SELECT * FROM spend_ledger ${where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`)
       .all(...params, parsed.limit, parsed.offset ?? 0)
       .map(entryFrom);
   }
@@ -359,7 +357,7 @@ export class SpendLedger {
   exportCsv(filter: SpendFilter = {}): string {
     const parsed = PageSchema.omit({ limit: true, offset: true }).parse(filter);
     const { where, params } = filterSql(parsed);
-    const entries = statement(this.#db, `SELECT * FROM spend_ledger ${where} ORDER BY started_at DESC, id DESC`)
+    const entries = statement(this.db, `SELECT * FROM spend_ledger ${where} ORDER BY started_at DESC, id DESC`)
       .all(...params)
       .map(entryFrom);
     return spendEntriesToCsv(entries);
@@ -373,7 +371,7 @@ export class SpendLedger {
     const { dayStart, dayEnd } = localDayBounds(query.now ?? this.#now());
     const memoKey = `${query.sessionId}|${dayStart}`;
     if (this.#totalsMemo?.key === memoKey) return this.#totalsMemo.totals;
-    const totals = readTotals(this.#db, query.sessionId, dayStart, dayEnd);
+    const totals = readTotals(this.db, query.sessionId, dayStart, dayEnd);
     addUnsavedCharges(totals, this.#unsaved, query.sessionId, dayStart, dayEnd);
     this.#totalsMemo = { key: memoKey, totals };
     return totals;
@@ -394,7 +392,7 @@ export class SpendLedger {
     keep: () => { result: T; unsaved: Omit<UnsavedWrite, 'write' | 'abandon'> },
     abandon?: () => void,
   ): T {
-    const nested = this.#db.isTransaction;
+    const nested = this.db.isTransaction;
     /** Keeps the write in memory, behind any kept before it; `problem` is what the database just said. */
     const keepInMemory = (problem: StorageProblemKind | null): T => {
       const kept = keep();
@@ -418,7 +416,7 @@ export class SpendLedger {
     }
     // Earlier writes still wait: this one waits behind them, so windows are reconciled in order.
     // Inside someone else's transaction they cannot be written yet: try again once it has ended.
-    if (nested) setImmediate(() => this.#db.isOpen && this.flushUnsaved());
+    if (nested) setImmediate(() => this.db.isOpen && this.flushUnsaved());
     return keepInMemory(null);
   }
 
@@ -446,7 +444,7 @@ export class SpendLedger {
   /** The project and session of a call's row (reading works when writing does not). */
   #ownerOf(callId: number): { projectId: string | null; sessionId: string } {
     try {
-      const row = statement(this.#db, 'SELECT project_id, session_id FROM spend_ledger WHERE id = ?').get(callId);
+      const row = statement(this.db, 'SELECT project_id, session_id FROM spend_ledger WHERE id = ?').get(callId);
       if (row) return { projectId: strOrNull(row, 'project_id'), sessionId: str(row, 'session_id') };
     } catch {
       // The file cannot even be read: the charge still counts, outside any project.
@@ -470,7 +468,7 @@ export class SpendLedger {
     this.#storageProblem = problem;
     if (this.#unsaved.length > 0 && this.#retryTimer === null) {
       this.#retryTimer = setInterval(() => {
-        if (this.#db.isOpen) this.flushUnsaved();
+        if (this.db.isOpen) this.flushUnsaved();
         else this.#stopRetrying();
       }, this.#retryUnsavedMs);
       this.#retryTimer.unref();
@@ -494,8 +492,8 @@ export class SpendLedger {
   // -------------------------------------------------------------------------------------------
 
   #close(callId: number, answer: ParsedAnswer, reason: 'answered' | 'recovered', at: string): ClosedCall {
-    const { changed, totalChargeMicroUsd } = inTransaction(this.#db, () => {
-      const row = statement(this.#db, 'SELECT * FROM spend_ledger WHERE id = ?').get(callId);
+    const { changed, totalChargeMicroUsd } = inTransaction(this.db, () => {
+      const row = statement(this.db, 'SELECT * FROM spend_ledger WHERE id = ?').get(callId);
       if (!row) throw new Error(`ledger: no call ${callId}`);
       const entry = entryFrom(row);
       if (entry.kind !== 'call' || entry.cacheHit) throw new Error(`ledger: entry ${callId} is not a service call`);
@@ -506,7 +504,7 @@ export class SpendLedger {
         // have committed (and charged) it. Stay pending, a candidate for what the next balance shows,
         // with the exact request kept for its replay.
         statement(
-          this.#db,
+          this.db,
           `UPDATE spend_ledger SET finished_at = ?, attempts = ?, error_code = ?, http_status = ?, request_id = ?,
              charged_micro_usd = ?, balance_after_micro_usd = ?, charge_unseen = 1, reconciled = 0 WHERE id = ?`,
         ).run(
@@ -524,9 +522,9 @@ export class SpendLedger {
         // A replay of a key whose charge the ledger never saw is a candidate for it, unless an earlier
         // row of the same key is already waiting for it (the first try whose answer was lost): one
         // charge, one candidate.
-        const chargeUnseen = answer.replayed && !keySeenCharged(this.#db, entry.idempotencyKey) && !keyAwaitsCharge(this.#db, entry.idempotencyKey, callId);
+        const chargeUnseen = answer.replayed && !keySeenCharged(this.db, entry.idempotencyKey) && !keyAwaitsCharge(this.db, entry.idempotencyKey, callId);
         statement(
-          this.#db,
+          this.db,
           `UPDATE spend_ledger SET status = ?, finished_at = ?, http_status = ?, request_id = ?, charged_micro_usd = ?,
              balance_after_micro_usd = ?, replayed = ?, error_code = ?, attempts = ?, charge_unseen = ?, reconciled = 0,
              replay_request = NULL
@@ -566,7 +564,7 @@ export class SpendLedger {
   /** Closes the current window when no call of this instance is in flight (see reconciliation.ts). */
   #reconcile(at: string): Reconciled {
     if (this.#inFlight.size > 0) return { closed: false, changed: [], attributed: new Map<number, MicroUsd>() };
-    const reconciled = reconcileWindow(this.#db, this.#window, at);
+    const reconciled = reconcileWindow(this.db, this.#window, at);
     if (reconciled.closed) this.#window = [];
     return reconciled;
   }

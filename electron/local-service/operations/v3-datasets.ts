@@ -68,12 +68,19 @@ export function field(name: string, type: V3FieldType, group: V3FilterGroup, des
   return { name, type, group, description, groupable };
 }
 
+/** The two bounds on a whole-dollar field: `min_<name>` and `max_<name>`. */
+function dollarBounds(name: string, group: V3FilterGroup, target: string, what: string): V3RangeFilterDefinition[] {
+  return [
+    { name: `min_${name}`, group, op: 'min', target, valueType: 'number', description: `${what} at least this many whole dollars.` },
+    { name: `max_${name}`, group, op: 'max', target, valueType: 'number', description: `${what} at most this many whole dollars.` },
+  ];
+}
+
 /** The sale filters of the sales dataset; report_comparables_v1 takes the same. */
 export const saleRangeFilters: readonly V3RangeFilterDefinition[] = [
   { name: 'from_date', group: 'sale', op: 'min', target: 'sale_date', valueType: 'date', description: 'Sales recorded on or after this date (YYYY-MM-DD). Excludes undated (CAMA) sales.' },
   { name: 'to_date', group: 'sale', op: 'max', target: 'sale_date', valueType: 'date', description: 'Sales recorded on or before this date (YYYY-MM-DD). Excludes undated (CAMA) sales.' },
-  { name: 'min_price', group: 'sale', op: 'min', target: 'price_dollars', valueType: 'number', description: 'Price at least this many whole dollars.' },
-  { name: 'max_price', group: 'sale', op: 'max', target: 'price_dollars', valueType: 'number', description: 'Price at most this many whole dollars.' },
+  ...dollarBounds('price', 'sale', 'price_dollars', 'Price'),
   { name: 'market_only', group: 'sale', op: 'flag', target: 'market_sale', valueType: 'boolean', description: '`true`: market sales only (OTR price above 0; CAMA QUALIFIED = Q). `false`: all.' },
 ];
 
@@ -118,10 +125,7 @@ export const v3DatasetDefinitions: Record<V3Dataset, V3DatasetDefinition> = {
       field('assessed_value_dollars', 'number', 'property', 'Tax year 2016 total assessed value, whole dollars (DC only).'),
       field('jurisdiction', 'string', 'property', 'County-level code: 11001 (DC) or 51510 (Alexandria).', true),
     ],
-    rangeFilters: [
-      { name: 'min_assessed_value', group: 'property', op: 'min', target: 'assessed_value_dollars', valueType: 'number', description: 'Assessed value at least this many whole dollars.' },
-      { name: 'max_assessed_value', group: 'property', op: 'max', target: 'assessed_value_dollars', valueType: 'number', description: 'Assessed value at most this many whole dollars.' },
-    ],
+    rangeFilters: dollarBounds('assessed_value', 'property', 'assessed_value_dollars', 'Assessed value'),
     price: null,
     area: null,
   },
@@ -262,8 +266,7 @@ export const v3DatasetDefinitions: Record<V3Dataset, V3DatasetDefinition> = {
     rangeFilters: [
       { name: 'min_year_built', group: 'building', op: 'min', target: 'year_built', valueType: 'number', description: 'Built in or after this year.' },
       { name: 'max_year_built', group: 'building', op: 'max', target: 'year_built', valueType: 'number', description: 'Built in or before this year.' },
-      { name: 'min_price', group: 'building', op: 'min', target: 'price_dollars', valueType: 'number', description: 'Price at least this many whole dollars.' },
-      { name: 'max_price', group: 'building', op: 'max', target: 'price_dollars', valueType: 'number', description: 'Price at most this many whole dollars.' },
+      ...dollarBounds('price', 'building', 'price_dollars', 'Price'),
     ],
     price: (row) => positive(row.values['price_dollars']),
     area: (row) => positive(row.values['gross_area_sqft']),
