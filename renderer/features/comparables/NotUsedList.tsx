@@ -5,6 +5,7 @@ import { notUsedReasonLabels, notUsedReasons, type ComparablesWorkfile, type Not
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { clearNotUsedReason, setNotUsedReason } from './comparables-model.ts';
 import { DetailsSection } from './DetailsSection.tsx';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
@@ -71,11 +72,7 @@ function NotUsedRow({ entry, index, edit, onToggle }: { entry: NotUsedEntry; ind
           value={entry.reason}
           onChange={(event) => save(event.target.value as NotUsedReason, keptNote)}
         >
-          {notUsedReasons.map((reason) => (
-            <option key={reason} value={reason}>
-              {notUsedReasonLabels[reason]}
-            </option>
-          ))}
+          <SelectOptions items={notUsedReasons} label={(reason) => notUsedReasonLabels[reason]} />
         </select>
         <span className={`comps-by comps-by--${entry.by}`}>{entry.by === 'plat' ? 'Plat’s screening' : 'yours'}</span>
       </td>

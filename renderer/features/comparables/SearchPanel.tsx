@@ -26,6 +26,7 @@ import { useComparablesStore } from './comparables-store.ts';
 import { AreaPicker } from './AreaPicker.tsx';
 import { MAX_PAGES, addPageToCurrentSearch, answerFacts, nextPageBody, parseCriteriaNumber, recordSearch, searchRunOf, setCriteria } from './comparables-model.ts';
 import './search-panel.css';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 export type MapMode = { kind: 'none' } | { kind: 'draw' } | { kind: 'pick'; layer: AreaLayer };
 
@@ -188,11 +189,7 @@ function AreaFields(props: { criteria: CompSearchCriteria; onCriteria: (criteria
           Market area
         </label>
         <select id="comps-area-kind" className="input input--compact" value={kind} onChange={(event) => choose(event.target.value as AreaKind)}>
-          {(['radius', 'polygon', ...areaLayers] as AreaKind[]).map((option) => (
-            <option key={option} value={option}>
-              {areaKindLabels[option]}
-            </option>
-          ))}
+          <SelectOptions items={(['radius', 'polygon', ...areaLayers] as AreaKind[])} label={(option) => areaKindLabels[option]} />
         </select>
       </div>
       {kind === 'radius' && current.kind === 'radius' && (

@@ -33,6 +33,7 @@ import {
 } from './find-model.ts';
 import { useFindStore, type AskedFind } from './find-store.ts';
 import './find.css';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 const SETTLE_MS = 250;
 /** Candidates whose owner is read from the property's free record. */
@@ -250,11 +251,7 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
               value={chosen ?? shownKind}
               onChange={(event) => choose(event.target.value as FindKind)}
             >
-              {findKinds.map((kind) => (
-                <option key={kind} value={kind}>
-                  {findKindLabel[kind]}
-                </option>
-              ))}
+              <SelectOptions items={findKinds} label={(kind) => findKindLabel[kind]} />
             </select>
           </label>
         )}

@@ -1,6 +1,7 @@
 // One filter row of the Records and Properties forms: the field, the operator, the value, its remove
 // button and its problem line. Each form says which fields and operators it offers.
 import type { ReactNode } from 'react';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 /** The value, remove button and problem line that end every filter row. */
 interface FilterValueProps {
@@ -36,11 +37,7 @@ export function FilterRow<Op extends string>(
         {fieldOptions}
       </select>
       <select className="input filter-row__op" aria-label={`Filter ${props.n} operator`} value={op} onChange={(event) => onOp(event.target.value)}>
-        {operators.map((candidate) => (
-          <option key={candidate} value={candidate}>
-            {operatorLabel[candidate]}
-          </option>
-        ))}
+        <SelectOptions items={operators} label={(candidate) => operatorLabel[candidate]} />
       </select>
       <FilterValue {...value} />
     </div>

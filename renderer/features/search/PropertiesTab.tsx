@@ -30,6 +30,7 @@ import { submitOnEnter } from './submit-on-enter.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { FilterRow } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 interface PropertyRow extends PropertyRowView {
   item: V2EntitySummary;
@@ -80,22 +81,14 @@ export function PropertiesTab() {
           <label className="search-field">
             <span className="search-field__label">Area</span>
             <select className="input" value={form.areaUid} onChange={(event) => updateForm({ areaUid: event.target.value })}>
-              {propertyAreas.map((area) => (
-                <option key={area.areaUid} value={area.areaUid}>
-                  {area.label}
-                </option>
-              ))}
+              <SelectOptions items={propertyAreas} value={(area) => area.areaUid} label={(area) => area.label} />
             </select>
           </label>
           <label className="search-field">
             <span className="search-field__label">Sort by</span>
             <select className="input" value={form.sortField} onChange={(event) => updateForm({ sortField: event.target.value })}>
               <option value="">Service order</option>
-              {propertyFields.map((info) => (
-                <option key={info.field} value={info.field}>
-                  {info.label}
-                </option>
-              ))}
+              <SelectOptions items={propertyFields} value={(info) => info.field} label={(info) => info.label} />
             </select>
           </label>
           <label className="search-field search-field--medium">
@@ -217,11 +210,7 @@ function PropertyFilterRow(props: {
     <FilterRow
       n={n}
       field={draft.field}
-      fieldOptions={propertyFields.map((candidate) => (
-        <option key={candidate.field} value={candidate.field}>
-          {candidate.label}
-        </option>
-      ))}
+      fieldOptions={<SelectOptions items={propertyFields} value={(candidate) => candidate.field} label={(candidate) => candidate.label} />}
       onField={(field) => {
         const allowed = propertyOperatorsFor(propertyFieldInfo(field)?.type ?? 'text');
         props.onChange({ field, op: allowed.includes(draft.op) ? draft.op : (allowed[0] ?? 'eq') });

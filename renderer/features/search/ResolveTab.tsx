@@ -34,6 +34,7 @@ import {
 } from './resolve-lines.ts';
 import { useSearchStore, type ResolveRun } from './search-store.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 const stopRowKeys = (event: KeyboardEvent) => event.stopPropagation();
 
@@ -270,11 +271,7 @@ export function ResolveTab() {
               <span className="search-field__label">Area</span>
               <select className="input" value={areaUid} onChange={(event) => updateResolve({ areaUid: event.target.value })}>
                 <option value="">Any area</option>
-                {propertyAreas.map((area) => (
-                  <option key={area.areaUid} value={area.areaUid}>
-                    {area.label}
-                  </option>
-                ))}
+                <SelectOptions items={propertyAreas} value={(area) => area.areaUid} label={(area) => area.label} />
               </select>
             </label>
             <p className="muted" id="resolve-help">

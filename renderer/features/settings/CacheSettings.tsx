@@ -22,6 +22,7 @@ import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { Outcome, SettingsSection } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 export function CacheSettings() {
   const cache = useCacheStatus();
@@ -139,11 +140,7 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
               value={ttlUnit}
               onChange={(event) => changed((text) => setTtlUnit(text as TtlUnit))(event.target.value)}
             >
-              {(Object.keys(TTL_UNITS) as TtlUnit[]).map((unit) => (
-                <option key={unit} value={unit}>
-                  {unit}
-                </option>
-              ))}
+              <SelectOptions items={(Object.keys(TTL_UNITS) as TtlUnit[])} label={(unit) => unit} />
             </select>
           </span>
         </Field>

@@ -15,6 +15,7 @@ import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { Outcome, SettingsSection, UsdField } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 interface ProjectRow extends Project {
   active: boolean;
@@ -102,11 +103,7 @@ export function ProjectSettings() {
             onChange={(event) => setActive.mutate(event.target.value === '' ? null : event.target.value)}
           >
             <option value="">No project</option>
-            {open.map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.name}
-              </option>
-            ))}
+            <SelectOptions items={open} value={(project) => project.id} label={(project) => project.name} />
           </select>
         </Field>
       </div>
