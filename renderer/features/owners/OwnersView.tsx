@@ -24,6 +24,7 @@ import {
 import { useOwnersUi, type OwnerSearch } from './owners-ui-store.ts';
 import { PortfolioResults, spellingNote } from './OwnerPortfolio.tsx';
 import './owners.css';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 const DEBOUNCE_MS = 350;
 
@@ -46,6 +47,20 @@ export function useOwnerCoverage() {
   });
 }
 
+/** While the coverage is being read, a line saying so; a failure to read it, with a retry. */
+export function CoverageReading({ coverage }: { coverage: ReturnType<typeof useOwnerCoverage> }) {
+  return (
+    <>
+      {coverage.isPending && (
+        <p className="muted" role="status">
+          Finding which areas publish owner names…
+        </p>
+      )}
+      {coverage.isError && <ErrorNotice error={coverage.error} onRetry={() => void coverage.refetch()} />}
+    </>
+  );
+}
+
 export function OwnersView() {
   const coverage = useOwnerCoverage();
   // The options of the user's last search action, so "Try again" repeats it as it was confirmed.
@@ -54,12 +69,7 @@ export function OwnersView() {
 
   return (
     <div className="owners">
-      {coverage.isPending && (
-        <p className="muted" role="status">
-          Finding which areas publish owner names…
-        </p>
-      )}
-      {coverage.isError && <ErrorNotice error={coverage.error} onRetry={() => void coverage.refetch()} />}
+      <CoverageReading coverage={coverage} />
       {coverage.data && <OwnerSearchForm coverage={coverage.data} lastOptionsRef={lastOptionsRef} />}
       <OwnerResults lastOptionsRef={lastOptionsRef} openedAt={openedAt} />
     </div>
@@ -153,11 +163,7 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
           <label htmlFor={areaId}>Area</label>
           {coverage.searchable.length > 1 ? (
             <select id={areaId} value={area.areaUid} onChange={(event) => setArea(event.target.value)}>
-              {coverage.searchable.map((candidate) => (
-                <option key={candidate.areaUid} value={candidate.areaUid}>
-                  {candidate.name}
-                </option>
-              ))}
+              <SelectOptions items={coverage.searchable} value={(candidate) => candidate.areaUid} label={(candidate) => candidate.name} />
             </select>
           ) : (
             <output id={areaId} className="owners__area">
