@@ -5,9 +5,7 @@
 import { useState } from 'react';
 import { rateKeys, rateLabels, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
 import { formatDollars } from '../../../shared/money.ts';
-import { CitationChip } from '../../components/CitationChip.tsx';
-import { citationView } from '../../../shared/report/citation.ts';
-import type { CitationIndex } from './CitedCell.tsx';
+import { CitationChips, type CitationIndex } from './CitedCell.tsx';
 import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
 import './rates.css';
 import { DetailsSection } from './DetailsSection.tsx';
@@ -179,10 +177,7 @@ export function SupportDetails({ support, index }: { support: RegressionSupport;
             {support.salesUsed.map((sale) => (
               <li key={sale.id}>
                 {sale.address} · {formatDollars(sale.priceDollars)} · {sale.saleDate ?? 'no date'}
-                {sale.citationIds.map((id) => {
-                  const entry = index.get(id);
-                  return entry ? <CitationChip key={id} citation={citationView(entry.citation)} marker={String(entry.number)} /> : null;
-                })}
+                <CitationChips ids={sale.citationIds} index={index} />
               </li>
             ))}
           </ul>
