@@ -1,7 +1,7 @@
 // Projects: one per assignment, each with an optional spending cap. The active project is charged
 // for new calls and its cap is enforced; archiving keeps a finished project's history but takes it
 // out of the choices.
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState, type ComponentProps } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IpcRequest, Project } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
@@ -123,6 +123,11 @@ export function ProjectSettings() {
   );
 }
 
+/** A project's name, as typed when creating the project and when changing it. */
+function ProjectNameField(props: Omit<ComponentProps<typeof TextField>, 'wide' | 'inputClassName'>) {
+  return <TextField {...props} wide inputClassName="settings-input--name" />;
+}
+
 function CreateProjectForm() {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -162,12 +167,10 @@ function CreateProjectForm() {
       onSubmit={submit}
     >
       <div className="settings-row">
-        <TextField
+        <ProjectNameField
           id={ids.name}
           label="New project"
           error={errors.name ?? null}
-          wide
-          inputClassName="settings-input--name"
           placeholder="e.g. 1234 Main St appraisal"
           value={name}
           onChange={(event) => {
@@ -260,12 +263,10 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
         {project.active && <span className="badge settings-badge settings-badge--active">Active</span>}
       </h3>
       <div className="settings-row">
-        <TextField
+        <ProjectNameField
           id={ids.name}
           label="Name"
           error={errors.name ?? null}
-          wide
-          inputClassName="settings-input--name"
           value={name}
           autoFocus
           onChange={(event) => setName(event.target.value)}
