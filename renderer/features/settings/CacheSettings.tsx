@@ -74,6 +74,21 @@ function CacheStats({ status }: { status: CacheStatus }) {
   );
 }
 
+/** One of the cache's bounds, typed as a whole number. */
+function WholeNumberField(props: { id: string; label: string; error: string | null; value: string; onChange: (text: string) => void }) {
+  return (
+    <TextField
+      id={props.id}
+      label={props.label}
+      error={props.error}
+      inputClassName="settings-input--number"
+      inputMode="numeric"
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value)}
+    />
+  );
+}
+
 function CachePolicyForm({ status }: { status: CacheStatus }) {
   const queryClient = useQueryClient();
   const initialTtl = ttlToForm(status.ttlSeconds);
@@ -144,24 +159,8 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
             </select>
           </span>
         </Field>
-        <TextField
-          id={ids.entries}
-          label="Most answers kept"
-          error={errors.entries ?? null}
-          inputClassName="settings-input--number"
-          inputMode="numeric"
-          value={entriesText}
-          onChange={(event) => changed(setEntriesText)(event.target.value)}
-        />
-        <TextField
-          id={ids.size}
-          label="Largest size (MB)"
-          error={errors.size ?? null}
-          inputClassName="settings-input--number"
-          inputMode="numeric"
-          value={sizeText}
-          onChange={(event) => changed(setSizeText)(event.target.value)}
-        />
+        <WholeNumberField id={ids.entries} label="Most answers kept" error={errors.entries ?? null} value={entriesText} onChange={changed(setEntriesText)} />
+        <WholeNumberField id={ids.size} label="Largest size (MB)" error={errors.size ?? null} value={sizeText} onChange={changed(setSizeText)} />
       </div>
       <div className="settings-actions">
         <button type="submit" className="button button--primary" disabled={save.isPending}>
