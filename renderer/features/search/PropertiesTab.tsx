@@ -2,13 +2,12 @@
 // projection, paged by cursor. Pages are charged when they hold results, so each is fetched only by
 // a click on its priced button. A row opens the property's entity page.
 import { useMemo, useRef, type KeyboardEvent } from 'react';
+import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { V2EntitySummary, V2FilterOperator } from '../../../shared/service/index.ts';
 import { useUiStore } from '../../app/ui-store.ts';
-import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
-import { platErrorOf } from '../../components/ErrorNotice.tsx';
-import { cellContent, PagedResultsHead } from './PageBar.tsx';
+import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from './PageBar.tsx';
 import {
   buildPropertySearchBody,
   propertyAreas,
@@ -24,10 +23,9 @@ import {
   type PropertySearchBody,
 } from './property-search.ts';
 import { cellText } from './record-search.ts';
-import { blankFilterDraft, pageCursor, useSearchStore } from './search-store.ts';
-import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchFormParts.tsx';
+import { blankFilterDraft, useSearchStore } from './search-store.ts';
+import { SearchFilters, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
-import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { FilterRow } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
@@ -51,18 +49,10 @@ export function PropertiesTab() {
   const actionsRef = useRef<HTMLDivElement>(null);
 
   const check = buildPropertySearchBody(form);
-  const firstRequest = check.ok ? { body: check.body } : null;
   const problems = check.ok ? null : check.problems;
 
-  const cursor = run ? pageCursor(run) : undefined;
-  const pageRequest = run ? { body: cursor ? { ...run.first, cursor } : run.first } : null;
-  const page = usePaidAnswer('searchProperties', pageRequest);
-  const envelope = page.query.data?.envelope;
-  const pageData = envelope && envelope.status !== 'error' ? envelope.data : undefined;
-  const noMatches = page.query.isError && platErrorOf(page.query.error).code === 'not_found';
-  const nextCursor = envelope?.meta.next_cursor ?? null;
-  const nextRequest = run && nextCursor ? { body: { ...run.first, cursor: nextCursor } } : null;
-  const busy = page.query.fetchStatus === 'fetching';
+  const paged = usePagedSearch('searchProperties', run, setRun, (body) => ({ body }), readPropertyPage);
+  const { envelope, data: pageData } = paged;
   const provenance = envelope?.provenance?.sources;
 
   const rows = useMemo<PropertyRow[]>(
@@ -71,7 +61,6 @@ export function PropertiesTab() {
   );
   const columns = useMemo(() => propertyColumns(rows), [rows]);
 
-  const filters = filterDraftEditor(form.filters, (next) => updateForm({ filters: next }), blankFilterDraft);
   const areaLabel = propertyAreas.find((area) => area.areaUid === form.areaUid)?.label ?? form.areaUid;
 
   return (
@@ -118,55 +107,25 @@ export function PropertiesTab() {
         </div>
         <PerPageProblem idPrefix="properties" problem={problems?.limit} />
 
-        <fieldset className="search-filters">
-          <legend>
-            Filters <span className="muted">(all must hold)</span>
-          </legend>
-          {form.filters.map((draft, index) => (
-            <PropertyFilterRow
-              key={draft.id}
-              draft={draft}
-              index={index}
-              problem={problems?.filters[draft.id]}
-              onChange={(patch) => filters.set(draft.id, patch)}
-              onRemove={() => filters.remove(draft.id)}
-            />
-          ))}
-          <AddFilterButton count={form.filters.length} max={20} onAdd={filters.add} />
-        </fieldset>
+        <SearchFilters
+          note="all must hold"
+          filters={form.filters}
+          setFilters={(filters) => updateForm({ filters })}
+          blank={blankFilterDraft}
+          max={20}
+          row={(draft, index, edit) => (
+            <PropertyFilterRow key={draft.id} draft={draft} index={index} problem={problems?.filters[draft.id]} onChange={edit.set} onRemove={edit.remove} />
+          )}
+        />
 
         <SearchFormActions hostRef={actionsRef} problems={problems?.form}>
-          <ChargeButton
-            operation="searchProperties"
-            request={firstRequest}
-            label="Search properties"
-            what={`a page of properties in ${areaLabel}`}
-            busy={busy}
-            onRun={(options) => {
-              if (!check.ok) return;
-              setRun({ first: check.body, cursors: [], page: 0 });
-              void page.buy(options, { body: check.body });
-            }}
-          />
+          <PagedSearchButton paged={paged} first={check.ok ? check.body : null} label="Search properties" what={`a page of properties in ${areaLabel}`} />
         </SearchFormActions>
       </form>
 
       {run && (
         <section className="search-results" aria-label="Property search results">
-          <PagedResultsHead
-            operation="searchProperties"
-            summary={describePropertyRun(run.first)}
-            run={run}
-            setRun={setRun}
-            page={page}
-            nextRequest={nextRequest}
-            nextCursor={nextCursor}
-            nextWhat="the next page of properties"
-            noun="properties"
-            busy={busy}
-            hasData={pageData !== undefined && pageData !== null}
-            noMatches={noMatches}
-          />
+          <PagedResultsHead paged={paged} summary={describePropertyRun(run.first)} nextWhat="the next page of properties" noun="properties" />
           {envelope?.status === 'partial' && (
             <p className="notice notice--warning" role="status">
               The service answered only in part{envelope.meta.warnings?.length ? `: ${envelope.meta.warnings.join('; ')}` : '.'}
@@ -228,6 +187,11 @@ function PropertyFilterRow(props: {
       onRemove={props.onRemove}
     />
   );
+}
+
+/** A partial answer still lists what it found; the next page's cursor is in the answer's meta. */
+function readPropertyPage(envelope: IpcResponse<'searchProperties'>['envelope'] | undefined) {
+  return { data: envelope && envelope.status !== 'error' ? envelope.data : undefined, nextCursor: envelope?.meta.next_cursor ?? null };
 }
 
 const DOLLAR_KEYS = /_dollars$/;
