@@ -54,6 +54,14 @@ function combineMorePages(pages: ReadonlyArray<{ data: unknown; isError: boolean
 /** A pasted line as a cell: long text wraps anywhere instead of pushing the other columns off-screen. */
 const lineCell = (value: string) => <span className="mono resolve-line">{value}</span>;
 
+/** Both tables start with the line's number and the pasted line. */
+function pastedLineColumns<R extends { lineNumber: number; value: string }>(lineWidth: string): Column<R>[] {
+  return [
+    { id: 'n', header: '#', text: (row) => String(row.lineNumber), sortValue: (row) => row.lineNumber, align: 'right', width: '3em' },
+    { id: 'value', header: 'Line', text: (row) => row.value, render: (row) => lineCell(row.value), width: lineWidth },
+  ];
+}
+
 export function ResolveTab() {
   const text = useSearchStore((state) => state.resolve.text);
   const areaUid = useSearchStore((state) => state.resolve.areaUid);
@@ -120,8 +128,7 @@ export function ResolveTab() {
 
   const lineColumns = useMemo<Column<ResolveLine>[]>(
     () => [
-      { id: 'n', header: '#', text: (line) => String(line.lineNumber), sortValue: (line) => line.lineNumber, align: 'right', width: '3em' },
-      { id: 'value', header: 'Line', text: (line) => line.value, render: (line) => lineCell(line.value), width: '40%' },
+      ...pastedLineColumns<ResolveLine>('40%'),
       {
         id: 'scheme',
         header: 'Scheme',
@@ -160,8 +167,7 @@ export function ResolveTab() {
 
   const outcomeColumns = useMemo<Column<OutcomeRow>[]>(
     () => [
-      { id: 'n', header: '#', text: (row) => String(row.lineNumber), sortValue: (row) => row.lineNumber, align: 'right', width: '3em' },
-      { id: 'value', header: 'Line', text: (row) => row.value, render: (row) => lineCell(row.value), width: '16%' },
+      ...pastedLineColumns<OutcomeRow>('16%'),
       {
         id: 'outcome',
         header: 'Outcome',
