@@ -15,6 +15,7 @@ import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { Outcome, SettingsSection, UsdField } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
+import { spentAndCapColumns } from '../../components/project-columns.ts';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 interface ProjectRow extends Project {
@@ -64,14 +65,7 @@ export function ProjectSettings() {
         </>
       ),
     },
-    { id: 'spent', header: 'Spent', align: 'right', text: (row) => formatUsd(row.spentMicroUsd), sortValue: (row) => row.spentMicroUsd },
-    {
-      id: 'cap',
-      header: 'Cap',
-      align: 'right',
-      text: (row) => (row.capMicroUsd === null ? 'No cap' : formatUsd(row.capMicroUsd)),
-      sortValue: (row) => row.capMicroUsd,
-    },
+    ...spentAndCapColumns<ProjectRow>((row) => row.spentMicroUsd),
     { id: 'created', header: 'Created', text: (row) => formatDay(row.createdAt), sortValue: (row) => row.createdAt },
     {
       id: 'edit',
