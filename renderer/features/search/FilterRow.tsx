@@ -17,26 +17,51 @@ interface FilterValueProps {
   onRemove: () => void;
 }
 
-export function FilterRow<Op extends string>(
-  props: FilterValueProps & {
-    field: string;
-    /** The field select's options after "Field…". */
-    fieldOptions: ReactNode;
-    onField: (field: string) => void;
-    op: Op;
-    operators: readonly Op[];
-    operatorLabel: Readonly<Record<Op, string>>;
-    onOp: (op: string) => void;
-  },
-) {
-  const { field, fieldOptions, onField, op, operators, operatorLabel, onOp, ...value } = props;
+/** What a form gives each of its filter rows: the draft, its place, its problem, and how to change or remove it. */
+export interface FilterRowProps<D> {
+  draft: D;
+  index: number;
+  problem: string | undefined;
+  onChange: (patch: Partial<D>) => void;
+  onRemove: () => void;
+}
+
+export function FilterRow<Op extends string>(props: {
+  row: FilterRowProps<{ id: string; field: string; op: Op; value: string }>;
+  /** Names the problem line's id ("property" → property-filter-problem-…). */
+  idPrefix: string;
+  /** The field select's options after "Field…". */
+  fieldOptions: ReactNode;
+  onField: (field: string) => void;
+  operators: readonly Op[];
+  operatorLabel: Readonly<Record<Op, string>>;
+  onOp: (op: string) => void;
+  /** The chosen field's type, for the value's placeholder. */
+  type: string | undefined;
+  /** What the placeholder says for text fields. */
+  textHint: string;
+}) {
+  const { row, fieldOptions, onField, operators, operatorLabel, onOp } = props;
+  const { draft } = row;
+  const field = draft.field;
+  const op = draft.op;
+  const value: FilterValueProps = {
+    n: row.index + 1,
+    value: draft.value,
+    type: props.type,
+    textHint: props.textHint,
+    problem: row.problem,
+    problemId: `${props.idPrefix}-filter-problem-${draft.id}`,
+    onValue: (text) => row.onChange({ value: text }),
+    onRemove: row.onRemove,
+  };
   return (
     <div className="filter-row">
-      <select className="input filter-row__field" aria-label={`Filter ${props.n} field`} value={field} onChange={(event) => onField(event.target.value)}>
+      <select className="input filter-row__field" aria-label={`Filter ${value.n} field`} value={field} onChange={(event) => onField(event.target.value)}>
         <option value="">Field…</option>
         {fieldOptions}
       </select>
-      <select className="input filter-row__op" aria-label={`Filter ${props.n} operator`} value={op} onChange={(event) => onOp(event.target.value)}>
+      <select className="input filter-row__op" aria-label={`Filter ${value.n} operator`} value={op} onChange={(event) => onOp(event.target.value)}>
         <SelectOptions items={operators} label={(candidate) => operatorLabel[candidate]} />
       </select>
       <FilterValue {...value} />

@@ -26,7 +26,7 @@ import { cellText } from './record-search.ts';
 import { blankFilterDraft, useSearchStore } from './search-store.ts';
 import { SearchFilters, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
-import { FilterRow } from './FilterRow.tsx';
+import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
 
@@ -153,38 +153,23 @@ export function PropertiesTab() {
   );
 }
 
-function PropertyFilterRow(props: {
-  draft: PropertyFilterDraft;
-  index: number;
-  problem: string | undefined;
-  onChange: (patch: Partial<PropertyFilterDraft>) => void;
-  onRemove: () => void;
-}) {
+function PropertyFilterRow(props: FilterRowProps<PropertyFilterDraft>) {
   const { draft } = props;
   const info = propertyFieldInfo(draft.field);
-  const operators = propertyOperatorsFor(info?.type ?? 'text');
-  const n = props.index + 1;
-  const problemId = `property-filter-problem-${draft.id}`;
   return (
     <FilterRow
-      n={n}
-      field={draft.field}
+      row={props}
+      idPrefix="property"
       fieldOptions={<SelectOptions items={propertyFields} value={(candidate) => candidate.field} label={(candidate) => candidate.label} />}
       onField={(field) => {
         const allowed = propertyOperatorsFor(propertyFieldInfo(field)?.type ?? 'text');
         props.onChange({ field, op: allowed.includes(draft.op) ? draft.op : (allowed[0] ?? 'eq') });
       }}
-      op={draft.op}
-      operators={operators}
+      operators={propertyOperatorsFor(info?.type ?? 'text')}
       operatorLabel={propertyOperatorLabel}
       onOp={(op) => props.onChange({ op: op as V2FilterOperator })}
-      value={draft.value}
       type={info?.type}
       textHint="text"
-      problem={props.problem}
-      problemId={problemId}
-      onValue={(value) => props.onChange({ value })}
-      onRemove={props.onRemove}
     />
   );
 }

@@ -33,7 +33,7 @@ import { blankFilterDraft, useSearchStore } from './search-store.ts';
 import { SearchFilters, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
 import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from './PageBar.tsx';
-import { FilterRow } from './FilterRow.tsx';
+import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
 const MAX_FILTERS = 5;
@@ -190,23 +190,14 @@ function readRecordPage(envelope: IpcResponse<'searchRecords'>['envelope'] | und
   return { data, nextCursor: data?.next_cursor ?? envelope?.meta.next_cursor ?? null };
 }
 
-function RecordFilterRow(props: {
-  draft: RecordFilterDraft;
-  index: number;
-  fields: SourceFieldInfo[];
-  problem: string | undefined;
-  onChange: (patch: Partial<RecordFilterDraft>) => void;
-  onRemove: () => void;
-}) {
+function RecordFilterRow(props: FilterRowProps<RecordFilterDraft> & { fields: SourceFieldInfo[] }) {
   const { draft, fields } = props;
   const field = fields.find((candidate) => candidate.name === draft.field);
   const operators = operatorsFor(field?.type ?? 'unknown');
-  const problemId = `record-filter-problem-${draft.id}`;
-  const n = props.index + 1;
   return (
     <FilterRow
-      n={n}
-      field={draft.field}
+      row={props}
+      idPrefix="record"
       fieldOptions={
         <>
           {/* A field typed before the kind changed stays visible, so nothing typed is lost. */}
@@ -223,17 +214,11 @@ function RecordFilterRow(props: {
         const next = fields.find((candidate) => candidate.name === name);
         props.onChange({ field: name, op: next && operatorsFor(next.type).includes(draft.op) ? draft.op : 'eq' });
       }}
-      op={draft.op}
       operators={operators.includes(draft.op) ? operators : [...operators, draft.op]}
       operatorLabel={operatorLabel}
       onOp={(op) => props.onChange({ op: op === 'gte' ? 'gte' : 'eq' })}
-      value={draft.value}
       type={field?.type}
       textHint="value as published"
-      problem={props.problem}
-      problemId={problemId}
-      onValue={(value) => props.onChange({ value })}
-      onRemove={props.onRemove}
     />
   );
 }
