@@ -43,10 +43,9 @@ export function FilterRow<Op extends string>(props: {
 }) {
   const { row, fieldOptions, onField, operators, operatorLabel, onOp } = props;
   const { draft } = row;
-  const field = draft.field;
-  const op = draft.op;
+  const n = row.index + 1;
   const value: FilterValueProps = {
-    n: row.index + 1,
+    n,
     value: draft.value,
     type: props.type,
     textHint: props.textHint,
@@ -57,11 +56,11 @@ export function FilterRow<Op extends string>(props: {
   };
   return (
     <div className="filter-row">
-      <select className="input filter-row__field" aria-label={`Filter ${value.n} field`} value={field} onChange={(event) => onField(event.target.value)}>
+      <select className="input filter-row__field" aria-label={`Filter ${n} field`} value={draft.field} onChange={(event) => onField(event.target.value)}>
         <option value="">Field…</option>
         {fieldOptions}
       </select>
-      <select className="input filter-row__op" aria-label={`Filter ${value.n} operator`} value={op} onChange={(event) => onOp(event.target.value)}>
+      <select className="input filter-row__op" aria-label={`Filter ${n} operator`} value={draft.op} onChange={(event) => onOp(event.target.value)}>
         <SelectOptions items={operators} label={(candidate) => operatorLabel[candidate]} />
       </select>
       <FilterValue {...value} />

@@ -45,7 +45,9 @@ export function SearchFilters<D extends { id: string }>(props: {
       <legend>
         Filters <span className="muted">({props.note})</span>
       </legend>
-      {props.filters.map((draft, index) => props.row(draft, index, { set: (patch) => filters.set(draft.id, patch), remove: () => filters.remove(draft.id) }))}
+      {props.filters.map((draft, index) =>
+        props.row(draft, index, { set: (patch) => filters.set(draft.id, patch), remove: () => filters.remove(draft.id) }),
+      )}
       <AddFilterButton count={props.filters.length} max={props.max} onAdd={filters.add} />
     </fieldset>
   );
