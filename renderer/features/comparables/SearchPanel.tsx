@@ -191,7 +191,7 @@ function AreaFields(props: { criteria: CompSearchCriteria; onCriteria: (criteria
           Market area
         </label>
         <select id="comps-area-kind" className="input input--compact" value={kind} onChange={(event) => choose(event.target.value as AreaKind)}>
-          <SelectOptions items={(['radius', 'polygon', ...areaLayers] as AreaKind[])} label={(option) => areaKindLabels[option]} />
+          <SelectOptions items={['radius', 'polygon', ...areaLayers] as AreaKind[]} label={(option) => areaKindLabels[option]} />
         </select>
       </div>
       {kind === 'radius' && current.kind === 'radius' && (

@@ -155,7 +155,7 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
               value={ttlUnit}
               onChange={(event) => changed((text) => setTtlUnit(text as TtlUnit))(event.target.value)}
             >
-              <SelectOptions items={(Object.keys(TTL_UNITS) as TtlUnit[])} label={(unit) => unit} />
+              <SelectOptions items={Object.keys(TTL_UNITS) as TtlUnit[]} label={(unit) => unit} />
             </select>
           </span>
         </Field>
