@@ -2,23 +2,19 @@
 // current search's kept pages: free local reads that work with the service down), saving the
 // workfile, and the sales dates the service holds (a free catalog answer) that tell whether an
 // effective date can have comparables at all.
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComparablesWorkfile } from '../../shared/comparables/model.ts';
 import { isRecord } from '../../shared/json-data.ts';
+import { useAssignmentRead } from './assignment-queries.ts';
 import { callPlat } from './plat.ts';
 import { usePaidAnswer } from './paid-answer.ts';
 import { comparablesQueryKey, pricingQueryScope, projectsQueryKey, assignmentQueryKey } from './query-keys.ts';
 import type { ServiceRequestParts } from './service-calls.ts';
 
+// Read again whenever a view shows it: a purchase made elsewhere (the subject report on the Report
+// view) may have added an answer.
 export function useComparables(assignmentId: string | null) {
-  return useQuery({
-    queryKey: comparablesQueryKey(assignmentId ?? ''),
-    queryFn: () => callPlat('getComparables', { assignmentId: assignmentId ?? '' }),
-    enabled: assignmentId !== null,
-    // A purchase made elsewhere (the subject report on the Report view) may have added an answer.
-    staleTime: 0,
-    refetchOnMount: 'always',
-  });
+  return useAssignmentRead(assignmentId, comparablesQueryKey, (id) => callPlat('getComparables', { assignmentId: id }));
 }
 
 export function saveComparables(assignmentId: string, workfile: ComparablesWorkfile) {

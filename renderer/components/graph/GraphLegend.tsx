@@ -1,4 +1,5 @@
 // The entity graph's legend: a swatch per kind of entity drawn and per look of link, and the keys.
+import type { ReactNode } from 'react';
 import { graphNodeKindLabels, type GraphNodeKind } from '../../../shared/graph/graph-spec.ts';
 import { SWATCH_BOX, edgeLookDash, edgeLookLabels, kindLooks, swatchGeometry, type EdgeLook, type GraphPalette, type NodeShape } from './graph-style.ts';
 
@@ -44,6 +45,26 @@ function EdgeSwatch({ look, palette }: { look: EdgeLook; palette: GraphPalette }
   );
 }
 
+/** What a node with links not yet drawn looks like. */
+function MoreLinksSwatch({ palette }: { palette: GraphPalette }) {
+  return (
+    <svg className="entity-graph__swatch" viewBox="0 0 20 16" width="20" height="16" aria-hidden="true">
+      <circle cx="10" cy="8" r="4.5" fill={palette.faint} />
+      <circle cx="10" cy="8" r="7" fill="none" stroke={palette.muted} strokeWidth="1.2" strokeDasharray="2.5 2" />
+    </svg>
+  );
+}
+
+/** One line of the legend: the swatch, then what it stands for. */
+function LegendItem({ swatch, label }: { swatch: ReactNode; label: string }) {
+  return (
+    <li className="entity-graph__legend-item">
+      {swatch}
+      {label}
+    </li>
+  );
+}
+
 const edgeLooks: EdgeLook[] = ['fact', 'lead', 'confirmed', 'cut'];
 
 export function GraphLegend({ kinds, palette, helpId }: { kinds: GraphNodeKind[]; palette: GraphPalette; helpId: string }) {
@@ -51,26 +72,14 @@ export function GraphLegend({ kinds, palette, helpId }: { kinds: GraphNodeKind[]
     <div className="entity-graph__legend" role="group" aria-label="Legend">
       <ul className="entity-graph__legend-list">
         {kinds.map((kind) => (
-          <li key={kind} className="entity-graph__legend-item">
-            <KindSwatch kind={kind} palette={palette} />
-            {graphNodeKindLabels[kind]}
-          </li>
+          <LegendItem key={kind} swatch={<KindSwatch kind={kind} palette={palette} />} label={graphNodeKindLabels[kind]} />
         ))}
       </ul>
       <ul className="entity-graph__legend-list">
         {edgeLooks.map((look) => (
-          <li key={look} className="entity-graph__legend-item">
-            <EdgeSwatch look={look} palette={palette} />
-            {edgeLookLabels[look]}
-          </li>
+          <LegendItem key={look} swatch={<EdgeSwatch look={look} palette={palette} />} label={edgeLookLabels[look]} />
         ))}
-        <li className="entity-graph__legend-item">
-          <svg className="entity-graph__swatch" viewBox="0 0 20 16" width="20" height="16" aria-hidden="true">
-            <circle cx="10" cy="8" r="4.5" fill={palette.faint} />
-            <circle cx="10" cy="8" r="7" fill="none" stroke={palette.muted} strokeWidth="1.2" strokeDasharray="2.5 2" />
-          </svg>
-          More links to show
-        </li>
+        <LegendItem swatch={<MoreLinksSwatch palette={palette} />} label="More links to show" />
       </ul>
       <p id={helpId} className="entity-graph__help">
         Arrow keys move between entities · Enter or double-click shows more links · Space selects · E steps through links · + − 0 zoom

@@ -1,5 +1,6 @@
 // The graph component's contract: what the Graph view and the report's image give it.
 import type { GraphSpec } from '../../../shared/graph/graph-spec.ts';
+import type { ImageRequest, RenderImage } from '../image-render.ts';
 
 export type GraphTheme = 'light' | 'dark';
 
@@ -16,9 +17,5 @@ export interface EntityGraphProps {
   className?: string;
 }
 
-export interface GraphImageRequest {
-  spec: GraphSpec;
-  widthPx: number;
-  heightPx: number;
-}
-export type RenderGraphImage = (request: GraphImageRequest) => Promise<{ dataUrl: string; widthPx: number; heightPx: number }>;
+export type GraphImageRequest = ImageRequest<GraphSpec>;
+export type RenderGraphImage = RenderImage<GraphSpec>;

@@ -2,6 +2,7 @@
 // The spec (shared/comparables/model.ts) is what is drawn; the props below add the interaction a
 // screen has and a printed image does not.
 import type { AreaLayer, ComparablesMapSpec, LonLat, MultiPolygonCoords, PolygonCoords } from '../../../shared/comparables/model.ts';
+import type { ImageRequest, RenderImage } from '../image-render.ts';
 
 export type MapTheme = 'light' | 'dark';
 
@@ -31,13 +32,8 @@ export interface PlatMapProps {
   className?: string;
 }
 
-/** An offscreen render of the spec: a PNG data URL of the given size (light theme: it is printed). */
-export interface MapImageRequest {
-  spec: ComparablesMapSpec;
-  widthPx: number;
-  heightPx: number;
-}
-export type RenderMapImage = (request: MapImageRequest) => Promise<{ dataUrl: string; widthPx: number; heightPx: number }>;
+export type MapImageRequest = ImageRequest<ComparablesMapSpec>;
+export type RenderMapImage = RenderImage<ComparablesMapSpec>;
 
 /** Map assets are served by the host next to the renderer, under this path (built by `npm run sample-data`). */
 export const MAP_ASSET_BASE = '/map/';

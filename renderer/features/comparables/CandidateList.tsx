@@ -5,9 +5,7 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { candidateFlagLabels, type CandidateFlag, type CandidateSet, type ComparableSale } from '../../../shared/comparables/model.ts';
 import { SortableHeader, sortRows, sortToggled, toTsv, type Column, type TableSort } from '../../components/DataTable.tsx';
-import { CitationChip } from '../../components/CitationChip.tsx';
-import { citationView } from '../../../shared/report/citation.ts';
-import { CitedCell, type CitationIndex } from './CitedCell.tsx';
+import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { cautionFlags, flagShortLabels, rowAfterKey } from './comparables-model.ts';
 
 interface CandidateRow {
@@ -223,10 +221,7 @@ export function CandidateList(props: {
           {set.limitations.map((limitation) => (
             <li key={limitation.text}>
               {limitation.text}
-              {limitation.citationIds.map((id) => {
-                const entry = index.get(id);
-                return entry ? <CitationChip key={id} citation={citationView(entry.citation)} marker={String(entry.number)} /> : null;
-              })}
+              <CitationChips ids={limitation.citationIds} index={index} />
             </li>
           ))}
         </ul>

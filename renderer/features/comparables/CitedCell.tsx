@@ -14,6 +14,14 @@ export function citationIndexOf(citations: readonly Citation[]): CitationIndex {
   return new Map(citations.map((citation, index) => [citation.id, { citation, number: index + 1 }]));
 }
 
+/** The numbered chips of the sources a line cites (a limitation, a sale the regression used). */
+export function CitationChips({ ids, index }: { ids: readonly string[]; index: CitationIndex }) {
+  return ids.map((id) => {
+    const entry = index.get(id);
+    return entry ? <CitationChip key={id} citation={citationView(entry.citation)} marker={String(entry.number)} /> : null;
+  });
+}
+
 const STATUS_WORDS = { derived: 'derived', synthetic: 'synthetic' } as const;
 
 /** What hovering a value says: its status and each source in full. */

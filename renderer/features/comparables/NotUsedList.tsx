@@ -4,7 +4,9 @@
 import { notUsedReasonLabels, notUsedReasons, type ComparablesWorkfile, type NotUsedEntry, type NotUsedReason } from '../../../shared/comparables/model.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { clearNotUsedReason, setNotUsedReason } from './comparables-model.ts';
-import { DetailsSection } from './DetailsSection.tsx';
+import { numeric } from '../../components/table-heading.ts';
+import { DetailsSection, PlainTable } from './DetailsSection.tsx';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
@@ -24,27 +26,11 @@ export function NotUsedList({ entries, index, edit, onToggle }: { entries: NotUs
       {entries.length === 0 ? (
         <p className="muted">Every sale the search returned is in the grid.</p>
       ) : (
-        <table className="comps-table comps-table--plain" aria-label="Analyzed, not used">
-          <thead>
-            <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Sold</th>
-              <th scope="col" className="is-numeric">
-                Price
-              </th>
-              <th scope="col">Reason</th>
-              <th scope="col">Note</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <NotUsedRow key={entry.candidate.id} entry={entry} index={index} edit={edit} onToggle={onToggle} />
-            ))}
-          </tbody>
-        </table>
+        <PlainTable label="Analyzed, not used" columns={['Address', 'Sold', numeric('Price'), 'Reason', 'Note', <span className="visually-hidden">Actions</span>]}>
+          {entries.map((entry) => (
+            <NotUsedRow key={entry.candidate.id} entry={entry} index={index} edit={edit} onToggle={onToggle} />
+          ))}
+        </PlainTable>
       )}
     </DetailsSection>
   );
@@ -71,11 +57,7 @@ function NotUsedRow({ entry, index, edit, onToggle }: { entry: NotUsedEntry; ind
           value={entry.reason}
           onChange={(event) => save(event.target.value as NotUsedReason, keptNote)}
         >
-          {notUsedReasons.map((reason) => (
-            <option key={reason} value={reason}>
-              {notUsedReasonLabels[reason]}
-            </option>
-          ))}
+          <SelectOptions items={notUsedReasons} label={(reason) => notUsedReasonLabels[reason]} />
         </select>
         <span className={`comps-by comps-by--${entry.by}`}>{entry.by === 'plat' ? 'Plat’s screening' : 'yours'}</span>
       </td>

@@ -3,7 +3,8 @@
 // last sale; DC CAMA has no dates).
 import type { ComparablesAnalysis, GridProperty } from '../../../shared/comparables/model.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
-import { DetailsSection } from './DetailsSection.tsx';
+import { numeric } from '../../components/table-heading.ts';
+import { DetailsSection, PlainTable } from './DetailsSection.tsx';
 
 export function PriorSales({ analysis, index }: { analysis: ComparablesAnalysis; index: CitationIndex }) {
   const subject = analysis.set.subject;
@@ -16,47 +17,35 @@ export function PriorSales({ analysis, index }: { analysis: ComparablesAnalysis;
       {properties.length === 0 ? (
         <p className="muted">Nothing to show until the subject’s record is bought and comps are chosen.</p>
       ) : (
-        <table className="comps-table comps-table--plain" aria-label="Prior sales">
-          <thead>
-            <tr>
-              <th scope="col">Property</th>
-              <th scope="col">Date</th>
-              <th scope="col" className="is-numeric">
-                Price
-              </th>
-              <th scope="col">Source</th>
-            </tr>
-          </thead>
-          <tbody>
-            {properties.map(({ role, property }) =>
-              property.priorSales.length === 0 ? (
-                <tr key={property.id}>
-                  <th scope="row">
-                    {role} <span className="muted">· {property.address}</span>
-                  </th>
-                  <td colSpan={3} className="muted">
-                    {property.priorSalesNote || 'No earlier transfers in the answers.'}
+        <PlainTable label="Prior sales" columns={['Property', 'Date', numeric('Price'), 'Source']}>
+          {properties.map(({ role, property }) =>
+            property.priorSales.length === 0 ? (
+              <tr key={property.id}>
+                <th scope="row">
+                  {role} <span className="muted">· {property.address}</span>
+                </th>
+                <td colSpan={3} className="muted">
+                  {property.priorSalesNote || 'No earlier transfers in the answers.'}
+                </td>
+              </tr>
+            ) : (
+              property.priorSales.map((sale, at) => (
+                <tr key={`${property.id}-${at}`}>
+                  <th scope="row">{at === 0 ? <>{role} <span className="muted">· {property.address}</span></> : <span className="visually-hidden">{role}</span>}</th>
+                  <td>
+                    <CitedCell value={sale.date} index={index} />
+                  </td>
+                  <td className="is-numeric">
+                    <CitedCell value={sale.price} index={index} />
+                  </td>
+                  <td>
+                    <CitedCell value={sale.source} index={index} />
                   </td>
                 </tr>
-              ) : (
-                property.priorSales.map((sale, at) => (
-                  <tr key={`${property.id}-${at}`}>
-                    <th scope="row">{at === 0 ? <>{role} <span className="muted">· {property.address}</span></> : <span className="visually-hidden">{role}</span>}</th>
-                    <td>
-                      <CitedCell value={sale.date} index={index} />
-                    </td>
-                    <td className="is-numeric">
-                      <CitedCell value={sale.price} index={index} />
-                    </td>
-                    <td>
-                      <CitedCell value={sale.source} index={index} />
-                    </td>
-                  </tr>
-                ))
-              ),
-            )}
-          </tbody>
-        </table>
+              ))
+            ),
+          )}
+        </PlainTable>
       )}
     </DetailsSection>
   );

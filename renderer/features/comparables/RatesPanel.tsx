@@ -5,12 +5,11 @@
 import { useState } from 'react';
 import { rateKeys, rateLabels, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
 import { formatDollars } from '../../../shared/money.ts';
-import { CitationChip } from '../../components/CitationChip.tsx';
-import { citationView } from '../../../shared/report/citation.ts';
-import type { CitationIndex } from './CitedCell.tsx';
+import { CitationChips, type CitationIndex } from './CitedCell.tsx';
 import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
 import './rates.css';
-import { DetailsSection } from './DetailsSection.tsx';
+import { numeric } from '../../components/table-heading.ts';
+import { DetailsSection, PlainTable } from './DetailsSection.tsx';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
@@ -132,45 +131,25 @@ export function SupportDetails({ support, index }: { support: RegressionSupport;
     >
       <p className="comps-details__method">{support.method}</p>
       {support.message === null && (
-        <table className="comps-table comps-table--plain" aria-label="Regression coefficients">
-          <thead>
-            <tr>
-              <th scope="col">Rate</th>
-              <th scope="col" className="is-numeric">
-                Suggested
-              </th>
-              <th scope="col" className="is-numeric">
-                95 % CI
-              </th>
-              <th scope="col" className="is-numeric">
-                Coefficient
-              </th>
-              <th scope="col" className="is-numeric">
-                Std. error
-              </th>
-              <th scope="col">Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rateKeys.map((key) => {
-              const suggestion = support.suggestions[key];
-              return (
-                <tr key={key}>
-                  <th scope="row">
-                    {rateLabels[key].label} <span className="muted">({rateLabels[key].unit})</span>
-                  </th>
-                  <td className="is-numeric">{suggestion.value === null ? '—' : formatRate(key, roundRate(key, suggestion.value))}</td>
-                  <td className="is-numeric">
-                    {suggestion.ciLow === null || suggestion.ciHigh === null ? '—' : `${formatRate(key, roundRate(key, suggestion.ciLow))} to ${formatRate(key, roundRate(key, suggestion.ciHigh))}`}
-                  </td>
-                  <td className="is-numeric">{formatNumber(suggestion.coefficient, 2)}</td>
-                  <td className="is-numeric">{formatNumber(suggestion.stdError, 2)}</td>
-                  <td className="muted">{suggestion.why ?? ''}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <PlainTable label="Regression coefficients" columns={['Rate', numeric('Suggested'), numeric('95 % CI'), numeric('Coefficient'), numeric('Std. error'), 'Note']}>
+          {rateKeys.map((key) => {
+            const suggestion = support.suggestions[key];
+            return (
+              <tr key={key}>
+                <th scope="row">
+                  {rateLabels[key].label} <span className="muted">({rateLabels[key].unit})</span>
+                </th>
+                <td className="is-numeric">{suggestion.value === null ? '—' : formatRate(key, roundRate(key, suggestion.value))}</td>
+                <td className="is-numeric">
+                  {suggestion.ciLow === null || suggestion.ciHigh === null ? '—' : `${formatRate(key, roundRate(key, suggestion.ciLow))} to ${formatRate(key, roundRate(key, suggestion.ciHigh))}`}
+                </td>
+                <td className="is-numeric">{formatNumber(suggestion.coefficient, 2)}</td>
+                <td className="is-numeric">{formatNumber(suggestion.stdError, 2)}</td>
+                <td className="muted">{suggestion.why ?? ''}</td>
+              </tr>
+            );
+          })}
+        </PlainTable>
       )}
       <div className="comps-details__lists">
         <div>
@@ -179,10 +158,7 @@ export function SupportDetails({ support, index }: { support: RegressionSupport;
             {support.salesUsed.map((sale) => (
               <li key={sale.id}>
                 {sale.address} · {formatDollars(sale.priceDollars)} · {sale.saleDate ?? 'no date'}
-                {sale.citationIds.map((id) => {
-                  const entry = index.get(id);
-                  return entry ? <CitationChip key={id} citation={citationView(entry.citation)} marker={String(entry.number)} /> : null;
-                })}
+                <CitationChips ids={sale.citationIds} index={index} />
               </li>
             ))}
           </ul>

@@ -22,6 +22,7 @@ import { formatDollars } from '../../../shared/money.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { formatPct, parseDollarText, parseValueText, setManualAdjustment, setReconciliation, setWeight, moveComp } from './comparables-model.ts';
 import './sales-grid.css';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 const manualRowSet: ReadonlySet<GridRowKey> = new Set(manualRows);
 const rateOfRow = new Map<GridRowKey, RateKey>(Object.entries(rateRow).map(([rate, row]) => [row, rate as RateKey]));
@@ -163,11 +164,7 @@ export function SalesGrid(props: {
                     value={columns.get(comp.id)?.weight ?? workfile.weights[comp.id] ?? 'less'}
                     onChange={(event) => edit((w) => setWeight(w, comp.id, event.target.value as ComparableWeight))}
                   >
-                    {weights.map((weight) => (
-                      <option key={weight} value={weight}>
-                        {weightLabels[weight]}
-                      </option>
-                    ))}
+                    <SelectOptions items={weights} label={(weight) => weightLabels[weight]} />
                   </select>
                 </td>
               ))}

@@ -19,6 +19,7 @@ import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { refreshComparables, useSalesCoverage } from '../../platform/comparables-queries.ts';
+import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -26,10 +27,12 @@ import { useComparablesStore } from './comparables-store.ts';
 import { AreaPicker } from './AreaPicker.tsx';
 import { MAX_PAGES, addPageToCurrentSearch, answerFacts, nextPageBody, parseCriteriaNumber, recordSearch, searchRunOf, setCriteria } from './comparables-model.ts';
 import './search-panel.css';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 export type MapMode = { kind: 'none' } | { kind: 'draw' } | { kind: 'pick'; layer: AreaLayer };
 
-type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
+type WorkfileChange = (workfile: ComparablesWorkfile) => ComparablesWorkfile;
+type Edit = (change: WorkfileChange) => void;
 type AreaKind = 'radius' | 'polygon' | AreaLayer;
 
 const areaKindLabels: Record<AreaKind, string> = {
@@ -188,11 +191,7 @@ function AreaFields(props: { criteria: CompSearchCriteria; onCriteria: (criteria
           Market area
         </label>
         <select id="comps-area-kind" className="input input--compact" value={kind} onChange={(event) => choose(event.target.value as AreaKind)}>
-          {(['radius', 'polygon', ...areaLayers] as AreaKind[]).map((option) => (
-            <option key={option} value={option}>
-              {areaKindLabels[option]}
-            </option>
-          ))}
+          <SelectOptions items={['radius', 'polygon', ...areaLayers] as AreaKind[]} label={(option) => areaKindLabels[option]} />
         </select>
       </div>
       {kind === 'radius' && current.kind === 'radius' && (
@@ -283,30 +282,60 @@ async function saveAndRefresh(queryClient: ReturnType<typeof useQueryClient>, as
   await refreshComparables(queryClient, assignmentId);
 }
 
-function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null }) {
+/**
+ * A priced search call kept with the assignment (the core asks again for an answer the session holds,
+ * so the assignment keeps it too): its button, then its failure with a retry. A bought answer changes
+ * the workfile as `change` says, which is then saved; no `change` yet (the form is incomplete): the
+ * click buys nothing.
+ */
+function SearchCharge(props: {
+  parts: ServiceRequestParts<'queryRecords'> | null;
+  label: string;
+  what: string;
+  primary?: boolean;
+  change: ((answer: IpcResponse<'queryRecords'>) => WorkfileChange) | null;
+  edit: Edit;
+  assignmentId: string;
+}) {
   const queryClient = useQueryClient();
   const paid = usePaidAnswer('queryRecords', props.parts, { askCore: true });
-  const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId } = props;
+  const { change } = props;
   return (
-    <div className="comps-search__buy stack align-end gap-1">
+    <>
       <ChargeButton
         operation="queryRecords"
-        request={parts}
-        label="Search"
-        what="this comparable sales search"
+        request={props.parts}
+        label={props.label}
+        what={props.what}
+        primary={props.primary}
         busy={paid.query.isFetching}
         onRun={(options) => {
-          if (!parts || radiusMiles === null) return;
-          const body = parts.body as Record<string, unknown>;
+          if (!change) return;
           void paid.buy(options).then(async (answer) => {
             if (!answer) return;
-            const run = searchRunOf({ criteria, effectiveDate, radiusMiles, body, envelope: answer.envelope, ranAt: new Date().toISOString() });
-            edit((w) => recordSearch(w, run));
-            await saveAndRefresh(queryClient, assignmentId);
+            props.edit(change(answer));
+            await saveAndRefresh(queryClient, props.assignmentId);
           });
         }}
       />
       {paid.query.isError && !paid.query.isFetching && <ErrorNotice error={paid.query.error} onRetry={() => void paid.retry()} compact />}
+    </>
+  );
+}
+
+function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null }) {
+  const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId } = props;
+  const change =
+    parts && radiusMiles !== null
+      ? (answer: IpcResponse<'queryRecords'>): WorkfileChange => {
+          const body = parts.body as Record<string, unknown>;
+          const run = searchRunOf({ criteria, effectiveDate, radiusMiles, body, envelope: answer.envelope, ranAt: new Date().toISOString() });
+          return (w) => recordSearch(w, run);
+        }
+      : null;
+  return (
+    <div className="comps-search__buy stack align-end gap-1">
+      <SearchCharge parts={parts} label="Search" what="this comparable sales search" change={change} edit={edit} assignmentId={assignmentId} />
     </div>
   );
 }
@@ -368,57 +397,41 @@ function CurrentSearch(props: SearchPanelProps) {
 
 /** A saved search again, exactly as it was sent (its first page): free while its answer is cached. */
 function RerunButton(props: SearchPanelProps & { run: CompSearchRun; label: string }) {
-  const queryClient = useQueryClient();
   const { run, edit, assignmentId } = props;
   const parts = { body: run.pages[0] } as ServiceRequestParts<'queryRecords'>;
-  const paid = usePaidAnswer('queryRecords', parts, { askCore: true });
   return (
     <span className="comps-search__rerun">
-      <ChargeButton
-        operation="queryRecords"
-        request={parts}
+      <SearchCharge
+        parts={parts}
         label={props.label}
         what="this saved search again"
         primary={false}
-        busy={paid.query.isFetching}
-        onRun={(options) =>
-          void paid.buy(options).then(async (answer) => {
-            if (!answer) return;
-            edit((w) => recordSearch(w, searchRunOf({ ...run, body: run.pages[0]!, envelope: answer.envelope, ranAt: new Date().toISOString(), id: undefined })));
-            await saveAndRefresh(queryClient, assignmentId);
-          })
-        }
+        change={(answer) => (w) => recordSearch(w, searchRunOf({ ...run, body: run.pages[0]!, envelope: answer.envelope, ranAt: new Date().toISOString(), id: undefined }))}
+        edit={edit}
+        assignmentId={assignmentId}
       />
-      {paid.query.isError && !paid.query.isFetching && <ErrorNotice error={paid.query.error} onRetry={() => void paid.retry()} compact />}
     </span>
   );
 }
 
 function NextPageButton(props: SearchPanelProps & { run: CompSearchRun; cursor: string }) {
-  const queryClient = useQueryClient();
   const { run, cursor, edit, assignmentId } = props;
   const body = nextPageBody(run, cursor);
   const parts = { body } as ServiceRequestParts<'queryRecords'>;
-  const paid = usePaidAnswer('queryRecords', parts, { askCore: true });
   return (
     <span className="comps-search__next">
-      <ChargeButton
-        operation="queryRecords"
-        request={parts}
+      <SearchCharge
+        parts={parts}
         label="Load the next page"
         what="the next page of this search"
         primary={false}
-        busy={paid.query.isFetching}
-        onRun={(options) =>
-          void paid.buy(options).then(async (answer) => {
-            if (!answer) return;
-            const facts = answerFacts(answer.envelope);
-            edit((w) => addPageToCurrentSearch(w, body, { total: facts.total, returned: facts.returned }));
-            await saveAndRefresh(queryClient, assignmentId);
-          })
-        }
+        change={(answer) => {
+          const facts = answerFacts(answer.envelope);
+          return (w) => addPageToCurrentSearch(w, body, { total: facts.total, returned: facts.returned });
+        }}
+        edit={edit}
+        assignmentId={assignmentId}
       />
-      {paid.query.isError && !paid.query.isFetching && <ErrorNotice error={paid.query.error} onRetry={() => void paid.retry()} compact />}
     </span>
   );
 }

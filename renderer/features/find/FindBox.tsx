@@ -33,6 +33,8 @@ import {
 } from './find-model.ts';
 import { useFindStore, type AskedFind } from './find-store.ts';
 import './find.css';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
 
 const SETTLE_MS = 250;
 /** Candidates whose owner is read from the property's free record. */
@@ -40,16 +42,6 @@ const OWNERS_READ = 10;
 /** Holdings an owner find lists (the Owners view lists them all, grouped). */
 const HOLDINGS_SHOWN = 25;
 const recordIsFree = priceRuleFor('v2.getEntity').kind === 'free';
-
-/** The typed value once the person has paused; `flush` takes it at once (Enter). */
-function useSettled(value: string): [string, () => void] {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), SETTLE_MS);
-    return () => window.clearTimeout(timer);
-  }, [value]);
-  return [settled, () => setSettled(value)];
-}
 
 type Answer<N extends 'resolveEntities' | 'searchProperties'> = IpcResponse<N>;
 
@@ -65,7 +57,6 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
   const remember = useEntityCaptions((state) => state.remember);
   const inputRef = useRef<HTMLInputElement>(null);
   const buttonHost = useRef<HTMLSpanElement>(null);
-  const pendingFind = useRef(false);
   // The candidate Enter opens, tied to the answer it belongs to: a new answer starts on its first.
   const [picked, setPicked] = useState<{ rows: readonly FindCandidate[] | null; index: number }>({ rows: null, index: 0 });
   const ids = { input: useId(), hint: useId(), list: useId(), kind: useId() };
@@ -83,7 +74,7 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
   });
   const ownerAreas = coverage.data?.searchable;
 
-  const [settled, flush] = useSettled(text);
+  const [settled, flush] = useSettled(text, SETTLE_MS);
   const reading = useMemo(() => readFind(settled, { chosen, ownerAreas }), [settled, chosen, ownerAreas]);
   const typedReading = useMemo(() => readFind(text, { chosen, ownerAreas }), [text, chosen, ownerAreas]);
   const ready = reading.status === 'ready' ? reading : null;
@@ -140,12 +131,7 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
   };
 
   const pressFind = () => buttonHost.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.click();
-  // Enter before the typed text had settled: find once the price of exactly what was typed is known.
-  useEffect(() => {
-    if (!pendingFind.current || settled !== text || !ready || !price.data) return;
-    pendingFind.current = false;
-    if (!price.data.blockedBy) pressFind();
-  }, [settled, text, ready, price.data]);
+  const enterFinds = useEnterToCharge({ typed: text, settled, flush, request: ready, price: price.data, press: pressFind });
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     const shown = current ? candidates : [];
@@ -172,12 +158,7 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
       return;
     }
     if (typedReading.status !== 'ready') return;
-    if (settled === text && price.data) {
-      if (!price.data.blockedBy) pressFind();
-      return;
-    }
-    pendingFind.current = true;
-    flush();
+    enterFinds();
   };
 
   const problem = typedReading.status === 'refused' ? typedReading.problem : null;
@@ -250,11 +231,7 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
               value={chosen ?? shownKind}
               onChange={(event) => choose(event.target.value as FindKind)}
             >
-              {findKinds.map((kind) => (
-                <option key={kind} value={kind}>
-                  {findKindLabel[kind]}
-                </option>
-              ))}
+              <SelectOptions items={findKinds} label={(kind) => findKindLabel[kind]} />
             </select>
           </label>
         )}

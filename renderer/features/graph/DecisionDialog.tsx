@@ -3,7 +3,7 @@
 // core (a full disk) is shown in the dialog and the note typed is kept.
 import { useId, useState, type FormEvent } from 'react';
 import { NOTE_MAX, type GraphDecisionKind } from '../../../shared/graph/decisions.ts';
-import { DialogFormActions, useModalDialog } from '../../components/Dialog.tsx';
+import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 
 export interface DecisionRequest {
@@ -72,28 +72,21 @@ export function DecisionDialog(props: { request: DecisionRequest | null; onSave:
             out of my conclusions
           </label>
         </fieldset>
-        <label htmlFor={ids.note} className="graph-decision__label">
-          Note (required: kept with the assignment and printed in the report)
-        </label>
-        <textarea
+        <ReasonField
           id={ids.note}
-          className="input graph-decision__note"
-          rows={4}
+          label="Note (required: kept with the assignment and printed in the report)"
           value={note}
-          onChange={(event) => setNote(event.target.value)}
-          onBlur={() => setTouched(true)}
-          aria-invalid={touched && problem !== null}
-          aria-describedby={`${ids.count}${touched && problem ? ` ${ids.problem}` : ''}`}
-          autoFocus
-        />
-        <p id={ids.count} className="muted graph-decision__count">
-          {note.trim().length} of {NOTE_MAX} characters
-        </p>
-        {touched && problem && (
-          <p id={ids.problem} className="graph-decision__problem" role="alert">
-            {problem}
+          onChange={setNote}
+          problem={touched ? problem : null}
+          problemId={ids.problem}
+          describedBy={ids.count}
+          classNames={{ label: 'graph-decision__label', text: 'input graph-decision__note', problem: 'graph-decision__problem' }}
+          textarea={{ onBlur: () => setTouched(true) }}
+        >
+          <p id={ids.count} className="muted graph-decision__count">
+            {note.trim().length} of {NOTE_MAX} characters
           </p>
-        )}
+        </ReasonField>
         {failure !== null && <ErrorNotice error={failure} compact />}
         <DialogFormActions onCancel={props.onClose} busy={busy} label={decision === 'cut' ? 'Cut the link' : 'Confirm the link'} busyLabel="Saving…" />
       </form>

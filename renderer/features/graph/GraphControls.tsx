@@ -4,6 +4,7 @@ import { relationLabel } from '../../../shared/graph/relations.ts';
 import { relationshipPredicates, type RelationshipPredicate } from '../../../shared/service/common.ts';
 import type { TraversalSettings } from './graph-model.ts';
 import { useGraphStore } from './graph-store.ts';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 const DEPTHS = [1, 2, 3] as const;
 const CAP_OPTIONS = [25, 50, 100, 200].map((cap) => ({ value: cap, label: String(cap) }));
@@ -61,11 +62,7 @@ function SettingSelect<Value extends string | number>(props: { id: string; label
     <>
       <label htmlFor={props.id}>{props.label}</label>
       <select id={props.id} className="input input--compact" value={props.value} onChange={(event) => props.onChange(event.target.value)}>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        <SelectOptions items={props.options} value={(option) => option.value} label={(option) => option.label} />
       </select>
     </>
   );
@@ -87,11 +84,7 @@ export function OwnerAreaControl({ areas, areaUid, loading }: { areas: Array<{ a
     <p className="graph-controls__note">
       <label htmlFor={id}>Owner names searched in </label>
       <select id={id} className="input input--compact" value={areaUid ?? ''} onChange={(event) => setOwnerArea(event.target.value)}>
-        {areas.map((area) => (
-          <option key={area.areaUid} value={area.areaUid}>
-            {area.name}
-          </option>
-        ))}
+        <SelectOptions items={areas} value={(area) => area.areaUid} label={(area) => area.name} />
       </select>
     </p>
   );

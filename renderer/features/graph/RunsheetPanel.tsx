@@ -17,6 +17,7 @@ import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
 import { downloadTextFile } from '../../components/download.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { entityRequest, parcelLabel, parcelSsl, runsheetFilename, runsheetSearches, runsheetSearchLabels, type RunsheetSearchKind } from './graph-model.ts';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 type SearchParts = ReturnType<typeof runsheetSearches>[number]['parts'];
 
@@ -98,11 +99,7 @@ export function RunsheetPanel(props: {
         <p>
           <label htmlFor={chooseId}>Parcel </label>
           <select id={chooseId} className="input input--compact" value={parcelId} onChange={(event) => props.onChooseParcel(event.target.value)}>
-            {props.parcels.map((parcel) => (
-              <option key={parcel.id} value={parcel.id}>
-                {parcel.label}
-              </option>
-            ))}
+            <SelectOptions items={props.parcels} value={(parcel) => parcel.id} label={(parcel) => parcel.label} />
           </select>
         </p>
       )}

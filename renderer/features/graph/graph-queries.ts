@@ -4,9 +4,10 @@
 // Held answers stay in TanStack Query's cache under the request's own key, so drawing the graph again
 // makes no call.
 import { useEffect, useRef } from 'react';
-import { useQueries, useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useQueries, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { serviceCallOperations, type CostPreview, type IpcResponse, type ServiceCallIpcName } from '../../../shared/ipc.ts';
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
+import { useAssignmentRead } from '../../platform/assignment-queries.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { buyAnswer, paidAnswerQuery } from '../../platform/paid-answer.ts';
 import { assignmentQueryKey, graphDecisionsQueryKey, pricingQueryScope, previewCostQueryKey } from '../../platform/query-keys.ts';
@@ -100,12 +101,7 @@ export async function allFree(queryClient: QueryClient, requests: readonly Graph
 // Decisions
 
 export function useGraphDecisions(assignmentId: string | null) {
-  return useQuery({
-    queryKey: graphDecisionsQueryKey(assignmentId ?? ''),
-    queryFn: () => callPlat('getGraphDecisions', { assignmentId: assignmentId ?? '' }),
-    enabled: assignmentId !== null,
-    staleTime: 0,
-  });
+  return useAssignmentRead(assignmentId, graphDecisionsQueryKey, (id) => callPlat('getGraphDecisions', { assignmentId: id }), { staleTime: 0 });
 }
 
 /**

@@ -7,13 +7,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CallOptions } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ownerSearchBody } from '../../components/owner-lookup.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { PortfolioResults } from './OwnerPortfolio.tsx';
-import { useOwnerCoverage } from './OwnersView.tsx';
+import { CoverageReading, useOwnerCoverage } from './OwnersView.tsx';
 import './owners.css';
 
 export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | null }) {
@@ -49,12 +48,7 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
         </div>
       </header>
       <div className="owner-page__body stack gap-3">
-        {coverage.isPending && (
-          <p className="muted" role="status">
-            Finding which areas publish owner names…
-          </p>
-        )}
-        {coverage.isError && <ErrorNotice error={coverage.error} onRetry={() => void coverage.refetch()} />}
+        <CoverageReading coverage={coverage} />
         {coverage.data && !area && (
           <div className="notice" role="status">
             <strong>No owner names to search here.</strong>{' '}

@@ -3,7 +3,7 @@
 // owner on its own page. The search is priced per page, so it runs only from the button (or Enter),
 // with the price shown beside it; pages already bought stay in the query cache and showing them
 // again is free.
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { useCostPreview } from '../../platform/cost-preview.ts';
@@ -24,18 +24,10 @@ import {
 import { useOwnersUi, type OwnerSearch } from './owners-ui-store.ts';
 import { PortfolioResults, spellingNote } from './OwnerPortfolio.tsx';
 import './owners.css';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
 
 const DEBOUNCE_MS = 350;
-
-/** The value after the user has paused typing; `flush` takes the current value at once (Enter). */
-function useDebounced<T>(value: T, delayMs: number): [T, () => void] {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-  return [settled, () => setSettled(value)];
-}
 
 /** Which areas publish owner names (the free v2 catalog coverage facet): the only ones worth searching. */
 export function useOwnerCoverage() {
@@ -46,6 +38,20 @@ export function useOwnerCoverage() {
   });
 }
 
+/** While the coverage is being read, a line saying so; a failure to read it, with a retry. */
+export function CoverageReading({ coverage }: { coverage: ReturnType<typeof useOwnerCoverage> }) {
+  return (
+    <>
+      {coverage.isPending && (
+        <p className="muted" role="status">
+          Finding which areas publish owner names…
+        </p>
+      )}
+      {coverage.isError && <ErrorNotice error={coverage.error} onRetry={() => void coverage.refetch()} />}
+    </>
+  );
+}
+
 export function OwnersView() {
   const coverage = useOwnerCoverage();
   // The options of the user's last search action, so "Try again" repeats it as it was confirmed.
@@ -54,12 +60,7 @@ export function OwnersView() {
 
   return (
     <div className="owners stack gap-3">
-      {coverage.isPending && (
-        <p className="muted" role="status">
-          Finding which areas publish owner names…
-        </p>
-      )}
-      {coverage.isError && <ErrorNotice error={coverage.error} onRetry={() => void coverage.refetch()} />}
+      <CoverageReading coverage={coverage} />
       {coverage.data && <OwnerSearchForm coverage={coverage.data} lastOptionsRef={lastOptionsRef} />}
       <OwnerResults lastOptionsRef={lastOptionsRef} openedAt={openedAt} />
     </div>
@@ -72,10 +73,8 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
   const chosenArea = useOwnersUi((state) => state.areaUid);
   const setArea = useOwnersUi((state) => state.setArea);
   const submit = useOwnersUi((state) => state.submit);
-  const [typed, flush] = useDebounced(draft, DEBOUNCE_MS);
+  const [typed, flush] = useSettled(draft, DEBOUNCE_MS);
   const [attempted, setAttempted] = useState(false);
-  // Enter pressed before the typed text had settled: search once its price is known.
-  const pendingSubmitRef = useRef(false);
   const buttonHost = useRef<HTMLSpanElement>(null);
   const inputId = useId();
   const areaId = useId();
@@ -102,22 +101,13 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
   // Enter goes through the same button as a click (price, confirmation, caps), once the price of
   // exactly what was typed is known.
   const pressSearch = () => buttonHost.current?.querySelector<HTMLButtonElement>('button')?.click();
-  useEffect(() => {
-    if (!pendingSubmitRef.current || typed !== draft || !request || !preview.data) return;
-    pendingSubmitRef.current = false;
-    if (!preview.data.blockedBy) pressSearch();
-  }, [typed, draft, request, preview.data]);
+  const enterSearches = useEnterToCharge({ typed: draft, settled: typed, flush, request, price: preview.data, press: pressSearch });
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setAttempted(true);
     if (draftProblem) return;
-    if (typed === draft && preview.data) {
-      if (!preview.data.blockedBy) pressSearch();
-      return;
-    }
-    pendingSubmitRef.current = true;
-    flush();
+    enterSearches();
   };
 
   const showProblem = draftProblem !== null && (attempted || draft.trim() !== '');
@@ -153,11 +143,7 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
           <label htmlFor={areaId}>Area</label>
           {coverage.searchable.length > 1 ? (
             <select id={areaId} value={area.areaUid} onChange={(event) => setArea(event.target.value)}>
-              {coverage.searchable.map((candidate) => (
-                <option key={candidate.areaUid} value={candidate.areaUid}>
-                  {candidate.name}
-                </option>
-              ))}
+              <SelectOptions items={coverage.searchable} value={(candidate) => candidate.areaUid} label={(candidate) => candidate.name} />
             </select>
           ) : (
             <output id={areaId} className="owners__area">

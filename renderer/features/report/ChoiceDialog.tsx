@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import type { AlternativeValue, CitedValue } from '../../../shared/report/document.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { DialogFormActions, useModalDialog } from '../../components/Dialog.tsx';
+import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
 import { checkChoiceReason, statusWords } from './report-model.ts';
 import './choice-dialog.css';
 
@@ -61,25 +61,16 @@ export function ChoiceDialog(props: {
           save();
         }}
       >
-        <label htmlFor={ids.reason} className="report-choice-dialog__label">
-          Reason (required, printed in the report)
-        </label>
-        <textarea
+        <ReasonField
           id={ids.reason}
-          className="report-choice-dialog__reason"
-          rows={4}
+          label="Reason (required, printed in the report)"
           value={reason}
-          maxLength={2_000}
-          aria-invalid={problem !== null}
-          aria-describedby={problem ? ids.error : undefined}
-          onChange={(event) => setReason(event.target.value)}
-          autoFocus
+          onChange={setReason}
+          problem={problem}
+          problemId={ids.error}
+          classNames={{ label: 'report-choice-dialog__label', text: 'report-choice-dialog__reason', problem: 'report-choice-dialog__error' }}
+          textarea={{ maxLength: 2_000 }}
         />
-        {problem && (
-          <p id={ids.error} className="report-choice-dialog__error" role="alert">
-            {problem}
-          </p>
-        )}
         {props.error !== null && props.error !== undefined && <ErrorNotice error={props.error} compact />}
         <DialogFormActions onCancel={props.onCancel} busy={props.saving} label="Use this value" busyLabel="Saving…" />
       </form>

@@ -142,6 +142,15 @@ function GridValue({ value, context, sameReasonAbove = false }: { value: CitedVa
   return <ValueLine value={value} context={context} />;
 }
 
+/** A table cell holding nothing but one value. */
+function GridCell(props: { value: CitedValue; context: ValueContext; sameReasonAbove?: boolean }) {
+  return (
+    <td>
+      <GridValue {...props} />
+    </td>
+  );
+}
+
 function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueContext }) {
   const chunks = chunkColumns(grid.columns.length, context.mode === 'print' ? PRINT_COMPS_PER_TABLE : grid.columns.length);
   return (
@@ -211,9 +220,7 @@ function GridTable({ grid, from, to, of, context }: { grid: ComparablesGrid; fro
                   </td>
                 ) : (
                   <>
-                    <td>
-                      <GridValue value={row.subject} context={context} sameReasonAbove={subjectAsAbove} />
-                    </td>
+                    <GridCell value={row.subject} context={context} sameReasonAbove={subjectAsAbove} />
                     {cells.map((cell, index) => (
                       <td key={columns[index]?.compId ?? index}>
                         <GridValue value={cell.value} context={context} />
@@ -374,15 +381,9 @@ function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueCon
                   <GridValue value={row.address} context={context} />
                 )}
               </td>
-              <td>
-                <GridValue value={row.saleDate} context={context} />
-              </td>
-              <td>
-                <GridValue value={row.price} context={context} />
-              </td>
-              <td>
-                <GridValue value={row.distance} context={context} />
-              </td>
+              <GridCell value={row.saleDate} context={context} />
+              <GridCell value={row.price} context={context} />
+              <GridCell value={row.distance} context={context} />
               <td>
                 <strong>{row.reasonLabel}</strong>
                 <span className="report-comps__by"> ({row.by === 'appraiser' ? 'appraiser' : 'Plat’s screening'})</span>

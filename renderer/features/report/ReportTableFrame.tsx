@@ -1,14 +1,10 @@
 // Every table of the report: its scrolling frame, its name for assistive technology, an optional
 // caption, and one header row; the body is the caller's.
 import type { ReactNode } from 'react';
+import { isNumeric, type ColumnHeading } from '../../components/table-heading.ts';
 
-/** A column heading; a numeric column's heading is right-aligned like its cells. */
-export type ReportColumn = ReactNode | { label: ReactNode; numeric: true };
-
-export const numeric = (label: ReactNode): ReportColumn => ({ label, numeric: true });
-
-const isNumeric = (column: ReportColumn): column is { label: ReactNode; numeric: true } =>
-  typeof column === 'object' && column !== null && 'numeric' in column;
+/** A numeric column's heading is right-aligned like its cells. */
+export { numeric } from '../../components/table-heading.ts';
 
 export function ReportTableFrame({
   label,
@@ -24,7 +20,7 @@ export function ReportTableFrame({
   caption?: ReactNode;
   /** Classes beside `report-table` on the frame. */
   className?: string;
-  columns: readonly ReportColumn[];
+  columns: readonly ColumnHeading[];
   /** What stands in the frame above the table (the links' warnings). */
   before?: ReactNode;
   colgroup?: ReactNode;

@@ -290,6 +290,15 @@ function CellValue({ value, reasons, context }: { value: CitedValue; reasons: Re
   return <ValueLine value={value} context={context} />;
 }
 
+/** A table cell holding nothing but one value. */
+function ValueCell({ className, ...value }: { className?: string; value: CitedValue; reasons: ReadonlyMap<string, string>; context: ValueContext }) {
+  return (
+    <td className={className}>
+      <CellValue {...value} />
+    </td>
+  );
+}
+
 function Reasons({ reasons, label }: { reasons: ReadonlyMap<string, string>; label: string }) {
   if (reasons.size === 0) return null;
   return (
@@ -348,21 +357,11 @@ function PortfolioPart({ portfolio, context }: { portfolio: TitleResearchPortfol
                   </span>
                 )}
               </td>
-              <td className="report-nowrap">
-                <CellValue value={row.identifier} reasons={reasons} context={context} />
-              </td>
-              <td>
-                <CellValue value={row.use} reasons={reasons} context={context} />
-              </td>
-              <td className="report-num">
-                <CellValue value={row.assessed} reasons={reasons} context={context} />
-              </td>
-              <td className="report-num">
-                <CellValue value={row.lastSalePrice} reasons={reasons} context={context} />
-              </td>
-              <td>
-                <CellValue value={row.lastSaleDate} reasons={reasons} context={context} />
-              </td>
+              <ValueCell className="report-nowrap" value={row.identifier} reasons={reasons} context={context} />
+              <ValueCell value={row.use} reasons={reasons} context={context} />
+              <ValueCell className="report-num" value={row.assessed} reasons={reasons} context={context} />
+              <ValueCell className="report-num" value={row.lastSalePrice} reasons={reasons} context={context} />
+              <ValueCell value={row.lastSaleDate} reasons={reasons} context={context} />
             </tr>
           ))
         )}
@@ -416,13 +415,9 @@ function RunsheetPart({ runsheet, context }: { runsheet: TitleResearchRunsheet; 
         ) : (
           runsheet.entries.map((entry) => (
             <tr key={entry.key}>
-              <td className="report-nowrap">
-                <CellValue value={entry.date} reasons={reasons} context={context} />
-              </td>
+              <ValueCell className="report-nowrap" value={entry.date} reasons={reasons} context={context} />
               <td>{entry.eventLabel}</td>
-              <td>
-                <CellValue value={entry.party} reasons={reasons} context={context} />
-              </td>
+              <ValueCell value={entry.party} reasons={reasons} context={context} />
               <td className="report-num">{entry.price ? <CellValue value={entry.price} reasons={reasons} context={context} /> : <span className="muted">—</span>}</td>
               <td className="report-title__detail">{entry.detail}</td>
             </tr>

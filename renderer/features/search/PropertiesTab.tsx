@@ -2,13 +2,12 @@
 // projection, paged by cursor. Pages are charged when they hold results, so each is fetched only by
 // a click on its priced button. A row opens the property's entity page.
 import { useMemo, useRef, type KeyboardEvent } from 'react';
+import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { V2EntitySummary, V2FilterOperator } from '../../../shared/service/index.ts';
 import { useUiStore } from '../../app/ui-store.ts';
-import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
-import { platErrorOf } from '../../components/ErrorNotice.tsx';
-import { cellContent, PagedResultsHead } from './PageBar.tsx';
+import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from './PageBar.tsx';
 import {
   buildPropertySearchBody,
   propertyAreas,
@@ -24,12 +23,12 @@ import {
   type PropertySearchBody,
 } from './property-search.ts';
 import { cellText } from './record-search.ts';
-import { blankFilterDraft, pageCursor, useSearchStore } from './search-store.ts';
-import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchFormParts.tsx';
+import { blankFilterDraft, useSearchStore } from './search-store.ts';
+import { SearchFilters, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
-import { usePaidAnswer } from '../../platform/paid-answer.ts';
-import { FilterRow } from './FilterRow.tsx';
+import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 interface PropertyRow extends PropertyRowView {
   item: V2EntitySummary;
@@ -50,18 +49,10 @@ export function PropertiesTab() {
   const actionsRef = useRef<HTMLDivElement>(null);
 
   const check = buildPropertySearchBody(form);
-  const firstRequest = check.ok ? { body: check.body } : null;
   const problems = check.ok ? null : check.problems;
 
-  const cursor = run ? pageCursor(run) : undefined;
-  const pageRequest = run ? { body: cursor ? { ...run.first, cursor } : run.first } : null;
-  const page = usePaidAnswer('searchProperties', pageRequest);
-  const envelope = page.query.data?.envelope;
-  const pageData = envelope && envelope.status !== 'error' ? envelope.data : undefined;
-  const noMatches = page.query.isError && platErrorOf(page.query.error).code === 'not_found';
-  const nextCursor = envelope?.meta.next_cursor ?? null;
-  const nextRequest = run && nextCursor ? { body: { ...run.first, cursor: nextCursor } } : null;
-  const busy = page.query.fetchStatus === 'fetching';
+  const paged = usePagedSearch('searchProperties', run, setRun, (body) => ({ body }), readPropertyPage);
+  const { envelope, data: pageData } = paged;
   const provenance = envelope?.provenance?.sources;
 
   const rows = useMemo<PropertyRow[]>(
@@ -70,7 +61,6 @@ export function PropertiesTab() {
   );
   const columns = useMemo(() => propertyColumns(rows), [rows]);
 
-  const filters = filterDraftEditor(form.filters, (next) => updateForm({ filters: next }), blankFilterDraft);
   const areaLabel = propertyAreas.find((area) => area.areaUid === form.areaUid)?.label ?? form.areaUid;
 
   return (
@@ -80,22 +70,14 @@ export function PropertiesTab() {
           <label className="search-field">
             <span className="search-field__label">Area</span>
             <select className="input" value={form.areaUid} onChange={(event) => updateForm({ areaUid: event.target.value })}>
-              {propertyAreas.map((area) => (
-                <option key={area.areaUid} value={area.areaUid}>
-                  {area.label}
-                </option>
-              ))}
+              <SelectOptions items={propertyAreas} value={(area) => area.areaUid} label={(area) => area.label} />
             </select>
           </label>
           <label className="search-field">
             <span className="search-field__label">Sort by</span>
             <select className="input" value={form.sortField} onChange={(event) => updateForm({ sortField: event.target.value })}>
               <option value="">Service order</option>
-              {propertyFields.map((info) => (
-                <option key={info.field} value={info.field}>
-                  {info.label}
-                </option>
-              ))}
+              <SelectOptions items={propertyFields} value={(info) => info.field} label={(info) => info.label} />
             </select>
           </label>
           <label className="search-field search-field--medium">
@@ -125,55 +107,25 @@ export function PropertiesTab() {
         </div>
         <PerPageProblem idPrefix="properties" problem={problems?.limit} />
 
-        <fieldset className="search-filters stack">
-          <legend>
-            Filters <span className="muted">(all must hold)</span>
-          </legend>
-          {form.filters.map((draft, index) => (
-            <PropertyFilterRow
-              key={draft.id}
-              draft={draft}
-              index={index}
-              problem={problems?.filters[draft.id]}
-              onChange={(patch) => filters.set(draft.id, patch)}
-              onRemove={() => filters.remove(draft.id)}
-            />
-          ))}
-          <AddFilterButton count={form.filters.length} max={20} onAdd={filters.add} />
-        </fieldset>
+        <SearchFilters
+          note="all must hold"
+          filters={form.filters}
+          setFilters={(filters) => updateForm({ filters })}
+          blank={blankFilterDraft}
+          max={20}
+          row={(draft, index, edit) => (
+            <PropertyFilterRow key={draft.id} draft={draft} index={index} problem={problems?.filters[draft.id]} onChange={edit.set} onRemove={edit.remove} />
+          )}
+        />
 
         <SearchFormActions hostRef={actionsRef} problems={problems?.form}>
-          <ChargeButton
-            operation="searchProperties"
-            request={firstRequest}
-            label="Search properties"
-            what={`a page of properties in ${areaLabel}`}
-            busy={busy}
-            onRun={(options) => {
-              if (!check.ok) return;
-              setRun({ first: check.body, cursors: [], page: 0 });
-              void page.buy(options, { body: check.body });
-            }}
-          />
+          <PagedSearchButton paged={paged} first={check.ok ? check.body : null} label="Search properties" what={`a page of properties in ${areaLabel}`} />
         </SearchFormActions>
       </form>
 
       {run && (
         <section className="search-results stack" aria-label="Property search results">
-          <PagedResultsHead
-            operation="searchProperties"
-            summary={describePropertyRun(run.first)}
-            run={run}
-            setRun={setRun}
-            page={page}
-            nextRequest={nextRequest}
-            nextCursor={nextCursor}
-            nextWhat="the next page of properties"
-            noun="properties"
-            busy={busy}
-            hasData={pageData !== undefined && pageData !== null}
-            noMatches={noMatches}
-          />
+          <PagedResultsHead paged={paged} summary={describePropertyRun(run.first)} nextWhat="the next page of properties" noun="properties" />
           {envelope?.status === 'partial' && (
             <p className="notice notice--warning" role="status">
               The service answered only in part{envelope.meta.warnings?.length ? `: ${envelope.meta.warnings.join('; ')}` : '.'}
@@ -201,44 +153,30 @@ export function PropertiesTab() {
   );
 }
 
-function PropertyFilterRow(props: {
-  draft: PropertyFilterDraft;
-  index: number;
-  problem: string | undefined;
-  onChange: (patch: Partial<PropertyFilterDraft>) => void;
-  onRemove: () => void;
-}) {
+function PropertyFilterRow(props: FilterRowProps<PropertyFilterDraft>) {
   const { draft } = props;
   const info = propertyFieldInfo(draft.field);
-  const operators = propertyOperatorsFor(info?.type ?? 'text');
-  const n = props.index + 1;
-  const problemId = `property-filter-problem-${draft.id}`;
   return (
     <FilterRow
-      n={n}
-      field={draft.field}
-      fieldOptions={propertyFields.map((candidate) => (
-        <option key={candidate.field} value={candidate.field}>
-          {candidate.label}
-        </option>
-      ))}
+      row={props}
+      idPrefix="property"
+      fieldOptions={<SelectOptions items={propertyFields} value={(candidate) => candidate.field} label={(candidate) => candidate.label} />}
       onField={(field) => {
         const allowed = propertyOperatorsFor(propertyFieldInfo(field)?.type ?? 'text');
         props.onChange({ field, op: allowed.includes(draft.op) ? draft.op : (allowed[0] ?? 'eq') });
       }}
-      op={draft.op}
-      operators={operators}
+      operators={propertyOperatorsFor(info?.type ?? 'text')}
       operatorLabel={propertyOperatorLabel}
       onOp={(op) => props.onChange({ op: op as V2FilterOperator })}
-      value={draft.value}
       type={info?.type}
       textHint="text"
-      problem={props.problem}
-      problemId={problemId}
-      onValue={(value) => props.onChange({ value })}
-      onRemove={props.onRemove}
     />
   );
+}
+
+/** A partial answer still lists what it found; the next page's cursor is in the answer's meta. */
+function readPropertyPage(envelope: IpcResponse<'searchProperties'>['envelope'] | undefined) {
+  return { data: envelope && envelope.status !== 'error' ? envelope.data : undefined, nextCursor: envelope?.meta.next_cursor ?? null };
 }
 
 const DOLLAR_KEYS = /_dollars$/;

@@ -3,13 +3,13 @@
 // page is fetched only by a click on a priced button, and pages already bought stay one click away.
 import { useMemo, useRef, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import type { IpcResponse } from '../../../shared/ipc.ts';
 import { findJurisdiction, isJurisdictionCode } from '../../../shared/jurisdictions.ts';
 import type { V4SearchRecord } from '../../../shared/service/index.ts';
-import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { fromV4Citation } from '../../../shared/report/citation.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
-import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { callService } from '../../platform/service-calls.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
 import { JurisdictionPicker } from './JurisdictionPicker.tsx';
@@ -29,12 +29,11 @@ import {
   type RecordSearchQuery,
   type SourceFieldInfo,
 } from './record-search.ts';
-import { blankFilterDraft, pageCursor, useSearchStore } from './search-store.ts';
-import { AddFilterButton, filterDraftEditor, SearchFormActions } from './SearchFormParts.tsx';
+import { blankFilterDraft, useSearchStore } from './search-store.ts';
+import { SearchFilters, SearchFormActions } from './SearchFormParts.tsx';
 import { submitOnEnter } from './submit-on-enter.ts';
-import { usePaidAnswer } from '../../platform/paid-answer.ts';
-import { cellContent, PagedResultsHead } from './PageBar.tsx';
-import { FilterRow } from './FilterRow.tsx';
+import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from './PageBar.tsx';
+import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 
 const MAX_FILTERS = 5;
@@ -68,31 +67,14 @@ export function RecordsTab() {
   const fields = useMemo(() => fieldsForKind(catalogItems, kind, sourceId), [catalogItems, kind, sourceId]);
 
   const check = buildRecordSearchQuery({ ...form, kind, sourceId }, fields);
-  const firstRequest = check.ok ? { query: check.query } : null;
 
-  const cursor = run ? pageCursor(run) : undefined;
-  const pageRequest = run ? { query: cursor ? { ...run.first, cursor } : run.first } : null;
-  const page = usePaidAnswer('searchRecords', pageRequest);
-  const envelope = page.query.data?.envelope;
-  const pageData = envelope?.status === 'ok' ? envelope.data : undefined;
-  // "No search matches" may come back as a 404 rather than an empty page; either way it is free.
-  const noMatches = page.query.isError && platErrorOf(page.query.error).code === 'not_found';
+  const paged = usePagedSearch('searchRecords', run, setRun, (query) => ({ query }), readRecordPage);
+  const pageData = paged.data;
   const records = useMemo(() => pageData?.items ?? [], [pageData]);
-  const nextCursor = pageData?.next_cursor ?? envelope?.meta.next_cursor ?? null;
-  const nextRequest = run && nextCursor ? { query: { ...run.first, cursor: nextCursor } } : null;
-  const busy = page.query.fetchStatus === 'fetching';
 
   const runFields = useMemo(() => (run ? fieldsForKind(catalogItems, run.first.kind, '') : []), [catalogItems, run]);
   const columns = useMemo(() => recordColumns(run?.first.kind ?? '', records, runFields), [run, records, runFields]);
   const openRecordData = records.find((record) => record.record_ref === openRecordRef);
-
-  const filters = filterDraftEditor(form.filters, (next) => updateForm({ filters: next }), blankFilterDraft);
-
-  const startSearch = (options: { confirmed?: boolean }) => {
-    if (!check.ok) return;
-    setRun({ first: check.query, cursors: [], page: 0 });
-    void page.buy(options, { query: check.query });
-  };
 
   const closePanel = () => {
     openRecord(null);
@@ -146,52 +128,31 @@ export function RecordsTab() {
           </p>
         )}
 
-        <fieldset className="search-filters stack" disabled={!kindOption}>
-          <legend>
-            Filters <span className="muted">(up to {MAX_FILTERS}, all must hold; field names as the publisher wrote them)</span>
-          </legend>
-          {form.filters.map((draft, index) => (
-            <RecordFilterRow
-              key={draft.id}
-              draft={draft}
-              index={index}
-              fields={fields}
-              problem={problems?.filters[draft.id]}
-              onChange={(patch) => filters.set(draft.id, patch)}
-              onRemove={() => filters.remove(draft.id)}
-            />
-          ))}
-          <AddFilterButton count={form.filters.length} max={MAX_FILTERS} onAdd={filters.add} />
-        </fieldset>
+        <SearchFilters
+          note={`up to ${MAX_FILTERS}, all must hold; field names as the publisher wrote them`}
+          filters={form.filters}
+          setFilters={(filters) => updateForm({ filters })}
+          blank={blankFilterDraft}
+          max={MAX_FILTERS}
+          disabled={!kindOption}
+          row={(draft, index, edit) => (
+            <RecordFilterRow key={draft.id} draft={draft} index={index} fields={fields} problem={problems?.filters[draft.id]} onChange={edit.set} onRemove={edit.remove} />
+          )}
+        />
 
         <SearchFormActions hostRef={runButtonRef} problems={problems?.form}>
-          <ChargeButton
-            operation="searchRecords"
-            request={firstRequest}
+          <PagedSearchButton
+            paged={paged}
+            first={check.ok ? check.query : null}
             label="Search records"
             what={`a page of ${kindOption?.label.toLowerCase() ?? 'records'} in ${jurisdictionName}`}
-            busy={busy}
-            onRun={startSearch}
           />
         </SearchFormActions>
       </form>
 
       {run && (
         <section className="search-results stack" aria-label="Record search results">
-          <PagedResultsHead
-            operation="searchRecords"
-            summary={describeRun(run.first, catalogItems)}
-            run={run}
-            setRun={setRun}
-            page={page}
-            nextRequest={nextRequest}
-            nextCursor={nextCursor}
-            nextWhat="the next page of results"
-            noun="records"
-            busy={busy}
-            hasData={pageData !== undefined && pageData !== null}
-            noMatches={noMatches}
-          />
+          <PagedResultsHead paged={paged} summary={describeRun(run.first, catalogItems)} nextWhat="the next page of results" noun="records" />
           {pageData && (
             <div className={`search-results__body${openRecordData ? ' has-panel' : ''}`}>
               <div ref={tableRef} className="search-results__table">
@@ -223,23 +184,20 @@ export function RecordsTab() {
   );
 }
 
-function RecordFilterRow(props: {
-  draft: RecordFilterDraft;
-  index: number;
-  fields: SourceFieldInfo[];
-  problem: string | undefined;
-  onChange: (patch: Partial<RecordFilterDraft>) => void;
-  onRemove: () => void;
-}) {
+/** Only a whole answer is shown; the next page's cursor is in its data, or else in its meta. */
+function readRecordPage(envelope: IpcResponse<'searchRecords'>['envelope'] | undefined) {
+  const data = envelope?.status === 'ok' ? envelope.data : undefined;
+  return { data, nextCursor: data?.next_cursor ?? envelope?.meta.next_cursor ?? null };
+}
+
+function RecordFilterRow(props: FilterRowProps<RecordFilterDraft> & { fields: SourceFieldInfo[] }) {
   const { draft, fields } = props;
   const field = fields.find((candidate) => candidate.name === draft.field);
   const operators = operatorsFor(field?.type ?? 'unknown');
-  const problemId = `record-filter-problem-${draft.id}`;
-  const n = props.index + 1;
   return (
     <FilterRow
-      n={n}
-      field={draft.field}
+      row={props}
+      idPrefix="record"
       fieldOptions={
         <>
           {/* A field typed before the kind changed stays visible, so nothing typed is lost. */}
@@ -256,17 +214,11 @@ function RecordFilterRow(props: {
         const next = fields.find((candidate) => candidate.name === name);
         props.onChange({ field: name, op: next && operatorsFor(next.type).includes(draft.op) ? draft.op : 'eq' });
       }}
-      op={draft.op}
       operators={operators.includes(draft.op) ? operators : [...operators, draft.op]}
       operatorLabel={operatorLabel}
       onOp={(op) => props.onChange({ op: op === 'gte' ? 'gte' : 'eq' })}
-      value={draft.value}
       type={field?.type}
       textHint="value as published"
-      problem={props.problem}
-      problemId={problemId}
-      onValue={(value) => props.onChange({ value })}
-      onRemove={props.onRemove}
     />
   );
 }

@@ -34,6 +34,7 @@ import {
 } from './resolve-lines.ts';
 import { useSearchStore, type ResolveRun } from './search-store.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 const stopRowKeys = (event: KeyboardEvent) => event.stopPropagation();
 
@@ -52,6 +53,14 @@ function combineMorePages(pages: ReadonlyArray<{ data: unknown; isError: boolean
 
 /** A pasted line as a cell: long text wraps anywhere instead of pushing the other columns off-screen. */
 const lineCell = (value: string) => <span className="mono resolve-line">{value}</span>;
+
+/** Both tables start with the line's number and the pasted line. */
+function pastedLineColumns<R extends { lineNumber: number; value: string }>(lineWidth: string): Column<R>[] {
+  return [
+    { id: 'n', header: '#', text: (row) => String(row.lineNumber), sortValue: (row) => row.lineNumber, align: 'right', width: '3em' },
+    { id: 'value', header: 'Line', text: (row) => row.value, render: (row) => lineCell(row.value), width: lineWidth },
+  ];
+}
 
 export function ResolveTab() {
   const text = useSearchStore((state) => state.resolve.text);
@@ -119,8 +128,7 @@ export function ResolveTab() {
 
   const lineColumns = useMemo<Column<ResolveLine>[]>(
     () => [
-      { id: 'n', header: '#', text: (line) => String(line.lineNumber), sortValue: (line) => line.lineNumber, align: 'right', width: '3em' },
-      { id: 'value', header: 'Line', text: (line) => line.value, render: (line) => lineCell(line.value), width: '40%' },
+      ...pastedLineColumns<ResolveLine>('40%'),
       {
         id: 'scheme',
         header: 'Scheme',
@@ -159,8 +167,7 @@ export function ResolveTab() {
 
   const outcomeColumns = useMemo<Column<OutcomeRow>[]>(
     () => [
-      { id: 'n', header: '#', text: (row) => String(row.lineNumber), sortValue: (row) => row.lineNumber, align: 'right', width: '3em' },
-      { id: 'value', header: 'Line', text: (row) => row.value, render: (row) => lineCell(row.value), width: '16%' },
+      ...pastedLineColumns<OutcomeRow>('16%'),
       {
         id: 'outcome',
         header: 'Outcome',
@@ -270,11 +277,7 @@ export function ResolveTab() {
               <span className="search-field__label">Area</span>
               <select className="input" value={areaUid} onChange={(event) => updateResolve({ areaUid: event.target.value })}>
                 <option value="">Any area</option>
-                {propertyAreas.map((area) => (
-                  <option key={area.areaUid} value={area.areaUid}>
-                    {area.label}
-                  </option>
-                ))}
+                <SelectOptions items={propertyAreas} value={(area) => area.areaUid} label={(area) => area.label} />
               </select>
             </label>
             <p className="muted" id="resolve-help">

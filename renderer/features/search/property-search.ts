@@ -9,7 +9,7 @@ import {
   type V2ProvenanceSource,
 } from '../../../shared/service/index.ts';
 import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
-import { parseLimit, parseNumberText } from './record-search.ts';
+import { parseLimit, parseNumberText, type SearchFormProblems } from './record-search.ts';
 
 export const propertyAreas = [
   { areaUid: 'area_us_dc', label: 'Washington, DC' },
@@ -89,13 +89,7 @@ export interface PropertySearchBody {
   cursor?: string;
 }
 
-export interface PropertyFormProblems {
-  form: string[];
-  filters: Record<string, string>;
-  limit?: string;
-}
-
-export type PropertyBodyCheck = { ok: true; body: PropertySearchBody } | { ok: false; problems: PropertyFormProblems };
+export type PropertyBodyCheck = { ok: true; body: PropertySearchBody } | { ok: false; problems: SearchFormProblems };
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -120,7 +114,7 @@ export function propertyFilterOf(draft: PropertyFilterDraft): PropertySearchBody
 }
 
 export function buildPropertySearchBody(form: PropertySearchForm): PropertyBodyCheck {
-  const problems: PropertyFormProblems = { form: [], filters: {} };
+  const problems: SearchFormProblems = { form: [], filters: {} };
   if (form.areaUid === '') problems.form.push('Choose an area.');
   const filters: PropertySearchBody['filters'] = [];
   for (const draft of form.filters) {

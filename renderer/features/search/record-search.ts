@@ -147,7 +147,8 @@ export interface RecordSearchQuery {
   cursor?: string;
 }
 
-export interface RecordFormProblems {
+/** What to fix in a Records or Properties search form before it can be sent. */
+export interface SearchFormProblems {
   /** Problems of the form as a whole (no kind chosen, filter text too long). */
   form: string[];
   /** By filter draft id. */
@@ -155,7 +156,7 @@ export interface RecordFormProblems {
   limit?: string;
 }
 
-export type RecordQueryCheck = { ok: true; query: RecordSearchQuery } | { ok: false; problems: RecordFormProblems };
+export type RecordQueryCheck = { ok: true; query: RecordSearchQuery } | { ok: false; problems: SearchFormProblems };
 
 /**
  * The contract refuses `{gte: "<date>"}` (only numbers), so "at least" on a date field is offered
@@ -222,7 +223,7 @@ export function conditionOf(draft: RecordFilterDraft, fields: readonly SourceFie
 
 /** The first page's query for a form, or every problem that stops it from being sent. */
 export function buildRecordSearchQuery(form: RecordSearchForm, fields: readonly SourceFieldInfo[]): RecordQueryCheck {
-  const problems: RecordFormProblems = { form: [], filters: {} };
+  const problems: SearchFormProblems = { form: [], filters: {} };
   const jurisdiction = isJurisdictionCode(form.jurisdiction) ? form.jurisdiction : null;
   if (jurisdiction === null) problems.form.push('Choose a jurisdiction.');
   if (form.kind === '') problems.form.push('Choose a record kind.');

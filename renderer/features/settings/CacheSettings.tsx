@@ -22,6 +22,7 @@ import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { Outcome, SettingsSection } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 export function CacheSettings() {
   const cache = useCacheStatus();
@@ -70,6 +71,21 @@ function CacheStats({ status }: { status: CacheStatus }) {
         <dd>{hitRate(status.hits, status.misses)}</dd>
       </div>
     </dl>
+  );
+}
+
+/** One of the cache's bounds, typed as a whole number. */
+function WholeNumberField(props: { id: string; label: string; error: string | null; value: string; onChange: (text: string) => void }) {
+  return (
+    <TextField
+      id={props.id}
+      label={props.label}
+      error={props.error}
+      inputClassName="settings-input--number"
+      inputMode="numeric"
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value)}
+    />
   );
 }
 
@@ -139,32 +155,12 @@ function CachePolicyForm({ status }: { status: CacheStatus }) {
               value={ttlUnit}
               onChange={(event) => changed((text) => setTtlUnit(text as TtlUnit))(event.target.value)}
             >
-              {(Object.keys(TTL_UNITS) as TtlUnit[]).map((unit) => (
-                <option key={unit} value={unit}>
-                  {unit}
-                </option>
-              ))}
+              <SelectOptions items={Object.keys(TTL_UNITS) as TtlUnit[]} label={(unit) => unit} />
             </select>
           </span>
         </Field>
-        <TextField
-          id={ids.entries}
-          label="Most answers kept"
-          error={errors.entries ?? null}
-          inputClassName="settings-input--number"
-          inputMode="numeric"
-          value={entriesText}
-          onChange={(event) => changed(setEntriesText)(event.target.value)}
-        />
-        <TextField
-          id={ids.size}
-          label="Largest size (MB)"
-          error={errors.size ?? null}
-          inputClassName="settings-input--number"
-          inputMode="numeric"
-          value={sizeText}
-          onChange={(event) => changed(setSizeText)(event.target.value)}
-        />
+        <WholeNumberField id={ids.entries} label="Most answers kept" error={errors.entries ?? null} value={entriesText} onChange={changed(setEntriesText)} />
+        <WholeNumberField id={ids.size} label="Largest size (MB)" error={errors.size ?? null} value={sizeText} onChange={changed(setSizeText)} />
       </div>
       <div className="settings-actions cluster">
         <button type="submit" className="button button--primary" disabled={save.isPending}>

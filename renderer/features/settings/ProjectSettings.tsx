@@ -1,7 +1,7 @@
 // Projects: one per assignment, each with an optional spending cap. The active project is charged
 // for new calls and its cap is enforced; archiving keeps a finished project's history but takes it
 // out of the choices.
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState, type ComponentProps } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IpcRequest, Project } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
@@ -15,6 +15,8 @@ import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { Outcome, SettingsSection, UsdField } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
+import { spentAndCapColumns } from '../../components/project-columns.ts';
+import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 interface ProjectRow extends Project {
   active: boolean;
@@ -63,14 +65,7 @@ export function ProjectSettings() {
         </>
       ),
     },
-    { id: 'spent', header: 'Spent', align: 'right', text: (row) => formatUsd(row.spentMicroUsd), sortValue: (row) => row.spentMicroUsd },
-    {
-      id: 'cap',
-      header: 'Cap',
-      align: 'right',
-      text: (row) => (row.capMicroUsd === null ? 'No cap' : formatUsd(row.capMicroUsd)),
-      sortValue: (row) => row.capMicroUsd,
-    },
+    ...spentAndCapColumns<ProjectRow>((row) => row.spentMicroUsd),
     { id: 'created', header: 'Created', text: (row) => formatDay(row.createdAt), sortValue: (row) => row.createdAt },
     {
       id: 'edit',
@@ -102,11 +97,7 @@ export function ProjectSettings() {
             onChange={(event) => setActive.mutate(event.target.value === '' ? null : event.target.value)}
           >
             <option value="">No project</option>
-            {open.map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.name}
-              </option>
-            ))}
+            <SelectOptions items={open} value={(project) => project.id} label={(project) => project.name} />
           </select>
         </Field>
       </div>
@@ -124,6 +115,11 @@ export function ProjectSettings() {
       {editing && <ProjectEditor key={editing.id} project={editing} onClose={() => setEditingId(null)} />}
     </SettingsSection>
   );
+}
+
+/** A project's name, as typed when creating the project and when changing it. */
+function ProjectNameField(props: Omit<ComponentProps<typeof TextField>, 'wide' | 'inputClassName'>) {
+  return <TextField {...props} wide inputClassName="settings-input--name" />;
 }
 
 function CreateProjectForm() {
@@ -165,12 +161,10 @@ function CreateProjectForm() {
       onSubmit={submit}
     >
       <div className="settings-row">
-        <TextField
+        <ProjectNameField
           id={ids.name}
           label="New project"
           error={errors.name ?? null}
-          wide
-          inputClassName="settings-input--name"
           placeholder="e.g. 1234 Main St appraisal"
           value={name}
           onChange={(event) => {
@@ -263,12 +257,10 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
         {project.active && <span className="badge settings-badge settings-badge--active">Active</span>}
       </h3>
       <div className="settings-row">
-        <TextField
+        <ProjectNameField
           id={ids.name}
           label="Name"
           error={errors.name ?? null}
-          wide
-          inputClassName="settings-input--name"
           value={name}
           autoFocus
           onChange={(event) => setName(event.target.value)}

@@ -175,31 +175,35 @@ export function ttlToForm(seconds: number): { amount: string; unit: TtlUnit } {
 const WHOLE = /^\d{1,12}$/;
 const plainNumber = (text: string) => text.trim().replace(/[,_\s]/g, '');
 
+/** A whole number as typed (thousands separators allowed) times `unit`, the product within `min`..`max`. */
+function parseWholeTimes(text: string, unit: number, min: number, max: number, errors: { notWhole: string; outOfRange: string }): Parsed<number> {
+  const plain = plainNumber(text);
+  if (!WHOLE.test(plain)) return { ok: false, error: errors.notWhole };
+  const value = Number(plain) * unit;
+  if (value < min || value > max) return { ok: false, error: errors.outOfRange };
+  return { ok: true, value };
+}
+
 export function parseTtl(amount: string, unit: TtlUnit): Parsed<number> {
-  const text = plainNumber(amount);
-  if (!WHOLE.test(text)) return { ok: false, error: 'Keep free answers for: enter a whole number.' };
-  const seconds = Number(text) * TTL_UNITS[unit];
-  if (seconds < MIN_TTL_SECONDS || seconds > MAX_TTL_SECONDS) {
-    return { ok: false, error: 'Keep free answers for: from 1 minute to 365 days.' };
-  }
-  return { ok: true, value: seconds };
+  return parseWholeTimes(amount, TTL_UNITS[unit], MIN_TTL_SECONDS, MAX_TTL_SECONDS, {
+    notWhole: 'Keep free answers for: enter a whole number.',
+    outOfRange: 'Keep free answers for: from 1 minute to 365 days.',
+  });
 }
 
 export function parseMaxEntries(text: string): Parsed<number> {
-  const value = plainNumber(text);
-  if (!WHOLE.test(value)) return { ok: false, error: 'Most answers kept: enter a whole number.' };
-  const entries = Number(value);
-  if (entries < MIN_ENTRIES || entries > MAX_ENTRIES) return { ok: false, error: 'Most answers kept: from 10 to 1,000,000.' };
-  return { ok: true, value: entries };
+  return parseWholeTimes(text, 1, MIN_ENTRIES, MAX_ENTRIES, {
+    notWhole: 'Most answers kept: enter a whole number.',
+    outOfRange: 'Most answers kept: from 10 to 1,000,000.',
+  });
 }
 
 /** The size bound in MiB, as the person types it; the core takes bytes. */
 export function parseMaxMebibytes(text: string): Parsed<number> {
-  const value = plainNumber(text);
-  if (!WHOLE.test(value)) return { ok: false, error: 'Largest cache size: enter a whole number of MB.' };
-  const mib = Number(value);
-  if (mib < MIN_MIB || mib > MAX_MIB) return { ok: false, error: 'Largest cache size: from 1 MB to 10,240 MB (10 GB).' };
-  return { ok: true, value: mib * MIB };
+  return parseWholeTimes(text, MIB, MIN_MIB * MIB, MAX_MIB * MIB, {
+    notWhole: 'Largest cache size: enter a whole number of MB.',
+    outOfRange: 'Largest cache size: from 1 MB to 10,240 MB (10 GB).',
+  });
 }
 
 export function bytesToMebibytesText(bytes: number): string {

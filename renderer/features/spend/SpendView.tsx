@@ -8,6 +8,7 @@ import { callPlat } from '../../platform/plat.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Money } from '../../components/Money.tsx';
+import { spentAndCapColumns } from '../../components/project-columns.ts';
 import { useBudgets, useProjects } from '../../platform/core-queries.ts';
 import { ledgerPageQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { downloadTextFile } from '../../components/download.ts';
@@ -152,14 +153,7 @@ const projectSpendColumns: Column<ProjectSpendRow>[] = [
         </>
       ),
   },
-  { id: 'spent', header: 'Spent', align: 'right', text: (row) => formatUsd(row.microUsd), sortValue: (row) => row.microUsd },
-  {
-    id: 'cap',
-    header: 'Cap',
-    align: 'right',
-    text: (row) => (row.capMicroUsd === null ? 'No cap' : formatUsd(row.capMicroUsd)),
-    sortValue: (row) => row.capMicroUsd,
-  },
+  ...spentAndCapColumns<ProjectSpendRow>((row) => row.microUsd),
   {
     id: 'left',
     header: 'Left',
