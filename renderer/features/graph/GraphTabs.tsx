@@ -7,7 +7,7 @@ const TABS: Array<{ id: GraphTab; label: string }> = [
   { id: 'runsheet', label: 'Runsheet' },
 ];
 
-/** The graph's three ways of showing it, as the app's ARIA tabs with the graph's own look (`.graph-tabs`). */
+/** The graph's three ways of showing it, as the app's tabs. */
 export function GraphTabs({ tab, onChange }: { tab: GraphTab; onChange: (tab: GraphTab) => void }) {
-  return <Tabs label="Graph shown as" idPrefix="graph" tabs={TABS} active={tab} onChange={onChange} classPrefix="graph-tabs" />;
+  return <Tabs label="Graph shown as" idPrefix="graph" tabs={TABS} active={tab} onChange={onChange} />;
 }
