@@ -21,8 +21,9 @@ import { OnDemandChromiumPrinter } from './on-demand-printer.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-// `npm start` runs this host with 1 MB semi-spaces (package.json): it only relays calls, and stays
-// under 150 MB after 1,000 of them (`npm run bench -- memory`). The service's own cap is launch.ts's.
+// `npm start` runs this host with 1 MB semi-spaces and V8's --optimize-for-size (package.json): it
+// only relays calls, and stays near 130 MB after 1,000 of them (`npm run bench -- memory`; about
+// 140–156 MB without the size flag). The service's own settings are launch.ts's.
 
 export async function runBrowserHost(argv: string[]): Promise<void> {
   const { values } = parseArgs({
