@@ -12,7 +12,7 @@ beforeEach(() => {
   mkdirSync(path.join(dir, 'src', 'nested'), { recursive: true });
   writeFileSync(path.join(dir, 'src', 'a.ts'), 'export const a = 1;\n');
   writeFileSync(path.join(dir, 'src', 'nested', 'b.ts'), 'export const b = 2;\n');
-  target = { name: 'the test build', inputs: [path.join(dir, 'src')], output: path.join(dir, 'out', 'index.html'), stamp: path.join(dir, '.out-inputs') };
+  target = { name: 'the test build', flag: '--test-only', inputs: [path.join(dir, 'src')], output: path.join(dir, 'out', 'index.html'), stamp: path.join(dir, '.out-inputs') };
 });
 
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,6 +11,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export interface BuildTarget {
   /** What is built, for messages. */
   name: string;
+  /** The scripts/build.ts flag that builds this target alone (several may be given). */
+  flag: string;
   /** Files and folders (relative to the project root, or absolute) whose content the build depends on. */
   inputs: string[];
   /** A file the build writes, which must be there for the build to count. */
@@ -23,6 +25,7 @@ export interface BuildTarget {
 export function rendererTarget(outDir = process.env.PLAT_RENDERER_OUT ?? path.join(root, 'dist', 'renderer')): BuildTarget {
   return {
     name: 'the renderer',
+    flag: '--renderer-only',
     inputs: ['renderer', 'shared', 'assets/map', 'vite.config.ts', 'package-lock.json'],
     output: path.join(outDir, 'index.html'),
     // Beside the folder, not in it: the folder is served as it is.
@@ -32,6 +35,7 @@ export function rendererTarget(outDir = process.env.PLAT_RENDERER_OUT ?? path.jo
 
 export const electronTarget: BuildTarget = {
   name: 'the Electron bundles',
+  flag: '--electron-only',
   inputs: ['electron', 'shared', 'package-lock.json'],
   output: path.join(root, 'dist', 'electron', 'main.cjs'),
   stamp: path.join(root, 'dist', '.electron-inputs'),
@@ -40,6 +44,7 @@ export const electronTarget: BuildTarget = {
 /** The embedded service as the browser host runs it: one bundle, so no types are stripped as it loads. */
 export const serviceTarget: BuildTarget = {
   name: 'the embedded service',
+  flag: '--service-only',
   inputs: ['electron/local-service', 'shared', 'package-lock.json'],
   output: path.join(root, 'dist', 'service', 'local-service.cjs'),
   stamp: path.join(root, 'dist', '.service-inputs'),

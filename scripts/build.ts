@@ -54,16 +54,16 @@ async function buildService(): Promise<void> {
 }
 
 const builds = [
-  { flag: '--renderer-only', name: rendererTarget().name, build: buildRenderer },
-  { flag: '--electron-only', name: electronTarget.name, build: buildElectron },
-  { flag: '--service-only', name: serviceTarget.name, build: buildService },
+  { target: rendererTarget(), build: buildRenderer },
+  { target: electronTarget, build: buildElectron },
+  { target: serviceTarget, build: buildService },
 ];
 
 if (import.meta.main) {
   const started = performance.now();
-  const picked = builds.filter(({ flag }) => process.argv.includes(flag));
+  const picked = builds.filter(({ target }) => process.argv.includes(target.flag));
   const chosen = picked.length === 0 ? builds : picked;
   for (const { build } of chosen) await build();
-  const built = chosen.map(({ name }) => name).join(', ').replace(/, ([^,]*)$/, ' and $1');
+  const built = chosen.map(({ target }) => target.name).join(', ').replace(/, ([^,]*)$/, ' and $1');
   console.log(`Built ${built} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -38,11 +38,11 @@ function fetchElectron(): string | null {
  * Builds what is out of date in a child process (scripts/build.ts), so this process, which goes on to
  * serve the app, never loads a bundler; exits as the build did when it fails.
  */
-function ensureBuilt(targets: Array<{ target: BuildTarget; flag: string }>): void {
-  const stale = targets.filter(({ target }) => !isCurrent(target));
+function ensureBuilt(targets: BuildTarget[]): void {
+  const stale = targets.filter((target) => !isCurrent(target));
   if (stale.length === 0) return;
-  console.log(`Building ${stale.map(({ target }) => target.name).join(' and ')}…`);
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.ts'), ...stale.map(({ flag }) => flag)], { cwd: root, stdio: 'inherit' });
+  console.log(`Building ${stale.map((target) => target.name).join(' and ')}…`);
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.ts'), ...stale.map((target) => target.flag)], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -60,15 +60,15 @@ async function main(): Promise<void> {
     reason = 'there is no display to open a window on';
   }
 
-  const renderer = { target: rendererTarget(), flag: '--renderer-only' };
+  const renderer = rendererTarget();
   if (binary) {
-    ensureBuilt([renderer, { target: electronTarget, flag: '--electron-only' }]);
+    ensureBuilt([renderer, electronTarget]);
     // Plat's own flags (e.g. --start-fresh) go on to the app.
     const child = spawn(binary, [root, ...process.argv.slice(2).filter((arg) => arg !== '--browser')], { stdio: 'inherit' });
     child.on('exit', (code) => process.exit(code ?? 0));
     return;
   }
-  ensureBuilt([renderer, { target: serviceTarget, flag: '--service-only' }]);
+  ensureBuilt([renderer, serviceTarget]);
   console.log(`Electron is not available (${reason ?? 'no binary'}), so Plat starts in the browser host instead.`);
   const { runBrowserHost } = await import('../electron/host/host-main.ts');
   await runBrowserHost([...process.argv.slice(2).filter((arg) => arg !== '--browser'), '--service-entry', serviceTarget.output]);
