@@ -58,7 +58,9 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
       launchLocalService: ({ stateDbPath }) =>
         launchLocalService({
           dbPath: stateDbPath,
-          ...(values['service-entry'] === undefined ? {} : { entry: values['service-entry'], sampleDbPath: path.join(root, 'assets', 'sample-data', 'sample.db') }),
+          // Said, not left to the service's default: a bundle cannot find assets/ from where it lies.
+          sampleDbPath: path.join(root, 'assets', 'sample-data', 'sample.db'),
+          ...(values['service-entry'] === undefined ? {} : { entry: values['service-entry'] }),
           ...(verbose ? { onLog: (line) => console.error(`[service] ${line}`) } : {}),
         }),
       // The host checks the launch token and Origin before anything reaches the dispatcher.
