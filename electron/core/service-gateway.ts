@@ -446,7 +446,8 @@ export class ServiceGateway {
         // paid for; it is only not cached.
         booked = close(answerOf(outcome));
       }
-      const charged = booked.totalChargeMicroUsd;
+      await this.#measureMarked(service, booked);
+      const charged = this.#o.ledger.get(booked.callId)?.totalChargeMicroUsd ?? booked.totalChargeMicroUsd;
       closed = true;
       if (owedKey !== undefined && cacheKey) this.#owedKeys.delete(cacheKey);
       // A free answer's copy only saves a round trip, so it is kept just after the answer goes back.
@@ -485,6 +486,7 @@ export class ServiceGateway {
         if ((error.mayHaveCharged || unreadable) && idempotencyKey !== null && cacheKey) this.#owedKeys.set(cacheKey, idempotencyKey);
         if (callId !== null && error.mayHaveCharged && !error.cancelled) throw await this.#lostAnswerFailure(service, callId, error);
         if (unreadable) throw await this.#unreadableAnswerFailure(service, closedCall.callId, error);
+        await this.#measureMarked(service, closedCall);
         throw PlatFailure.from(error.platError);
       }
       // Plat itself failed around the call. If the answer was not booked yet, whether the service
@@ -528,6 +530,17 @@ export class ServiceGateway {
     const what = (error.platError.message.split(' — ')[0] ?? error.platError.message).replace(/[\s.;:]+$/, '');
     const next = replayable ? 'try again: the same request is replayed free, never charged twice' : 'trying again may be charged again (this request cannot be replayed)';
     return PlatFailure.from({ code: error.platError.code, message: `${what}. The service may have charged for this call — ${next}`, retryable: true });
+  }
+
+  /**
+   * A row whose charge header Plat could not take as sent (not an amount, or a charge on a failed
+   * call) waits for a balance to book what the service really took. An answer without one (the
+   * service sends none on errors) gets it now, with one free call, so the totals never carry a
+   * charge the balance does not show.
+   */
+  async #measureMarked(service: ActiveService, closedCall: ClosedCall): Promise<void> {
+    if (!closedCall.chargeCheck || closedCall.callId === 0) return;
+    if (this.#o.ledger.get(closedCall.callId)?.reconciled === false) await this.#establishBaseline(service);
   }
 
   /**
