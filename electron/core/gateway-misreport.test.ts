@@ -147,3 +147,24 @@ describe('a 200 whose body is off the contract', () => {
     expect(chargesFor('plat-unreadable-other-tab')).toEqual([]);
   });
 });
+
+describe('headers of the wrong type everywhere', () => {
+  it('shows the answer, reads the balance with a free call, and books the drop on the call: nothing lost, nothing internal', async () => {
+    const { gateway, ledger } = build(isSummary, ({ headers }) => {
+      headers.set('X-Svc-Charged-Micro-USD', 'NaN');
+      headers.set('X-Svc-Balance-Micro-USD', 'lots');
+      headers.set('X-Svc-Replayed', 'maybe');
+      headers.set('X-RateLimit-Remaining', '-3');
+      return { headers };
+    });
+    await gateway.call({ operation: 'v4.catalog', parts: { query: {} } });
+    const before = balance();
+    const answer = await gateway.call({ operation: 'v4.summary', parts: { path: { q_id: property(26) } }, actionId: 'wrong-types' });
+    expect((answer.envelope as { status: string }).status).toBe('ok');
+    expect(answer.billing).toMatchObject({ chargedMicroUsd: before - balance(), replayed: false, balanceMicroUsd: null });
+    const row = ledger.list({ limit: 10 }).find((entry) => entry.idempotencyKey === 'plat-wrong-types');
+    expect(row).toMatchObject({ status: 'succeeded', chargeHeader: 'NaN', chargeCheck: 'unreadable', reconciled: true, totalChargeMicroUsd: 100_000 });
+    expect(gateway.spend()).toMatchObject({ allTimeMicroUsd: 100_000, allTimeNetMicroUsd: before - balance() });
+    expect(adjustmentRows(ledger)).toEqual([]);
+  });
+});

@@ -311,3 +311,15 @@ describe('a charge whose answer was lost before a plain failure', () => {
     expect(h.ledger.totals({ sessionId: 'sess_1' }).allTimeMicroUsd).toBe(SUMMARY);
   });
 });
+
+describe('a call whose answer carried no readable balance', () => {
+  it('is measured by the free call after it, and the drop is booked on it, not as an unattributed row', () => {
+    const h = harnessAtBalance(25_000_000);
+    const callId = h.begin();
+    h.ledger.recordAnswer(callId, ok(0, 0, { chargedMicroUsd: null, chargeHeader: 'NaN', balanceAfterMicroUsd: null }));
+    expect(h.ledger.get(callId)).toMatchObject({ reconciled: false, chargeCheck: 'unreadable' });
+    observe(h, 24_900_000);
+    expect(h.ledger.get(callId)).toMatchObject({ reconciled: true, totalChargeMicroUsd: SUMMARY, chargeCheck: 'unreadable' });
+    expect(adjustmentRows(h.ledger)).toEqual([]);
+  });
+});

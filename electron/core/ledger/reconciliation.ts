@@ -166,7 +166,9 @@ export function reconcileWindow(db: DatabaseSync, window: readonly WindowAnswer[
   if (gap === 0) return { closed: true, changed, attributed };
 
   // The one call that can have moved the balance in this window, when there is exactly one.
-  const mover = !ambiguous && moving.length === 1 ? calls.find((call) => call.id === lastMoving?.callId) : undefined;
+  // Its own answer may lack a balance (a header of the wrong type): a free call after it measures it.
+  const movers = window.filter((answer) => answer.movesBalance);
+  const mover = !ambiguous && movers.length === 1 ? calls.find((call) => call.id === movers[0]?.callId) : undefined;
   // Marks: why a row's booked charge is not its header as sent.
   const checks = new Map<number, string>();
   const overstated = new Map<number, MicroUsd>();

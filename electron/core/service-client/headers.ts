@@ -45,11 +45,13 @@ export function readServiceHeaders(status: number, headers: HttpAnswer['headers'
   };
 }
 
+// Each field of a service's error object is read on its own: one of the wrong type (a numeric
+// code, a retry hint in words) is left out rather than costing the service's message.
 export const ServiceErrorBodySchema = z.looseObject({
   error: z.looseObject({
-    code: z.string().optional(),
-    message: z.string().optional(),
-    retry_after_seconds: z.int().min(0).nullable().optional(),
+    code: z.string().optional().catch(undefined),
+    message: z.string().optional().catch(undefined),
+    retry_after_seconds: z.int().min(0).nullable().optional().catch(undefined),
   }),
 });
 // An id the ledger can keep: an empty or oversized one is treated as absent, not as a broken answer.

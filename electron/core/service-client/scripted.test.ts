@@ -125,6 +125,14 @@ describe('ServiceClient with a scripted fetch', () => {
     }
   });
 
+  it("keeps the service's error message when another field of its error object has the wrong type", async () => {
+    const body = { error: { code: 400, message: 'Unknown filter field ssl; fields are SSL, OWNERNAME', retry_after_seconds: 'soon' } };
+    const script = scripted(() => jsonResponse(400, body));
+    const error = await caught(scriptedClient(script.fetch, new FakeTime(0)).call('v4.summary', { path: { q_id: QID } }));
+    expect(error.platError.code).toBe('invalid_request');
+    expect(error.platError.message).toMatch(/^Unknown filter field ssl; fields are SSL, OWNERNAME — /);
+  });
+
   it('says what is wrong with a 2xx answer it cannot read', async () => {
     const script = scripted((init) => jsonResponse(200, { ...v4Ok(sentHeader(init, 'Idempotency-Key') ?? '', {}), meta: undefined }, okHeaders));
     const error = await caught(scriptedClient(script.fetch, new FakeTime(0)).call('v4.summary', { path: { q_id: QID } }));
