@@ -446,8 +446,7 @@ export class ServiceGateway {
         // paid for; it is only not cached.
         booked = close(answerOf(outcome));
       }
-      await this.#measureMarked(service, booked);
-      const charged = this.#o.ledger.get(booked.callId)?.totalChargeMicroUsd ?? booked.totalChargeMicroUsd;
+      const charged = (await this.#measureMarked(service, booked)) ?? booked.totalChargeMicroUsd;
       closed = true;
       if (owedKey !== undefined && cacheKey) this.#owedKeys.delete(cacheKey);
       // A free answer's copy only saves a round trip, so it is kept just after the answer goes back.
@@ -479,7 +478,6 @@ export class ServiceGateway {
         // No answer at all, or a failure after an attempt whose answer was lost: the row stays
         // pending (a candidate for what the balance shows, replayed at the next start).
         const closedCall = close(answerOfFailure(error));
-        closed = true;
         // A 2xx Plat could not read was done (and maybe charged) by the service, which keeps its
         // answer under the key: asked again, from any action, the request is a free replay.
         const unreadable = isUnreadableAnswer(error) && !error.mayHaveCharged && !error.cancelled;
@@ -536,11 +534,14 @@ export class ServiceGateway {
    * A row whose charge header Plat could not take as sent (not an amount, or a charge on a failed
    * call) waits for a balance to book what the service really took. An answer without one (the
    * service sends none on errors) gets it now, with one free call, so the totals never carry a
-   * charge the balance does not show.
+   * charge the balance does not show. Returns what the row books once measured, or null.
    */
-  async #measureMarked(service: ActiveService, closedCall: ClosedCall): Promise<void> {
-    if (!closedCall.chargeCheck || closedCall.callId === 0) return;
-    if (this.#o.ledger.get(closedCall.callId)?.reconciled === false) await this.#establishBaseline(service);
+  async #measureMarked(service: ActiveService, closedCall: ClosedCall): Promise<number | null> {
+    // A row kept in memory (a full disk) is booked when it is written; nothing to measure yet.
+    if (!closedCall.chargeCheck || closedCall.callId === 0 || closedCall.unsaved) return null;
+    if (this.#o.ledger.get(closedCall.callId)?.reconciled !== false) return null;
+    await this.#establishBaseline(service);
+    return this.#o.ledger.get(closedCall.callId)?.totalChargeMicroUsd ?? null;
   }
 
   /**
