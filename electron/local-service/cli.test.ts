@@ -109,6 +109,17 @@ describe('service CLI process', () => {
     expect(second.keys).toEqual(first.keys);
   });
 
+  it('runs the second service with --dialect independent and its misreport flags', async () => {
+    const logs: string[] = [];
+    const service = kit.track(await launchLocalService({ dialect: 'independent', chargeHeader: 'garbage', onLog: (line) => logs.push(line) }));
+    const res = await fetch(`${service.url}/api/v4/catalog?source_id=dc_otr_sale`, { headers: { Authorization: `Bearer ${service.keys.active}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { items: Array<{ fields: Record<string, unknown> }> } };
+    expect(body.data.items[0]?.fields['SALEPRICE']).toEqual({ data_type: 'money', label: 'Sale price' });
+    expect(res.headers.get('X-Svc-Charged-Micro-USD')).toBe('about 20 cents');
+    expect(logs.join('\n')).toMatch(/dialect independent.*MISREPORTING: charge header garbage/);
+  });
+
   it('rejects with the reason when the child exits before announcing', async () => {
     await expect(launchLocalService({ faultRate: 3 })).rejects.toThrow(/failed to start.*\n?.*exit code 2[\s\S]*--fault-rate/);
   });
