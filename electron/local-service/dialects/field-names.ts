@@ -68,16 +68,18 @@ function storeNamesOf(sources: readonly SampleSource[]): Map<string, string> {
  * The request with its filter keys in the store's names. A key the dialect does not name (the
  * embedded `ssl`, say) is a 400 listing the names it does.
  */
-export function searchRequestIn(request: OperationRequest, store: SampleStore): OperationRequest {
+export function searchRequestIn(request: OperationRequest, store: SampleStore): { request: OperationRequest; storeToDialect: Map<string, string> } {
+  const unchanged = { request, storeToDialect: new Map<string, string>() };
   const query = V4SearchQuerySchema.parse(queryObject(request.query));
-  if (query.filter === undefined || query.filter.conditions.length === 0) return request;
+  if (query.filter === undefined || query.filter.conditions.length === 0) return unchanged;
   const { sourceId } = query.filter;
   const sources = store
     .listSources({ jurisdiction: query.jurisdiction, kind: query.kind })
     .filter((source) => sourceId === undefined || source.source_id === sourceId);
   // No source: the embedded search answers (unknown kind 400, nothing published 404).
-  if (sources.length === 0) return request;
+  if (sources.length === 0) return unchanged;
   const names = storeNamesOf(sources);
+  const storeToDialect = new Map<string, string>();
   const conditions = query.filter.conditions.map((condition): SearchCondition => {
     const storeName = names.get(condition.field);
     if (storeName === undefined) {
@@ -87,11 +89,30 @@ export function searchRequestIn(request: OperationRequest, store: SampleStore): 
         `filter.${condition.field}: ${query.kind} records in ${query.jurisdiction} have no field "${condition.field}"; their fields are ${[...names.keys()].join(', ')}`,
       );
     }
+    storeToDialect.set(storeName, condition.field);
     return { ...condition, field: storeName };
   });
   const rewritten = new URLSearchParams(request.query);
   rewritten.set('filter', encodeSearchFilter({ conditions, ...(sourceId === undefined ? {} : { sourceId }) }));
-  return { ...request, query: rewritten };
+  return { request: { ...request, query: rewritten }, storeToDialect };
+}
+
+/**
+ * Runs the embedded search on the mapped request; a filter refusal it gives (gte on text, say)
+ * names the fields as the caller wrote them, not as the store does.
+ */
+export function searchInDialect(request: OperationRequest, store: SampleStore, search: (mapped: OperationRequest) => OperationResult): OperationResult {
+  const mapped = searchRequestIn(request, store);
+  try {
+    return searchResultOut(search(mapped.request));
+  } catch (error) {
+    if (!(error instanceof ServiceFailure) || error.code !== 'invalid_filter' || mapped.storeToDialect.size === 0) throw error;
+    let message = error.message;
+    for (const [storeName, dialectName] of mapped.storeToDialect) {
+      message = message.replace(new RegExp(`(?<![A-Za-z0-9_])${storeName}(?![A-Za-z0-9_])`, 'g'), dialectName);
+    }
+    throw new ServiceFailure(error.status, error.code, message, { retryable: error.retryable, details: error.details });
+  }
 }
 
 interface SearchItem {

@@ -112,6 +112,21 @@ describe('v4 search in the independent dialect', () => {
     expect(error.message).toContain('SSL, SSLASPUBLISHED');
     expect(error.message).toContain('OWNERNAME');
     expect(debited).toBe(0);
+
+    const gte = await search({ kind: 'ownership', jurisdiction: '11001' }, { OWNERNAME: { gte: 5 } });
+    expect(gte.status).toBe(400);
+    expect((gte.body as { error: { message: string } }).error.message).toMatch(/^filter\.OWNERNAME: .*OWNERNAME is text$/);
+  });
+
+  it('pages with the cursor it gives, filter in its own names', async () => {
+    const params = { kind: 'ownership', jurisdiction: '11001', limit: '2' };
+    const first = V4SearchResponseSchema.parse((await search(params, { USECODE: '11' })).body);
+    if (first.status !== 'ok' || first.data.next_cursor === undefined) throw new Error('expected a second page');
+    const next = V4SearchResponseSchema.parse((await search({ ...params, cursor: first.data.next_cursor }, { USECODE: '11' })).body);
+    if (next.status !== 'ok') throw new Error('expected ok');
+    expect(next.data.items).toHaveLength(2);
+    expect(next.data.items[0]?.record_ref).not.toBe(first.data.items[0]?.record_ref);
+    for (const item of next.data.items) expect((item.data as Json)['USECODE']).toBe('11');
   });
 
   it('answers an empty page free, and a replay free', async () => {

@@ -4,7 +4,7 @@
 // layer around the embedded operations: requests mapped in (filter field names), answers mapped out,
 // charges at the dialect's prices. The operations themselves are not forked.
 import type { LocalOperation, OperationRequest, OperationResult } from '../operation.ts';
-import { catalogResultOut, searchRequestIn, searchResultOut } from './field-names.ts';
+import { catalogResultOut, searchInDialect } from './field-names.ts';
 import { independentCharge } from './prices.ts';
 import { summaryIn, summaryOut } from './summary.ts';
 import { recordQueryOut } from './v3.ts';
@@ -18,7 +18,7 @@ function independent(operation: LocalOperation): LocalOperation {
     const { store } = context;
     switch (operation.name) {
       case 'v4.search':
-        return searchResultOut(operation.handle(searchRequestIn(request, store), context));
+        return searchInDialect(request, store, (mapped) => operation.handle(mapped, context));
       case 'v4.catalog':
         return catalogResultOut(operation.handle(request, context), store);
       case 'v4.summary': {
