@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from './service-client/index.ts';
 import { buildTestGateway, failureOf, useLocalService } from './gateway-test-kit.ts';
 import { adjustmentRows } from './ledger/ledger-test-kit.ts';
+import { startSecondService, type SecondServiceOptions } from '../local-service/second-service-kit.ts';
 
 const local = useLocalService();
 const cleanups: Array<() => void> = [];
@@ -165,6 +166,72 @@ describe('headers of the wrong type everywhere', () => {
     const row = ledger.list({ limit: 10 }).find((entry) => entry.idempotencyKey === 'plat-wrong-types');
     expect(row).toMatchObject({ status: 'succeeded', chargeHeader: 'NaN', chargeCheck: 'unreadable', reconciled: true, totalChargeMicroUsd: 100_000 });
     expect(gateway.spend()).toMatchObject({ allTimeMicroUsd: 100_000, allTimeNetMicroUsd: before - balance() });
+    expect(adjustmentRows(ledger)).toEqual([]);
+  });
+});
+
+describe('against the second service with its misreport flags', () => {
+  async function secondGateway(options: SecondServiceOptions) {
+    const second = await startSecondService(options);
+    cleanups.push(() => void second.close());
+    const client = new ServiceClient({ baseUrl: second.url, getApiKey: () => second.keys.active, sleep: async () => {}, random: () => 0 });
+    const built = buildTestGateway({ client, connectionId: 'second', sessionId: 'second', ledger: { secrets: () => [second.keys.active] } });
+    cleanups.unshift(built.close);
+    await built.gateway.call({ operation: 'v4.catalog', parts: { query: {} } });
+    return { second, ...built };
+  }
+
+  it.each(['inflated', 'negative', 'garbage', 'on-failure'] as const)(
+    '--charge-header %s: the ledger equals the balance drop to the micro-dollar, every lie marked',
+    async (mode) => {
+      const { second, gateway, ledger } = await secondGateway({ dialect: 'independent', chargeHeader: mode });
+      const start = second.balance();
+      for (const offset of [31, 32, 33]) {
+        await gateway.call({ operation: 'v4.summary', parts: { path: { q_id: property(offset) } }, actionId: `${mode}-${offset}` });
+        // A failure the service does not charge (on-failure: it claims to).
+        await failureOf(gateway.call({ operation: 'v4.summary', parts: { path: { q_id: UNKNOWN.replace(/0$/, String(offset % 10)) } }, actionId: `${mode}-missing-${offset}` }));
+      }
+      const drop = start - second.balance();
+      expect(drop).toBe(300_000);
+      expect(gateway.spend()).toMatchObject({ allTimeMicroUsd: drop, allTimeNetMicroUsd: drop, allTimeCreditMicroUsd: 0 });
+      const calls = ledger.list({ limit: 100 }).filter((entry) => entry.operation === 'v4.summary');
+      expect(calls.filter((entry) => entry.status === 'succeeded').map((entry) => entry.totalChargeMicroUsd)).toEqual([100_000, 100_000, 100_000]);
+      expect(calls.filter((entry) => entry.status === 'failed').map((entry) => entry.totalChargeMicroUsd)).toEqual([0, 0, 0]);
+      const marked = calls.filter((entry) => entry.chargeCheck !== null).map((entry) => entry.chargeCheck);
+      expect(marked).toEqual(mode === 'on-failure' ? ['failed_call', 'failed_call', 'failed_call'] : mode === 'inflated' ? ['disagrees', 'disagrees', 'disagrees'] : ['unreadable', 'unreadable', 'unreadable']);
+      expect(adjustmentRows(ledger)).toEqual([]);
+    },
+  );
+
+  it('--invalid-body-every 2: the broken answers are charged, shown as not read, and their retries are free replays', async () => {
+    const { second, gateway, ledger } = await secondGateway({ dialect: 'independent', invalidBodyEvery: 2 });
+    const start = second.balance();
+    const outcomes: string[] = [];
+    for (const offset of [41, 42, 43, 44]) {
+      const parts = { path: { q_id: property(offset) } };
+      const actionId = `broken-${offset}`;
+      const first = await gateway.call({ operation: 'v4.summary', parts, actionId }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (first === null) {
+        outcomes.push('ok');
+        continue;
+      }
+      expect(first).toMatchObject({ platError: { code: 'charged_answer_unreadable', retryable: true } });
+      outcomes.push('unreadable');
+      const retry = await gateway.call({ operation: 'v4.summary', parts, actionId });
+      expect(retry.billing).toMatchObject({ chargedMicroUsd: 0, replayed: true });
+    }
+    expect(outcomes).toEqual(['ok', 'unreadable', 'ok', 'unreadable']);
+    const drop = start - second.balance();
+    expect(drop).toBe(400_000);
+    expect(gateway.spend()).toMatchObject({ allTimeMicroUsd: drop, allTimeNetMicroUsd: drop });
+    const unread = ledger.list({ limit: 100 }).filter((entry) => entry.status === 'failed' && entry.httpStatus === 200);
+    expect(unread.map((entry) => [entry.errorCode, entry.totalChargeMicroUsd])).toEqual([
+      ['malformed_response', 100_000],
+      ['malformed_response', 100_000],
+    ]);
     expect(adjustmentRows(ledger)).toEqual([]);
   });
 });

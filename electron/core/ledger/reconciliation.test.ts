@@ -256,6 +256,16 @@ describe('a service that misreports its charges: the balance drop is the truth',
     expect(adjustmentRows(h.ledger).map((entry) => entry.kind)).toEqual(['credit']);
   });
 
+  it('does not let a plain failure without a balance stand in the way of the next call\'s correction', () => {
+    const h = harnessAtBalance(25_000_000);
+    // A 404 the service did not charge, answered without a balance: its window stays open.
+    h.ledger.recordAnswer(h.begin(), ok(0, 0, { httpStatus: 404, errorCode: 'not_found', chargedMicroUsd: null, balanceAfterMicroUsd: null }));
+    const next = h.begin();
+    h.ledger.recordAnswer(next, ok(300_000, 24_900_000));
+    expect(h.ledger.get(next)).toMatchObject({ totalChargeMicroUsd: SUMMARY, chargeCheck: 'disagrees' });
+    expect(adjustmentRows(h.ledger)).toEqual([]);
+  });
+
   it('writes the mark in the CSV: what the service said, what the balance fell by, what Plat booked', () => {
     const h = harnessAtBalance(25_000_000);
     h.ledger.recordAnswer(h.begin(), ok(500_000, 24_900_000));

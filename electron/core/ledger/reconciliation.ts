@@ -66,6 +66,8 @@ export interface WindowAnswer {
   balance: MicroUsd | null;
   /** Expected cost > 0 or a reported charge > 0: this call's commit can move the balance. */
   movesBalance: boolean;
+  /** A plain failure (non-2xx) that claims no charge: without a balance of its own it is not taken to have moved it. */
+  quietFailure?: boolean;
   sessionId: string;
 }
 
@@ -167,7 +169,7 @@ export function reconcileWindow(db: DatabaseSync, window: readonly WindowAnswer[
 
   // The one call that can have moved the balance in this window, when there is exactly one.
   // Its own answer may lack a balance (a header of the wrong type): a free call after it measures it.
-  const movers = window.filter((answer) => answer.movesBalance);
+  const movers = window.filter((answer) => answer.movesBalance && !(answer.balance === null && answer.quietFailure === true));
   const mover = !ambiguous && movers.length === 1 ? calls.find((call) => call.id === movers[0]?.callId) : undefined;
   // Marks: why a row's booked charge is not its header as sent.
   const checks = new Map<number, string>();

@@ -567,6 +567,12 @@ export class SpendLedger extends ModuleStore {
         balance: answer.httpStatus === null ? null : answer.balanceAfterMicroUsd,
         // A charge header that is not an amount still says the service may have charged.
         movesBalance: entry.expectedCostMicroUsd > 0 || (answer.chargedMicroUsd ?? 0) > 0 || answer.chargeHeader != null,
+        quietFailure:
+          answer.httpStatus !== null &&
+          !answer.outcomeUnknown &&
+          (answer.httpStatus < 200 || answer.httpStatus > 299) &&
+          (answer.chargedMicroUsd ?? 0) === 0 &&
+          answer.chargeHeader == null,
         sessionId: entry.sessionId,
       });
       const reconciled = this.#reconcile(at);
