@@ -1,7 +1,7 @@
 // Publishers' money: dollars, not Plat's micro-USD (those are formatUsd's, in shared/money.ts). An
 // amount keeps the cents its publisher gave: "18402.50" reads "$18,402.50", a whole-dollar 18403
 // reads "$18,403". Plat's own computed dollars (adjustments, totals) are whole: formatDollars.
-import { groupThousands, MINUS } from './number.ts';
+import { groupThousands, MINUS, roundedDigits } from './number.ts';
 
 /** A publisher's amount: its value in dollars and its digits as published (sign apart). */
 export interface PublishedDollars {
@@ -44,4 +44,10 @@ export function formatPublishedAmount(amount: PublishedDollars): string {
 export function formatPublishedDollars(value: number | string): string {
   const amount = readPublishedDollars(value);
   return amount === null ? String(value) : formatPublishedAmount(amount);
+}
+
+/** An amount Plat computed in dollars, to the cent ("$772.52" per sq ft): rounded half up, grouped. */
+export function formatDollarsAndCents(dollars: number): string {
+  const { whole, fraction, zero } = roundedDigits(dollars, 2);
+  return `${dollars < 0 && !zero ? MINUS : ''}$${groupThousands(whole)}.${fraction}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPublishedDollars, readPublishedDollars } from './dollars.ts';
+import { formatDollarsAndCents, formatPublishedDollars, readPublishedDollars } from './dollars.ts';
 import { isMoneyField, isSalePriceField, isYearField, valueKind } from './kind.ts';
 import { formatCount, formatNumber, formatSqft, groupThousands } from './number.ts';
 import { formatPercent } from './percent.ts';
@@ -26,6 +26,12 @@ describe('formatPublishedDollars', () => {
     expect(formatPublishedDollars(-250)).toBe('−$250');
     expect(formatPublishedDollars(0)).toBe('$0');
     expect(formatPublishedDollars(12_000_000_000)).toBe('$12,000,000,000');
+  });
+
+  it('prints an amount Plat computed to the cent', () => {
+    expect(formatDollarsAndCents(772.5164)).toBe('$772.52');
+    expect(formatDollarsAndCents(1234.5)).toBe('$1,234.50');
+    expect(formatDollarsAndCents(-0.001)).toBe('$0.00');
   });
 
   it('returns text that is not an amount as published', () => {
