@@ -113,7 +113,7 @@ describe('gridCsv', () => {
     expect(rowNamed(rows, 'Actual age (year built)')[3]).toBe('Built 1895 (remodeled 2001)');
     expect(rowNamed(rows, 'Date of sale')[3]).toBe('2016-01-19');
     // The export keeps the value as published beside how it reads.
-    const uad = JSON.parse(JSON.stringify(salesComparisonUad(analysis, { assignment: { name: 'a', effectiveDate: '2017-01-01', subjectPropertyRef: 'p' }, generatedAt: '2026-11-23T22:00:00.000Z', appVersion: '0.1.0', workfile }))) as Json;
+    const uad = JSON.parse(JSON.stringify(salesComparisonUad(analysis, { assignment: { name: 'a', effectiveDate: '2017-01-01', subjectRef: 'p' }, generatedAt: '2026-11-23T22:00:00.000Z', appVersion: '0.1.0', workfile }))) as Json;
     expect(uad.salesComparisonApproach.comparables[0].features.salePrice).toMatchObject({ value: '2350000.50', display: '$2,350,000.50' });
   });
 });
