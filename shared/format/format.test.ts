@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDollarsAndCents, formatPublishedDollars, readPublishedDollars } from './dollars.ts';
 import { isMoneyField, isSalePriceField, isYearField, valueKind } from './kind.ts';
-import { formatCount, formatNumber, formatSqft, groupThousands } from './number.ts';
+import { formatCount, formatFixed, formatNumber, formatSqft, groupThousands } from './number.ts';
 import { formatPercent } from './percent.ts';
 import { formatYear } from './year.ts';
 
@@ -64,6 +64,9 @@ describe('numbers', () => {
     expect(formatNumber(-1500)).toBe('−1,500');
     expect(formatCount(1021)).toBe('1,021');
     expect(formatSqft(1546)).toBe('1,546 sq ft');
+    expect(formatFixed(-167642.789, 2)).toBe('−167,642.79');
+    expect(formatFixed(0.87, 3)).toBe('0.870');
+    expect(formatFixed(-0.0001, 2)).toBe('0.00');
   });
 
   it('agrees with Intl en-US on grouping and rounding', () => {

@@ -47,3 +47,10 @@ export function formatCount(value: number): string {
 export function formatSqft(value: number): string {
   return `${formatNumber(value)} sq ft`;
 }
+
+/** A statistic to exactly `digits` decimals, grouped, − for negatives: "−167,642.79", "0.870". */
+export function formatFixed(value: number, digits: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const { whole, fraction, zero } = roundedDigits(value, digits);
+  return `${value < 0 && !zero ? MINUS : ''}${groupThousands(whole)}${fraction === '' ? '' : `.${fraction}`}`;
+}

@@ -7,6 +7,7 @@ import type { ComparablesGrid, ComparablesMap, ComparablesSection, ComparablesSe
 import { rateLabels } from '../../../shared/comparables/model.ts';
 import { mapRoleLabels } from '../../../shared/comparables/map-spec.ts';
 import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
+import { formatFixed } from '../../../shared/format/number.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
@@ -290,10 +291,8 @@ function RatesTable({ grid }: { grid: ComparablesGrid }) {
   );
 }
 
-const MINUS = '−';
 /** A statistic with grouping and a true minus sign ("−167,642.79"). */
-const decimals = (value: number | null, digits: number): string =>
-  value === null ? '—' : `${value < 0 ? MINUS : ''}${Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+const decimals = (value: number | null, digits: number): string => (value === null ? '—' : formatFixed(value, digits));
 
 function RegressionView({ support, unaddressed, context }: { support: NonNullable<ComparablesSection['support']>; unaddressed: ReadonlySet<string>; context: ValueContext }) {
   const groups = excludedGroups(support.excluded, unaddressed);
