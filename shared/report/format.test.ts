@@ -69,6 +69,10 @@ describe('formatDollars (shared/money.ts)', () => {
     expect(formatDollars(0)).toBe('$0');
     // Beyond micro-USD's exact range (over $9 billion) it still formats: these are dollars, not micro-USD.
     expect(formatDollars(12_000_000_000)).toBe('$12,000,000,000');
+    // Plat's computed whole dollars: rounded half away from zero, negatives with a real minus.
+    expect(formatDollars(2.5)).toBe('$3');
+    expect(formatDollars(-1666.5)).toBe('−$1,667');
+    expect(formatDollars(-0.4)).toBe('$0');
   });
 });
 

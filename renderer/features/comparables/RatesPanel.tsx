@@ -4,7 +4,8 @@
 // coefficient with its interval, the sales used (each cited) and the sales left out and why.
 import { useState } from 'react';
 import { rateKeys, rateLabels, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
-import { formatDollars } from '../../../shared/money.ts';
+import { formatDay } from '../../../shared/format-date.ts';
+import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { CitationChips, type CitationIndex } from './CitedCell.tsx';
 import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
 import './rates.css';
@@ -157,7 +158,7 @@ export function SupportDetails({ support, index }: { support: RegressionSupport;
           <ul className="comps-details__list" aria-label="Sales the regression used">
             {support.salesUsed.map((sale) => (
               <li key={sale.id}>
-                {sale.address} · {formatDollars(sale.priceDollars)} · {sale.saleDate ?? 'no date'}
+                {sale.address} · {formatPublishedDollars(sale.priceDollars)} · {sale.saleDate === null ? 'no date' : formatDay(sale.saleDate)}
                 <CitationChips ids={sale.citationIds} index={index} />
               </li>
             ))}

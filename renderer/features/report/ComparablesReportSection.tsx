@@ -7,6 +7,8 @@ import type { ComparablesGrid, ComparablesMap, ComparablesSection, ComparablesSe
 import { rateLabels } from '../../../shared/comparables/model.ts';
 import { mapRoleLabels } from '../../../shared/comparables/map-spec.ts';
 import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
+import { formatDay } from '../../../shared/format-date.ts';
+import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { formatFixed } from '../../../shared/format/number.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
@@ -330,8 +332,8 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
           {support.salesUsed.map((sale) => (
             <tr key={sale.id}>
               <td>{sale.address}</td>
-              <td className="report-nowrap">{sale.saleDate ?? 'No sale date'}</td>
-              <td className="report-num">{formatDollars(sale.priceDollars)}</td>
+              <td className="report-nowrap">{sale.saleDate === null ? 'No sale date' : formatDay(sale.saleDate)}</td>
+              <td className="report-num">{formatPublishedDollars(sale.priceDollars)}</td>
               <td>
                 <Markers citationIds={sale.citationIds} context={context} />
               </td>
