@@ -94,6 +94,13 @@ describe('valueKind: which field holds what, decided by its name', () => {
     expect(isSalePriceField('assessed_value')).toBe(false);
     expect(valueKind('assessment_year')).toBe('year');
     expect(valueKind('land_area_sqft')).toBe('area');
-    expect(valueKind('ssl')).toBe('other');
+    expect(valueKind('ssl')).toBe('identifier');
+    expect(valueKind('ACCOUNTNO')).toBe('identifier');
+    expect(valueKind('OBJECTID')).toBe('identifier');
+    expect(valueKind('permit_number')).toBe('identifier');
+    expect(valueKind('latitude')).toBe('coordinate');
+    expect(valueKind('bedrooms')).toBe('other');
+    // A paid fee is money, not an identifier ending in "id".
+    expect(valueKind('FEESPAID')).toBe('money');
   });
 });

@@ -2,7 +2,7 @@
 // (screen, PDF, CSV, citations.json). Names are compared without case or underscores, so a
 // publisher's `SALEPRICE`, OTR's `last_sale_price` and Plat's `last_sale_price_dollars` read alike.
 
-export type ValueKind = 'money' | 'year' | 'area' | 'other';
+export type ValueKind = 'money' | 'year' | 'area' | 'identifier' | 'coordinate' | 'other';
 
 /** `building.year_built` → `yearbuilt`, `YR_RMDL` → `yrrmdl`: the last path part, lower case, letters and digits only. */
 export function fieldKey(field: string): string {
@@ -39,10 +39,23 @@ export function isSqftField(field: string): boolean {
   return key.endsWith('sqft') || key.endsWith('squarefeet');
 }
 
+/** Identifiers whose names do not end in `_id`, `_no`, `_number`, `_ref` or `_code` (publishers' upper-case names included). */
+const IDENTIFIER_KEYS = new Set(['ssl', 'sslcanonical', 'sslaspublished', 'objectid', 'accountno', 'usecode', 'zip', 'zipcode', 'square', 'suffix', 'lot', 'qid']);
+/** Coordinates: published to the precision the publisher gave, never rounded to two decimals. */
+const COORDINATE_KEYS = new Set(['latitude', 'longitude', 'lat', 'lon', 'lng']);
+
+/** Whether a field holds an identifier (a number in it is a label: never grouped, "12345" not "12,345"). */
+export function isIdentifierField(field: string): boolean {
+  const last = field.split('.').pop() ?? field;
+  return IDENTIFIER_KEYS.has(fieldKey(field)) || /(^|_)(id|no|number|ref|code)$/i.test(last);
+}
+
 /** The kind of value a field holds, by its name. */
 export function valueKind(field: string): ValueKind {
   if (isMoneyField(field)) return 'money';
   if (isYearField(field)) return 'year';
   if (isSqftField(field)) return 'area';
+  if (COORDINATE_KEYS.has(fieldKey(field))) return 'coordinate';
+  if (isIdentifierField(field)) return 'identifier';
   return 'other';
 }

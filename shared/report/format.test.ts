@@ -43,6 +43,13 @@ describe('formatFieldValue: one formatter per kind of value', () => {
   it('formats an area published as text by its kind', () => {
     expect(formatFieldValue('living_area_sqft', '1546')).toBe('1,546 sq ft');
   });
+
+  it('prints identifiers and coordinates as published: never grouped, never rounded', () => {
+    expect(formatFieldValue('account_no', 12345)).toBe('12345');
+    expect(formatFieldValue('OBJECTID', 104233)).toBe('104233');
+    expect(formatFieldValue('latitude', 38.912976)).toBe('38.912976');
+    expect(formatFieldValue('bedrooms', 1234)).toBe('1,234');
+  });
 });
 
 describe('formatFieldValue in the report', () => {

@@ -31,7 +31,8 @@ function moneyText(field: string, value: number | string): string | null {
 
 /**
  * A value as a person reads it, by the kind its field holds: dollars with the cents as published
- * (not micro-USD), areas, years (never grouped), counts, yes/no, dates as dates; "—" for nothing.
+ * (not micro-USD), areas, years and identifiers (never grouped), coordinates as published, counts,
+ * yes/no, dates as dates; "—" for nothing.
  */
 export function formatFieldValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
@@ -46,6 +47,9 @@ export function formatFieldValue(field: string, value: unknown): string {
   } else if (kind === 'area') {
     const number = numberOf(value);
     if (number !== null) return formatSqft(number);
+  } else if (kind === 'identifier' || kind === 'coordinate') {
+    // A label or a position: exactly as published, a number neither grouped nor rounded.
+    return typeof value === 'number' ? String(value) : value;
   }
   // Dates as dates (`2014-01-22T00:00:00.000Z` is 22 January wherever the reader is); other text as written.
   return typeof value === 'number' ? formatNumber(value) : formatDate(value);
