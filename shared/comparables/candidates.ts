@@ -73,8 +73,9 @@ export function readSubject(subjectEnvelope: unknown, cite: Cite): SubjectProper
   const transfer = transferOf(item);
   const transferRefs = strings(transfer?.source_refs);
   const lastDate = text(transfer?.sale_date);
+  const lastDay = lastDate !== null ? formatDay(lastDate) : null;
   const lastPrice = amountOf(transfer?.price_dollars)?.published ?? null;
-  const lastSale = lastDate !== null && lastPrice !== null ? ` (its last recorded sale, ${formatDay(lastDate)} for ${priceDisplay(lastPrice)}, is under prior sales)` : '';
+  const lastSale = lastDate !== null && lastPrice !== null ? ` (its last recorded sale, ${lastDay} for ${priceDisplay(lastPrice)}, is under prior sales)` : '';
   const notSold = `The subject is being appraised, not sold${lastSale}.`;
   const identityRefs = strings(record(record(item.sections)?.identity)?.source_refs);
   const priors = lastDate !== null && lastPrice !== null ? [priorSale(lastDate, lastPrice, transferRefs, index, cite)] : [];
@@ -94,8 +95,8 @@ export function readSubject(subjectEnvelope: unknown, cite: Cite): SubjectProper
       priors.length === 0
         ? 'The subject report gives no recorded sale for the subject.'
         : text(transfer?.sale_type) === 'last_recorded_sale'
-          ? `The sample holds only each lot's last recorded sale (OTR): the subject's, ${lastDate}, is listed; no earlier transfers.`
-          : `The subject report gives one sale, ${lastDate}: earlier transfers are not in the answer.`,
+          ? `The sample holds only each lot's last recorded sale (OTR): the subject's, ${lastDay}, is listed; no earlier transfers.`
+          : `The subject report gives one sale, ${lastDay}: earlier transfers are not in the answer.`,
   };
 }
 
@@ -253,7 +254,7 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
   } else if (isIsoDate(ctx.effectiveDate) && Number.isInteger(criteria.monthsBack) && criteria.monthsBack >= 1) {
     const { fromDate, toDate } = searchWindow(ctx.effectiveDate, criteria.monthsBack);
     if (sale.saleDate < fromDate || sale.saleDate > toDate) {
-      screens.push({ flag: 'outside_window', reason: 'date', note: `Sold ${sale.saleDate}, outside the sale period ${fromDate} to ${toDate}.` });
+      screens.push({ flag: 'outside_window', reason: 'date', note: `Sold ${formatDay(sale.saleDate)}, outside the sale period ${fromDate} to ${toDate}.` });
     }
   }
   if (criteria.sameUseCode && ctx.subjectUseCode && useCode && useCode !== ctx.subjectUseCode) {

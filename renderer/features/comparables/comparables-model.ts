@@ -291,7 +291,7 @@ export function formatPct(pct: number): string {
 /** A rate in its unit: "0.50 %" (per month), "$150" (per sq ft). */
 export function formatRate(key: RateKey, value: number): string {
   if (key === 'timePctPerMonth') return formatPercent(value, 2);
-  return value < 0 ? `−${formatDollars(-value)}` : formatDollars(value);
+  return formatDollars(value);
 }
 
 /** The text a rate's field starts with (what the appraiser would type). */
