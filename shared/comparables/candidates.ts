@@ -43,6 +43,7 @@ import type {
   SubjectProperty,
 } from './model.ts';
 import { livingAreaBand, searchWindow } from './search.ts';
+import { formatCount } from '../format/number.ts';
 
 export { gridRowLabels } from './answer-values.ts';
 
@@ -56,7 +57,6 @@ function okData(envelope: unknown): Json | null {
 }
 
 const transferOf = (item: Json): Json | null => record(record(item.sections)?.transfer);
-const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 // ---------------------------------------------------------------------------------------------
 // The subject
@@ -280,7 +280,7 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
       screens.push({
         flag: 'outside_area_band',
         reason: 'size',
-        note: `Living area ${sqft(gla)}, outside ${wholeNumber.format(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
+        note: `Living area ${sqft(gla)}, outside ${formatCount(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
       });
     }
   }
@@ -395,7 +395,7 @@ export function readCandidates(pages: unknown[], ctx: CandidateContext, cite: Ci
   const stated = total ?? returned;
   if (nextCursor !== null) {
     limitations.push({
-      text: `${wholeNumber.format(returned)} of the ${wholeNumber.format(stated)} sales found are listed: the rest are on further pages, each a further purchase.`,
+      text: `${formatCount(returned)} of the ${formatCount(stated)} sales found are listed: the rest are on further pages, each a further purchase.`,
       citationIds: [],
     });
   }

@@ -11,6 +11,7 @@ import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, 
 import './rates.css';
 import { numeric } from '../../components/table-heading.ts';
 import { DetailsSection, PlainTable } from './DetailsSection.tsx';
+import { formatFixed } from '../../../shared/format/number.ts';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
@@ -120,8 +121,8 @@ function RateField(props: { rateKey: RateKey; value: number | null; source: 'app
   );
 }
 
-const formatNumber = (value: number | null, digits = 0): string =>
-  value === null ? '—' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** A statistic to fixed decimals with a real minus sign, as the report prints it. */
+const formatNumber = (value: number | null, digits = 0): string => (value === null ? '—' : formatFixed(value, digits));
 
 /** The regression in full: what was fitted, how well, on which sales. */
 export function SupportDetails({ support, index }: { support: RegressionSupport; index: CitationIndex }) {
