@@ -163,12 +163,12 @@ beforeAll(async () => {
   await core.ready;
   const assignment = await core.dispatch('createAssignment', { ...(seeds().createAssignment as object), name: 'Fuzz subject' }, sender);
   if (!assignment.ok) throw new Error(assignment.error.message);
-  made.assignmentId = assignment.value.id;
+  made.assignmentId = (assignment.value as { id: string }).id;
   const exported = await core.dispatch('exportAssignment', { id: made.assignmentId }, sender);
   const comparables = await core.dispatch('getComparables', { assignmentId: made.assignmentId }, sender);
   if (!exported.ok || !comparables.ok) throw new Error('the seed assignment could not be exported');
-  made.workfile = exported.value.json;
-  made.comparables = comparables.value.workfile;
+  made.workfile = (exported.value as { json: string }).json;
+  made.comparables = (comparables.value as { workfile: unknown }).workfile;
 }, 120_000);
 afterAll(async () => {
   await core.close();
