@@ -5,9 +5,9 @@
 // the answer lacks is `unavailable` and says why.
 import { isRecord } from '../json-data.ts';
 import { formatDollars } from '../money.ts';
-import { asSynthetic, documentCitation, fromV3Source, recordCitation, publisherShortName, type CitationFields, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue, ValueStatus } from '../report/document.ts';
+import { asSynthetic, documentCitation, fromV3Source, recordCitation, publisherShortName, type CitationFields, type CitationView } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue, ValueStatus } from '../cited/value.ts';
 import type { FeatureNumbers, GridProperty, GridRowKey, LonLat } from './model.ts';
 import { conditionStep, gradeStep } from './scales.ts';
 

@@ -1,9 +1,9 @@
 // The subject and the candidates, read from real answers of the embedded service (the fixtures) and
 // from edits of them that carry what the sample also holds (a DC CAMA sale: no date, unqualified).
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
-import { SYNTHETIC_PUBLISHER } from '../report/citation.ts';
-import type { CitedValue } from '../report/document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
+import type { CitedValue } from '../cited/value.ts';
 import subjectFixture from '../report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import compsFixture from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import undatedPage1 from './fixtures/dc-1708-comps-2016-with-undated.json' with { type: 'json' };

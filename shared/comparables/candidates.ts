@@ -4,9 +4,9 @@
 // candidate the appraiser did not choose is listed as analyzed, not used (UAD 3.6).
 import { isRecord } from '../json-data.ts';
 import { isIsoDate } from '../service/common.ts';
-import { publisherShortName, type CitationFields } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue } from '../report/document.ts';
+import { publisherShortName, type CitationFields } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue } from '../cited/value.ts';
 import {
   citationForRef,
   citedValue,

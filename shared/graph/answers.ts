@@ -4,9 +4,9 @@
 // report document's cited value. Shared by the graph, the portfolio and the runsheet.
 import type { z } from 'zod';
 import { isRecord } from '../json-data.ts';
-import { documentCitation, fromV2Source, fromV4Citation, type CitationFields, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue, ValueStatus } from '../report/document.ts';
+import { documentCitation, fromV2Source, fromV4Citation, type CitationFields, type CitationView } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue, ValueStatus } from '../cited/value.ts';
 import { formatFieldValue } from '../report/format.ts';
 
 export type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
 // holdings whose records name it. Merging an expansion's answer adds only what is new. The model
 // becomes the GraphSpec the graph component draws, each link a fact or a lead, caps stated.
 import { isRecord } from '../json-data.ts';
-import type { CitationView } from '../report/citation.ts';
+import type { CitationView } from '../cited/citation.ts';
 import { V2EntityResponseSchema, V2SearchResponseSchema, V2TraversalResponseSchema, type V2EntityData, type V2SearchData, type V2TraversalData } from '../service/v2.ts';
 import { V4ConnectedResponseSchema, type V4ConnectedData } from '../service/v4.ts';
 import { citationOf, provenanceViews, readAnswer, strings, text, type Json } from './answers.ts';

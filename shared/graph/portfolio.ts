@@ -3,9 +3,9 @@
 // normalisation with the published spellings listed, the total assessed value (derived, saying from how
 // many holdings and whether any lack a value), and a count that is never partial without saying so:
 // "252 holdings" when every page is held, "20 of 252 loaded" when not.
-import { documentCitation } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue } from '../report/document.ts';
+import { documentCitation } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue } from '../cited/value.ts';
 import { isRecord } from '../json-data.ts';
 import { formatDollars } from '../money.ts';
 import { V2SearchResponseSchema, type V2SearchData } from '../service/v2.ts';

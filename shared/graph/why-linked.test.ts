@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
+import { CitationBook } from '../cited/citation-book.ts';
 import { buildGraph, linkKey, type GraphAnswer } from './build-graph.ts';
 import { modelLinks } from './links.ts';
 import { envelope, ids } from './test-kit.ts';

@@ -3,8 +3,8 @@
 // normalisation; an address match), the warning a lead carries, the supporting records each with its
 // citation, the validity dates the service gives, and the confidence. Pure, so the panel, the table
 // and the printed report say the same thing.
-import { documentCitation, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
+import { documentCitation, type CitationView } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
 import { formatDay } from '../format-date.ts';
 import type { GraphModel, OwnerClaim } from './build-graph.ts';
 import { uncitedRecord } from './answers.ts';

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ValueChoice } from '../ipc.ts';
 import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
-import { SYNTHETIC_PUBLISHER } from './citation.ts';
-import { ReportDocumentSchema, type CitedValue, type ReportDocument } from './document.ts';
+import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
+import { ReportDocumentSchema, type ReportDocument } from './document.ts';
+import { type CitedValue } from '../cited/value.ts';
 import dc1708 from './fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import dcSwann from './fixtures/dc-1425-swann-st-nw.json' with { type: 'json' };
 import dcUnit from './fixtures/dc-1711-massachusetts-ave-nw-unit.json' with { type: 'json' };

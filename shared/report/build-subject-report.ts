@@ -12,10 +12,11 @@
 import type { AssignmentDetails, ValueChoice } from '../ipc.ts';
 import type { ComparablesWorkfile } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
-import type { Citation, MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
+import type { MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
+import type { Citation } from '../cited/value.ts';
 import { subjectReportParts, subjectSummaryParts } from './document.ts';
-import { CitationBook } from './citation-book.ts';
-import { citationOrder } from './citation-order.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { citationOrder } from '../cited/citation-order.ts';
 import { analyzeComparables } from '../comparables/analysis.ts';
 import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
 import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';

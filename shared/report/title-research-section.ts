@@ -17,21 +17,11 @@ import { ownerPortfolio } from '../graph/portfolio.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, relationLabel, shortId, sslText } from '../graph/relations.ts';
 import { parcelRunsheet, runsheetEventLabels, type RunsheetEntry } from '../graph/runsheet.ts';
 import { whyLinked } from '../graph/why-linked.ts';
-import { documentCitation } from './citation.ts';
-import { citationOrder } from './citation-order.ts';
-import type { Cite } from './citation-book.ts';
-import type {
-  CitedValue,
-  Limitation,
-  PortfolioHoldingRow,
-  RunsheetRow,
-  TitleResearchDecision,
-  TitleResearchLink,
-  TitleResearchNode,
-  TitleResearchPortfolio,
-  TitleResearchRunsheet,
-  TitleResearchSection,
-} from './document.ts';
+import { documentCitation } from '../cited/citation.ts';
+import { citationOrder } from '../cited/citation-order.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { PortfolioHoldingRow, RunsheetRow, TitleResearchDecision, TitleResearchLink, TitleResearchNode, TitleResearchPortfolio, TitleResearchRunsheet, TitleResearchSection } from './document.ts';
+import type { CitedValue, Limitation } from '../cited/value.ts';
 
 export const TITLE_RESEARCH_TITLE = 'Title research';
 

@@ -2,7 +2,7 @@
 // citations and alternatives, the sources behind it, coverage status and validity dates. Fetched
 // only from its button, then kept for the session like any bought answer.
 import { useEffect, useId, useMemo } from 'react';
-import { fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';

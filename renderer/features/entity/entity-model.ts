@@ -6,7 +6,7 @@
 import { entityKindLabelByPrefix, entityPrefix, type EntityIdPrefix } from '../../../shared/service/common.ts';
 import { summaryCanonicalFields, V4SummaryFieldSchema, type V4SummaryField } from '../../../shared/service/v4.ts';
 import { V2EntityResponseSchema, type V2EntityData } from '../../../shared/service/v2.ts';
-import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
 import { readAnswer } from '../../../shared/graph/answers.ts';
 import { entityName, kindOfId } from '../../../shared/graph/relations.ts';
 import { formatFieldValue } from '../../../shared/report/format.ts';

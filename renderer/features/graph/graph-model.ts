@@ -11,8 +11,8 @@ import type { GraphFilters, GraphView } from '../../../shared/graph/graph-view.t
 import { uncitedRecord } from '../../../shared/graph/answers.ts';
 import { distancesFrom, linkRuleLabels, nodeName, ownerVariants, type ModelLink } from '../../../shared/graph/links.ts';
 import { kindOfId, OWNED_BY, ownerNodeId, relationLabel, sslText } from '../../../shared/graph/relations.ts';
-import { documentCitation } from '../../../shared/report/citation.ts';
-import type { Cite } from '../../../shared/report/citation-book.ts';
+import { documentCitation } from '../../../shared/cited/citation.ts';
+import type { Cite } from '../../../shared/cited/citation-book.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { safeFilename } from '../../../shared/filename.ts';
 import { ConnectedEntityIdSchema, type RelationshipPredicate } from '../../../shared/service/common.ts';

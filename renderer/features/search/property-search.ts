@@ -8,7 +8,7 @@ import {
   type V2Projection,
   type V2ProvenanceSource,
 } from '../../../shared/service/index.ts';
-import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
 import { parseLimit, parseNumberText, type SearchFormProblems } from './record-search.ts';
 
 export const propertyAreas = [

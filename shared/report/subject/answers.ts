@@ -7,8 +7,8 @@ import {
   fromV4Citation,
   type CitationFields,
   type CitationView,
-} from '../citation.ts';
-import type { CitedValue } from '../document.ts';
+} from '../../cited/citation.ts';
+import type { CitedValue } from '../../cited/value.ts';
 import { isRecord } from '../../json-data.ts';
 
 export type Json = Record<string, unknown>;

@@ -2,7 +2,8 @@
 // prior sales, building, land and permits.
 import { formatDay } from '../../format-date.ts';
 import { yearBuiltFromPermits, type Candidate, type PermitEvidence } from '../conflicts.ts';
-import type { CitedValue, ReportSection, ReportTable } from '../document.ts';
+import type { ReportSection, ReportTable } from '../document.ts';
+import type { CitedValue } from '../../cited/value.ts';
 import { humanizeCode } from '../format.ts';
 import { isRecord } from '../../json-data.ts';
 import { citationForRef, sourcesOf, strings, text, type Json } from './answers.ts';

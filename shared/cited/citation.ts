@@ -3,7 +3,7 @@
 // becomes the report document's Citation (its endnotes, the PDF's attachments). Lives in shared/ so
 // the screen, the PDF and every export cite one way.
 import { formatDay } from '../format-date.ts';
-import type { Citation } from './document.ts';
+import type { Citation } from './value.ts';
 
 export interface CitationView {
   publisher: string | null;
