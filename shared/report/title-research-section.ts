@@ -8,8 +8,8 @@
 // same section, cited through the report's one CitationBook.
 import { canonicalJson } from '../canonical-json.ts';
 import { isRecord } from '../json-data.ts';
-import { text, uncitedRecord } from '../graph/answers.ts';
-import { buildGraph, emptyGraph, graphSpec, type GraphAnswer, type GraphModel } from '../graph/build-graph.ts';
+import { text } from '../graph/answers.ts';
+import { buildGraph, emptyGraph, graphSpec, refCitation, type GraphAnswer, type GraphModel } from '../graph/build-graph.ts';
 import { applyDecisions, type GraphDecision } from '../graph/decisions.ts';
 import { graphNodeKindLabels } from '../graph/graph-spec.ts';
 import { distancesFrom, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
@@ -151,7 +151,7 @@ function ownerCitations(model: GraphModel, ownerId: string, cite: Cite): string[
   const ids = new Set<string>();
   for (const claim of model.owners.get(ownerId)?.values() ?? []) {
     if (claim.citation) ids.add(cite(documentCitation({ ...claim.citation, recordRef: null, extra: {} })));
-    else if (claim.recordRef) ids.add(cite(uncitedRecord(claim.recordRef)));
+    else if (claim.recordRef) ids.add(cite(refCitation(model, claim.recordRef)));
   }
   return [...ids];
 }

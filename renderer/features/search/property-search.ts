@@ -8,7 +8,8 @@ import {
   type V2Projection,
   type V2ProvenanceSource,
 } from '../../../shared/service/index.ts';
-import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
+import { placeRef, v2ProvenanceIndex } from '../../../shared/cited/source-refs.ts';
 import { parseLimit, parseNumberText, type SearchFormProblems } from './record-search.ts';
 
 export const propertyAreas = [
@@ -185,7 +186,11 @@ export function propertyRowView(item: V2EntitySummary, provenance: readonly V2Pr
   for (const key of Object.keys(values)) if (key.startsWith('imputed_') && !syntheticKeys.includes(key)) syntheticKeys.push(key);
   if (citations.length === 0) {
     const refs = Array.isArray(item.source_refs) ? (item.source_refs as unknown[]) : [];
-    for (const source of provenance) if (refs.includes(source.source_ref)) addCitation(fromV2Source(source));
+    const index = v2ProvenanceIndex(provenance);
+    for (const ref of refs) {
+      const placed = typeof ref === 'string' ? placeRef(index, ref) : null;
+      if (placed) addCitation(placed.view);
+    }
   }
   return { values, syntheticKeys, citations };
 }
