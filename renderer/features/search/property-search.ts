@@ -191,6 +191,9 @@ export function propertyRowView(item: V2EntitySummary, provenance: readonly V2Pr
       const placed = typeof ref === 'string' ? placeRef(index, ref) : null;
       if (placed) addCitation(placed.view);
     }
+    // A row that names no ref of its own (the spec gives search items none) is cited by the sources the
+    // answer's provenance names for the whole page: uncited only when the answer names none.
+    if (refs.length === 0) for (const view of [...index.records.values(), ...index.sources.values()]) addCitation(view);
   }
   return { values, syntheticKeys, citations };
 }
