@@ -81,12 +81,13 @@ export function fromV3Source(source: Record<string, unknown>): CitationView {
 
 /** From a v2 provenance source (source_ref, source_kind, publisher, release_id, captured_at, official_url). */
 export function fromV2Source(source: Record<string, unknown>): CitationView {
-  const { source_ref, source_kind, publisher, release_id, captured_at, official_url, dataset, synthetic, ...rest } = source;
+  const { source_ref, publisher, release_id, captured_at, official_url, dataset, synthetic, ...rest } = source;
+  const { source_kind } = source;
   const publisherText = asText(publisher);
   return {
     publisher: publisherText,
-    // `record` and `source` say what the ref names, not which dataset: only another kind stands in for one.
-    dataset: asText(dataset) ?? (/^(record|source)$/i.test(asText(source_kind) ?? 'record') ? null : asText(source_kind)),
+    // `source_kind` says what the ref names (a record, a source, a release), not which dataset.
+    dataset: asText(dataset),
     asOf: asText(captured_at),
     sourceId: asText(source_ref),
     releaseId: typeof release_id === 'string' || typeof release_id === 'number' ? release_id : null,
@@ -183,13 +184,14 @@ export function citationKey(citation: CitationFields): string {
   ]);
 }
 
-/** The endnote's text: publisher, dataset, as-of, record, release, checksum, address, note. */
+/** The endnote's text: publisher, dataset, as-of, record (or source id), release, checksum, address, note. */
 export function citationText(citation: CitationFields): string {
   const parts = [
     publisherName(citation.publisher),
     citation.dataset,
     citation.asOf ? `as of ${formatDay(citation.asOf)}` : 'undated',
-    citation.recordRef ? `record ${citation.recordRef}` : null,
+    // A source cited as a whole is told from its siblings (one publisher's ownership, assessment and sale tables) by its id.
+    citation.recordRef ? `record ${citation.recordRef}` : citation.sourceId ? `source ${citation.sourceId}` : null,
     citation.releaseId !== null ? `release ${citation.releaseId}` : null,
     citation.sha256 ? `sha256 ${citation.sha256}` : null,
     citation.officialUrl,

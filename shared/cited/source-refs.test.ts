@@ -47,7 +47,7 @@ describe('a v3 ref finds its source by source_id, whatever decoration it carries
   it('takes the publisher and date from `source` and `published_at` when the entry has no `publisher` and `as_of`', () => {
     const citation = citeRef(index, 'dc_gis_square_points@20160816');
     expect(citation).toMatchObject({ publisher: 'DC GIS', asOf: '2016-08-16T00:00:00Z', releaseId: 20160816 });
-    expect(citationText(citation)).toMatch(/^DC GIS; as of 2016-08-16; release 20160816/);
+    expect(citationText(citation)).toMatch(/^DC GIS; as of 2016-08-16; source dc_gis_square_points; release 20160816/);
   });
 
   it("still reads the embedded service's record_refs index", () => {
