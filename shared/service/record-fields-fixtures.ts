@@ -41,3 +41,36 @@ export const independentCatalog: V4CatalogItem[] = [
   },
 ];
 
+
+// The independent dialect's names for the OTR sources' fields; every other field is upper case
+// without underscores. Its money cells are text with cents ("18402.50").
+const OTR_NAMES: Record<string, string> = {
+  ssl: 'SSL',
+  owner: 'OWNERNAME',
+  last_sale_price: 'SALEPRICE',
+  last_sale_recordation_date: 'SALEDATE',
+  address: 'PREMISEADD',
+  use_code: 'USECODE',
+  assessment_2016: 'ASSESSMENT',
+};
+const MONEY = new Set(['SALEPRICE', 'ASSESSMENT']);
+
+/** A source row as the independent dialect publishes it. */
+export function independentRow(data: Record<string, unknown>, otr: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(data)) {
+    const renamed = (otr ? OTR_NAMES[name] : undefined) ?? name.toUpperCase().replace(/_/g, '');
+    out[renamed] = MONEY.has(renamed) && typeof value === 'number' ? value.toFixed(2) : value;
+  }
+  return out;
+}
+
+/** A v4 search answer of the embedded service as the independent dialect would give it (its records' `data` renamed). */
+export function independentSearchEnvelope(envelope: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(envelope);
+  const data = copy.data as { items?: Array<Record<string, unknown>> } | null;
+  for (const item of data?.items ?? []) {
+    item.data = independentRow(item.data as Record<string, unknown>, String(item.source_id).startsWith('dc_otr'));
+  }
+  return copy;
+}

@@ -2,16 +2,14 @@
 // The catalog (free) says which kinds and fields exist; a page of results costs money, so every
 // page is fetched only by a click on a priced button, and pages already bought stay one click away.
 import { useMemo, useRef, type KeyboardEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
-import { findJurisdiction, isJurisdictionCode } from '../../../shared/jurisdictions.ts';
+import { findJurisdiction } from '../../../shared/jurisdictions.ts';
 import type { V4SearchRecord } from '../../../shared/service/index.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { fromV4Citation } from '../../../shared/report/citation.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { callService } from '../../platform/service-calls.ts';
-import { serviceQueryKey } from '../../platform/query-keys.ts';
+import { useSourceCatalog } from '../../platform/source-catalog.ts';
 import { JurisdictionPicker } from './JurisdictionPicker.tsx';
 import { RecordPanel } from './RecordPanel.tsx';
 import {
@@ -49,16 +47,7 @@ export function RecordsTab() {
   const tableRef = useRef<HTMLDivElement>(null);
 
   // The catalog of the chosen jurisdiction: free, so an ordinary query.
-  const catalogRequest = { query: { jurisdiction: form.jurisdiction } };
-  const catalog = useQuery({
-    queryKey: serviceQueryKey('getSourceCatalog', catalogRequest),
-    queryFn: () => callService('getSourceCatalog', catalogRequest),
-    enabled: isJurisdictionCode(form.jurisdiction),
-  });
-  const catalogItems = useMemo(
-    () => (catalog.data?.envelope.status === 'ok' ? catalog.data.envelope.data.items : []),
-    [catalog.data],
-  );
+  const { query: catalog, items: catalogItems } = useSourceCatalog(form.jurisdiction);
   const kinds = useMemo(() => kindsOf(catalogItems), [catalogItems]);
   // A kind or source from another jurisdiction's catalog does not apply here.
   const kindOption = kinds.find((option) => option.kind === form.kind);
