@@ -1,8 +1,8 @@
 // The Graph view's pure model on real answers (shared/graph/fixtures): what a typed root is, which
 // requests draw and expand it, merging only new answers, the table's rows and citations, and the
 // runsheet's record searches.
-import { embeddedCatalog, independentCatalog } from '../../../shared/service/record-fields-fixtures.ts';
 import { describe, expect, it } from 'vitest';
+import { embeddedCatalog, independentCatalog } from '../../../shared/service/record-fields-fixtures.ts';
 import { buildGraph, graphSpec, type GraphAnswer } from '../../../shared/graph/build-graph.ts';
 import { CitationBook } from '../../../shared/report/citation-book.ts';
 import { fixtures, envelope, ids } from '../../../shared/graph/test-kit.ts';

@@ -1,5 +1,5 @@
-import { independentCatalog } from '../../../shared/service/record-fields-fixtures.ts';
 import { describe, expect, it } from 'vitest';
+import { independentCatalog } from '../../../shared/service/record-fields-fixtures.ts';
 import { SearchFilterParamSchema, type V4CatalogItem } from '../../../shared/service/index.ts';
 import {
   buildRecordSearchQuery,
