@@ -3,11 +3,11 @@
 // accents folded: the service folds all three), what such a search will match in words, and the
 // answer pages turned into holdings grouped by the owner name exactly as the publisher printed it.
 import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../../shared/service/v2.ts';
-import { citedFieldValue, citedValue, type CitedValue } from './cited-value.ts';
-import { fromV4Citation, type CitationView } from '../../shared/report/citation.ts';
+import { citedFieldValue, type CitedValue } from './cited-value.ts';
+import type { CitationView } from '../../shared/report/citation.ts';
 import { findJurisdiction, type JurisdictionCode } from '../../shared/jurisdictions.ts';
 import { encodeSearchFilter, type V4SearchRecord } from '../../shared/service/v4.ts';
-import { fieldForRole, readRole, recordFieldMap, roleSearchProblem, roleWords, type CatalogItemFields, type RecordFieldRole } from '../../shared/service/record-fields.ts';
+import { fieldForRole, recordFactItem, recordFieldMap, roleSearchProblem, roleWords, type CatalogItemFields } from '../../shared/service/record-fields.ts';
 import { foldToLatin, latinSpellings, MAX_TWO_WAY_LETTERS, nonLatinLetters, twoWayLetterCount } from '../../shared/latin-fold.ts';
 import { isRecord } from '../../shared/json-data.ts';
 
@@ -203,46 +203,19 @@ export function ownerRecordSearch(catalog: readonly CatalogItemFields[], jurisdi
   return { ok: true, field, parts: { query: { jurisdiction, kind: 'ownership', filter, limit: PAGE_LIMIT, ...(cursor === undefined ? {} : { cursor }) } } };
 }
 
-/** What a holding read from records could not show: the roles no field of the record plays, in words. */
+/** A holding read from a record, with the values Plat could not find in it ("owner name": not recognised by Plat, not blank). */
 export type RecordHolding = Holding & { notRecognised: string[] };
 
 /**
- * Ownership records (v4 search items) as holdings, one per record, each value cited to its record.
- * A value the record leaves blank is absent; one whose field Plat cannot find is listed in
- * `notRecognised` (shown as "not recognised by Plat", never as blank).
+ * Ownership records (v4 search items) as holdings, one per record, each value cited to its record,
+ * read by the fields the catalog names (else by the records' own names).
  */
 export function holdingsFromRecords(records: readonly V4SearchRecord[], catalog: readonly CatalogItemFields[] = []): RecordHolding[] {
   const map = catalog.length > 0 ? recordFieldMap(catalog, 'ownership') : null;
   return records.map((record) => {
-    const citation = fromV4Citation(isRecord(record.citation) ? { ...record.citation, record_ref: record.record_ref } : {});
-    const notRecognised: string[] = [];
-    const value = (field: string, role: RecordFieldRole): CitedValue | null => {
-      const read = readRole(record.data, role, map);
-      if (read.status === 'unknown') notRecognised.push(roleWords(role));
-      return read.status === 'found' ? citedValue(field, { value: read.value, citation: { ...record.citation, record_ref: record.record_ref } }) : null;
-    };
-    const owner = value('owner_name', 'owner_name');
-    const ssl = value('ssl', 'ssl');
-    const account = ssl ? null : value('account_no', 'account_no');
-    const qIds = Array.isArray(record.q_ids) ? record.q_ids.filter((id): id is string => typeof id === 'string') : [];
-    const land = qIds.find((id) => /^(parc|unit)_/.test(id));
-    const property = qIds.find((id) => id.startsWith('prop_'));
-    const use = value('use_code', 'use_code');
-    return {
-      propertyRef: property ?? land ?? record.record_ref,
-      openId: land ?? property ?? record.record_ref,
-      openKind: land?.startsWith('unit_') ? 'unit' : land ? 'parcel' : 'property',
-      ownerName: owner && typeof owner.value === 'string' ? owner.value : notRecognised.includes(roleWords('owner_name')) ? '(owner name not recognised by Plat)' : '(no owner name published)',
-      owner,
-      address: value('address', 'address'),
-      identifier: ssl ?? account,
-      identifierScheme: ssl ? 'ssl' : account ? 'account' : null,
-      use: use ?? value('land_use', 'land_use'),
-      assessed: value('assessed_value_dollars', 'assessed_value'),
-      lastSalePrice: value('last_sale_price_dollars', 'sale_price'),
-      lastSaleDate: value('last_sale_date', 'sale_date'),
-      citations: [citation],
-      notRecognised,
-    };
+    const item = recordFactItem(record, map);
+    const [holding] = holdingsFrom([item as unknown as SearchItem]);
+    const unnamed = item.notRecognised.includes(roleWords('owner_name'));
+    return { ...holding!, ...(unnamed ? { ownerName: '(owner name not recognised by Plat)' } : {}), notRecognised: item.notRecognised };
   });
 }

@@ -299,3 +299,64 @@ export function roleSearchProblem(map: RecordFieldMap, role: RecordFieldRole, pl
     ? `This service’s catalog names no ${roleWords(role)} field for ${kind} records in ${place}; Plat cannot search them by ${by}.`
     : `This service’s catalog lists no fields for ${kind} records in ${place}; Plat cannot tell which one holds the ${roleWords(role)}, so it cannot search them by ${by}.`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// A record as cited facts
+
+/** The fact name Plat's readers of search facts (owner lookup, portfolio) give each role. */
+const FACT_OF_ROLE: Partial<Record<RecordFieldRole, string>> = {
+  ssl: 'ssl',
+  account_no: 'account_no',
+  owner_name: 'owner_name',
+  second_owner: 'owner_name_2',
+  address: 'address',
+  use_code: 'use_code',
+  land_use: 'land_use',
+  assessed_value: 'assessed_value_dollars',
+  sale_price: 'last_sale_price_dollars',
+  sale_date: 'last_sale_date',
+};
+
+/** A v4 search record as the cited-fact item Plat's readers of search facts read. */
+export interface RecordFactItem {
+  entity_ref: string;
+  entity_kind: string;
+  property_ref: string;
+  /** By Plat's fact name: `{value, citation}`, the value as published, cited to the record. */
+  facts: Record<string, { value: string | number | boolean; citation: Record<string, unknown> }>;
+  /** The roles no field of the record plays, in words ("owner name"): not recognised by Plat, not blank. */
+  notRecognised: string[];
+  /** The same, by fact name (`owner_name`). */
+  unknownFacts: string[];
+}
+
+/**
+ * A v4 record (an ownership record, say) as a cited-fact item: each role's value as published, cited
+ * to the record; the entity it opens is the parcel or unit its `q_ids` name, else its property.
+ */
+export function recordFactItem(record: { record_ref: string; citation: unknown; data: unknown; q_ids: unknown }, map?: RecordFieldMap | null): RecordFactItem {
+  const citation = { ...(isObject(record.citation) ? record.citation : {}), record_ref: record.record_ref };
+  const facts: RecordFactItem['facts'] = {};
+  const notRecognised: string[] = [];
+  const unknownFacts: string[] = [];
+  for (const [role, fact] of Object.entries(FACT_OF_ROLE) as Array<[RecordFieldRole, string]>) {
+    const read = readRole(record.data, role, map);
+    if (read.status === 'found') facts[fact] = { value: read.value, citation };
+    // A second owner, an account number (Alexandria's key) or a land use (DC's is a use code) is often simply not published.
+    else if (read.status === 'unknown' && role !== 'second_owner' && role !== 'account_no' && role !== 'land_use') {
+      notRecognised.push(roleWords(role));
+      unknownFacts.push(fact);
+    }
+  }
+  const ids = Array.isArray(record.q_ids) ? record.q_ids.filter((id): id is string => typeof id === 'string') : [];
+  const land = ids.find((id) => /^(parc|unit)_/.test(id));
+  const property = ids.find((id) => id.startsWith('prop_'));
+  return {
+    entity_ref: land ?? property ?? record.record_ref,
+    entity_kind: land?.startsWith('unit_') ? 'unit' : land ? 'parcel' : 'property',
+    property_ref: property ?? land ?? record.record_ref,
+    facts,
+    notRecognised,
+    unknownFacts,
+  };
+}
