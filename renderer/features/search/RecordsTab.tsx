@@ -10,6 +10,7 @@ import { fromV4Citation } from '../../../shared/report/citation.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useSourceCatalog } from '../../platform/source-catalog.ts';
+import { fieldForRole, recordFieldMap } from '../../../shared/service/record-fields.ts';
 import { JurisdictionPicker } from './JurisdictionPicker.tsx';
 import { RecordPanel } from './RecordPanel.tsx';
 import {
@@ -49,6 +50,8 @@ export function RecordsTab() {
   // The catalog of the chosen jurisdiction: free, so an ordinary query.
   const { query: catalog, items: catalogItems } = useSourceCatalog(form.jurisdiction);
   const kinds = useMemo(() => kindsOf(catalogItems), [catalogItems]);
+  // The example names the owner field as this service's catalog does (`owner`, `OWNERNAME`…).
+  const ownerField = useMemo(() => fieldForRole(recordFieldMap(catalogItems, 'ownership'), 'owner_name'), [catalogItems]);
   // A kind or source from another jurisdiction's catalog does not apply here.
   const kindOption = kinds.find((option) => option.kind === form.kind);
   const kind = kindOption ? form.kind : '';
@@ -166,7 +169,13 @@ export function RecordsTab() {
       )}
       {!run && (
         <p className="search-hint muted">
-          Choose a jurisdiction and a record kind, add filters on the source’s own fields (for example <span className="mono">owner</span> equals an owner name), and search. The price shows beside the button before anything is spent.
+          Choose a jurisdiction and a record kind, add filters on the source’s own fields (
+          {ownerField === null ? 'for example an owner name' : (
+            <>
+              for example <span className="mono">{ownerField}</span> equals an owner name
+            </>
+          )}
+          ), and search. The price shows beside the button before anything is spent.
         </p>
       )}
     </div>
