@@ -4,6 +4,7 @@
 // formatted with formatUsd, never here).
 import { formatDate } from '../format-date.ts';
 import { formatDollars } from '../money.ts';
+import { roleOfFieldName } from '../service/record-fields.ts';
 
 /** What OTR's price 0 means, in its own words: not a sale at market, or a sale it has no price for. */
 export const ZERO_PRICE_MEANING = 'non-market or no price';
@@ -11,13 +12,16 @@ export const ZERO_PRICE_MEANING = 'non-market or no price';
 /** Publishers' columns holding whole dollars (`assessment_2016`, CAMA `PRICE`…), by their own names. */
 const PUBLISHED_DOLLAR_FIELDS = new Set(['last_sale_price', 'assessment_2016', 'PRICE', 'FEES_PAID']);
 
+/** Roles whose fields hold dollars whatever a service names them (`SALEPRICE`, `ASSESSMENT`, `assessed_value`). */
+const MONEY_ROLES: ReadonlySet<string> = new Set(['sale_price', 'assessed_value']);
+
 /** Whether a publisher's column holds whole dollars (formatted with a $ in record tables). */
-export const isPublishedDollarField = (field: string): boolean => PUBLISHED_DOLLAR_FIELDS.has(field);
+export const isPublishedDollarField = (field: string): boolean => PUBLISHED_DOLLAR_FIELDS.has(field) || MONEY_ROLES.has(roleOfFieldName(field) ?? '');
 
 /** Plat's and the service's canonical dollar fields end in `_dollars` (`assessed_value_dollars`). */
 const isDollarField = (field: string): boolean => field.endsWith('_dollars') || isPublishedDollarField(field);
 /** Sale prices, where OTR writes 0 for a transfer that was not a market sale or had no price. */
-const isSalePriceField = (field: string): boolean => /(^|_)price(_dollars)?$/i.test(field);
+const isSalePriceField = (field: string): boolean => /(^|_)price(_dollars)?$/i.test(field) || roleOfFieldName(field) === 'sale_price';
 
 const plainNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
