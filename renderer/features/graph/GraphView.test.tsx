@@ -15,7 +15,7 @@ import { defaultTraversal } from './graph-model.ts';
 import { useGraphStore } from './graph-store.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
-const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false, dialect: 'embedded' as 'embedded' | 'independent' }));
+const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false, dialect: 'embedded' as 'embedded' | 'independent' | 'no-sale-ssl' }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice } = await import('../../platform/fake-plat.ts');
@@ -52,7 +52,19 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     traverseRelationships: (request) =>
       served((request as { request: { query: { depth: number } } }).request.query.depth === 1 ? answers.relationships1708Depth1.envelope : answers.relationships1708Depth2.envelope),
     getSourceCatalog: () =>
-      served({ status: 'ok', data: { items: state.dialect === 'embedded' ? catalogs.embeddedCatalog : catalogs.independentCatalog, next_cursor: null }, error: null }),
+      served({
+        status: 'ok',
+        data: {
+          items:
+            state.dialect === 'embedded'
+              ? catalogs.embeddedCatalog
+              : state.dialect === 'independent'
+                ? catalogs.independentCatalog
+                : catalogs.independentCatalog.map((item) => (item.kind === 'sale' ? { ...item, fields: ['PARCEL', 'SALEPRICE'] } : item)),
+          next_cursor: null,
+        },
+        error: null,
+      }),
     getEntity: (request) => served(entityOf((request as { request: { path: { entity_ref: string } } }).request.path.entity_ref)),
     getConnectedEntities: () => served(answers.connected1708.envelope),
     searchProperties: () => served(answers.searchKuipers.envelope, 20_000),
@@ -298,6 +310,17 @@ describe('GraphView', () => {
     for (let step = 0; step < 2; step++) await settle(50);
     const filters = asked('searchRecords').map((call) => (call.request as { request: { query: { filter: string } } }).request.query.filter);
     expect(filters).toEqual([JSON.stringify({ SSL: '0065    0007' })]);
+  });
+
+  it('offers no search of a kind whose catalog names no SSL field, and says why before any charge', async () => {
+    state.dialect = 'no-sale-ssl';
+    await renderView();
+    fireEvent.click(screen.getByRole('tab', { name: 'Runsheet' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    const sheet = screen.getByTestId('runsheet');
+    expect(sheet.textContent).toContain('This service’s catalog names no SSL field for sale records in DC; Plat cannot search them by parcel.');
+    expect(within(sheet).queryByRole('button', { name: 'Search sale records' })).toBeNull();
+    expect(within(sheet).getByRole('button', { name: 'Search ownership records' })).toBeTruthy();
   });
 
   it('draws from an owner typed in the view only after the search is bought at its price', async () => {
