@@ -153,7 +153,6 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   const saleDate = text(transfer.sale_date);
   const amount = amountOf(transfer.price_dollars);
   const price = amount?.dollars ?? null;
-  const acceptance = text(transfer.acceptance_code);
   const acceptanceBasis = text(transfer.acceptance_basis);
   const reading = readSaleMarket({ saleType: transfer.sale_type, acceptanceCode: transfer.acceptance_code, price });
   const reported = (row: 'saleDate' | 'salePrice', raw: string | number, display: string) => citedValue(row, { raw, display, status: 'reported', citations: saleCitations }, cite);
