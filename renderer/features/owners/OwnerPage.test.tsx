@@ -20,7 +20,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
   return fakePlatModule(importOriginal, calls, {
     getCatalogFacet: () =>
       serviceAnswer({ facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial' }] }, 0),
-    previewCost: () => listedPrice('v2.searchProperties', 20_000),
+    previewCost: (request) => ((request as { operation: string }).operation === 'v2.getCatalog' ? listedPrice('v2.getCatalog', 0) : listedPrice('v2.searchProperties', 20_000)),
     searchProperties: (request) => {
       const body = (request as { request: { body: { filters: Array<{ value: string }>; cursor?: string } } }).request.body;
       const name = body.filters[0]?.value;
