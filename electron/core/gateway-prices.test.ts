@@ -187,6 +187,18 @@ describe("prices on a service that is not Plat's own", () => {
     }
   });
 
+  it('says what an answered failure was charged, so no sentence about it is assumed; nothing when no answer came', async () => {
+    const { gateway, close } = build();
+    try {
+      const notFound = await failureOf(gateway.call({ operation: 'v2.getEntity', parts: { path: { entity_ref: 'missing' } }, confirmed: true, actionId: 'entity-missing' }));
+      expect(notFound.platError).toMatchObject({ code: 'not_found', chargedMicroUsd: 0 });
+      const unconfirmed = await failureOf(gateway.call({ operation: 'v2.getEntity', parts: { path: { entity_ref: 'prop_9' } } }));
+      expect(unconfirmed.platError.chargedMicroUsd).toBeUndefined();
+    } finally {
+      close();
+    }
+  });
+
   it("keeps the embedded service's road: its table is known, and v2 relationships are free there", () => {
     const { gateway, close } = build({ connectionId: EMBEDDED_CONNECTION_ID });
     try {

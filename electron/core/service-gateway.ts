@@ -474,10 +474,12 @@ export class ServiceGateway {
       if (error instanceof ServiceCallError) {
         // No answer at all, or a failure after an attempt whose answer was lost: the row stays
         // pending (a candidate for what the balance shows, replayed at the next start).
-        close(answerOfFailure(error));
+        const booked = close(answerOfFailure(error));
         if (error.mayHaveCharged && idempotencyKey !== null && cacheKey) this.#owedKeys.set(cacheKey, idempotencyKey);
         if (callId !== null && error.mayHaveCharged && !error.cancelled) throw await this.#lostAnswerFailure(service, callId, error);
-        throw PlatFailure.from(error.platError);
+        // An answered failure says what it was charged (a "not found" may cost on some services), so
+        // the screen's sentence about it comes from the charge, not from an assumption.
+        throw PlatFailure.from(error.http ? { ...error.platError, chargedMicroUsd: booked.totalChargeMicroUsd } : error.platError);
       }
       // Plat itself failed around the call. If the answer was not booked yet, whether the service
       // charged is unknown: the row stays pending and the next start replays its key (free).
