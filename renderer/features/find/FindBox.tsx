@@ -5,7 +5,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import type { CallBilling, IpcResponse } from '../../../shared/ipc.ts';
-import { formatUsd } from '../../../shared/money.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
@@ -35,6 +34,7 @@ import { useFindStore, type AskedFind } from './find-store.ts';
 import './find.css';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
 import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 const SETTLE_MS = 250;
 /** Candidates whose owner is read from the property's record, when reading it is known to be free. */
@@ -293,10 +293,9 @@ function candidatesOf(asked: AskedFind | null, resolved: Answer<'resolveEntities
 }
 
 /** What a find that matched nothing cost, from that call's own charge: never assumed free. */
-export function nothingFoundCharge(billing: Pick<CallBilling, 'chargedMicroUsd' | 'cacheHit'>, notSent: boolean): string {
-  if (billing.chargedMicroUsd > 0) return `Matched nothing; the service charged ${formatUsd(billing.chargedMicroUsd)} for the lookup.`;
-  if (billing.cacheHit) return 'Shown again from what Plat holds: nothing was charged.';
-  return notSent ? 'It was not sent as a search, and nothing was charged.' : 'Nothing was charged for the lookup.';
+function nothingFoundCharge(billing: Pick<CallBilling, 'chargedMicroUsd' | 'cacheHit'>, notSent: boolean): string {
+  if (notSent && billing.chargedMicroUsd === 0 && !billing.cacheHit) return 'It was not sent as a search, and nothing was charged.';
+  return nothingFoundChargeWords(billing, 'the lookup') ?? '';
 }
 
 function FindResults(props: {
@@ -316,7 +315,7 @@ function FindResults(props: {
     if (platErrorOf(answer.query.error).code === 'not_found') {
       return (
         <p className="notice find__none" role="status" data-testid="find-none">
-          <strong>Nothing matches the {what}.</strong> The service answered “not found”.
+          <strong>Nothing matches the {what}.</strong> {nothingFoundChargeWords(platErrorOf(answer.query.error), 'the lookup') ?? 'The service answered “not found”.'}
         </p>
       );
     }

@@ -26,7 +26,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
       const name = body.filters[0]?.value;
       if (name === 'DISTRICT OF COLUMBIA') return { envelope: body.cursor ? fixtures.searchDc2.envelope : fixtures.searchDc1.envelope, billing };
       if (name === 'JOEL KUIPERS') return { envelope: fixtures.searchKuipers.envelope, billing };
-      return Promise.reject(new PlatCallError({ code: 'not_found', message: 'No property in area_us_dc matches this search.', retryable: false }));
+      return Promise.reject(new PlatCallError({ code: 'not_found', message: 'No property in area_us_dc matches this search.', retryable: false, chargedMicroUsd: 0 }));
     },
   });
 });

@@ -184,7 +184,7 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
       <p id={hintId} className={showProblem ? 'owners__problem' : 'muted owners__hint'} role={showProblem ? 'alert' : undefined}>
         {showProblem
           ? `${draftProblem} Nothing is priced or charged until it can be searched.`
-          : 'Any part of the name, in any case and word order; accents are ignored (Ü finds U and UE). Enter searches. Each page of up to 50 holdings is priced on the button; a search that finds nothing is free.'}
+          : 'Any part of the name, in any case and word order; accents are ignored (Ü finds U and UE). Enter searches. Each page of up to 50 holdings is priced on the button before it is bought.'}
       </p>
       {!draftProblem && (
         <p className="owners__query" data-testid="owner-query" aria-live="polite">
