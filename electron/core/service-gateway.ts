@@ -102,6 +102,15 @@ interface Reservation {
   held: boolean;
 }
 
+/**
+ * The largest charge seen, when it bounds the call: for a price learnt from charges or not known. A
+ * price the spec or Plat's own table states is exact (a resolution's is its most, every item
+ * resolving), and a larger batch seen earlier says nothing about this one.
+ */
+function learntBound(estimate: CostEstimate): number | null {
+  return estimate.basis === 'last_observed' || estimate.basis === 'unknown' ? estimate.largestSeenMicroUsd : null;
+}
+
 export class ServiceGateway {
   readonly #o: ServiceGatewayOptions;
   readonly #scheduler = new CallScheduler();
@@ -205,7 +214,7 @@ export class ServiceGateway {
     });
   }
 
-  #decide(operation: ServiceOperationName, estimate: Pick<CostEstimate, 'expectedCostMicroUsd' | 'largestSeenMicroUsd'>, confirmed: boolean, projectId: string | null) {
+  #decide(operation: ServiceOperationName, estimate: CostEstimate, confirmed: boolean, projectId: string | null) {
     // Calls known to be free pass every cap and need no confirmation.
     if (estimate.expectedCostMicroUsd === 0) return { allowed: true } as const;
     const totals = this.#o.ledger.totals({ sessionId: this.#o.sessionId, now: this.#now() });
@@ -217,7 +226,7 @@ export class ServiceGateway {
     }
     return this.#o.budgets.checkSpend({
       expectedCostMicroUsd: estimate.expectedCostMicroUsd,
-      largestSeenMicroUsd: estimate.largestSeenMicroUsd,
+      largestSeenMicroUsd: learntBound(estimate),
       sessionSpentMicroUsd: totals.sessionMicroUsd,
       sessionReservedMicroUsd: sessionReserved,
       projectId,
@@ -239,7 +248,7 @@ export class ServiceGateway {
     const estimate = this.#estimate(operation, parts, service.connectionId, false);
     // What the call is counted at against the caps and reserved at: a price not known is counted at
     // its bound, so it can neither pass a cap nor run beside another call that can charge.
-    const expected = this.#o.budgets.spendBound(estimate.expectedCostMicroUsd, estimate.largestSeenMicroUsd);
+    const expected = this.#o.budgets.spendBound(estimate.expectedCostMicroUsd, learntBound(estimate));
     const chargeable = expected > 0 || canCharge(operation, parts);
     const priority = chargeable ? CallPriority.charge : request.actionId ? CallPriority.userAction : CallPriority.background;
 
