@@ -104,6 +104,8 @@ describe('readFind', () => {
 
   it('refuses an owner when no area publishes owner names', () => {
     expect(readFind('kuipers', { ownerAreas: [] })).toMatchObject({ status: 'refused', kind: 'owner' });
+    // Coverage not read yet (it may cost, and waits for a click) is not "no area".
+    expect(readFind('kuipers')).toMatchObject({ status: 'refused', kind: 'owner', problem: expect.stringContaining('is not known yet') });
   });
 });
 

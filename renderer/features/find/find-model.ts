@@ -119,7 +119,11 @@ export function readFind(text: string, options: { chosen?: FindKind | null; owne
   if (kind === 'owner') {
     const problem = ownerNameProblem(value);
     if (problem) return { status: 'refused', kind, problem };
-    const area = options.ownerAreas?.[0];
+    // Coverage not read (it may cost on this service, and is bought in the Owners view) is not "none".
+    if (options.ownerAreas === undefined) {
+      return { status: 'refused', kind, problem: 'Which areas publish owner names is not known yet: the Owners view reads the service’s coverage, with its price shown first.' };
+    }
+    const area = options.ownerAreas[0];
     if (!area) return { status: 'refused', kind, problem: 'No area in the service’s coverage publishes owner names, so an owner cannot be looked up.' };
     const spelling = ownerSpellingNote(value);
     const others = (options.ownerAreas?.length ?? 0) > 1 ? ` (owner names are looked up in ${area.name}; the Owners view searches the others)` : '';

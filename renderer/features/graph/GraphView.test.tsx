@@ -46,7 +46,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     previewCost: (request) => {
       const { operation } = request as { operation: string };
       if (operation === 'v4.search' && state.searchesCached) return { ...listedPrice(operation, 0), basis: 'cached', cached: true };
-      return operation === 'v2.searchProperties' || operation === 'v4.search' ? listedPrice(operation, 20_000) : { ...listedPrice(operation, 0), basis: 'free' };
+      return operation === 'v2.searchProperties' || operation === 'v4.search' ? listedPrice(operation, 20_000) : listedPrice(operation, 0);
     },
     getCatalogFacet: () => served({ status: 'ok', data: { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', status: 'full', domain_key: 'ownership' }], capabilities: [] } }),
     traverseRelationships: (request) =>
@@ -69,7 +69,8 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     getConnectedEntities: () => served(answers.connected1708.envelope),
     searchProperties: () => served(answers.searchKuipers.envelope, 20_000),
     searchRecords: () => {
-      throw new PlatCallError({ code: 'not_found', message: 'No search matches', retryable: false });
+      // As the core answers a "not found" the service answered: with the charge it booked for it.
+      throw new PlatCallError({ code: 'not_found', message: 'No search matches', retryable: false, chargedMicroUsd: 0 });
     },
     getGraphDecisions: () => ({ decisions: state.decisions }),
     setGraphDecision: (request) => {
@@ -283,7 +284,7 @@ describe('GraphView', () => {
     fireEvent.click(within(sheet).getByRole('button', { name: 'Search permit records' }));
     await settle(50);
     await settle(50);
-    expect(sheet.textContent).toContain('none carry this SSL (the search found nothing; not charged)');
+    expect(sheet.textContent).toContain('none carry this SSL. Nothing was charged for the search.');
 
     fireEvent.click(within(sheet).getByRole('button', { name: 'Export runsheet CSV' }));
     expect(downloads).toHaveLength(1);

@@ -19,6 +19,7 @@ import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { useSourceCatalog } from '../../platform/source-catalog.ts';
 import { entityRequest, parcelLabel, parcelSsl, runsheetCatalogRequest, runsheetFilename, runsheetSearches, runsheetSearchLabels, type RunsheetSearchKind } from './graph-model.ts';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 type SearchParts = ReturnType<typeof runsheetSearches>[number]['parts'];
 
@@ -26,9 +27,10 @@ type SearchParts = ReturnType<typeof runsheetSearches>[number]['parts'];
 function useRecordSearch(parts: SearchParts | null) {
   const paid = usePaidAnswer('searchRecords', parts, { loadWhenFree: true });
   const error = paid.query.error;
-  // The service answers "no search matches" as not found: nothing of this kind carries the SSL (and nothing is charged).
+  // The service answers "no search matches" as not found: nothing of this kind carries the SSL. What that
+  // cost is the failure's own charge.
   const none = error !== null && platErrorOf(error).code === 'not_found';
-  return { paid, none, envelope: paid.query.data?.envelope ?? null };
+  return { paid, none, noneCharge: none ? nothingFoundChargeWords(platErrorOf(error), 'the search') : null, envelope: paid.query.data?.envelope ?? null };
 }
 
 export function RunsheetPanel(props: {
@@ -108,7 +110,12 @@ export function RunsheetPanel(props: {
         </p>
       )}
       {entity.query.isError && <ErrorNotice error={entity.query.error} onRetry={() => void entity.retry()} compact />}
-      {entity.query.isPending && !entity.query.isError && <p className="muted">Reading the parcel’s record (free)…</p>}
+      {entity.query.isFetching && entity.query.isPending && <p className="muted">Reading the parcel’s record (free)…</p>}
+      {entity.query.isPending && !entity.query.isFetching && !entity.query.isError && (
+        <p>
+          <ChargeButton operation="getEntity" request={entityParts} label="Read the parcel’s record" what="the parcel’s record" primary={false} onRun={(options) => void entity.buy(options)} />
+        </p>
+      )}
       <div className="graph-runsheet__searches stack gap-1">
         {catalog.query.isError && <ErrorNotice error={catalog.query.error} onRetry={() => void catalog.query.refetch()} compact />}
         {searches === null ? (
@@ -128,7 +135,13 @@ export function RunsheetPanel(props: {
               const found = recordCount(search.envelope);
               return <p key={kind} className="graph-runsheet__search">{capitalised(label.what)}: searched, {found === 1 ? '1 record' : `${found} records`} found.</p>;
             }
-            if (search.none) return <p key={kind} className="graph-runsheet__search">{capitalised(label.what)}: none carry this SSL (the search found nothing; not charged).</p>;
+            if (search.none) {
+              return (
+                <p key={kind} className="graph-runsheet__search">
+                  {capitalised(label.what)}: none carry this SSL.{search.noneCharge ? ` ${search.noneCharge}` : ''}
+                </p>
+              );
+            }
             return (
               <div key={kind} className="graph-runsheet__search">
                 <ChargeButton operation="searchRecords" request={parts} label={label.button} what={label.what} primary={false} busy={search.paid.query.isFetching} onRun={(options) => void search.paid.buy(options)} />

@@ -35,6 +35,7 @@ import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from
 import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 import { formatCount } from '../../../shared/format/number.ts';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 const MAX_FILTERS = 5;
 
@@ -133,7 +134,7 @@ export function RecordsTab() {
           )}
         />
 
-        <SearchFormActions hostRef={runButtonRef} problems={problems?.form}>
+        <SearchFormActions hostRef={runButtonRef} problems={problems?.form} note="Charged per page with results; an empty result is free (the spec’s rule).">
           <PagedSearchButton
             paged={paged}
             first={check.ok ? check.query : null}
@@ -157,7 +158,7 @@ export function RecordsTab() {
                   onOpen={(record) => openRecord(record.record_ref)}
                   empty={
                     <span role="status">
-                      No records match this search. Nothing was charged: empty results are free. Loosen a filter or choose another kind.
+                      No records match this search. {nothingFoundChargeWords(paged.page.query.data?.billing ?? {}, 'the search')} Loosen a filter or choose another kind.
                     </span>
                   }
                   toolbar={records.length > 0 ? <span className="muted">Enter or double-click a row for its full source row</span> : undefined}
