@@ -18,7 +18,7 @@ import type { ServiceError } from './envelopes.ts';
 import { ServiceState } from './service-state.ts';
 import { jsonDataProblem, MAX_JSON_DEPTH } from '../../shared/json-data.ts';
 import type { DemoKeys } from './service-state.ts';
-import { claimedCharge, contractBreakingBody, EveryNth, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
+import { claimedCharge, contractBreakingBody, echoAuthorization, EveryNth, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
 import type { ChargeHeaderMode } from './misreport.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 120;
@@ -59,6 +59,8 @@ export interface LocalServiceOptions {
   chargeHeader?: ChargeHeaderMode;
   /** Money tests only: every Nth charged call answers a body that breaks the contract; its replay is correct. */
   invalidBodyEvery?: number;
+  /** Secrets tests only: every answer quotes the request's Authorization header (./misreport.ts). */
+  echoAuthorization?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -547,6 +549,10 @@ export async function createLocalService(options: LocalServiceOptions): Promise<
       reply = { status: 500, headers: {}, body: JSON.stringify(envelope), chargedMicroUsd: 0, drop: false };
     }
 
+    const authorization = req.headers.authorization;
+    if (options.echoAuthorization === true && authorization !== undefined && url.pathname !== '/health') {
+      reply = { ...reply, body: echoAuthorization(reply.body, authorization) };
+    }
     if (reply.drop) {
       req.socket.destroy();
     } else {
