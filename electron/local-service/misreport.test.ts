@@ -121,12 +121,13 @@ describe('--echo-authorization', () => {
 
     const search = await svc.call(SEARCH, { idempotencyKey: 'echo-search' });
     const body = V4SearchResponseSchema.parse(search.body);
+    if (body.status !== 'ok') throw new Error('expected ok');
     expect(body.request_id).toBe(`req_${bearer}`);
     expect(body.meta).toMatchObject({ warnings: [`Answered for ${bearer}`] });
     const row = JSON.stringify(body.data.items[0]);
     expect(row).toContain(`ZACHARY ROMANOW ${bearer}`);
     // Identifiers keep their form: the answer is still the contract's.
-    expect(body.data.items[0]?.q_ids.every((id) => /^[a-z]+_[0-9a-f-]{36}$/.test(id))).toBe(true);
+    expect((body.data.items[0]?.q_ids as string[]).every((id) => /^[a-z]+_[0-9a-f-]{36}$/.test(id))).toBe(true);
 
     const v2 = await svc.call('/api/v2/property-searches', { json: { area_uid: 'area_us_dc' }, idempotencyKey: 'echo-v2' });
     expect(V2SearchResponseSchema.safeParse(v2.body).success).toBe(true);
