@@ -66,7 +66,8 @@ export class Scrubber {
 
   /** The text with every secret and credential-shaped token replaced by [redacted]. */
   text(text: string): string {
-    return text.replace(this.#pattern, REDACTED);
+    // Nothing shorter than the shortest form or credential shape can hold one (most keys and codes).
+    return text.length < MIN_SECRET_LENGTH ? text : text.replace(this.#pattern, REDACTED);
   }
 
   /** Whether the text holds one of the secrets (in any form this scrub knows). */

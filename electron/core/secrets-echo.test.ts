@@ -15,6 +15,8 @@ import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
 import type { AppCore } from './app-core.ts';
 import { createTestCore, testSender } from './core-test-kit.ts';
+import { readEvidence } from './reports/pdf-evidence.ts';
+import { smallPdf } from './reports/pdf-test-kit.ts';
 
 // Not shaped like a credential, so only knowing it is the key in use can scrub it.
 const SENTINEL = 'plat-Sentinel-4f9a2c7e1b88';
@@ -104,6 +106,8 @@ beforeAll(async () => {
     // The embedded service of this core is the echoing one too: its own key is scrubbed as well.
     launchLocalService: async () => ({ url: echo.url, keys: echo.keys, stop: async () => {} }),
     timeoutMs: 5_000,
+    // The printed pages are a stand-in; the evidence Plat attaches to them is its own.
+    printer: () => ({ description: 'a test printer', printReport: () => smallPdf(2) }),
   });
   core.events.subscribe((event, payload) => events.push(`${event} ${JSON.stringify(payload)}`));
   await core.ready;
@@ -168,6 +172,14 @@ describe('a service that echoes the Authorization header', () => {
     const workfile = await ask('exportAssignment', { id: assignmentId });
     expect((workfile.value as { json: string }).json).toContain('JOEL KUIPERS [redacted]');
     await ask('getSubjectReport', { assignmentId });
+    const pdf = await ask('exportReportPdf', { assignmentId });
+    expect(pdf).toMatchObject({ ok: true });
+    const pdfBytes = Buffer.from((pdf.value as { pdfBase64: string }).pdfBase64, 'base64');
+    const evidence = await readEvidence(pdfBytes);
+    if (evidence.kind !== 'evidence') throw new Error(`the PDF carries no evidence: ${evidence.kind}`);
+    const attached = [...evidence.attachments.values()].map((bytes) => Buffer.from(bytes).toString('utf8'));
+    expect(attached.join('\n')).toContain('[redacted]');
+    expect([...leaks('PDF', pdfBytes), ...attached.flatMap((text) => leaks('PDF attachment', text))]).toEqual([]);
     await ask('getComparables', { assignmentId });
     await ask('getSpend', {});
 
