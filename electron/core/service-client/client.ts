@@ -3,8 +3,9 @@
 // never echoed), gives every charged call an Idempotency-Key that its retries reuse (so a lost answer
 // is replayed free instead of charged twice), retries only what may succeed, paces itself when the
 // rate limit runs low, checks every answer against the shared contract, and scrubs every answer of
-// the keys in use and of credential-shaped text before anything else in Plat sees it (../secret-scrub.ts). Every operation goes
-// through `call`, driven by the operation table (shared/service/operations.ts).
+// the keys in use and of credential-shaped text before anything else in Plat sees it
+// (../secret-scrub.ts). Every operation goes through `call`, driven by the operation table
+// (shared/service/operations.ts).
 import { randomUUID } from 'node:crypto';
 import { toPlatError, type PlatError } from '../../../shared/errors.ts';
 import { RequestHeadersSchema, serviceOperations, type ServiceOperationName } from '../../../shared/service/index.ts';
