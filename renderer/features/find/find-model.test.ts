@@ -108,6 +108,16 @@ describe('readFind', () => {
 });
 
 describe('resolutionCandidates', () => {
+  it('reads a candidate’s identity by what each field is, whatever the service calls it', () => {
+    const [row] = resolutionCandidates({
+      client_id: 'find',
+      outcome: 'ok',
+      candidates: [{ entity_kind: 'property', entity_ref: 'prop_1', canonical_identity: { PREMISEADD: '1708 21ST ST NW', SSL: '0065    0007', OWNERNAME: 'JOEL KUIPERS' }, property_ref: 'prop_1' }],
+    });
+    expect(row).toMatchObject({ address: '1708 21ST ST NW', identifier: '0065    0007', owner: 'JOEL KUIPERS' });
+  });
+
+
   it('lists one row per property with every kind that matched, opening the property', () => {
     const rows = resolutionCandidates({
       client_id: 'find',

@@ -5,9 +5,9 @@
 import { useId, useMemo } from 'react';
 import type { GraphModel } from '../../../shared/graph/build-graph.ts';
 import { parcelRunsheet, runsheetCsv, runsheetEventLabels, type RunsheetEntry } from '../../../shared/graph/runsheet.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
-import { citationView } from '../../../shared/report/citation.ts';
-import type { CitedValue } from '../../../shared/report/document.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
+import { citationView } from '../../../shared/cited/citation.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
@@ -16,7 +16,8 @@ import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
 import { downloadTextFile } from '../../components/download.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
-import { entityRequest, parcelLabel, parcelSsl, runsheetFilename, runsheetSearches, runsheetSearchLabels, type RunsheetSearchKind } from './graph-model.ts';
+import { useSourceCatalog } from '../../platform/source-catalog.ts';
+import { entityRequest, parcelLabel, parcelSsl, runsheetCatalogRequest, runsheetFilename, runsheetSearches, runsheetSearchLabels, type RunsheetSearchKind } from './graph-model.ts';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
 
 type SearchParts = ReturnType<typeof runsheetSearches>[number]['parts'];
@@ -45,7 +46,10 @@ export function RunsheetPanel(props: {
   const entity = usePaidAnswer('getEntity', entityParts, { loadWhenFree: true });
   const entityEnvelope = entity.query.data?.envelope;
   const ssl = parcelSsl(model, parcelId, entityEnvelope);
-  const searches = useMemo(() => (ssl === null ? null : runsheetSearches(ssl)), [ssl]);
+  // The catalog (free) names the field each kind carries the SSL in, and the fields its records are read by.
+  const catalog = useSourceCatalog(runsheetCatalogRequest.query.jurisdiction);
+  const catalogRead = catalog.query.isSuccess;
+  const searches = useMemo(() => (ssl === null || !catalogRead ? null : runsheetSearches(ssl, catalog.items)), [ssl, catalogRead, catalog.items]);
   const sale = useRecordSearch(searches?.[0]?.parts ?? null);
   const ownership = useRecordSearch(searches?.[1]?.parts ?? null);
   const permit = useRecordSearch(searches?.[2]?.parts ?? null);
@@ -54,9 +58,9 @@ export function RunsheetPanel(props: {
   const built = useMemo(() => {
     const book = new CitationBook();
     const records = [sale.envelope, ownership.envelope, permit.envelope].filter((envelope) => envelope !== null);
-    const sheet = parcelRunsheet({ parcelRef: parcelId, ...(entityEnvelope === undefined ? {} : { entity: entityEnvelope }), records }, book.cite);
+    const sheet = parcelRunsheet({ parcelRef: parcelId, ...(entityEnvelope === undefined ? {} : { entity: entityEnvelope }), records, catalog: catalog.items }, book.cite);
     return { sheet, book, citations: new Map(book.all().map((citation) => [citation.id, citation])) };
-  }, [parcelId, entityEnvelope, sale.envelope, ownership.envelope, permit.envelope]);
+  }, [parcelId, entityEnvelope, sale.envelope, ownership.envelope, permit.envelope, catalog.items]);
   const { sheet, citations } = built;
   const title = parcelLabel(model, parcelId, ssl);
 
@@ -106,14 +110,20 @@ export function RunsheetPanel(props: {
       {entity.query.isError && <ErrorNotice error={entity.query.error} onRetry={() => void entity.retry()} compact />}
       {entity.query.isPending && !entity.query.isError && <p className="muted">Reading the parcel’s record (free)…</p>}
       <div className="graph-runsheet__searches stack gap-1">
+        {catalog.query.isError && <ErrorNotice error={catalog.query.error} onRetry={() => void catalog.query.refetch()} compact />}
         {searches === null ? (
           <p className="muted">
-            {entityEnvelope === undefined ? 'Record searches are offered once the parcel’s record is read.' : 'The parcel has no SSL in the answers, so its records cannot be searched by one.'}
+            {entityEnvelope === undefined
+              ? 'Record searches are offered once the parcel’s record is read.'
+              : ssl === null
+                ? 'The parcel has no SSL in the answers, so its records cannot be searched by one.'
+                : 'Record searches are offered once the catalog of DC’s records (free) is read: it names the fields to search by.'}
           </p>
         ) : (
-          searches.map(({ kind, parts }) => {
+          searches.map(({ kind, parts, problem }) => {
             const search = byKind[kind];
             const label = runsheetSearchLabels[kind];
+            if (parts === null) return <p key={kind} className="graph-runsheet__search">{capitalised(label.what)}: {problem}</p>;
             if (search.envelope !== null) {
               const found = recordCount(search.envelope);
               return <p key={kind} className="graph-runsheet__search">{capitalised(label.what)}: searched, {found === 1 ? '1 record' : `${found} records`} found.</p>;
