@@ -71,7 +71,7 @@ export function findBox(page: Page) {
 /** Confirms the charge Plat asks about, if it asks (a price it already has cached is not asked about). */
 export async function confirmChargeIfAsked(page: Page): Promise<void> {
   const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy for/ }).click();
+  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy (?:for|at a price not known)/ }).click();
 }
 
 /**
@@ -111,6 +111,20 @@ export async function liveServiceForm(page: Page) {
   const connection = page.getByRole('form', { name: 'Choose the service' });
   await connection.getByLabel(/^Live service/).check();
   return { connection, address: connection.getByLabel('Base address'), connect: connection.getByRole('button', { name: 'Connect to live service' }) };
+}
+
+/**
+ * Switches Settings › Live service to `address` as a person would and waits until the status line
+ * names it and says it is ready (the key is the host's PLAT_API_KEY).
+ */
+export async function connectLiveService(page: Page, address: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Settings/ }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
+  const form = await liveServiceForm(page);
+  await form.address.fill(address);
+  await form.connect.click();
+  await expect(page.getByTestId('service-label')).toHaveText(`Live service · ${new URL(address).host}`);
+  await expect(page.locator('.status-line__dot--ready')).toBeVisible({ timeout: 30_000 });
 }
 
 /** The images a PDF holds, as `pdfimages -list` reports them (page numbers from 1). */
