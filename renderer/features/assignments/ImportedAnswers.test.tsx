@@ -4,7 +4,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
-import type * as PlatModule from '../../platform/plat.ts';
 import { ImportedAnswers } from './ImportedAnswers.tsx';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
