@@ -16,6 +16,21 @@ export const ReceivedFromSchema = z.object({
 });
 export type ReceivedFrom = z.infer<typeof ReceivedFromSchema>;
 
+// The file's words are anyone's: shown and printed as plain text of bounded length, without control
+// or bidirectional-override characters that would make them read as something else.
+const UNSAFE = /[\p{Cc}\u202A-\u202E\u2066-\u2069]+/gu;
+const clean = (text: string, max: number): string => [...text.replace(UNSAFE, ' ').trim()].slice(0, max).join('');
+
+/** What a workfile says of itself, with the name the person chose for it, cleaned and bounded as ReceivedFromSchema allows. */
+export function receivedFrom(file: { fileName: string; exportedBy: string; exportedAt: string; assignmentName: string }): ReceivedFrom {
+  return {
+    fileName: clean(file.fileName, 300),
+    exportedBy: clean(file.exportedBy, 200),
+    exportedAt: clean(file.exportedAt, 64),
+    assignmentName: clean(file.assignmentName, 300),
+  };
+}
+
 /** "Received in workfile “a.plat-workfile.json”, exported by Plat 0.4.0 on 2026-11-27 for “1708 21st St NW appraisal”". */
 export function receivedText(from: ReceivedFrom): string {
   const file = from.fileName.trim() === '' ? 'an unnamed workfile' : `workfile “${from.fileName.trim()}”`;

@@ -20,7 +20,7 @@ import { operationSchemas, type ServiceOperationName } from '../../../shared/ser
 import { safeFilename } from '../../../shared/filename.ts';
 import { inTransaction, storageProblemOf } from '../app-db.ts';
 import { answerChanges } from '../../../shared/workfile/answer-changes.ts';
-import { receivedNote, receivedText } from '../../../shared/workfile/received.ts';
+import { receivedFrom, receivedNote, receivedText } from '../../../shared/workfile/received.ts';
 import type { CostEstimator } from '../cost-estimator.ts';
 import { PlatFailure } from '../failure.ts';
 import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, projectIdentity, toIpcProject, type AssignmentDetailsInput, type ProjectStore } from '../projects.ts';
@@ -468,7 +468,7 @@ export class AssignmentService {
       });
       this.#answers.setImportedFrom(
         project.id,
-        { fileName: fileName.slice(0, 300), exportedBy: content.exportedBy.slice(0, 200), exportedAt: content.exportedAt.slice(0, 64), assignmentName: content.assignment.name.slice(0, 300) },
+        receivedFrom({ fileName, exportedBy: content.exportedBy, exportedAt: content.exportedAt, assignmentName: content.assignment.name }),
         this.#now().toISOString(),
       );
       for (const answer of checked) {

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { receivedFrom, receivedNote, receivedText, saysReceived } from './received.ts';
+
+describe('where an imported answer came from', () => {
+  const from = receivedFrom({ fileName: 'a.plat-workfile.json', exportedBy: 'Plat 0.1.0', exportedAt: '2026-11-27T10:00:00.000Z', assignmentName: '1708 21st St NW' });
+
+  it('is one sentence: the file, the Plat that wrote it, the day, the assignment', () => {
+    expect(receivedText(from)).toBe('Received in workfile “a.plat-workfile.json”, exported by Plat 0.1.0 on 2026-11-27 for “1708 21st St NW”');
+    expect(receivedText({ ...from, fileName: '' })).toMatch(/^Received in an unnamed workfile, /);
+    expect(saysReceived(`[1] DC OTR; ${receivedNote(from)}`)).toBe(true);
+    expect(saysReceived('[1] DC OTR; as of 2017-02-05')).toBe(false);
+  });
+
+  it('keeps the file\'s words as plain, bounded text: no control or direction-override characters', () => {
+    const hostile = receivedFrom({ fileName: 'x\u202Egpj.json', exportedBy: 'Plat\n\rDC OTR', exportedAt: '2026-11-27', assignmentName: 'n'.repeat(1_000) });
+    expect(hostile.fileName).toBe('x gpj.json');
+    expect(hostile.exportedBy).toBe('Plat DC OTR');
+    expect(hostile.assignmentName).toHaveLength(300);
+  });
+});
