@@ -40,8 +40,16 @@ export function receivedText(from: ReceivedFrom): string {
 
 const NOT_BOUGHT = 'not bought by this Plat, not re-checked against the service.';
 
-/** What an imported value's citation adds: where it came from, and that this Plat did not buy it. */
-export const receivedNote = (from: ReceivedFrom): string => `${receivedText(from)}: ${NOT_BOUGHT}`;
+/**
+ * What a citation adds in a report that reads answers from a workfile: where they came from, and that
+ * this Plat did not buy them. A report that also reads answers bought here names the file's answers
+ * (`fromFile`), since one endnote may serve values of both.
+ */
+export function receivedNote(from: ReceivedFrom, fromFile?: readonly string[]): string {
+  return fromFile === undefined
+    ? `${receivedText(from)}: ${NOT_BOUGHT}`
+    : `Values read from ${fromFile.join('; ')}: ${receivedText(from).replace(/^Received/, 'received')}, ${NOT_BOUGHT}`;
+}
 
 /** Whether a citation's text (a report's, a PDF's evidence) carries that note. */
-export const saysReceived = (citation: string): boolean => citation.includes('Received in ') && citation.includes(NOT_BOUGHT);
+export const saysReceived = (citation: string): boolean => /\b[Rr]eceived in /.test(citation) && citation.includes(NOT_BOUGHT);

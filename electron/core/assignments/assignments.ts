@@ -310,7 +310,10 @@ export class AssignmentService {
   #received(assignmentId: string, read: readonly KeptAnswer[]): SubjectReportInput['received'] {
     const from = this.#answers.importedFrom(assignmentId);
     const labels = [...new Set(read.filter((answer) => answer.imported).map((answer) => answer.label))];
-    return from && labels.length > 0 ? { text: receivedText(from), note: receivedNote(from), answers: labels } : null;
+    if (!from || labels.length === 0) return null;
+    // Every citation carries the note; with answers bought here too, it names the file's answers.
+    const mixed = read.some((answer) => !answer.imported);
+    return { text: receivedText(from), note: mixed ? receivedNote(from, labels) : receivedNote(from), answers: labels };
   }
 
   /**

@@ -90,6 +90,22 @@ describe('a forged, resealed workfile', () => {
     for (const citation of row?.citations ?? []) expect(citation.note).toMatch(/Received in workfile “forged\.plat-workfile\.json”.*not bought by this Plat/);
   });
 
+  it('names the file\'s answers in every citation note when the report also reads answers bought here', async () => {
+    const content = JSON.parse(forged) as WorkfileContent & { sha256?: string };
+    delete content.sha256;
+    const withoutSummary = { ...content, answers: content.answers.filter((answer) => answer.operation !== 'v4.summary'), queryLog: content.queryLog.filter((entry) => entry.operation !== 'v4.summary') };
+    const imported = await call(here.core, 'importAssignment', { json: JSON.stringify({ ...withoutSummary, sha256: workfileChecksum(withoutSummary) }), fileName: FILE_NAME });
+    await call(here.core, 'setActiveProject', { id: imported.id });
+    // The summary the file lacks is what the report asks for (free here: the other assignment bought it on this machine).
+    expect(((await call(here.core, 'getSubjectReport', { assignmentId: imported.id })) as ReportDocument).missing).toEqual([
+      expect.objectContaining({ ipcOperation: 'getEntitySummary', expectedCostMicroUsd: 0 }),
+    ]);
+    await call(here.core, 'getEntitySummary', summaryRequest);
+    const document = (await call(here.core, 'getSubjectReport', { assignmentId: imported.id })) as ReportDocument;
+    expect(document.received?.answers).toEqual(['Subject report for 1708 21ST ST NW']);
+    for (const citation of document.citations) expect(citation.note).toMatch(/Values read from Subject report for 1708 21ST ST NW: received in workfile “forged\.plat-workfile\.json”/);
+  });
+
   it('re-checks against the service only when asked, at its price, and lists what changed', async () => {
     const spentBefore = (await call(here.core, 'getSpend', {})).allTimeMicroUsd;
     const result = await call(here.core, 'recheckImportedAnswers', { assignmentId: importedId, confirmed: true });
