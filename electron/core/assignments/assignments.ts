@@ -208,12 +208,18 @@ export class AssignmentService {
    */
   async recheckImported(
     id: string,
-    buy: (operation: ServiceOperationName, parts: RequestParts) => Promise<{ envelope: unknown; billing: CallBilling }>,
+    how: {
+      /** Makes the assignment the active one before anything is bought, so the purchases are charged to it and kept with it. */
+      activate: () => void;
+      buy: (operation: ServiceOperationName, parts: RequestParts) => Promise<{ envelope: unknown; billing: CallBilling }>;
+    },
   ): Promise<RecheckResult> {
     this.#require(id);
     this.#flushUnsaved();
     const result: RecheckResult = { replaced: [], failed: [], chargedMicroUsd: 0, remaining: 0 };
-    for (const request of this.#importedRequests(id)) {
+    const requests = this.#importedRequests(id);
+    if (requests.some((request) => request.parts !== null)) how.activate();
+    for (const request of requests) {
       const label = request.latest.label;
       if (request.parts === null) {
         result.failed.push({ label, message: 'This Plat no longer asks this request as the workfile recorded it, so it cannot buy it again.' });
@@ -221,7 +227,7 @@ export class AssignmentService {
       }
       const before = this.#answers.get(id, request.latest.id)?.envelope;
       try {
-        const bought = await buy(request.operation, request.parts as RequestParts);
+        const bought = await how.buy(request.operation, request.parts as RequestParts);
         result.chargedMicroUsd += bought.billing.chargedMicroUsd;
         this.#answers.remove(id, request.ids);
         result.replaced.push({ label, ...answerChanges(before, bought.envelope) });

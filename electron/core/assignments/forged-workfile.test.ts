@@ -106,6 +106,25 @@ describe('a forged, resealed workfile', () => {
     for (const citation of document.citations) expect(citation.note).toMatch(/Values read from Subject report for 1708 21ST ST NW: received in workfile “forged\.plat-workfile\.json”/);
   });
 
+  it('keeps the file\'s answers, saying why, when a cap refuses the re-check; an assignment made here has nothing to re-check', async () => {
+    const spent = (await call(here.core, 'getSpend', {})).sessionMicroUsd;
+    await call(here.core, 'setBudgets', { sessionCapMicroUsd: spent, confirmationThresholdMicroUsd: null });
+    const refused = await call(here.core, 'recheckImportedAnswers', { assignmentId: importedId, confirmed: true });
+    await call(here.core, 'setBudgets', { sessionCapMicroUsd: null, confirmationThresholdMicroUsd: null });
+    expect(refused).toMatchObject({ replaced: [], chargedMicroUsd: 0, remaining: 2 });
+    expect(refused.failed).toEqual([
+      { label: 'Summary of 1708 21ST ST NW', message: expect.stringMatching(/cap/) },
+      { label: 'Subject report for 1708 21ST ST NW', message: expect.stringMatching(/cap/) },
+    ]);
+    expect((await call(here.core, 'getAssignment', { id: importedId })).imported?.answers).toBe(2);
+
+    const mine = await call(here.core, 'createAssignment', { name: 'Made here', capMicroUsd: null, details });
+    const activeBefore = (await call(here.core, 'listProjects', {})).activeProjectId;
+    expect(await call(here.core, 'recheckImportedAnswers', { assignmentId: mine.id, confirmed: true })).toEqual({ replaced: [], failed: [], chargedMicroUsd: 0, remaining: 0 });
+    expect((await call(here.core, 'listProjects', {})).activeProjectId).toBe(activeBefore);
+    expect((await call(here.core, 'getAssignment', { id: mine.id })).imported).toBeNull();
+  });
+
   it('re-checks against the service only when asked, at its price, and lists what changed', async () => {
     const spentBefore = (await call(here.core, 'getSpend', {})).allTimeMicroUsd;
     const result = await call(here.core, 'recheckImportedAnswers', { assignmentId: importedId, confirmed: true });

@@ -18,11 +18,10 @@ export function recheckHandlers(deps: {
     recheckImportedAnswers: async (request, context) => {
       await deps.ready;
       // Asked of the assignment the person is looking at: its purchases are its own.
-      deps.assignments.get(request.assignmentId);
-      deps.projects.setActiveProjectId(request.assignmentId);
-      return deps.assignments.recheckImported(request.assignmentId, (operation, parts) =>
-        deps.call({ operation, parts, refresh: true, confirmed: request.confirmed, signal: context.signal }),
-      );
+      return deps.assignments.recheckImported(request.assignmentId, {
+        activate: () => deps.projects.setActiveProjectId(request.assignmentId),
+        buy: (operation, parts) => deps.call({ operation, parts, refresh: true, confirmed: request.confirmed, signal: context.signal }),
+      });
     },
   };
 }
