@@ -174,7 +174,11 @@ export class AssignmentService {
       answers: answers.filter((answer) => answer.imported).length,
       recheck: {
         calls: requests.length,
-        expectedCostMicroUsd: requests.reduce((sum, request) => sum + this.listPrice(request.operation, request.parts as RequestParts, connectionId), 0),
+        // A price not known on this connection makes the sum not known: never a guess.
+        expectedCostMicroUsd: requests.reduce<number | null>((sum, request) => {
+          const price = this.listPrice(request.operation, request.parts as RequestParts, connectionId);
+          return sum === null || price === null ? null : sum + price;
+        }, 0),
       },
     };
   }
@@ -499,8 +503,8 @@ export class AssignmentService {
     return this.ipcProject(created.id);
   }
 
-  /** What a request costs to buy by the price table or the last observed page charge (whatever the cache holds). */
-  listPrice(operation: ServiceOperationName, parts: RequestParts, connectionId?: string): number {
+  /** What a request costs to buy on a connection (whatever the cache holds); null when its price is not known there. */
+  listPrice(operation: ServiceOperationName, parts: RequestParts, connectionId?: string): number | null {
     const v3Request = v3PriceRequestOf(operation, parts);
     const items = itemsOf(operation, parts);
     return this.#o.estimator.estimate({

@@ -50,6 +50,14 @@ describe('ImportedAnswers', () => {
     expect(outcome).toContain('The service’s answer says the same as the file.');
   });
 
+  it('says a price is not known rather than guess one', async () => {
+    await renderWithQueries(<ImportedAnswers assignmentId="p1" imported={{ receivedIn, answers: 2, recheck: { calls: 2, expectedCostMicroUsd: null } }} />, 1);
+    expect(screen.getByTestId('recheck-imported').textContent).toBe('Re-check against the service (2 calls, price not known)');
+    fireEvent.click(screen.getByTestId('recheck-imported'));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Buy, price not known' })).toBeTruthy();
+  });
+
   it('offers nothing to buy once every answer was re-checked', async () => {
     await renderWithQueries(<ImportedAnswers assignmentId="p1" imported={{ receivedIn, answers: 0, recheck: { calls: 0, expectedCostMicroUsd: 0 } }} />, 1);
     expect(screen.queryByTestId('recheck-imported')).toBeNull();

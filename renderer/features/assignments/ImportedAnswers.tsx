@@ -25,7 +25,8 @@ export function ImportedAnswers({ assignmentId, imported }: { assignmentId: stri
     },
   });
   const { calls, expectedCostMicroUsd } = imported.recheck;
-  const price = formatUsd(expectedCostMicroUsd);
+  // A price not known on this connection is said so, never guessed: the charges tell afterwards.
+  const price = expectedCostMicroUsd === null ? 'price not known' : formatUsd(expectedCostMicroUsd);
   return (
     <section className="assignment-imported stack gap-2" aria-label="Answers received in a workfile">
       {imported.answers > 0 ? (
@@ -48,7 +49,7 @@ export function ImportedAnswers({ assignmentId, imported }: { assignmentId: stri
         open={confirming}
         title="Re-check the workfile’s answers"
         tone="primary"
-        confirmLabel={`Buy for ${price}`}
+        confirmLabel={expectedCostMicroUsd === null ? 'Buy, price not known' : `Buy for ${price}`}
         onConfirm={() => {
           setConfirming(false);
           recheck.mutate();
@@ -56,8 +57,17 @@ export function ImportedAnswers({ assignmentId, imported }: { assignmentId: stri
         onCancel={() => setConfirming(false)}
       >
         <p>
-          Buying the {calls} {calls === 1 ? 'request' : 'requests'} of the file’s answers again from the service costs <strong>{price}</strong> (charged to this
-          assignment, which becomes the active one). The bought answers replace the file’s, and Plat lists what changed.
+          Buying the {calls} {calls === 1 ? 'request' : 'requests'} of the file’s answers again from the service{' '}
+          {expectedCostMicroUsd === null ? (
+            <>
+              costs a <strong>price not known</strong> on this service until it is charged
+            </>
+          ) : (
+            <>
+              costs <strong>{price}</strong>
+            </>
+          )}{' '}
+          (charged to this assignment, which becomes the active one). The bought answers replace the file’s, and Plat lists what changed.
         </p>
       </ConfirmDialog>
     </section>
