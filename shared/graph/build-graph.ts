@@ -21,6 +21,8 @@ export interface EntityInfo {
   identifiers: Identifier[];
   /** For a record: what it is (`permit`). */
   recordKind: string | null;
+  /** The service's own label for it, used when the answers carry no identifier to name it by. */
+  label?: string | null;
 }
 
 /** A link the service states, with everything "why linked" needs. */
@@ -115,6 +117,37 @@ function graphKind(kind: unknown, id: string): GraphNodeKind | null {
   return typeof kind === 'string' && (graphNodeKinds as readonly string[]).includes(kind) ? (kind as GraphNodeKind) : kindOfId(id);
 }
 
+/** A traversal node as Plat reads it: its id, kind and label, whichever keys the service gave them. */
+export interface TraversalNode {
+  id: string;
+  /** The kind as published (`parcel`, `tax_account`, `permit`…), or null when the node gives none. */
+  kind: string | null;
+  /** A record (a permit), not an entity. */
+  record: boolean;
+  label: string | null;
+  depth: number | null;
+  identifiers: Identifier[];
+}
+
+/**
+ * A v2 traversal node, whose inner shape the spec does not show: the id under `entity_ref`, `ref`,
+ * `id`, `q_id` or `node_ref`, the kind under `entity_kind`, `kind`, `type` or `node_kind`; null when
+ * it names no id.
+ */
+export function readTraversalNode(node: Json): TraversalNode | null {
+  const id = text(node.entity_ref) ?? text(node.ref) ?? text(node.id) ?? text(node.q_id) ?? text(node.node_ref);
+  if (id === null) return null;
+  const kind = text(node.entity_kind) ?? text(node.kind) ?? text(node.type) ?? text(node.node_kind);
+  return {
+    id,
+    kind,
+    record: node.node_type === 'record' || kind === 'record',
+    label: text(node.label) ?? text(node.name),
+    depth: num(node.depth),
+    identifiers: identifiersOf(node.identifiers),
+  };
+}
+
 function identifiersOf(value: unknown): Identifier[] {
   if (isRecord(value)) {
     // A search item's canonical_identity: { address, ssl, account_no }.
@@ -145,17 +178,17 @@ class Draft {
     this.caps = new Map(before.caps);
   }
 
-  entity(id: string, kind: GraphNodeKind | 'record' | null, identifiers: Identifier[], recordKind: string | null = null): void {
+  entity(id: string, kind: GraphNodeKind | 'record' | null, identifiers: Identifier[], recordKind: string | null = null, label: string | null = null): void {
     if (kind === null) return;
     const known = this.entities.get(id);
     if (!known) {
-      this.entities.set(id, { id, kind, identifiers, recordKind });
+      this.entities.set(id, { id, kind, identifiers, recordKind, ...(label === null ? {} : { label }) });
       if (!this.before.entities.has(id)) this.added.push(id);
       return;
     }
     const fresh = identifiers.filter((i) => !known.identifiers.some((k) => k.scheme === i.scheme && k.value === i.value));
-    if (fresh.length > 0 || (known.recordKind === null && recordKind !== null)) {
-      this.entities.set(id, { ...known, identifiers: [...known.identifiers, ...fresh], recordKind: known.recordKind ?? recordKind });
+    if (fresh.length > 0 || (known.recordKind === null && recordKind !== null) || (!known.label && label !== null)) {
+      this.entities.set(id, { ...known, identifiers: [...known.identifiers, ...fresh], recordKind: known.recordKind ?? recordKind, label: known.label ?? label });
     }
   }
 
@@ -232,17 +265,21 @@ function mergeRelationships(draft: Draft, envelope: unknown): string[] {
   if (!read.ok) return [read.problem];
   const { data, meta } = read;
   for (const [ref, view] of provenanceViews(read.provenance)) draft.citations.set(ref, view);
-  for (const node of data.nodes) {
-    const id = text(node.id);
-    if (id === null) continue;
-    const record = node.node_type === 'record';
-    draft.entity(id, record ? 'record' : graphKind(node.kind, id), identifiersOf(node.identifiers), record ? text(node.kind) : null);
+  const nodes = data.nodes.flatMap((node) => readTraversalNode(node) ?? []);
+  for (const node of nodes) {
+    // A kind Plat has no node for, on an id of no known prefix, is still listed: as a record of that kind.
+    const kind = node.record ? 'record' : (graphKind(node.kind, node.id) ?? 'record');
+    draft.entity(node.id, kind, node.identifiers, kind === 'record' ? (node.record ? node.kind : (node.kind ?? 'linked')) : null, node.label);
   }
-  for (const edge of data.edges) draft.link(serviceLink(edge, edge.subject_ref, edge.object_ref));
+  for (const edge of data.edges) {
+    // An end the nodes do not list is still an entity when its id says its kind: the link is never dropped for it.
+    for (const end of [edge.subject_ref, edge.object_ref]) if (!draft.entities.has(end)) draft.entity(end, kindOfId(end), []);
+    draft.link(serviceLink(edge, edge.subject_ref, edge.object_ref));
+  }
   const complete = !text(meta.next_cursor) && meta.truncated !== true;
   if (complete) {
     draft.expanded.add(data.root_ref);
-    for (const node of data.nodes) if (typeof node.id === 'string' && num(node.depth) !== null && (num(node.depth) ?? 0) < data.depth) draft.expanded.add(node.id);
+    for (const node of nodes) if (node.depth !== null && node.depth < data.depth) draft.expanded.add(node.id);
   }
   const nodeCount = num(data.node_count) ?? data.nodes.length;
   const edgeCount = num(data.edge_count) ?? data.edges.length;

@@ -4,9 +4,9 @@
 // the direction shown ("Parcel SSL 0065 0007 — assessed under → Account 0065 0007"), grouped by
 // relation, each with why it exists, its supporting records and how sure it is (shared/graph), and
 // the links further out said as a path from the entity they start at. Pure.
-import { buildGraph, type GraphAnswer, type GraphModel } from '../../../shared/graph/build-graph.ts';
+import { buildGraph, readTraversalNode, type GraphAnswer, type GraphModel } from '../../../shared/graph/build-graph.ts';
 import { distancesFrom, modelLinks, nodeName, ownerVariants, type LinkRule, type ModelLink } from '../../../shared/graph/links.ts';
-import { relationGroups, relationLabel, type EntityName } from '../../../shared/graph/relations.ts';
+import { isKnownPredicate, relationGroups, relationLabel, type EntityName } from '../../../shared/graph/relations.ts';
 import { graphNodeKindLabels } from '../../../shared/graph/graph-spec.ts';
 import { whyLinked } from '../../../shared/graph/why-linked.ts';
 import { CitationBook } from '../../../shared/report/citation-book.ts';
@@ -111,8 +111,9 @@ function readPages(pages: readonly unknown[]): { limitations: Map<string, string
       stopped = typeof data.max_nodes === 'number' && nodes >= data.max_nodes ? `${data.max_nodes} entities` : `${String(data.max_edges)} links`;
     }
     for (const node of Array.isArray(data.nodes) ? data.nodes : []) {
-      if (!isRecord(node) || typeof node.id !== 'string' || !Array.isArray(node.limitations)) continue;
-      limitations.set(node.id, node.limitations.filter((line): line is string => typeof line === 'string'));
+      const read = isRecord(node) ? readTraversalNode(node) : null;
+      if (read === null || !isRecord(node) || !Array.isArray(node.limitations)) continue;
+      limitations.set(read.id, node.limitations.filter((line): line is string => typeof line === 'string'));
     }
   }
   return { limitations, found, stopped };
@@ -179,7 +180,8 @@ export function connectedView(rootId: string, traversalPages: readonly unknown[]
     const via = link.source === id ? link.target : link.source;
     const made = entry(link, id, via, depth);
     const key = `${link.predicate}:${link.source === via ? 'out' : 'in'}:further`;
-    const group = further.get(key) ?? { key, label: capitalise(made.label), further: true, entries: [], leads: false, ownerName: null };
+    const label = isKnownPredicate(link.predicate) ? capitalise(made.label) : made.label;
+    const group = further.get(key) ?? { key, label, further: true, entries: [], leads: false, ownerName: null };
     group.entries.push(made);
     further.set(key, group);
   }
