@@ -33,6 +33,8 @@ export function formatFieldValue(field: string, value: unknown): string {
     }
     if (field.endsWith('_sqft') || field.endsWith('_square_feet')) return `${plainNumber.format(value)} sq ft`;
     if (field === 'year_built' || field.startsWith('year_') || field.endsWith('_year')) return String(value);
+    // A coordinate to six places (about 10 cm): grouped or rounded to two it would point a kilometre off.
+    if (field === 'latitude' || field === 'longitude') return value.toFixed(6);
     return plainNumber.format(value);
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
