@@ -7,7 +7,7 @@ import { humanizeCode } from '../format.ts';
 import { isRecord } from '../../json-data.ts';
 import { citationForRef, sourcesOf, strings, text, type Json } from './answers.ts';
 import { contextOf, missingText, NOT_BOUGHT, sectionJson, sectionLimitations, sectionOf, unavailable, type SectionContext } from './builder.ts';
-import { candidateFromV3, citationsFor, derivedFromText, keyFor, statusOf, v3Value, type FieldSpec } from './fields.ts';
+import { candidateFromSummary, candidateFromV3, citationsFor, derivedFromText, keyFor, statusOf, v3Value, type FieldSpec } from './fields.ts';
 
 const IDENTITY_FIELDS: FieldSpec[] = [
   { key: 'address', label: 'Address', format: 'address', summary: 'address' },
@@ -87,6 +87,8 @@ function locationValue(ctx: SectionContext): CitedValue {
   const lat = location?.latitude;
   const lon = location?.longitude;
   if (!location || typeof lat !== 'number' || typeof lon !== 'number') {
+    const fromSummary = summaryLocation(ctx);
+    if (fromSummary) return b.value('identity.location', 'Location', [fromSummary], '');
     return unavailable('identity.location', 'Location', missingText(ctx, 'The subject report gives no location for this property.'));
   }
   const precision = text(location.precision);
@@ -107,6 +109,29 @@ function locationValue(ctx: SectionContext): CitedValue {
     rank: 0,
   };
   return b.value('identity.location', 'Location', [candidate], '');
+}
+
+/** The summary's latitude and longitude as one location, each cited; null unless both are there, numeric and cited. */
+function summaryLocation(ctx: SectionContext): Candidate | null {
+  const { answers } = ctx.b;
+  const spec = (key: string): FieldSpec => ({ key, label: key, format: key, numeric: true });
+  const lat = isRecord(answers.summary?.latitude) ? candidateFromSummary(answers, spec('latitude'), answers.summary.latitude, 1) : null;
+  const lon = isRecord(answers.summary?.longitude) ? candidateFromSummary(answers, spec('longitude'), answers.summary.longitude, 1) : null;
+  if (!lat || !lon || typeof lat.raw !== 'number' || typeof lon.raw !== 'number') return null;
+  const same = (a: (typeof lat.citations)[number], b: (typeof lat.citations)[number]) => a.sourceId === b.sourceId && a.publisher === b.publisher && a.asOf === b.asOf && a.recordRef === b.recordRef;
+  const citations = [...lat.citations, ...lon.citations.filter((c) => !lat.citations.some((l) => same(l, c)))];
+  const status = lat.status === 'synthetic' || lon.status === 'synthetic' ? 'synthetic' : 'derived';
+  return {
+    key: keyFor(citations, `${lat.raw},${lon.raw}`, 'summary-location'),
+    raw: `${lat.raw}, ${lon.raw}`,
+    display: `${lat.raw.toFixed(6)}, ${lon.raw.toFixed(6)}`,
+    status,
+    citations: citationsFor(status, citations),
+    // Coordinates are located by someone (matched, or a centroid): the summary says by whom only in its citation.
+    derivedFrom: 'the summary’s latitude and longitude, as the cited source located the property',
+    note: null,
+    rank: 1,
+  };
 }
 
 export function ownershipSection(ctx: SectionContext): ReportSection {
