@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { V2PropertySearchSchema } from '../../shared/service/v2.ts';
+import { V2PropertySearchSchema, type V2CatalogData } from '../../shared/service/v2.ts';
+import { independentCoverage } from '../../shared/service/dialect-test-kit.ts';
 import { describeOwnerQuery, holdingsFrom, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
 
 const otr = {
@@ -88,8 +89,28 @@ describe('ownerCoverage', () => {
         { area_uid: null, name: 'Maryland', domain_key: 'ownership', status: 'none', note: 'No Maryland records.' },
       ],
     });
-    expect(coverage.searchable).toEqual([{ areaUid: 'area_us_dc', name: 'Washington, DC', note: 'OLD CITY II only.' }]);
+    expect(coverage.searchable).toEqual([{ areaUid: 'area_us_dc', jurisdiction: null, areaGiven: true, name: 'Washington, DC', note: 'OLD CITY II only.' }]);
     expect(coverage.without.map((place) => place.name)).toEqual(['Alexandria, VA', 'Maryland']);
+  });
+
+  it('reads rows without area_uid by their jurisdiction and domain (another service): DC publishes owner names', () => {
+    const coverage = ownerCoverage(independentCoverage() as V2CatalogData);
+    expect(coverage.searchable).toEqual([{ areaUid: '11001', jurisdiction: '11001', areaGiven: false, name: 'District of Columbia', note: '' }]);
+    // Rows about other domains are not about owners; Alexandria's ownership row says unavailable.
+    expect(coverage.without).toEqual([{ name: 'Alexandria city', note: '' }]);
+  });
+
+  it('reads a row’s parts under other names too: fips, a list of domains, a status of coverage', () => {
+    const coverage = ownerCoverage({
+      facet: 'coverage',
+      items: [
+        { fips: 24031, label: 'Montgomery County', domains: ['owner_names', 'sales'], coverage: 'full' },
+        { fips: '24033', label: "Prince George's County", domains: ['sales'], coverage: 'full' },
+        { fips: '51059', label: 'Fairfax County', domains: ['owner_names'], coverage: 'not available' },
+      ],
+    });
+    expect(coverage.searchable.map((area) => [area.areaUid, area.name])).toEqual([['24031', 'Montgomery County']]);
+    expect(coverage.without.map((place) => place.name)).toEqual(['Fairfax County']);
   });
 });
 

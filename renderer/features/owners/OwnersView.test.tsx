@@ -6,17 +6,17 @@ import { useOwnersUi } from './owners-ui-store.ts';
 
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
+import { independentCoverage } from '../../../shared/service/dialect-test-kit.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+const EMBEDDED_COVERAGE = { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] };
+/** The coverage the service answers: the embedded service's unless a test says otherwise. */
+const coverage = vi.hoisted(() => ({ data: null as unknown }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
   return fakePlatModule(importOriginal, calls, {
-    getCatalogFacet: () =>
-      serviceAnswer(
-        { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] },
-        0,
-      ),
+    getCatalogFacet: () => serviceAnswer(coverage.data, 0),
     previewCost: () => listedPrice('v2.searchProperties', 20_000),
   });
 });
@@ -24,6 +24,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
 setUpViewTests({ afterCleanup: () => useOwnersUi.setState({ draft: '', areaUid: null, submitted: null }) });
 beforeEach(() => {
   calls.length = 0;
+  coverage.data = EMBEDDED_COVERAGE;
 });
 
 async function renderForm() {
@@ -67,5 +68,15 @@ describe('OwnersView', () => {
 
     fireEvent.change(input, { target: { value: 'smith' } });
     expect(screen.getByTestId('owner-query').textContent).toBe('Owner name contains “smith”');
+  });
+
+  it('searches the jurisdiction a coverage without area ids lists for ownership, instead of refusing', async () => {
+    coverage.data = independentCoverage();
+    const input = await renderForm();
+    expect(screen.queryByText(/No area publishes owner names/)).toBeNull();
+    fireEvent.change(input, { target: { value: 'kuipers' } });
+    await settle(1000);
+    const priced = ownerSearchCalls().map((call) => (call.request as { request: { body: { area_uid: string } } }).request.body.area_uid);
+    expect(priced.at(-1)).toBe('11001');
   });
 });

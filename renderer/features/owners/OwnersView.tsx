@@ -184,7 +184,8 @@ function CoverageNotes({ coverage }: { coverage: OwnerCoverage }) {
       <ul>
         {coverage.searchable.map((candidate) => (
           <li key={candidate.areaUid}>
-            <strong>{candidate.name}:</strong> {candidate.note}
+            <strong>{candidate.name}:</strong> {candidate.note || 'owner names published.'}
+            {!candidate.areaGiven && ` The service’s coverage names it by its jurisdiction code ${candidate.areaUid}, not an area id: the search names that code.`}
           </li>
         ))}
         {coverage.without.map((place) => (
