@@ -12,6 +12,9 @@ import { whyLinked } from '../../../shared/graph/why-linked.ts';
 import { CitationBook } from '../../../shared/report/citation-book.ts';
 import type { Citation } from '../../../shared/report/document.ts';
 import { isRecord } from '../../../shared/json-data.ts';
+import { V2TraversalResponseSchema } from '../../../shared/service/v2.ts';
+import { answerCitations } from '../../../shared/service/unrecognised.ts';
+import type { CitationView } from '../../../shared/report/citation.ts';
 import { entityPrefix } from '../../../shared/service/common.ts';
 
 export interface LinkedEntity {
@@ -73,6 +76,16 @@ export interface ConnectedView {
   stopped: string | null;
   citations: ReadonlyMap<string, Citation>;
   problems: string[];
+  /** Parts of the answers Plat could not read, kept to be shown as published with their citations. */
+  unread: UnreadPart[];
+}
+
+export interface UnreadPart {
+  /** Which part, as a noun phrase: "the relationships answer (page 2)". */
+  part: string;
+  value: unknown;
+  /** The citations of the answer it is part of (its provenance). */
+  citations: CitationView[];
 }
 
 const capitalise = (text: string): string => (text === '' ? text : text.charAt(0).toUpperCase() + text.slice(1));
@@ -97,11 +110,30 @@ function linkedEntity(model: GraphModel, id: string, limitations: ReadonlyMap<st
   };
 }
 
-/** What the traversal pages say of themselves: the records' limitations, how many links, where the service stopped. */
-function readPages(pages: readonly unknown[]): { limitations: Map<string, string[]>; found: number | null; stopped: string | null } {
+/**
+ * What the traversal pages say of themselves: the records' limitations, how many links, where the
+ * service stopped; and what of them Plat could not read (a page not in the contract's shape, a node
+ * naming no id), kept to be shown as published.
+ */
+function readPages(pages: readonly unknown[]): { limitations: Map<string, string[]>; found: number | null; stopped: string | null; unread: UnreadPart[] } {
   const limitations = new Map<string, string[]>();
   let found: number | null = null;
   let stopped: string | null = null;
+  const unread: UnreadPart[] = [];
+  pages.forEach((page, index) => {
+    const which = pages.length > 1 ? ` (page ${index + 1})` : '';
+    // An error answer is not a paid answer: its message is among the problems.
+    if (!isRecord(page) || page.status === 'error') return;
+    if (!V2TraversalResponseSchema.safeParse(page).success) {
+      unread.push({ part: `the relationships answer${which}`, value: page.data ?? page, citations: answerCitations(page) });
+      return;
+    }
+    const data = page.data as Record<string, unknown>;
+    const nodes = Array.isArray(data.nodes) ? data.nodes : [];
+    nodes.forEach((node, at) => {
+      if (!isRecord(node) || readTraversalNode(node) === null) unread.push({ part: `node ${at + 1} of the relationships answer${which} (it names no id Plat reads)`, value: node, citations: answerCitations({ node, provenance: page.provenance }) });
+    });
+  });
   for (const page of pages) {
     if (!isRecord(page) || page.status !== 'ok' || !isRecord(page.data)) continue;
     const { data } = page;
@@ -116,7 +148,7 @@ function readPages(pages: readonly unknown[]): { limitations: Map<string, string
       limitations.set(read.id, node.limitations.filter((line): line is string => typeof line === 'string'));
     }
   }
-  return { limitations, found, stopped };
+  return { limitations, found, stopped, unread };
 }
 
 /**
@@ -129,7 +161,7 @@ export function connectedView(rootId: string, traversalPages: readonly unknown[]
   if (entityRecord !== null) answers.push({ kind: 'entity', envelope: entityRecord });
   const { model, problems } = buildGraph(rootId, answers);
   const links = modelLinks(model);
-  const { limitations, found, stopped } = readPages(traversalPages);
+  const { limitations, found, stopped, unread } = readPages(traversalPages);
   const book = new CitationBook();
   const named = new Map<string, LinkedEntity>();
   const entityOf = (id: string) => {
@@ -203,5 +235,6 @@ export function connectedView(rootId: string, traversalPages: readonly unknown[]
     stopped,
     citations: new Map(book.all().map((citation) => [citation.id, citation])),
     problems,
+    unread,
   };
 }
