@@ -40,6 +40,15 @@ describe('summaryFields', () => {
     expect(read.entries.at(-1)).toMatchObject({ published: 'roof', name: null, entry: null });
   });
 
+  it('loses nothing: a `fields` that is not an object, and keys beside `fields`, are entries as published', () => {
+    expect(summaryFields({ q_id: 'prop_x', fields: ['year_built'] }).entries).toEqual([{ published: 'fields', name: null, raw: ['year_built'], entry: null }]);
+    const read = summaryFields({ q_id: 'prop_x', fields: { bedrooms: { value: 3, citation: OTR_CITATION } }, condition: 'good' });
+    expect(read.entries.map((entry) => [entry.published, entry.entry === null])).toEqual([
+      ['bedrooms', false],
+      ['condition', true],
+    ]);
+  });
+
   it('matches names by their normalised form, with or without the unit', () => {
     expect(canonicalSummaryName('ASSESSED_VALUE')).toBe('assessed_value_dollars');
     expect(canonicalSummaryName('lastSalePrice')).toBe('last_sale_price_dollars');

@@ -10,7 +10,7 @@ import { summaryCanonicalFields, V4SummaryFieldSchema, type V4SummaryField } fro
 export const summaryFieldNames: readonly string[] = [...summaryCanonicalFields, 'effective_year_built', 'latitude', 'longitude'];
 
 /** Keys of the summary's `data` that are about the answer, not fields of the entity. */
-const ANSWER_KEYS = new Set(['q_id', 'entity_ref', 'limitations', 'fields', 'truncated', 'next_cursor']);
+const ANSWER_KEYS = new Set(['q_id', 'entity_ref', 'limitations', 'truncated', 'next_cursor']);
 
 const normalised = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -59,9 +59,12 @@ export function summaryFields(data: unknown): SummaryFields {
   const nested = isRecord(data.fields);
   const holder = nested ? (data.fields as Record<string, unknown>) : data;
   const limitations = [...limitationsOf(data.limitations), ...(nested ? limitationsOf(holder.limitations) : [])];
-  const entries = Object.entries(holder)
-    .filter(([key]) => (nested ? key !== 'limitations' : !ANSWER_KEYS.has(key)))
-    .map(([published, raw]): SummaryEntry => ({ published, name: canonicalSummaryName(published), raw, entry: summaryEntryOf(raw) }));
+  // Beside `fields`, anything else in `data` that is not about the answer is kept too: nothing is lost.
+  const published = [
+    ...(nested ? Object.entries(holder).filter(([key]) => key !== 'limitations') : []),
+    ...Object.entries(data).filter(([key]) => !ANSWER_KEYS.has(key) && !(nested && key === 'fields')),
+  ];
+  const entries = published.map(([name, raw]): SummaryEntry => ({ published: name, name: canonicalSummaryName(name), raw, entry: summaryEntryOf(raw) }));
   const rank = (entry: SummaryEntry) => (entry.name === null ? summaryFieldNames.length : summaryFieldNames.indexOf(entry.name));
   entries.sort((a, b) => rank(a) - rank(b));
   return { entries, limitations, at: nested ? 'data.fields' : 'data' };
