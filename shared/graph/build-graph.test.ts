@@ -189,3 +189,25 @@ describe('a traversal of another service (nodes {entity_ref, entity_kind, label,
     expect(model.links.size).toBe(3);
   });
 });
+
+describe('an answer Plat cannot read', () => {
+  it('is kept as published with its citations, and its problem said; an error answer carries nothing bought', () => {
+    const answer = independentRelationships();
+    (answer.data as Record<string, unknown>).edges = [{ from: RELATIONSHIP_IDS.parcel, rel: 'situs_of' }];
+    const { problems, unread } = buildGraph(RELATIONSHIP_IDS.property, [
+      { kind: 'relationships', envelope: answer },
+      { kind: 'connected', qId: ids.parcel1708, depth: 2, envelope: envelope('connectedNotFound') },
+    ]);
+    expect(problems).toHaveLength(2);
+    expect(unread).toEqual([{ part: 'the relationships answer', value: answer.data, citations: [expect.objectContaining({ sourceId: 'dc_otr_ownership' }), expect.objectContaining({ sourceId: 'dc_otr_assessment' })] }]);
+  });
+
+  it('keeps a node naming no id Plat reads, and every node and link it can read', () => {
+    const answer = independentRelationships();
+    (answer.data as { nodes: unknown[] }).nodes.push({ handle: 'n-7', what: 'loan' });
+    const { model, unread } = buildGraph(RELATIONSHIP_IDS.property, [{ kind: 'relationships', envelope: answer }]);
+    expect(model.links.size).toBe(3);
+    expect(unread.map((part) => [part.part, part.value])).toEqual([['node 5 of the relationships answer (it names no id Plat reads)', { handle: 'n-7', what: 'loan' }]]);
+    expect(unread[0]?.citations).toHaveLength(2);
+  });
+});

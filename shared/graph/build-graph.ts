@@ -9,6 +9,7 @@ import type { CitationView } from '../report/citation.ts';
 import { V2EntityResponseSchema, V2SearchResponseSchema, V2TraversalResponseSchema, type V2EntityData, type V2SearchData, type V2TraversalData } from '../service/v2.ts';
 import { V4ConnectedResponseSchema, type V4ConnectedData } from '../service/v4.ts';
 import { citationOf, provenanceViews, readAnswer, strings, text, type Json } from './answers.ts';
+import { answerCitations } from '../service/unrecognised.ts';
 import { graphNodeKinds, type GraphNodeKind } from './graph-spec.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, type Identifier } from './relations.ts';
 
@@ -86,11 +87,22 @@ export type GraphAnswer =
   /** One page of the v2 property search by owner name; `name` is the text searched for. */
   | { kind: 'owner-search'; name: string; envelope: unknown };
 
+/** A part of an answer Plat could not read, kept to be shown as published with its citations. */
+export interface UnreadPart {
+  /** Which part, as a noun phrase: "the relationships answer", "node 3 of the relationships answer". */
+  part: string;
+  value: unknown;
+  /** Every citation the answer it is part of carries. */
+  citations: CitationView[];
+}
+
 export interface MergeResult {
   model: GraphModel;
   /** Nodes the answer added (an expansion draws only these). */
   added: string[];
   problems: string[];
+  /** What of the answer Plat could not read: never dropped, shown as published. */
+  unread: UnreadPart[];
 }
 
 export function emptyGraph(rootId: string): GraphModel {
@@ -166,6 +178,7 @@ class Draft {
   expanded: Set<string>;
   caps: Map<string, CapCount>;
   added: string[] = [];
+  unread: UnreadPart[] = [];
   readonly copied = new Set<string>();
   readonly before: GraphModel;
   constructor(before: GraphModel) {
@@ -240,7 +253,16 @@ class Draft {
   finish(problems: string[]): MergeResult {
     const { rootId } = this.before;
     const model: GraphModel = { rootId, entities: this.entities, links: this.links, owners: this.owners, citations: this.citations, expanded: this.expanded, caps: this.caps };
-    return { model, added: this.added, problems };
+    return { model, added: this.added, problems, unread: this.unread };
+  }
+
+  /**
+   * An answer that is not in the contract's shape: its problem, and (unless it is an error answer,
+   * which carries nothing bought) the answer kept to be shown as published with its citations.
+   */
+  unreadable(envelope: unknown, what: string, problem: string): string[] {
+    if (isRecord(envelope) && envelope.status !== 'error') this.unread.push({ part: `the ${what} answer`, value: envelope.data ?? envelope, citations: answerCitations(envelope) });
+    return [problem];
   }
 }
 
@@ -262,10 +284,15 @@ function serviceLink(raw: Json, subject: string, object: string): Omit<LinkInfo,
 
 function mergeRelationships(draft: Draft, envelope: unknown): string[] {
   const read = readAnswer<V2TraversalData>(V2TraversalResponseSchema, envelope, 'relationships');
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return draft.unreadable(envelope, 'relationships', read.problem);
   const { data, meta } = read;
   for (const [ref, view] of provenanceViews(read.provenance)) draft.citations.set(ref, view);
-  const nodes = data.nodes.flatMap((node) => readTraversalNode(node) ?? []);
+  const nodes: TraversalNode[] = [];
+  data.nodes.forEach((raw, index) => {
+    const node = readTraversalNode(raw);
+    if (node) nodes.push(node);
+    else draft.unread.push({ part: `node ${index + 1} of the relationships answer (it names no id Plat reads)`, value: raw, citations: answerCitations({ raw, provenance: read.provenance }) });
+  });
   for (const node of nodes) {
     // A kind Plat has no node for, on an id of no known prefix, is still listed: as a record of that kind.
     const kind = node.record ? 'record' : (graphKind(node.kind, node.id) ?? 'record');
@@ -290,7 +317,7 @@ function mergeRelationships(draft: Draft, envelope: unknown): string[] {
 
 function mergeConnected(draft: Draft, qId: string, depth: number, envelope: unknown): string[] {
   const read = readAnswer<V4ConnectedData>(V4ConnectedResponseSchema, envelope, 'connected');
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return draft.unreadable(envelope, 'connected', read.problem);
   draft.entity(qId, kindOfId(qId), []);
   for (const item of read.data.items) {
     const extra = item as Json;
@@ -313,7 +340,7 @@ function mergeConnected(draft: Draft, qId: string, depth: number, envelope: unkn
 
 function mergeEntity(draft: Draft, envelope: unknown): string[] {
   const read = readAnswer<V2EntityData>(V2EntityResponseSchema, envelope, 'entity');
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return draft.unreadable(envelope, 'entity', read.problem);
   const { entity } = read.data;
   for (const [ref, view] of provenanceViews(read.provenance)) draft.citations.set(ref, view);
   const kind = graphKind(entity.entity_kind, entity.entity_ref);
@@ -324,7 +351,7 @@ function mergeEntity(draft: Draft, envelope: unknown): string[] {
 
 function mergeOwnerSearch(draft: Draft, name: string, envelope: unknown): string[] {
   const read = readAnswer<V2SearchData>(V2SearchResponseSchema, envelope, 'owner search');
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return draft.unreadable(envelope, 'owner search', read.problem);
   for (const [ref, view] of provenanceViews(read.provenance)) draft.citations.set(ref, view);
   const groups = new Set<string>();
   for (const item of read.data.items) {
@@ -367,10 +394,10 @@ export function mergeAnswer(model: GraphModel, answer: GraphAnswer): MergeResult
 
 /** A model of several answers, merged in order. */
 export function buildGraph(rootId: string, answers: readonly GraphAnswer[]): MergeResult {
-  let result: MergeResult = { model: emptyGraph(rootId), added: [], problems: [] };
+  let result: MergeResult = { model: emptyGraph(rootId), added: [], problems: [], unread: [] };
   for (const answer of answers) {
     const next = mergeAnswer(result.model, answer);
-    result = { model: next.model, added: [...result.added, ...next.added], problems: [...result.problems, ...next.problems] };
+    result = { model: next.model, added: [...result.added, ...next.added], problems: [...result.problems, ...next.problems], unread: [...result.unread, ...next.unread] };
   }
   return result;
 }

@@ -17,9 +17,9 @@ describe('answerCitations', () => {
 
   it('takes v2 provenance sources, and a `<source_id>@<release_id>` ref they place adds nothing more', () => {
     const views = answerCitations(independentRelationships());
-    expect(views.map((view) => [view.publisher, view.recordRef ?? view.sourceId])).toEqual([
-      ['DC Office of Tax and Revenue', 'dc_otr_ownership@20170205'],
-      ['DC Office of Tax and Revenue', 'dc_otr_assessment@20170205'],
+    expect(views.map((view) => [view.publisher, view.sourceId, view.releaseId])).toEqual([
+      ['DC Office of Tax and Revenue', 'dc_otr_ownership', '20170205'],
+      ['DC Office of Tax and Revenue', 'dc_otr_assessment', '20170205'],
     ]);
   });
 

@@ -9,6 +9,9 @@ import { isRecord } from '../json-data.ts';
 /** Keys whose value is a citation (or a list of them): shown as chips, not as rows. */
 const CITATION_KEYS = new Set(['citation', 'citations', 'provenance', 'source_refs', 'sources']);
 
+/** `<source_id>@<release_id>`, the form another service gives its refs. */
+const DECORATED_REF = /^([a-z0-9_]+)@(.+)$/;
+
 const asText = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
 /** Whether an object reads as a v4 citation: it names a publisher, a dataset, a date or a source. */
@@ -20,9 +23,13 @@ function isV4Citation(value: Record<string, unknown>): boolean {
 function sourceView(source: Record<string, unknown>): CitationView {
   if (asText(source.source_ref) === null) return fromV3Source(source);
   const view = fromV2Source(source);
+  const ref = asText(source.source_ref) ?? '';
   // fromV2Source files the ref as the source; when the entry names its source id, the ref is the record.
   const sourceId = asText(source.source_id);
-  return sourceId === null ? view : { ...view, sourceId, recordRef: asText(source.source_ref) };
+  if (sourceId !== null) return { ...view, sourceId, recordRef: ref };
+  // A ref of the form `<source_id>@<release_id>` names the source and its release.
+  const at = DECORATED_REF.exec(ref);
+  return at ? { ...view, sourceId: at[1] ?? null, releaseId: view.releaseId ?? at[2] ?? null } : view;
 }
 
 /**
@@ -43,7 +50,7 @@ function sourceOfRef(ref: string, views: readonly CitationView[]): CitationView 
 
 /** A ref no source of the answer places: still a citation of that ref, its source read from the ref's form. */
 function refOnly(ref: string): CitationView {
-  const at = /^([a-z0-9_]+)@(.+)$/.exec(ref);
+  const at = DECORATED_REF.exec(ref);
   return { publisher: null, dataset: null, asOf: null, sourceId: at?.[1] ?? null, releaseId: at?.[2] ?? null, recordRef: ref, synthetic: false };
 }
 

@@ -4,7 +4,7 @@
 // the direction shown ("Parcel SSL 0065 0007 — assessed under → Account 0065 0007"), grouped by
 // relation, each with why it exists, its supporting records and how sure it is (shared/graph), and
 // the links further out said as a path from the entity they start at. Pure.
-import { buildGraph, readTraversalNode, type GraphAnswer, type GraphModel } from '../../../shared/graph/build-graph.ts';
+import { buildGraph, readTraversalNode, type GraphAnswer, type GraphModel, type UnreadPart } from '../../../shared/graph/build-graph.ts';
 import { distancesFrom, modelLinks, nodeName, ownerVariants, type LinkRule, type ModelLink } from '../../../shared/graph/links.ts';
 import { isKnownPredicate, relationGroups, relationLabel, type EntityName } from '../../../shared/graph/relations.ts';
 import { graphNodeKindLabels } from '../../../shared/graph/graph-spec.ts';
@@ -12,9 +12,6 @@ import { whyLinked } from '../../../shared/graph/why-linked.ts';
 import { CitationBook } from '../../../shared/report/citation-book.ts';
 import type { Citation } from '../../../shared/report/document.ts';
 import { isRecord } from '../../../shared/json-data.ts';
-import { V2TraversalResponseSchema } from '../../../shared/service/v2.ts';
-import { answerCitations } from '../../../shared/service/unrecognised.ts';
-import type { CitationView } from '../../../shared/report/citation.ts';
 import { entityPrefix } from '../../../shared/service/common.ts';
 
 export interface LinkedEntity {
@@ -80,14 +77,6 @@ export interface ConnectedView {
   unread: UnreadPart[];
 }
 
-export interface UnreadPart {
-  /** Which part, as a noun phrase: "the relationships answer (page 2)". */
-  part: string;
-  value: unknown;
-  /** The citations of the answer it is part of (its provenance). */
-  citations: CitationView[];
-}
-
 const capitalise = (text: string): string => (text === '' ? text : text.charAt(0).toUpperCase() + text.slice(1));
 
 function linkedEntity(model: GraphModel, id: string, limitations: ReadonlyMap<string, string[]>): LinkedEntity {
@@ -110,30 +99,11 @@ function linkedEntity(model: GraphModel, id: string, limitations: ReadonlyMap<st
   };
 }
 
-/**
- * What the traversal pages say of themselves: the records' limitations, how many links, where the
- * service stopped; and what of them Plat could not read (a page not in the contract's shape, a node
- * naming no id), kept to be shown as published.
- */
-function readPages(pages: readonly unknown[]): { limitations: Map<string, string[]>; found: number | null; stopped: string | null; unread: UnreadPart[] } {
+/** What the traversal pages say of themselves: the records' limitations, how many links, where the service stopped. */
+function readPages(pages: readonly unknown[]): { limitations: Map<string, string[]>; found: number | null; stopped: string | null } {
   const limitations = new Map<string, string[]>();
   let found: number | null = null;
   let stopped: string | null = null;
-  const unread: UnreadPart[] = [];
-  pages.forEach((page, index) => {
-    const which = pages.length > 1 ? ` (page ${index + 1})` : '';
-    // An error answer is not a paid answer: its message is among the problems.
-    if (!isRecord(page) || page.status === 'error') return;
-    if (!V2TraversalResponseSchema.safeParse(page).success) {
-      unread.push({ part: `the relationships answer${which}`, value: page.data ?? page, citations: answerCitations(page) });
-      return;
-    }
-    const data = page.data as Record<string, unknown>;
-    const nodes = Array.isArray(data.nodes) ? data.nodes : [];
-    nodes.forEach((node, at) => {
-      if (!isRecord(node) || readTraversalNode(node) === null) unread.push({ part: `node ${at + 1} of the relationships answer${which} (it names no id Plat reads)`, value: node, citations: answerCitations({ node, provenance: page.provenance }) });
-    });
-  });
   for (const page of pages) {
     if (!isRecord(page) || page.status !== 'ok' || !isRecord(page.data)) continue;
     const { data } = page;
@@ -148,7 +118,7 @@ function readPages(pages: readonly unknown[]): { limitations: Map<string, string
       limitations.set(read.id, node.limitations.filter((line): line is string => typeof line === 'string'));
     }
   }
-  return { limitations, found, stopped, unread };
+  return { limitations, found, stopped };
 }
 
 /**
@@ -159,9 +129,9 @@ function readPages(pages: readonly unknown[]): { limitations: Map<string, string
 export function connectedView(rootId: string, traversalPages: readonly unknown[], entityRecord: unknown = null): ConnectedView {
   const answers: GraphAnswer[] = traversalPages.map((envelope) => ({ kind: 'relationships', envelope }));
   if (entityRecord !== null) answers.push({ kind: 'entity', envelope: entityRecord });
-  const { model, problems } = buildGraph(rootId, answers);
+  const { model, problems, unread } = buildGraph(rootId, answers);
   const links = modelLinks(model);
-  const { limitations, found, stopped, unread } = readPages(traversalPages);
+  const { limitations, found, stopped } = readPages(traversalPages);
   const book = new CitationBook();
   const named = new Map<string, LinkedEntity>();
   const entityOf = (id: string) => {
