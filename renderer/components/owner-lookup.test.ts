@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { V2PropertySearchSchema, type V2CatalogData } from '../../shared/service/v2.ts';
 import { independentCoverage } from '../../shared/service/dialect-test-kit.ts';
-import { describeOwnerQuery, holdingsFrom, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
+import { describeOwnerQuery, holdingsFrom, ownerAreaFor, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
 
 const otr = {
   source: 'DC Office of Tax and Revenue',
@@ -98,6 +98,17 @@ describe('ownerCoverage', () => {
     expect(coverage.searchable).toEqual([{ areaUid: '11001', jurisdiction: '11001', areaGiven: false, name: 'District of Columbia', note: '' }]);
     // Rows about other domains are not about owners; Alexandria's ownership row says unavailable.
     expect(coverage.without).toEqual([{ name: 'Alexandria city', note: '' }]);
+  });
+
+  it('finds the area an owner opened from a record is searched in, by area id or jurisdiction; one area known by jurisdiction only stands for it', () => {
+    const dc = { areaUid: 'area_us_dc', jurisdiction: '11001', areaGiven: true, name: 'Washington, DC', note: '' };
+    const va = { areaUid: 'area_us_va_alexandria', jurisdiction: '51510', areaGiven: true, name: 'Alexandria, VA', note: '' };
+    expect(ownerAreaFor([dc, va], 'area_us_va_alexandria')).toBe(va);
+    expect(ownerAreaFor([dc, va], '11001')).toBe(dc);
+    expect(ownerAreaFor([dc, va], null)).toBe(dc);
+    expect(ownerAreaFor([dc, va], 'area_us_md')).toBeNull();
+    const independent = ownerCoverage(independentCoverage() as V2CatalogData).searchable;
+    expect(ownerAreaFor(independent, 'area_us_dc')?.areaUid).toBe('11001');
   });
 
   it('reads a row’s parts under other names too: fips, a list of domains, a status of coverage', () => {

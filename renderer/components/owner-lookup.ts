@@ -149,6 +149,20 @@ export function ownerCoverage(data: V2CatalogData): OwnerCoverage {
   return { searchable, without };
 }
 
+/**
+ * The area an owner opened from elsewhere (an entity record's area id, or none) is searched in: the
+ * one with that area id or jurisdiction code; with none asked, the first. A coverage that names its
+ * areas by jurisdiction code only cannot be compared with a record's area id: its one area is taken
+ * then (and the page names it), never one of several.
+ */
+export function ownerAreaFor(searchable: readonly OwnerArea[], asked: string | null): OwnerArea | null {
+  if (asked === null) return searchable[0] ?? null;
+  const found = searchable.find((area) => area.areaUid === asked || area.jurisdiction === asked);
+  if (found) return found;
+  const only = searchable.length === 1 ? searchable[0] : undefined;
+  return only && !only.areaGiven ? only : null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Holdings
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { ownerCoverage, ownerCoverageRequest } from '../../components/owner-lookup.ts';
+import { ownerAreaFor, ownerCoverage, ownerCoverageRequest } from '../../components/owner-lookup.ts';
 import { envelopeData } from '../../components/service-data.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { useGraphStore } from './graph-store.ts';
@@ -18,6 +18,6 @@ export function useOwnerArea(rootArea: string | null): { areaUid: string | null;
     }
   }, [coverage.query.data]);
   // The area picked here, else the one the owner was opened in (an owner page's), else the first.
-  const areaUid = areas.find((area) => area.areaUid === (chosen ?? rootArea))?.areaUid ?? areas[0]?.areaUid ?? null;
+  const areaUid = (chosen === null ? null : areas.find((area) => area.areaUid === chosen)?.areaUid) ?? ownerAreaFor(areas, rootArea)?.areaUid ?? areas[0]?.areaUid ?? null;
   return { areaUid, areas, loading: coverage.query.isPending };
 }
