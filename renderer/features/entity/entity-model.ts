@@ -4,8 +4,8 @@
 // shapes open, so each reader takes Plat's local-service shape first and falls back to showing the
 // raw value, uncited, never inventing a citation.
 import { entityKindLabelByPrefix, entityPrefix, type EntityIdPrefix } from '../../../shared/service/common.ts';
-import { V4SummaryFieldSchema, type V4SummaryField } from '../../../shared/service/v4.ts';
-import { summaryFields } from '../../../shared/service/summary-fields.ts';
+import type { V4SummaryField } from '../../../shared/service/v4.ts';
+import { summaryEntryOf, summaryFields } from '../../../shared/service/summary-fields.ts';
 import { answerCitations } from '../../../shared/service/unrecognised.ts';
 import { V2EntityResponseSchema, type V2EntityData } from '../../../shared/service/v2.ts';
 import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
@@ -200,8 +200,8 @@ export function identifierRows(identifiers: readonly unknown[] | undefined, cita
  */
 export function attributeRows(attributes: Record<string, unknown> | undefined, citations: ReadonlyMap<string, CitationView> = new Map()): SummaryRow[] {
   return Object.entries(attributes ?? {}).map(([field, entry]): SummaryRow => {
-    const parsed = V4SummaryFieldSchema.safeParse(isRecord(entry) && !('alternatives' in entry) ? { ...entry, alternatives: [] } : entry);
-    if (parsed.success) return citedRow(field, parsed.data);
+    const parsed = summaryEntryOf(entry);
+    if (parsed) return citedRow(field, parsed);
     const value = isRecord(entry) && 'value' in entry ? entry.value : entry;
     const citation = isRecord(entry) ? firstCitation(entry.source_refs, citations) : null;
     if (citation && (value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
