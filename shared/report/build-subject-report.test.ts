@@ -444,6 +444,7 @@ describe('a summary of another service (its fields under data.fields, other name
     expect(value(doc, 'assessment.total_value_dollars')).toMatchObject({ raw: 1361000, status: 'reported' });
     expect(value(doc, 'transfer.price_dollars')).toMatchObject({ raw: 1361000 });
     expect(value(doc, 'ownership.owner_name')).toMatchObject({ display: 'JOEL KUIPERS' });
+    expect(value(doc, 'building.effective_year_built')).toMatchObject({ raw: 1985, status: 'reported' });
     expect(() => ReportDocumentSchema.parse(doc)).not.toThrow();
   });
 

@@ -31,7 +31,7 @@ const BUILDING_FIELDS: FieldSpec[] = [
   { key: 'building_type', label: 'Building type', format: 'building_type' },
   { key: 'style', label: 'Style', format: 'style' },
   { key: 'year_built', label: 'Year built', format: 'year_built', summary: 'year_built', numeric: true },
-  { key: 'effective_year_built', label: 'Effective year built', format: 'effective_year_built', numeric: true },
+  { key: 'effective_year_built', label: 'Effective year built', format: 'effective_year_built', summary: 'effective_year_built', numeric: true },
   { key: 'year_remodeled', label: 'Year remodeled', format: 'year_remodeled', numeric: true },
   { key: 'gross_area_sqft', label: 'Gross building area', format: 'gross_area_sqft', summary: 'gross_area_sqft', numeric: true },
   { key: 'living_area_sqft', label: 'Living area', format: 'living_area_sqft', summary: 'living_area_sqft', numeric: true },
