@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { V2PropertySearchSchema, type V2CatalogData } from '../../shared/service/v2.ts';
 import { independentCoverage } from '../../shared/service/dialect-test-kit.ts';
-import { describeOwnerQuery, holdingsFrom, ownerAreaFor, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
+import { areaIdsByJurisdiction, describeOwnerQuery, holdingsFrom, ownerAreaFor, ownerCoverage, withAreaIds, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
 
 const otr = {
   source: 'DC Office of Tax and Revenue',
@@ -109,6 +109,24 @@ describe('ownerCoverage', () => {
     expect(ownerAreaFor([dc, va], 'area_us_md')).toBeNull();
     const independent = ownerCoverage(independentCoverage() as V2CatalogData).searchable;
     expect(ownerAreaFor(independent, 'area_us_dc')?.areaUid).toBe('11001');
+  });
+
+  it('takes the one area id the jurisdictions facet lists for a jurisdiction, never one of several', () => {
+    const ids = areaIdsByJurisdiction({
+      facet: 'jurisdictions',
+      items: [
+        { jurisdiction: '11001', area_uids: ['area_us_dc'] },
+        { jurisdiction: '51', area_uids: ['area_us_va_alexandria', 'area_us_va_arlington'] },
+        { fips: '24031', areas: [{ area_id: 'area_md_montgomery' }] },
+        { jurisdiction: '24033', area_uids: [] },
+      ],
+    });
+    expect([...ids]).toEqual([
+      ['11001', 'area_us_dc'],
+      ['24031', 'area_md_montgomery'],
+    ]);
+    const coverage = withAreaIds(ownerCoverage(independentCoverage() as V2CatalogData), ids);
+    expect(coverage.searchable).toEqual([{ areaUid: 'area_us_dc', jurisdiction: '11001', areaGiven: true, name: 'District of Columbia', note: '' }]);
   });
 
   it('reads a row’s parts under other names too: fips, a list of domains, a status of coverage', () => {

@@ -149,6 +149,39 @@ export function ownerCoverage(data: V2CatalogData): OwnerCoverage {
   return { searchable, without };
 }
 
+/** The free catalog request that lists the jurisdictions, for the area ids a coverage without them leaves out. */
+export const areaDirectoryRequest = { query: { facet: 'jurisdictions' as const } };
+
+/** The area ids a catalog item names: `area_uids` (a list), `area_uid`, or `areas` (ids or `{area_uid}` objects). */
+function areaIdsIn(item: Record<string, unknown>): string[] {
+  const list = Array.isArray(item.area_uids) ? item.area_uids : Array.isArray(item.areas) ? item.areas : [item.area_uid ?? item.area_id];
+  return [...new Set(list.map((entry) => (isRecord(entry) ? firstText(entry, AREA_KEYS) : text(entry))).filter((id) => id !== ''))];
+}
+
+/**
+ * Each jurisdiction's one area id, from the jurisdictions facet (the spec does not show its items:
+ * read as coverage rows are). A jurisdiction naming several areas, or none, is left out: Plat does
+ * not pick one for it.
+ */
+export function areaIdsByJurisdiction(data: V2CatalogData): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const item of data.items) {
+    const jurisdiction = firstText(item, JURISDICTION_KEYS);
+    const areas = areaIdsIn(item);
+    if (jurisdiction !== '' && areas.length === 1 && areas[0] !== undefined) ids.set(jurisdiction, areas[0]);
+  }
+  return ids;
+}
+
+/** The coverage with each area known only by its jurisdiction code given the area id the service lists for it, when it lists one. */
+export function withAreaIds(coverage: OwnerCoverage, ids: ReadonlyMap<string, string>): OwnerCoverage {
+  const searchable = coverage.searchable.map((area) => {
+    const id = area.areaGiven || area.jurisdiction === null ? undefined : ids.get(area.jurisdiction);
+    return id === undefined ? area : { ...area, areaUid: id, areaGiven: true };
+  });
+  return { ...coverage, searchable };
+}
+
 /**
  * The area an owner opened from elsewhere (an entity record's area id, or none) is searched in: the
  * one with that area id or jurisdiction code; with none asked, the first. A coverage that names its

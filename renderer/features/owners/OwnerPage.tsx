@@ -12,7 +12,8 @@ import { ownerAreaFor, ownerSearchBody } from '../../components/owner-lookup.ts'
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { PortfolioResults } from './OwnerPortfolio.tsx';
-import { CoverageReading, useOwnerCoverage } from './OwnersView.tsx';
+import { CoverageReading } from './OwnersView.tsx';
+import { useOwnerCoverage } from '../../components/owner-coverage.ts';
 import './owners.css';
 
 export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | null }) {

@@ -10,13 +10,14 @@ import { independentCoverage } from '../../../shared/service/dialect-test-kit.ts
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const EMBEDDED_COVERAGE = { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] };
-/** The coverage the service answers: the embedded service's unless a test says otherwise. */
-const coverage = vi.hoisted(() => ({ data: null as unknown }));
+/** The coverage the service answers (the embedded service's unless a test says otherwise), and its jurisdictions facet. */
+const coverage = vi.hoisted(() => ({ data: null as unknown, jurisdictions: null as unknown }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
   return fakePlatModule(importOriginal, calls, {
-    getCatalogFacet: () => serviceAnswer(coverage.data, 0),
+    getCatalogFacet: (request) =>
+      serviceAnswer((request as { request: { query: { facet: string } } }).request.query.facet === 'jurisdictions' ? coverage.jurisdictions : coverage.data, 0),
     previewCost: () => listedPrice('v2.searchProperties', 20_000),
   });
 });
@@ -25,10 +26,12 @@ setUpViewTests({ afterCleanup: () => useOwnersUi.setState({ draft: '', areaUid: 
 beforeEach(() => {
   calls.length = 0;
   coverage.data = EMBEDDED_COVERAGE;
+  coverage.jurisdictions = { facet: 'jurisdictions', items: [] };
 });
 
 async function renderForm() {
-  await renderWithQueries(<OwnersView />, 0);
+  // The jurisdictions facet, when the coverage leaves area ids out, is asked after the coverage lands.
+  await renderWithQueries(<OwnersView />, 3);
   await settle();
   return screen.getByRole('searchbox', { name: 'Owner name contains' });
 }
@@ -77,6 +80,25 @@ describe('OwnersView', () => {
     fireEvent.change(input, { target: { value: 'kuipers' } });
     await settle(1000);
     const priced = ownerSearchCalls().map((call) => (call.request as { request: { body: { area_uid: string } } }).request.body.area_uid);
+    // The jurisdictions facet names no area for it: the search names the jurisdiction code.
     expect(priced.at(-1)).toBe('11001');
+  });
+
+  it('names the area the jurisdictions facet lists for a jurisdiction the coverage gives without an area id', async () => {
+    coverage.data = independentCoverage();
+    coverage.jurisdictions = { facet: 'jurisdictions', items: [{ jurisdiction: '11001', name: 'District of Columbia', area_uids: ['area_us_dc'] }] };
+    const input = await renderForm();
+    fireEvent.change(input, { target: { value: 'kuipers' } });
+    await settle(1000);
+    const priced = ownerSearchCalls().map((call) => (call.request as { request: { body: { area_uid: string } } }).request.body.area_uid);
+    expect(priced.at(-1)).toBe('area_us_dc');
+    const facets = calls.filter((call) => call.operation === 'getCatalogFacet').map((call) => (call.request as { request: { query: { facet: string } } }).request.query.facet);
+    expect(new Set(facets)).toEqual(new Set(['coverage', 'jurisdictions']));
+  });
+
+  it('does not ask the jurisdictions facet when the coverage names its areas', async () => {
+    await renderForm();
+    const facets = calls.filter((call) => call.operation === 'getCatalogFacet').map((call) => (call.request as { request: { query: { facet: string } } }).request.query.facet);
+    expect(facets).toEqual(['coverage']);
   });
 });

@@ -4,17 +4,13 @@
 // with the price shown beside it; pages already bought stay in the query cache and showing them
 // again is free.
 import { useId, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { useCostPreview } from '../../platform/cost-preview.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { callService, type CallOptions } from '../../platform/service-calls.ts';
-import { serviceQueryKey } from '../../platform/query-keys.ts';
+import type { CallOptions } from '../../platform/service-calls.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
-import { envelopeData } from '../../components/service-data.ts';
+import { useOwnerCoverage, type OwnerCoverageAnswer } from '../../components/owner-coverage.ts';
 import {
-  ownerCoverage,
-  ownerCoverageRequest,
   describeOwnerQuery,
   ownerNameProblem,
   ownerSearchBody,
@@ -29,17 +25,8 @@ import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
 
 const DEBOUNCE_MS = 350;
 
-/** Which areas publish owner names (the free v2 catalog coverage facet): the only ones worth searching. */
-export function useOwnerCoverage() {
-  return useQuery({
-    queryKey: serviceQueryKey('getCatalogFacet', ownerCoverageRequest),
-    queryFn: () => callService('getCatalogFacet', ownerCoverageRequest),
-    select: (answer) => ownerCoverage(envelopeData(answer.envelope)),
-  });
-}
-
 /** While the coverage is being read, a line saying so; a failure to read it, with a retry. */
-export function CoverageReading({ coverage }: { coverage: ReturnType<typeof useOwnerCoverage> }) {
+export function CoverageReading({ coverage }: { coverage: OwnerCoverageAnswer }) {
   return (
     <>
       {coverage.isPending && (
@@ -47,7 +34,7 @@ export function CoverageReading({ coverage }: { coverage: ReturnType<typeof useO
           Finding which areas publish owner names…
         </p>
       )}
-      {coverage.isError && <ErrorNotice error={coverage.error} onRetry={() => void coverage.refetch()} />}
+      {coverage.isError && <ErrorNotice error={coverage.error} onRetry={coverage.refetch} />}
     </>
   );
 }
