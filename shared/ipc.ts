@@ -8,6 +8,7 @@ import { ReportDocumentSchema } from './report/document.ts';
 import { ComparablesWorkfileSchema } from './comparables/model.ts';
 import { GraphDecisionsSchema, graphDecisionKinds, NOTE_MAX } from './graph/decisions.ts';
 import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
+import { ChargeCheckSchema } from './spend-marks.ts';
 import { isIsoDate, operationSchemas, serviceOperationNames, serviceOperations, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
 
 export const ServiceConnectionSchema = z.object({
@@ -145,6 +146,14 @@ export const SpendSnapshotSchema = z.object({
   sessionMicroUsd: MicroUsd,
   todayMicroUsd: MicroUsd,
   allTimeMicroUsd: MicroUsd,
+  /** Credit rows (the balance rose: a top-up or refund) over the same periods: their own line, not spending. */
+  sessionCreditMicroUsd: MicroUsd,
+  todayCreditMicroUsd: MicroUsd,
+  allTimeCreditMicroUsd: MicroUsd,
+  /** Charges − credits: what the service's balance fell by over the period (negative when it rose). */
+  sessionNetMicroUsd: z.number().int(),
+  todayNetMicroUsd: z.number().int(),
+  allTimeNetMicroUsd: z.number().int(),
   byProject: z.array(z.object({ projectId: z.string().nullable(), microUsd: MicroUsd })),
   lastKnownBalanceMicroUsd: z.number().int().nullable(),
   lastChargeMicroUsd: MicroUsd.nullable(),
@@ -180,8 +189,17 @@ export const LedgerRowSchema = z.object({
   httpStatus: z.number().int().nullable(),
   status: z.string(),
   expectedCostMicroUsd: z.number().int().nullable(),
+  /** What Plat booked (what the balance bore out). */
   chargedMicroUsd: z.number().int(),
   unreportedChargeMicroUsd: z.number().int(),
+  /** The charge header's amount as the service sent it; null when absent or not an amount. */
+  reportedChargeMicroUsd: z.number().int().nullable(),
+  /** Why the booked charge is not the header as sent (shared/spend-marks.ts); null when it is. */
+  chargeCheck: ChargeCheckSchema.nullable(),
+  /** The charge header as sent, when it was not an amount. */
+  chargeHeader: z.string().nullable(),
+  /** Measured against a balance yet (a marked row's booking waits for one until then). */
+  reconciled: z.boolean(),
   balanceAfterMicroUsd: z.number().int().nullable(),
   replayed: z.boolean(),
   cacheHit: z.boolean(),

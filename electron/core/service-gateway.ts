@@ -16,7 +16,7 @@
 import { serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
 import type { CallBilling, CostPreview, SpendSnapshot } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
-import type { CallAnswer, SpendChange, SpendEntry } from './ledger/spend-entries.ts';
+import type { CallAnswer, ClosedCall, SpendChange, SpendEntry } from './ledger/spend-entries.ts';
 import type { SpendLedger } from './ledger/spend-ledger.ts';
 import type { CacheEntry, ResponseCache } from './cache.ts';
 import { canonicalRequestKey } from './cache.ts';
@@ -26,7 +26,7 @@ import type { ProjectStore } from './projects.ts';
 import type { EventHub } from './events.ts';
 import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
 import { PlatFailure } from './failure.ts';
-import { answerOf, answerOfFailure, canCharge, itemsOf, normalizeParts, sendCall, v3PriceRequestOf, type RequestParts } from './gateway-requests.ts';
+import { answerOf, answerOfFailure, canCharge, isUnreadableAnswer, itemsOf, normalizeParts, sendCall, v3PriceRequestOf, type RequestParts } from './gateway-requests.ts';
 import { AbortWatch, CallPriority, CallScheduler } from './gateway-scheduler.ts';
 
 // Also the gateway's vocabulary for its callers (the core's handlers and assignments).
@@ -157,6 +157,12 @@ export class ServiceGateway {
       sessionMicroUsd: totals.sessionMicroUsd,
       todayMicroUsd: totals.todayMicroUsd,
       allTimeMicroUsd: totals.allTimeMicroUsd,
+      sessionCreditMicroUsd: totals.sessionCreditMicroUsd,
+      todayCreditMicroUsd: totals.todayCreditMicroUsd,
+      allTimeCreditMicroUsd: totals.allTimeCreditMicroUsd,
+      sessionNetMicroUsd: totals.sessionNetMicroUsd,
+      todayNetMicroUsd: totals.todayNetMicroUsd,
+      allTimeNetMicroUsd: totals.allTimeNetMicroUsd,
       byProject: totals.byProject,
       lastKnownBalanceMicroUsd: totals.lastKnownBalanceMicroUsd,
       lastChargeMicroUsd: totals.lastChargeMicroUsd,
@@ -420,34 +426,37 @@ export class ServiceGateway {
       const servedAt = String((outcome.meta as { served_at?: unknown }).served_at ?? this.#now().toISOString());
       const requestId = outcome.http.requestId ?? String((outcome.envelope as { request_id?: unknown }).request_id ?? '');
       const copy = (chargedMicroUsd: number) => ({ value: outcome.envelope, servedAt, requestId, chargedMicroUsd, storedAt: this.#now().getTime() });
-      let charged: number;
+      let booked: ClosedCall;
       try {
         // Only a paid answer's copy shares the ledger's commit; a free answer is booked on its own, so
         // the ledger can write anything it had to keep waiting (a full disk) first.
-        charged = cacheKey && chargeable
+        booked = cacheKey && chargeable
           ? this.#commitTogether(() => {
-              const total = close(answerOf(outcome)).totalChargeMicroUsd;
+              const closedCall = close(answerOf(outcome));
               // A paid answer's copy is kept before the answer goes back, so it is never bought twice (a
               // replayed retry still cost what the first attempt was charged).
-              this.#o.cache.put(cacheKey, copy(total));
-              return total;
+              this.#o.cache.put(cacheKey, copy(closedCall.totalChargeMicroUsd));
+              return closedCall;
             })
-          : close(answerOf(outcome)).totalChargeMicroUsd;
+          : close(answerOf(outcome));
       } catch (commitError) {
         if (!(cacheKey && chargeable)) throw commitError;
         // Keeping a copy failed and the commit rolled back (or the disk refused it): the ledger's
         // record goes in alone (or waits in memory for room), and the caller still gets what was
         // paid for; it is only not cached.
-        charged = close(answerOf(outcome)).totalChargeMicroUsd;
+        booked = close(answerOf(outcome));
       }
+      const charged = (await this.#measureMarked(service, booked)) ?? booked.totalChargeMicroUsd;
       closed = true;
       if (owedKey !== undefined && cacheKey) this.#owedKeys.delete(cacheKey);
       // A free answer's copy only saves a round trip, so it is kept just after the answer goes back.
       if (cacheKey && !chargeable) this.#keepCopyAfterAnswer(cacheKey, copy(0));
-      if (outcome.http.chargedMicroUsd) {
+      // A header the balance did not bear out teaches no price; what the balance showed does.
+      const observed = booked.chargeCheck ? charged : outcome.http.chargedMicroUsd;
+      if (observed) {
         this.#o.estimator.recordObservedCharge({
           operation,
-          chargedMicroUsd: outcome.http.chargedMicroUsd,
+          chargedMicroUsd: observed,
           connectionId: service.connectionId,
           ...(v3Request ? { v3Request } : {}),
         });
@@ -468,9 +477,14 @@ export class ServiceGateway {
       if (error instanceof ServiceCallError) {
         // No answer at all, or a failure after an attempt whose answer was lost: the row stays
         // pending (a candidate for what the balance shows, replayed at the next start).
-        close(answerOfFailure(error));
-        if (error.mayHaveCharged && idempotencyKey !== null && cacheKey) this.#owedKeys.set(cacheKey, idempotencyKey);
+        const closedCall = close(answerOfFailure(error));
+        // A 2xx Plat could not read was done (and maybe charged) by the service, which keeps its
+        // answer under the key: asked again, from any action, the request is a free replay.
+        const unreadable = isUnreadableAnswer(error) && !error.mayHaveCharged && !error.cancelled;
+        if ((error.mayHaveCharged || unreadable) && idempotencyKey !== null && cacheKey) this.#owedKeys.set(cacheKey, idempotencyKey);
         if (callId !== null && error.mayHaveCharged && !error.cancelled) throw await this.#lostAnswerFailure(service, callId, error);
+        if (unreadable) throw await this.#unreadableAnswerFailure(service, closedCall.callId, error);
+        await this.#measureMarked(service, closedCall);
         throw PlatFailure.from(error.platError);
       }
       // Plat itself failed around the call. If the answer was not booked yet, whether the service
@@ -514,6 +528,45 @@ export class ServiceGateway {
     const what = (error.platError.message.split(' — ')[0] ?? error.platError.message).replace(/[\s.;:]+$/, '');
     const next = replayable ? 'try again: the same request is replayed free, never charged twice' : 'trying again may be charged again (this request cannot be replayed)';
     return PlatFailure.from({ code: error.platError.code, message: `${what}. The service may have charged for this call — ${next}`, retryable: true });
+  }
+
+  /**
+   * A row whose charge header Plat could not take as sent (not an amount, or a charge on a failed
+   * call) waits for a balance to book what the service really took. An answer without one (the
+   * service sends none on errors) gets it now, with one free call, so the totals never carry a
+   * charge the balance does not show. Returns what the row books once measured, or null.
+   */
+  async #measureMarked(service: ActiveService, closedCall: ClosedCall): Promise<number | null> {
+    // A row kept in memory (a full disk) is booked when it is written; nothing to measure yet.
+    if (!closedCall.chargeCheck || closedCall.callId === 0 || closedCall.unsaved) return null;
+    if (this.#o.ledger.get(closedCall.callId)?.reconciled !== false) return null;
+    await this.#establishBaseline(service);
+    return this.#o.ledger.get(closedCall.callId)?.totalChargeMicroUsd ?? null;
+  }
+
+  /**
+   * What to tell the person about a 2xx whose answer Plat could not read. It is a charged answer,
+   * never a success: the row books what the balance shows (read once more, free, if the answer
+   * carried none), the message says what it cost and what was wrong with the answer, and trying
+   * again sends the same key, which the service replays free.
+   */
+  async #unreadableAnswerFailure(service: ActiveService, rowId: number, error: ServiceCallError): Promise<PlatFailure> {
+    if (rowId !== 0 && this.#o.ledger.get(rowId)?.reconciled === false) await this.#establishBaseline(service);
+    const row = rowId === 0 ? undefined : this.#o.ledger.get(rowId);
+    const detail = (error.platError.message.split(' — ')[0] ?? error.platError.message).replace(/[\s.;:]+$/, '');
+    const readable = detail.charAt(0).toLowerCase() + detail.slice(1);
+    const replayable = error.idempotencyKey !== null;
+    const next = replayable ? 'try again: the same request is replayed free' : 'trying again is charged again (this request cannot be replayed)';
+    if (row && row.totalChargeMicroUsd > 0) {
+      const what = `The service charged ${formatUsd(row.totalChargeMicroUsd)} for this call, but ${readable}`;
+      if (replayable) return new PlatFailure('charged_answer_unreadable', what);
+      return PlatFailure.from({ code: 'charged_answer_unreadable', message: `${what} — ${next}`, retryable: true });
+    }
+    if (row?.reconciled === true) {
+      return PlatFailure.from({ code: 'malformed_response', message: `${detail}; nothing was charged — try again later; if it persists, report it`, retryable: true });
+    }
+    const maybe = replayable ? 'try again: the same request is replayed free, never charged twice' : 'trying again may be charged again (this request cannot be replayed)';
+    return PlatFailure.from({ code: 'malformed_response', message: `${detail}. The service may have charged for this call — ${maybe}`, retryable: true });
   }
 
   #keepCopyAfterAnswer(cacheKey: string, entry: CacheEntry): void {

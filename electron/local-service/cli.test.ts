@@ -10,14 +10,21 @@ describe('service CLI flags', () => {
   it('defaults to a random port, 120 calls a minute, no faults, a memory state db and 4 MiB responses', () => {
     expect(parseCliFlags([])).toEqual({
       ok: true,
-      options: { port: 0, rateLimitPerMinute: 120, faultRate: 0, dbPath: ':memory:', maxResponseBytes: 4 * 1024 * 1024 },
+      options: { port: 0, rateLimitPerMinute: 120, faultRate: 0, dbPath: ':memory:', maxResponseBytes: 4 * 1024 * 1024, dialect: 'embedded', chargeHeader: 'honest' },
     });
   });
 
   it('reads every flag, in both --flag value and --flag=value forms', () => {
     expect(parseCliFlags(['--port', '8123', '--rate-limit=5', '--fault-rate', '0.25', '--db', '/tmp/s.db', '--max-response-bytes', '1000'])).toEqual({
       ok: true,
-      options: { port: 8123, rateLimitPerMinute: 5, faultRate: 0.25, dbPath: '/tmp/s.db', maxResponseBytes: 1000 },
+      options: { port: 8123, rateLimitPerMinute: 5, faultRate: 0.25, dbPath: '/tmp/s.db', maxResponseBytes: 1000, dialect: 'embedded', chargeHeader: 'honest' },
+    });
+  });
+
+  it('reads the second service and the misreport flags', () => {
+    expect(parseCliFlags(['--dialect', 'independent', '--charge-header=on-failure', '--invalid-body-every', '3'])).toMatchObject({
+      ok: true,
+      options: { dialect: 'independent', chargeHeader: 'on-failure', invalidBodyEvery: 3 },
     });
   });
 
@@ -29,6 +36,9 @@ describe('service CLI flags', () => {
     [['--fault-rate', 'lots'], /--fault-rate/],
     [['--max-response-bytes', '-1'], /max-response-bytes/],
     [['--db', ''], /--db/],
+    [['--dialect', 'plat'], /--dialect must be one of embedded, independent/],
+    [['--charge-header', 'lying'], /--charge-header must be one of honest, inflated, negative, garbage, on-failure/],
+    [['--invalid-body-every', '0'], /--invalid-body-every must be a whole number from 1/],
     [['--colour'], /colour/],
     [['stray'], /stray/],
   ])('refuses %j', (argv, message) => {
@@ -97,6 +107,17 @@ describe('service CLI process', () => {
 
     const second = kit.track(await launchLocalService({ dbPath }));
     expect(second.keys).toEqual(first.keys);
+  });
+
+  it('runs the second service with --dialect independent and its misreport flags', async () => {
+    const logs: string[] = [];
+    const service = kit.track(await launchLocalService({ dialect: 'independent', chargeHeader: 'garbage', onLog: (line) => logs.push(line) }));
+    const res = await fetch(`${service.url}/api/v4/catalog?source_id=dc_otr_sale`, { headers: { Authorization: `Bearer ${service.keys.active}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { items: Array<{ fields: Record<string, unknown> }> } };
+    expect(body.data.items[0]?.fields['SALEPRICE']).toEqual({ data_type: 'money', label: 'Sale price' });
+    expect(res.headers.get('X-Svc-Charged-Micro-USD')).toBe('about 20 cents');
+    expect(logs.join('\n')).toMatch(/dialect independent.*MISREPORTING: charge header garbage/);
   });
 
   it('rejects with the reason when the child exits before announcing', async () => {

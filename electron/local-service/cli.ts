@@ -1,4 +1,5 @@
-// `npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--sample-db PATH] [--max-response-bytes N]`
+// `npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--sample-db PATH] [--max-response-bytes N]
+//   [--dialect embedded|independent] [--charge-header honest|inflated|negative|garbage|on-failure] [--invalid-body-every N]`
 // Starts the local Property Records Service, prints one JSON line on stdout
 // ({"url":...,"keys":{...}}) for whoever launched it, then serves until SIGTERM or SIGINT.
 // Request logs go to stderr: method, path, status, time and charge; never a header, a key or a query.
@@ -9,9 +10,14 @@ import { openSampleStore, type SampleStore } from './sample-store.ts';
 import { localOperations } from './operations/index.ts';
 import { createLocalService, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RATE_LIMIT_PER_MINUTE } from './server.ts';
 import type { LocalService, RequestLogEntry } from './server.ts';
+import { applyDialect, DIALECTS } from './dialects/index.ts';
+import type { Dialect } from './dialects/index.ts';
+import { CHARGE_HEADER_MODES } from './misreport.ts';
+import type { ChargeHeaderMode } from './misreport.ts';
 
 export const USAGE =
-  'usage: npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--sample-db PATH] [--max-response-bytes N]';
+  'usage: npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--sample-db PATH] [--max-response-bytes N]' +
+  ' [--dialect embedded|independent] [--charge-header honest|inflated|negative|garbage|on-failure] [--invalid-body-every N]';
 
 export interface CliOptions {
   port: number;
@@ -22,6 +28,12 @@ export interface CliOptions {
   /** The sample data (assets/sample-data/sample.db by default; the packaged app passes its resources copy). */
   sampleDbPath?: string;
   maxResponseBytes: number;
+  /** `embedded` (Plat's own answers) or `independent` (the second service of the tests: dialects/). */
+  dialect: Dialect;
+  /** Money tests only: what the charge header claims (misreport.ts). */
+  chargeHeader: ChargeHeaderMode;
+  /** Money tests only: every Nth charged call answers a body that breaks the contract. */
+  invalidBodyEvery?: number;
 }
 
 export type CliParse = { ok: true; options: CliOptions } | { ok: false; message: string } | { ok: 'help' };
@@ -44,6 +56,9 @@ export function parseCliFlags(argv: readonly string[]): CliParse {
         db: { type: 'string' },
         'sample-db': { type: 'string' },
         'max-response-bytes': { type: 'string' },
+        dialect: { type: 'string' },
+        'charge-header': { type: 'string' },
+        'invalid-body-every': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -71,8 +86,19 @@ export function parseCliFlags(argv: readonly string[]): CliParse {
   const faultRate =
     rawFaultRate === undefined ? 0 : SHARE.test(rawFaultRate) ? Number(rawFaultRate) : `--fault-rate must be a number from 0 to 1, got "${rawFaultRate}"`;
   const dbPath = text('db') ?? ':memory:';
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T | string => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    return (allowed as readonly string[]).includes(raw) ? (raw as T) : `--${name} must be one of ${allowed.join(', ')}, got "${raw}"`;
+  };
+  const dialect = oneOf('dialect', DIALECTS, 'embedded');
+  const chargeHeader = oneOf('charge-header', CHARGE_HEADER_MODES, 'honest');
+  const invalidBodyEvery = text('invalid-body-every') === undefined ? undefined : wholeNumber('invalid-body-every', 0, 1, 1_000_000);
+  // oneOf answers a message for a bad value; a valid value is one of the allowed words, never a sentence.
+  const invalidChoice = [dialect, chargeHeader].find((value) => value.startsWith('--'));
+  if (invalidChoice !== undefined) return { ok: false, message: invalidChoice };
 
-  for (const value of [port, rateLimit, maxResponseBytes, faultRate]) {
+  for (const value of [port, rateLimit, maxResponseBytes, faultRate, invalidBodyEvery]) {
     if (typeof value === 'string') return { ok: false, message: value };
   }
   if (dbPath.trim() === '') return { ok: false, message: '--db must be a file path (or :memory:)' };
@@ -84,6 +110,9 @@ export function parseCliFlags(argv: readonly string[]): CliParse {
       faultRate: faultRate as number,
       dbPath,
       maxResponseBytes: maxResponseBytes as number,
+      dialect: dialect as Dialect,
+      chargeHeader: chargeHeader as ChargeHeaderMode,
+      ...(invalidBodyEvery === undefined ? {} : { invalidBodyEvery: invalidBodyEvery as number }),
       ...(text('sample-db') === undefined ? {} : { sampleDbPath: text('sample-db') as string }),
     },
   };
@@ -139,13 +168,15 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   try {
     served = loadServedData(options.sampleDbPath, log);
     service = await createLocalService({
-      operations: served.operations,
+      operations: applyDialect(served.operations, options.dialect),
       ...(served.store === undefined ? {} : { store: served.store }),
       port: options.port,
       dbPath: options.dbPath,
       rateLimitPerMinute: options.rateLimitPerMinute,
       faultRate: options.faultRate,
       maxResponseBytes: options.maxResponseBytes,
+      chargeHeader: options.chargeHeader,
+      ...(options.invalidBodyEvery === undefined ? {} : { invalidBodyEvery: options.invalidBodyEvery }),
       onRequest: (entry) => log(formatLogLine(entry)),
       onInternalError: (error, where) =>
         log(`internal error on ${where.method} ${where.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
@@ -161,7 +192,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   // Build the store's in-memory indexes now (1.5 to 2.5 s) rather than on the first query of each
   // kind; announced first, so the app shows the service as ready and early calls simply wait.
   setImmediate(() => served?.store?.warm?.());
-  log(`service: listening on ${service.url} (rate limit ${options.rateLimitPerMinute}/min, fault rate ${options.faultRate}, state ${options.dbPath})`);
+  const misreports = [
+    ...(options.chargeHeader === 'honest' ? [] : [`charge header ${options.chargeHeader}`]),
+    ...(options.invalidBodyEvery === undefined ? [] : [`invalid body every ${options.invalidBodyEvery} charged calls`]),
+  ];
+  log(
+    `service: listening on ${service.url} (dialect ${options.dialect}, rate limit ${options.rateLimitPerMinute}/min, fault rate ${options.faultRate}, state ${options.dbPath}${misreports.length > 0 ? `; MISREPORTING: ${misreports.join(', ')}` : ''})`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

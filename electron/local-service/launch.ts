@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readServiceAnnouncement } from './announcement.ts';
 import type { ServiceAnnouncement } from './announcement.ts';
+import type { Dialect } from './dialects/index.ts';
+import type { ChargeHeaderMode } from './misreport.ts';
 
 export const CLI_PATH = fileURLToPath(new URL('./main.ts', import.meta.url));
 export const LAUNCH_TIMEOUT_MS = 15_000;
@@ -32,6 +34,12 @@ export interface LaunchOptions {
   /** The sample database; the CLI's default is assets/ beside the source, which a bundle must be told. */
   sampleDbPath?: string;
   maxResponseBytes?: number;
+  /** `--dialect`: `independent` runs the second service of the tests. */
+  dialect?: Dialect;
+  /** `--charge-header` (money tests only). */
+  chargeHeader?: ChargeHeaderMode;
+  /** `--invalid-body-every` (money tests only). */
+  invalidBodyEvery?: number;
   /** The runtime to run; default process.execPath (Node, or Electron's binary acting as Node). */
   execPath?: string;
   /** The service's script: default CLI_PATH (the source); `npm start` passes the built bundle. */
@@ -63,6 +71,9 @@ export function cliArgs(options: LaunchOptions): string[] {
   if (options.dbPath !== undefined) args.push('--db', options.dbPath);
   if (options.sampleDbPath !== undefined) args.push('--sample-db', options.sampleDbPath);
   if (options.maxResponseBytes !== undefined) args.push('--max-response-bytes', String(options.maxResponseBytes));
+  if (options.dialect !== undefined) args.push('--dialect', options.dialect);
+  if (options.chargeHeader !== undefined) args.push('--charge-header', options.chargeHeader);
+  if (options.invalidBodyEvery !== undefined) args.push('--invalid-body-every', String(options.invalidBodyEvery));
   return args;
 }
 

@@ -18,6 +18,9 @@ import type { ServiceError } from './envelopes.ts';
 import { ServiceState } from './service-state.ts';
 import { jsonDataProblem, MAX_JSON_DEPTH } from '../../shared/json-data.ts';
 import type { DemoKeys } from './service-state.ts';
+import { claimedCharge, contractBreakingBody, EveryNth, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
+import type { ChargeHeaderMode } from './misreport.ts';
+import { useCursorSecret } from './operations/cursor-seal.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 120;
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -53,6 +56,10 @@ export interface LocalServiceOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** Exceptions that became 500 `internal_error`, so they can be logged without reaching the caller. */
   onInternalError?: (error: unknown, where: { method: string; path: string }) => void;
+  /** Money tests only: what the charge header claims (./misreport.ts). Default 'honest'. */
+  chargeHeader?: ChargeHeaderMode;
+  /** Money tests only: every Nth charged call answers a body that breaks the contract; its replay is correct. */
+  invalidBodyEvery?: number;
 }
 
 export interface RequestLogEntry {
@@ -310,9 +317,14 @@ export async function createLocalService(options: LocalServiceOptions): Promise<
     throw new Error('createLocalService: operations need a sample store (options.store)');
   }
 
+  const chargeHeader = options.chargeHeader ?? 'honest';
+  const breakEvery = options.invalidBodyEvery === undefined ? undefined : new EveryNth(options.invalidBodyEvery);
   const route = buildRouter(options.operations);
   const limiter = new FixedWindowRateLimiter(rateLimit);
   const state = new ServiceState(options.dbPath ?? ':memory:', clock);
+  // A service with a state file (the app's) seals its cursors under the secret kept there, so they
+  // outlive a restart; in-memory services (tests, several to a process) keep the process's own.
+  if (options.dbPath !== undefined && options.dbPath !== ':memory:' && options.dbPath !== '') useCursorSecret(state.cursorSecret());
 
   function answer(method: string, pathname: string, query: URLSearchParams, headers: IncomingHttpHeaders, read: BodyRead): Reply {
     const now = clock();
@@ -333,10 +345,20 @@ export async function createLocalService(options: LocalServiceOptions): Promise<
     let operationName = 'unknown';
     let requestId = `req_${randomUUID()}`;
     let rateHeaders: Record<string, string> = {};
+    // Filled once the key is known; read by `fail` for the `on-failure` balance header.
+    const caller: { accountId?: string } = {};
+    // `on-failure` misreport: a failed call claims a charge; the balance header (once the caller is known) stays true.
+    const failureClaim = (): Record<string, string> =>
+      chargeHeader !== 'on-failure'
+        ? {}
+        : {
+            'X-Svc-Charged-Micro-USD': String(ON_FAILURE_CLAIMED_MICRO_USD),
+            ...(caller.accountId === undefined ? {} : { 'X-Svc-Balance-Micro-USD': String(state.account(caller.accountId).balanceMicroUsd) }),
+          };
     const fail = (error: ServiceError, extra: Record<string, string> = {}): Reply => {
       const retryHeaders: Record<string, string> = error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) };
       const envelope = errorEnvelope(generation, { requestId, operation: operationName, servedAt }, error);
-      return json(error.status, envelope, { ...rateHeaders, ...retryHeaders, ...extra });
+      return json(error.status, envelope, { ...rateHeaders, ...retryHeaders, ...failureClaim(), ...extra });
     };
 
     const match = route(method, pathname);
@@ -369,6 +391,7 @@ export async function createLocalService(options: LocalServiceOptions): Promise<
       return fail({ status: 403, code: 'account_suspended', message: 'The account is suspended.', retryable: false });
     }
     const { keyId, account } = auth;
+    caller.accountId = account.id;
 
     // Every authenticated call counts, replays included: a replay still costs the service a request.
     const rate = limiter.hit(keyId, now.getTime());
@@ -489,16 +512,18 @@ export async function createLocalService(options: LocalServiceOptions): Promise<
         : {}),
     });
     if (!committed.ok) return dropIfFaulty(fail(paymentRequired));
+    // The replay stored above is the correct answer; only this one is broken.
+    const sent = result.charge > 0 && breakEvery?.hit() === true ? contractBreakingBody(envelopeText) : envelopeText;
 
     return dropIfFaulty({
       status: 200,
       headers: {
         ...rateHeaders,
-        'X-Svc-Charged-Micro-USD': String(result.charge),
+        'X-Svc-Charged-Micro-USD': claimedCharge(chargeHeader, result.charge),
         'X-Svc-Balance-Micro-USD': String(committed.balanceAfterMicroUsd),
         'X-Svc-Replayed': 'false',
       },
-      body: envelopeText,
+      body: sent,
       chargedMicroUsd: result.charge,
       drop: false,
     });

@@ -2,12 +2,15 @@
 // of `report_comparables_v1` in page order), each grid value cited; then screened against the
 // criteria. Nothing is dropped: a sale that does not fit is flagged with Plat's reason, and every
 // candidate the appraiser did not choose is listed as analyzed, not used (UAD 3.6).
+import { formatDay } from '../format-date.ts';
+import { formatDollarsAndCents } from '../format/dollars.ts';
 import { isRecord } from '../json-data.ts';
 import { isIsoDate } from '../service/common.ts';
 import { publisherShortName, type CitationFields } from '../report/citation.ts';
 import type { Cite } from '../report/citation-book.ts';
 import type { CitedValue } from '../report/document.ts';
 import {
+  amountOf,
   citationForRef,
   citedValue,
   dataSourceValue,
@@ -40,6 +43,7 @@ import type {
   SubjectProperty,
 } from './model.ts';
 import { livingAreaBand, searchWindow } from './search.ts';
+import { formatCount } from '../format/number.ts';
 
 export { gridRowLabels } from './answer-values.ts';
 
@@ -53,7 +57,6 @@ function okData(envelope: unknown): Json | null {
 }
 
 const transferOf = (item: Json): Json | null => record(record(item.sections)?.transfer);
-const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 // ---------------------------------------------------------------------------------------------
 // The subject
@@ -70,8 +73,9 @@ export function readSubject(subjectEnvelope: unknown, cite: Cite): SubjectProper
   const transfer = transferOf(item);
   const transferRefs = strings(transfer?.source_refs);
   const lastDate = text(transfer?.sale_date);
-  const lastPrice = num(transfer?.price_dollars);
-  const lastSale = lastDate !== null && lastPrice !== null ? ` (its last recorded sale, ${lastDate} for ${priceDisplay(lastPrice)}, is under prior sales)` : '';
+  const lastDay = lastDate !== null ? formatDay(lastDate) : null;
+  const lastPrice = amountOf(transfer?.price_dollars)?.published ?? null;
+  const lastSale = lastDate !== null && lastPrice !== null ? ` (its last recorded sale, ${lastDay} for ${priceDisplay(lastPrice)}, is under prior sales)` : '';
   const notSold = `The subject is being appraised, not sold${lastSale}.`;
   const identityRefs = strings(record(record(item.sections)?.identity)?.source_refs);
   const priors = lastDate !== null && lastPrice !== null ? [priorSale(lastDate, lastPrice, transferRefs, index, cite)] : [];
@@ -91,12 +95,12 @@ export function readSubject(subjectEnvelope: unknown, cite: Cite): SubjectProper
       priors.length === 0
         ? 'The subject report gives no recorded sale for the subject.'
         : text(transfer?.sale_type) === 'last_recorded_sale'
-          ? `The sample holds only each lot's last recorded sale (OTR): the subject's, ${lastDate}, is listed; no earlier transfers.`
-          : `The subject report gives one sale, ${lastDate}: earlier transfers are not in the answer.`,
+          ? `The sample holds only each lot's last recorded sale (OTR): the subject's, ${lastDay}, is listed; no earlier transfers.`
+          : `The subject report gives one sale, ${lastDay}: earlier transfers are not in the answer.`,
   };
 }
 
-function priorSale(date: string, price: number, refs: string[], index: AnswerIndex, cite: Cite): GridProperty['priorSales'][number] {
+function priorSale(date: string, price: number | string, refs: string[], index: AnswerIndex, cite: Cite): GridProperty['priorSales'][number] {
   const citations = refs.map((ref) => citationForRef(index, ref));
   const cell = (row: 'saleDate' | 'salePrice' | 'dataSource', raw: string | number, display: string): CitedValue => ({
     ...citedValue(row, { raw, display, status: 'reported', citations }, cite),
@@ -104,7 +108,7 @@ function priorSale(date: string, price: number, refs: string[], index: AnswerInd
   });
   const source = citations[0];
   return {
-    date: cell('saleDate', date, date),
+    date: cell('saleDate', date, formatDay(date)),
     price: cell('salePrice', price, priceDisplay(price)),
     source: cell('dataSource', refs[0] ?? '', source ? `${publisherShortName(source.publisher)} record ${refs[0]}` : '—'),
   };
@@ -150,13 +154,14 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   if (camaSale && values.address.status === 'unavailable') values.address.limitation = 'DC CAMA publishes no address for its sales: located by the record’s point only.';
 
   const saleDate = text(transfer.sale_date);
-  const price = num(transfer.price_dollars);
+  const amount = amountOf(transfer.price_dollars);
+  const price = amount?.dollars ?? null;
   const acceptance = text(transfer.acceptance_code);
   const market = acceptance === 'market' && price !== null && price > 0;
   const reported = (row: 'saleDate' | 'salePrice', raw: string | number, display: string) => citedValue(row, { raw, display, status: 'reported', citations: saleCitations }, cite);
 
-  const dateValue = saleDate !== null ? reported('saleDate', saleDate, saleDate) : unavailableValue('saleDate', camaSale ? 'DC CAMA publishes a price without a date: no sale date.' : 'Not in the sample.');
-  const priceValue = price !== null ? reported('salePrice', price, priceDisplay(price)) : unavailableValue('salePrice', 'Not in the sample.');
+  const dateValue = saleDate !== null ? reported('saleDate', saleDate, formatDay(saleDate)) : unavailableValue('saleDate', camaSale ? 'DC CAMA publishes a price without a date: no sale date.' : 'Not in the sample.');
+  const priceValue = amount !== null ? reported('salePrice', amount.published, priceDisplay(amount.published)) : unavailableValue('salePrice', 'Not in the sample.');
   const saleType =
     acceptance !== null
       ? citedValue(
@@ -179,10 +184,10 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
           'pricePerSqft',
           {
             raw: Math.round((price / gla) * 100) / 100,
-            display: `$${(price / gla).toFixed(2)} per sq ft`,
+            display: `${formatDollarsAndCents(price / gla)} per sq ft`,
             status: 'derived',
             citations: [...saleCitations, ...glaCitations],
-            derivedFrom: `Sale price ${priceDisplay(price)} ÷ gross living area ${sqft(gla)}, by Plat`,
+            derivedFrom: `Sale price ${priceDisplay(amount?.published ?? price)} ÷ gross living area ${sqft(gla)}, by Plat`,
             limitation: values.gla.status === 'synthetic' ? 'Computed with a synthetic living area (made up by the sample): not a market fact.' : null,
           },
           cite,
@@ -249,7 +254,7 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
   } else if (isIsoDate(ctx.effectiveDate) && Number.isInteger(criteria.monthsBack) && criteria.monthsBack >= 1) {
     const { fromDate, toDate } = searchWindow(ctx.effectiveDate, criteria.monthsBack);
     if (sale.saleDate < fromDate || sale.saleDate > toDate) {
-      screens.push({ flag: 'outside_window', reason: 'date', note: `Sold ${sale.saleDate}, outside the sale period ${fromDate} to ${toDate}.` });
+      screens.push({ flag: 'outside_window', reason: 'date', note: `Sold ${formatDay(sale.saleDate)}, outside the sale period ${fromDate} to ${toDate}.` });
     }
   }
   if (criteria.sameUseCode && ctx.subjectUseCode && useCode && useCode !== ctx.subjectUseCode) {
@@ -275,7 +280,7 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
       screens.push({
         flag: 'outside_area_band',
         reason: 'size',
-        note: `Living area ${sqft(gla)}, outside ${wholeNumber.format(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
+        note: `Living area ${sqft(gla)}, outside ${formatCount(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
       });
     }
   }
@@ -390,7 +395,7 @@ export function readCandidates(pages: unknown[], ctx: CandidateContext, cite: Ci
   const stated = total ?? returned;
   if (nextCursor !== null) {
     limitations.push({
-      text: `${wholeNumber.format(returned)} of the ${wholeNumber.format(stated)} sales found are listed: the rest are on further pages, each a further purchase.`,
+      text: `${formatCount(returned)} of the ${formatCount(stated)} sales found are listed: the rest are on further pages, each a further purchase.`,
       citationIds: [],
     });
   }

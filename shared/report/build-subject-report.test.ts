@@ -328,6 +328,31 @@ describe('a price of 0 reads as the source says', () => {
   });
 });
 
+describe('each kind of value reads one way, as published', () => {
+  it('never groups a year (not "Effective year built 1,985") and keeps a price’s published cents ("18402.50" is $18,402.50, not $18,403)', () => {
+    const f = clone(dc1708);
+    const building = item(f).sections.building;
+    const transfer = item(f).sections.transfer;
+    Object.assign(building, { effective_year_built: 1985, year_remodeled: '2020' });
+    transfer.price_dollars = { value: '18402.50', status: 'reported', source_refs: transfer.source_refs };
+    const doc = buildSubjectReport(input({ ...f, summary: null }));
+    expect(value(doc, 'building.effective_year_built').display).toBe('1985');
+    expect(value(doc, 'building.year_remodeled').display).toBe('2020');
+    // The published text is kept as the value; only its display is formatted.
+    expect(value(doc, 'transfer.price_dollars')).toMatchObject({ display: '$18,402.50', raw: '18402.50' });
+    transfer.price_dollars = 18403;
+    expect(value(buildSubjectReport(input({ ...f, summary: null })), 'transfer.price_dollars').display).toBe('$18,403');
+  });
+
+  it('compares a year published as text with the permits as the year it is', () => {
+    const f = clone(dcSwann);
+    item(f).sections.building.year_built = '1890';
+    const year = value(buildSubjectReport(input(f)), 'building.year_built');
+    expect(year).toMatchObject({ display: '2013 or later', status: 'derived', raw: 2013 });
+    expect(year.alternatives).toEqual([expect.objectContaining({ display: '1890', status: 'synthetic' })]);
+  });
+});
+
 describe('conflicts', () => {
   const swann = () => buildSubjectReport(input(dcSwann));
 
@@ -444,7 +469,7 @@ describe('a summary of another service (its fields under data.fields, other name
     expect(value(doc, 'assessment.total_value_dollars')).toMatchObject({ raw: 1361000, status: 'reported' });
     expect(value(doc, 'transfer.price_dollars')).toMatchObject({ raw: 1361000 });
     expect(value(doc, 'ownership.owner_name')).toMatchObject({ display: 'JOEL KUIPERS' });
-    expect(value(doc, 'building.effective_year_built')).toMatchObject({ raw: 1985, status: 'reported' });
+    expect(value(doc, 'building.effective_year_built')).toMatchObject({ raw: '1985', display: '1985', status: 'reported' });
     expect(() => ReportDocumentSchema.parse(doc)).not.toThrow();
   });
 

@@ -27,10 +27,7 @@ import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type KeptAnswer, 
 import { checkWorkfile, ComparablesStore } from './comparables-store.ts';
 import { GraphDecisionsStore, type GraphDecisionChange } from './graph-decisions-store.ts';
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
-import { readWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent } from './workfile.ts';
-
-/** The largest workfile `importAssignment` takes (shared/ipc.ts): a larger one could never be opened again. */
-const MAX_WORKFILE_LENGTH = 15 * 1024 * 1024;
+import { MAX_WORKFILE_LENGTH, readWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent } from './workfile.ts';
 
 /** Answers kept in memory while the data folder refuses writes (e.g. a full disk), written at the next chance. */
 const MAX_UNSAVED_ANSWERS = 500;

@@ -209,6 +209,16 @@ describe('ReportPdfService.verify', () => {
     expect(verification.rows.filter((row) => row.outcome === 'unchanged')).toHaveLength(verification.rows.length - 1);
   });
 
+  it('refuses a citations.json nested 200,000 levels deep with a reason, not an internal error', async () => {
+    const exported = await service().exportPdf('prj_1');
+    const pdf = await PDFDocument.load(bytesOf(exported.pdfBase64));
+    pdf.detach(CITATIONS_JSON);
+    await pdf.attach(new TextEncoder().encode(`${'['.repeat(200_000)}${']'.repeat(200_000)}`), CITATIONS_JSON, { mimeType: 'application/json' });
+    const verification = await service().verify(base64Of(await pdf.save()));
+    expect(verification.kind).toBe('altered');
+    expect(verification.message).toContain('citations.json nests deeper than 64 levels; Plat refuses to read it');
+  });
+
   it('detects an edited citations.csv, and a removed attachment', async () => {
     const exported = await service().exportPdf('prj_1');
     const pdf = await PDFDocument.load(bytesOf(exported.pdfBase64));

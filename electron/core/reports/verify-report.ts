@@ -3,7 +3,8 @@
 // building the current document are the caller's; nothing here costs anything.
 import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
-import { CITATIONS_JSON, rowDigest, sha256Hex, type ReadEvidence } from './pdf-evidence.ts';
+import { FILE_JSON_MAX_DEPTH, readBoundedJsonBytes } from '../../../shared/bounded-json.ts';
+import { CITATIONS_JSON, MAX_VERIFIED_PDF_BYTES, rowDigest, sha256Hex, type ReadEvidence } from './pdf-evidence.ts';
 
 /** One printed value as verification compares it. */
 export interface PrintedValue {
@@ -37,7 +38,8 @@ export function verifyEvidence(input: VerifyInput): ReportVerification {
   }
 
   const jsonBytes = evidence.attachments.get(CITATIONS_JSON) ?? null;
-  const rows = jsonBytes === null ? null : parseRows(jsonBytes, input.rowsOf);
+  const read = jsonBytes === null ? null : readCitationsJson(jsonBytes);
+  const rows = read === null || typeof read === 'string' ? null : input.rowsOf(read.value);
   const { manifest } = evidence;
   if (manifest === null) {
     return {
@@ -55,7 +57,8 @@ export function verifyEvidence(input: VerifyInput): ReportVerification {
     if (!bytes) problems.push(`${written.name} was removed`);
     else if (sha256Hex(bytes) !== written.sha256) problems.push(`${written.name} was edited`);
   }
-  if (jsonBytes !== null && rows === null) problems.push(`${CITATIONS_JSON} is no longer readable`);
+  if (typeof read === 'string') problems.push(read);
+  else if (jsonBytes !== null && rows === null) problems.push(`${CITATIONS_JSON} is no longer readable`);
   const writtenDigests = new Set(manifest.rowDigests);
   const seenDigests = new Set<string>();
   const currentRows = input.current(manifest.assignmentId);
@@ -99,14 +102,14 @@ export function verifyEvidence(input: VerifyInput): ReportVerification {
   return { kind: 'plat', message: `${exported} Its attachments are intact. ${comparison}`.trim(), ...base, recheck };
 }
 
-function parseRows(bytes: Uint8Array, rowsOf: VerifyInput['rowsOf']): ReturnType<VerifyInput['rowsOf']> {
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    return null;
-  }
-  return rowsOf(json);
+/**
+ * The attached citations.json, or why Plat will not read it: a file past the PDF's own limit or nested
+ * deeper than any Plat writes was made by someone else (not-JSON text is "no longer readable" above).
+ */
+function readCitationsJson(bytes: Uint8Array): { value: unknown } | string | null {
+  const read = readBoundedJsonBytes(bytes, { maxBytes: MAX_VERIFIED_PDF_BYTES, maxDepth: FILE_JSON_MAX_DEPTH });
+  if (read.ok) return { value: read.value };
+  return read.reason === 'not-json' ? null : `${CITATIONS_JSON} ${read.problem}; Plat refuses to read it`;
 }
 
 /** The k-th current value for a field answers the k-th printed one (a field may print more than once). */

@@ -55,7 +55,6 @@ export async function sendAttempt(
   }, via.timeoutMs);
   const signal = callerSignal === undefined ? timeout.signal : AbortSignal.any([callerSignal, timeout.signal]);
   let http: ServiceHttpInfo | undefined;
-  let moneyMalformed: boolean;
   let retryAfterMs: number | undefined;
   let text: string;
   let status: number;
@@ -63,7 +62,7 @@ export async function sendAttempt(
     // A redirect is not followed: it would carry the key somewhere the caller did not choose.
     const response = await via.transport(url, { method, headers, signal, redirect: 'manual', ...(body === undefined ? {} : { body }) });
     status = response.status;
-    ({ http, moneyMalformed } = readServiceHeaders(status, response.headers));
+    ({ http } = readServiceHeaders(status, response.headers));
     retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'), via.now());
     text = await response.text();
   } catch (error) {
@@ -114,13 +113,32 @@ export async function sendAttempt(
     };
   }
 
-  const malformed = (): AttemptResult => ({ ok: false, error: toPlatError('malformed_response'), http, answerLost: false, cancelled: false });
-  if (!isJson || moneyMalformed) return malformed();
+  // The service answered 2xx (and may have charged) but Plat cannot use the answer: say what is wrong
+  // with it in words (a malformed_response the gateway books as a charged answer it could not read).
+  const malformed = (what: string): AttemptResult => ({
+    ok: false,
+    error: toPlatError('malformed_response', { message: `The service's answer could not be read: ${what}` }),
+    http,
+    answerLost: false,
+    cancelled: false,
+  });
+  if (!isJson) return malformed('it is not JSON');
   const envelope = responseSchema.safeParse(parsed);
-  if (!envelope.success) return malformed();
+  if (!envelope.success) return malformed(firstIssue(envelope.error));
   const value = envelope.data as { status: string; request_id: string; contract_version: string };
   // A 2xx must carry a success envelope; and v4 echoes the key, so another request's answer shows.
-  if (value.status === 'error') return malformed();
-  if (value.contract_version === 'svc-v4' && idempotencyKey !== null && value.request_id !== idempotencyKey) return malformed();
+  if (value.status === 'error') return malformed('it is an error envelope on a success status');
+  if (value.contract_version === 'svc-v4' && idempotencyKey !== null && value.request_id !== idempotencyKey) {
+    return malformed('its request_id is not this request\'s Idempotency-Key (another request\'s answer)');
+  }
   return { ok: true, envelope: envelope.data, http };
+}
+
+/** The first thing wrong with an answer, as `data.items[0].entity_id: expected string` (bounded: it is shown). */
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'it does not match the contract';
+  const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
+  const text = `${path === '' ? 'the answer' : path}: ${issue.message}`;
+  return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
 }

@@ -18,6 +18,11 @@ export interface ServiceHttpInfo {
   rateLimitRemaining: number | null;
   /** The envelope's request_id when the body could be read. */
   requestId: string | null;
+  /**
+   * X-Svc-Charged-Micro-USD as sent, when present but not a whole non-negative number of micro-USD
+   * (`chargedMicroUsd` is then null): kept so the ledger can show what the service said.
+   */
+  chargedHeader?: string;
 }
 
 export interface ServiceCallOutcome<T, Envelope extends { meta: unknown } = { meta: unknown }> {

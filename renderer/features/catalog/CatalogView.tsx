@@ -4,7 +4,9 @@
 import { useId, useMemo } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { CallBilling, IpcResponse } from '../../../shared/ipc.ts';
+import { formatCount } from '../../../shared/format/number.ts';
 import { jurisdictionName, type JurisdictionCode } from '../../../shared/jurisdictions.ts';
+import { formatFieldValue } from '../../../shared/report/format.ts';
 import { v2CatalogFacets, type V2CatalogFacet } from '../../../shared/service/v2.ts';
 import { callService } from '../../platform/service-calls.ts';
 import { servicePagesQueryKey, serviceQueryKey } from '../../platform/query-keys.ts';
@@ -95,7 +97,7 @@ function SourcesPanel() {
         id: 'records',
         header: 'Records',
         text: (row) => String(row.records),
-        render: (row) => row.records.toLocaleString(),
+        render: (row) => formatCount(row.records),
         sortValue: (row) => row.records,
         align: 'right',
       },
@@ -183,7 +185,7 @@ function SourceTotalsLine({ rows, jurisdiction }: { rows: SourceRow[]; jurisdict
   return (
     <p className="catalog__totals">
       <strong>{jurisdictionName(jurisdiction)}</strong>: {totals.sources} {totals.sources === 1 ? 'source' : 'sources'} from {totals.publishers}{' '}
-      {totals.publishers === 1 ? 'publisher' : 'publishers'}, {totals.records.toLocaleString()} records
+      {totals.publishers === 1 ? 'publisher' : 'publishers'}, {formatCount(totals.records)} records
       {totals.synthetic > 0 && (
         <>
           {' '}
@@ -414,7 +416,7 @@ function GenericTable({ label, items, empty }: { label: string; items: Item[]; e
           ? {
               align: 'right' as const,
               sortValue: (item: Item) => (typeof item[column.key] === 'number' ? (item[column.key] as number) : null),
-              render: (item: Item) => (typeof item[column.key] === 'number' ? (item[column.key] as number).toLocaleString() : cellText(item[column.key])),
+              render: (item: Item) => (typeof item[column.key] === 'number' ? formatFieldValue(column.key, item[column.key]) : cellText(item[column.key])),
             }
           : {}),
       })),

@@ -88,8 +88,8 @@ describe('summaryView', () => {
       ['Last sale price', '$1,361,000', 'DC Office of Tax and Revenue'],
       ['Last sale date', '2013-12-17', 'DC Office of Tax and Revenue'],
       ['Effective year built', expect.any(String), 'DC Office of Tax and Revenue'],
-      ['Latitude', '38.912800', 'DC Office of the Chief Technology Officer'],
-      ['Longitude', '-77.046800', 'DC Office of the Chief Technology Officer'],
+      ['Latitude', '38.9128', 'DC Office of the Chief Technology Officer'],
+      ['Longitude', '-77.0468', 'DC Office of the Chief Technology Officer'],
       ['Roof', null, null],
     ]);
     expect(view.rows[1]?.alternatives.map((alternative) => alternative.text)).toEqual(['KUIPERS JOEL']);

@@ -7,6 +7,9 @@ import type { ComparablesGrid, ComparablesMap, ComparablesSection, ComparablesSe
 import { rateLabels } from '../../../shared/comparables/model.ts';
 import { mapRoleLabels } from '../../../shared/comparables/map-spec.ts';
 import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
+import { formatDay } from '../../../shared/format-date.ts';
+import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
+import { formatFixed } from '../../../shared/format/number.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
@@ -290,10 +293,8 @@ function RatesTable({ grid }: { grid: ComparablesGrid }) {
   );
 }
 
-const MINUS = '−';
 /** A statistic with grouping and a true minus sign ("−167,642.79"). */
-const decimals = (value: number | null, digits: number): string =>
-  value === null ? '—' : `${value < 0 ? MINUS : ''}${Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+const decimals = (value: number | null, digits: number): string => (value === null ? '—' : formatFixed(value, digits));
 
 function RegressionView({ support, unaddressed, context }: { support: NonNullable<ComparablesSection['support']>; unaddressed: ReadonlySet<string>; context: ValueContext }) {
   const groups = excludedGroups(support.excluded, unaddressed);
@@ -331,8 +332,8 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
           {support.salesUsed.map((sale) => (
             <tr key={sale.id}>
               <td>{sale.address}</td>
-              <td className="report-nowrap">{sale.saleDate ?? 'No sale date'}</td>
-              <td className="report-num">{formatDollars(sale.priceDollars)}</td>
+              <td className="report-nowrap">{sale.saleDate === null ? 'No sale date' : formatDay(sale.saleDate)}</td>
+              <td className="report-num">{formatPublishedDollars(sale.priceDollars)}</td>
               <td>
                 <Markers citationIds={sale.citationIds} context={context} />
               </td>

@@ -24,6 +24,9 @@ describe('the comparables section in words', () => {
     expect(rateText('timePctPerMonth', -0.371)).toBe('−0.37 % per month');
     expect(percentText(-8.9)).toBe('−8.9 %');
     expect(percentText(14.6)).toBe('14.6 %');
+    // Fixed decimals: a whole percent keeps its decimal, a time rate its two.
+    expect(percentText(-3)).toBe('−3.0 %');
+    expect(rateText('timePctPerMonth', 0.5)).toBe('0.50 % per month');
   });
 
   it('splits the grid into tables of at most three comps for paper', () => {

@@ -7,6 +7,7 @@ import { subjectReportParts, subjectSummaryParts, type CitedValue, type ReportDo
 import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
+import { formatCount } from '../../../shared/format/number.ts';
 
 export type NumberedCitation = ReportDocument['citations'][number];
 
@@ -161,7 +162,7 @@ export const OUTCOME_WORDS: Record<ReportVerification['rows'][number]['outcome']
 export function checkChoiceReason(text: string): { ok: true; value: string } | { ok: false; error: string } {
   const reason = text.trim();
   if (reason === '') return { ok: false, error: 'Give the reason for choosing this value: it is kept with the assignment and printed in the report.' };
-  if (reason.length > 2_000) return { ok: false, error: `Keep the reason under 2,000 characters (it has ${reason.length.toLocaleString('en-US')}).` };
+  if (reason.length > 2_000) return { ok: false, error: `Keep the reason under 2,000 characters (it has ${formatCount(reason.length)}).` };
   return { ok: true, value: reason };
 }
 

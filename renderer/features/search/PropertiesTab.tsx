@@ -10,6 +10,7 @@ import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from './PageBar.tsx';
 import {
   buildPropertySearchBody,
+  describePropertyRun,
   propertyAreas,
   propertyColumnLabel,
   propertyColumnsFor,
@@ -20,7 +21,6 @@ import {
   propertyRowView,
   type PropertyFilterDraft,
   type PropertyRowView,
-  type PropertySearchBody,
 } from './property-search.ts';
 import { cellText } from './record-search.ts';
 import { blankFilterDraft, useSearchStore } from './search-store.ts';
@@ -226,13 +226,3 @@ function propertyColumns(rows: PropertyRow[]): Column<PropertyRow>[] {
   return columns;
 }
 
-function describePropertyRun(body: PropertySearchBody): string {
-  const parts = [propertyAreas.find((area) => area.areaUid === body.area_uid)?.label ?? body.area_uid];
-  for (const filter of body.filters) {
-    const value = typeof filter.value === 'number' ? filter.value.toLocaleString('en-US') : filter.value;
-    parts.push(`${propertyColumnLabel(filter.field)} ${propertyOperatorLabel[filter.op]} ${value}`);
-  }
-  if (body.sort) parts.push(`sorted by ${propertyColumnLabel(body.sort.field)} ${body.sort.direction === 'asc' ? '↑' : '↓'}`);
-  parts.push(body.projection === 'fact_summary' ? 'facts' : 'identity');
-  return parts.join(' · ');
-}

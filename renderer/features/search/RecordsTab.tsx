@@ -35,6 +35,7 @@ import { submitOnEnter } from './submit-on-enter.ts';
 import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from './PageBar.tsx';
 import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
+import { formatCount } from '../../../shared/format/number.ts';
 
 const MAX_FILTERS = 5;
 
@@ -100,7 +101,7 @@ export function RecordsTab() {
               <option value="">{catalog.isFetching ? 'Loading kinds…' : kinds.length === 0 ? 'No kinds here' : 'Choose a kind…'}</option>
               {kinds.map((option) => (
                 <option key={option.kind} value={option.kind}>
-                  {option.label} ({option.records.toLocaleString('en-US')})
+                  {option.label} ({formatCount(option.records)})
                 </option>
               ))}
             </select>

@@ -9,6 +9,7 @@ import {
   type V2ProvenanceSource,
 } from '../../../shared/service/index.ts';
 import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { formatFieldValue } from '../../../shared/report/format.ts';
 import { parseLimit, parseNumberText, type SearchFormProblems } from './record-search.ts';
 
 export const propertyAreas = [
@@ -236,3 +237,13 @@ export function propertyColumnLabel(key: string): string {
   return FACT_LABELS[key] ?? propertyFieldInfo(key)?.label ?? key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 }
 
+/** A run in words for its tab: the area, each filter with its value read by its kind (a year never grouped), the sort. */
+export function describePropertyRun(body: PropertySearchBody): string {
+  const parts = [propertyAreas.find((area) => area.areaUid === body.area_uid)?.label ?? body.area_uid];
+  for (const filter of body.filters) {
+    parts.push(`${propertyColumnLabel(filter.field)} ${propertyOperatorLabel[filter.op]} ${formatFieldValue(filter.field, filter.value)}`);
+  }
+  if (body.sort) parts.push(`sorted by ${propertyColumnLabel(body.sort.field)} ${body.sort.direction === 'asc' ? '↑' : '↓'}`);
+  parts.push(body.projection === 'fact_summary' ? 'facts' : 'identity');
+  return parts.join(' · ');
+}

@@ -77,7 +77,7 @@ export class Builder {
 
   /** A field from the v3 section and the summary together. */
   field(sectionId: string, section: Json | null, spec: FieldSpec, context: FieldContext, extra: Candidate[] = []): CitedValue {
-    const fromReport = v3Value(section, spec.key, spec.numeric ?? false, context.refs, context.status);
+    const fromReport = v3Value(section, spec.key, context.refs, context.status);
     const candidates: Array<Candidate | null> = [fromReport ? candidateFromV3(this.answers, spec, fromReport, 0) : null];
     const summaryEntry = spec.summary ? this.answers.summary?.[spec.summary] : undefined;
     if (isRecord(summaryEntry)) {

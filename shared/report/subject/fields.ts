@@ -37,7 +37,6 @@ export interface FieldSpec {
   format: string;
   /** The v4 summary's canonical field for the same fact. */
   summary?: string;
-  numeric?: boolean;
   /** What a derived value of this field is derived from, when the answer does not say. */
   derivedFrom?: string;
 }
@@ -54,8 +53,8 @@ interface SourceValue {
   limitation: string | null;
 }
 
-function rawOf(value: unknown, numeric: boolean): Raw {
-  if (numeric && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+/** A value as published: a number written as text ("18402.50", "1985") stays that text, formatted only for display. */
+function rawOf(value: unknown): Raw {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   return null;
 }
@@ -69,12 +68,12 @@ export const derivedFromText = (value: unknown): string | null => {
  * A field of a v3 section: a field cell `{value, status, source_refs, …}` or a plain value with the
  * section's refs (and a sibling `<key>_status` when the service gives one).
  */
-export function v3Value(section: Json | null, key: string, numeric: boolean, sectionRefs: string[], sectionStatus: unknown): SourceValue | null {
+export function v3Value(section: Json | null, key: string, sectionRefs: string[], sectionStatus: unknown): SourceValue | null {
   if (!section || !(key in section)) return null;
   const entry = section[key];
   if (isRecord(entry) && 'value' in entry) {
     return {
-      raw: rawOf(entry.value, numeric),
+      raw: rawOf(entry.value),
       status: entry.status,
       refs: strings(entry.source_refs),
       derivedFrom: derivedFromText(entry.derived_from),
@@ -87,7 +86,7 @@ export function v3Value(section: Json | null, key: string, numeric: boolean, sec
     return { raw: null, status, refs: [], derivedFrom: null, note: null, limitation: text(section[`${key}_limitation`]) };
   }
   return {
-    raw: rawOf(entry, numeric),
+    raw: rawOf(entry),
     status: section[`${key}_status`] ?? sectionStatus,
     refs: sectionRefs,
     derivedFrom: text(section[`${key}_derived_from`]),
@@ -117,7 +116,7 @@ export function candidateFromV3(answers: Answers, spec: FieldSpec, value: Source
 /** A summary entry (`{value, status, citation, note, alternatives}`) or one of its alternatives as a candidate. */
 export function candidateFromSummary(answers: Answers, spec: FieldSpec, entry: Json, rank: number): Candidate | null {
   if (!isRecord(entry.citation)) return null;
-  const raw = rawOf(entry.value, spec.numeric ?? false);
+  const raw = rawOf(entry.value);
   if (raw === null || raw === '') return null;
   const view = withChecksum(fromV4Citation(entry.citation), answers.sources);
   const method = text(view.extra?.method);

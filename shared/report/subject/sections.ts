@@ -1,6 +1,7 @@
 // The subject's sections: identity (with the location), ownership, assessment, tax, transfer and
 // prior sales, building, land and permits.
 import { formatDay } from '../../format-date.ts';
+import type { CitationFields } from '../citation.ts';
 import { yearBuiltFromPermits, type Candidate, type PermitEvidence } from '../conflicts.ts';
 import type { CitedValue, ReportSection, ReportTable } from '../document.ts';
 import { humanizeCode } from '../format.ts';
@@ -30,19 +31,23 @@ const IDENTITY_FIELDS: FieldSpec[] = [
 const BUILDING_FIELDS: FieldSpec[] = [
   { key: 'building_type', label: 'Building type', format: 'building_type' },
   { key: 'style', label: 'Style', format: 'style' },
-  { key: 'year_built', label: 'Year built', format: 'year_built', summary: 'year_built', numeric: true },
-  { key: 'effective_year_built', label: 'Effective year built', format: 'effective_year_built', summary: 'effective_year_built', numeric: true },
-  { key: 'year_remodeled', label: 'Year remodeled', format: 'year_remodeled', numeric: true },
-  { key: 'gross_area_sqft', label: 'Gross building area', format: 'gross_area_sqft', summary: 'gross_area_sqft', numeric: true },
-  { key: 'living_area_sqft', label: 'Living area', format: 'living_area_sqft', summary: 'living_area_sqft', numeric: true },
-  { key: 'stories', label: 'Stories', format: 'stories', numeric: true },
-  { key: 'rooms', label: 'Rooms', format: 'rooms', numeric: true },
-  { key: 'bedrooms', label: 'Bedrooms', format: 'bedrooms', summary: 'bedrooms', numeric: true },
-  { key: 'full_bathrooms', label: 'Full bathrooms', format: 'full_bathrooms', summary: 'full_bathrooms', numeric: true },
-  { key: 'half_bathrooms', label: 'Half bathrooms', format: 'half_bathrooms', summary: 'half_bathrooms', numeric: true },
+  { key: 'year_built', label: 'Year built', format: 'year_built', summary: 'year_built' },
+  { key: 'effective_year_built', label: 'Effective year built', format: 'effective_year_built', summary: 'effective_year_built' },
+  { key: 'year_remodeled', label: 'Year remodeled', format: 'year_remodeled' },
+  { key: 'gross_area_sqft', label: 'Gross building area', format: 'gross_area_sqft', summary: 'gross_area_sqft' },
+  { key: 'living_area_sqft', label: 'Living area', format: 'living_area_sqft', summary: 'living_area_sqft' },
+  { key: 'stories', label: 'Stories', format: 'stories' },
+  { key: 'rooms', label: 'Rooms', format: 'rooms' },
+  { key: 'bedrooms', label: 'Bedrooms', format: 'bedrooms', summary: 'bedrooms' },
+  { key: 'full_bathrooms', label: 'Full bathrooms', format: 'full_bathrooms', summary: 'full_bathrooms' },
+  { key: 'half_bathrooms', label: 'Half bathrooms', format: 'half_bathrooms', summary: 'half_bathrooms' },
   { key: 'condition', label: 'Condition', format: 'condition' },
   { key: 'grade', label: 'Grade', format: 'grade' },
 ];
+/** A year published as a number or as its digits ("1890"), as a number to compare with the permits; else null. */
+const yearOf = (value: unknown): number | null =>
+  typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}$/.test(value.trim()) ? Number(value) : null;
+
 /** Shown (as unavailable when no source has them) whatever the answer holds: an appraiser looks for these. */
 const BUILDING_ALWAYS = new Set(['year_built', 'gross_area_sqft', 'living_area_sqft', 'bedrooms', 'full_bathrooms', 'half_bathrooms']);
 
@@ -111,20 +116,23 @@ function locationValue(ctx: SectionContext): CitedValue {
   return b.value('identity.location', 'Location', [candidate], '');
 }
 
-/** The summary's latitude and longitude as one location, each cited; null unless both are there, numeric and cited. */
+/** The summary's latitude and longitude as one location, each cited; null unless both are there, numbers and cited. */
 function summaryLocation(ctx: SectionContext): Candidate | null {
   const { answers } = ctx.b;
-  const spec = (key: string): FieldSpec => ({ key, label: key, format: key, numeric: true });
+  const spec = (key: string): FieldSpec => ({ key, label: key, format: key });
   const lat = isRecord(answers.summary?.latitude) ? candidateFromSummary(answers, spec('latitude'), answers.summary.latitude, 1) : null;
   const lon = isRecord(answers.summary?.longitude) ? candidateFromSummary(answers, spec('longitude'), answers.summary.longitude, 1) : null;
-  if (!lat || !lon || typeof lat.raw !== 'number' || typeof lon.raw !== 'number') return null;
-  const same = (a: (typeof lat.citations)[number], b: (typeof lat.citations)[number]) => a.sourceId === b.sourceId && a.publisher === b.publisher && a.asOf === b.asOf && a.recordRef === b.recordRef;
+  // A coordinate may be published as a number or as text ("38.9128").
+  const latitude = lat === null ? NaN : Number(lat.raw);
+  const longitude = lon === null ? NaN : Number(lon.raw);
+  if (!lat || !lon || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+  const same = (a: CitationFields, b: CitationFields) => a.sourceId === b.sourceId && a.publisher === b.publisher && a.asOf === b.asOf && a.recordRef === b.recordRef;
   const citations = [...lat.citations, ...lon.citations.filter((c) => !lat.citations.some((l) => same(l, c)))];
   const status = lat.status === 'synthetic' || lon.status === 'synthetic' ? 'synthetic' : 'derived';
   return {
-    key: keyFor(citations, `${lat.raw},${lon.raw}`, 'summary-location'),
-    raw: `${lat.raw}, ${lon.raw}`,
-    display: `${lat.raw.toFixed(6)}, ${lon.raw.toFixed(6)}`,
+    key: keyFor(citations, `${latitude},${longitude}`, 'summary-location'),
+    raw: `${latitude}, ${longitude}`,
+    display: `${latitude.toFixed(6)}, ${longitude.toFixed(6)}`,
     status,
     citations: citationsFor(status, citations),
     // Coordinates are located by someone (matched, or a centroid): the summary says by whom only in its citation.
@@ -151,14 +159,14 @@ export function assessmentSection(ctx: SectionContext): ReportSection {
   const section = sectionJson(ctx, 'assessment');
   const totalCell = isRecord(section?.total_value_dollars) ? section.total_value_dollars : null;
   const context = contextOf(ctx, section, strings(totalCell?.source_refs));
-  const total = b.field('assessment', section, { key: 'total_value_dollars', label: 'Total assessed value', format: 'assessed_value_dollars', summary: 'assessed_value_dollars', numeric: true }, context);
+  const total = b.field('assessment', section, { key: 'total_value_dollars', label: 'Total assessed value', format: 'assessed_value_dollars', summary: 'assessed_value_dollars' }, context);
   const basis = text(section?.basis);
   if (basis && basis !== 'unavailable' && total.status !== 'unavailable') total.limitation = [total.limitation, `Basis: ${basis}.`].filter(Boolean).join(' ');
   const values = [
-    b.field('assessment', section, { key: 'assessment_year', label: 'Assessment year', format: 'assessment_year', numeric: true }, context),
+    b.field('assessment', section, { key: 'assessment_year', label: 'Assessment year', format: 'assessment_year' }, context),
     total,
-    b.field('assessment', section, { key: 'land_value_dollars', label: 'Land value', format: 'land_value_dollars', numeric: true }, context),
-    b.field('assessment', section, { key: 'improvement_value_dollars', label: 'Improvement value', format: 'improvement_value_dollars', numeric: true }, context),
+    b.field('assessment', section, { key: 'land_value_dollars', label: 'Land value', format: 'land_value_dollars' }, context),
+    b.field('assessment', section, { key: 'improvement_value_dollars', label: 'Improvement value', format: 'improvement_value_dollars' }, context),
   ];
   const dataDate = text(section?.data_date);
   const lines = [...strings(section?.limitations), ...(dataDate ? [`Data as of ${formatDay(dataDate)}.`] : [])];
@@ -172,8 +180,8 @@ export function taxSection(ctx: SectionContext): ReportSection {
   const context = contextOf(ctx, section, strings(section?.source_refs));
   const values = [
     b.field('tax', section, { key: 'tax_period', label: 'Tax period', format: 'tax_period' }, context),
-    b.field('tax', section, { key: 'annual_tax_dollars', label: 'Annual tax', format: 'annual_tax_dollars', numeric: true }, context),
-    b.field('tax', section, { key: 'reported_balance_dollars', label: 'Reported balance', format: 'reported_balance_dollars', numeric: true }, context),
+    b.field('tax', section, { key: 'annual_tax_dollars', label: 'Annual tax', format: 'annual_tax_dollars' }, context),
+    b.field('tax', section, { key: 'reported_balance_dollars', label: 'Reported balance', format: 'reported_balance_dollars' }, context),
   ];
   return sectionOf('tax', 'Tax', values, sectionLimitations(ctx, section, strings(section?.limitations)));
 }
@@ -183,7 +191,7 @@ export function transferSection(ctx: SectionContext): ReportSection {
   const section = sectionJson(ctx, 'transfer');
   const context = contextOf(ctx, section, strings(section?.source_refs), 'No recorded sale for this property in the subject report.');
   const saleDate = b.field('transfer', section, { key: 'sale_date', label: 'Last sale date', format: 'last_sale_date', summary: 'last_sale_date' }, context);
-  const price = b.field('transfer', section, { key: 'price_dollars', label: 'Last sale price', format: 'last_sale_price_dollars', summary: 'last_sale_price_dollars', numeric: true }, context);
+  const price = b.field('transfer', section, { key: 'price_dollars', label: 'Last sale price', format: 'last_sale_price_dollars', summary: 'last_sale_price_dollars' }, context);
   // Both are the service's reading of the record (the roll's last sale; a price of 0): derived, from its stated basis.
   const saleType = b.field(
     'transfer',
@@ -216,7 +224,7 @@ function priorSalesTable(ctx: SectionContext, section: Json | null): ReportTable
   const { b } = ctx;
   const specs: FieldSpec[] = [
     { key: 'sale_date', label: 'Date', format: 'sale_date' },
-    { key: 'price_dollars', label: 'Price', format: 'last_sale_price_dollars', numeric: true },
+    { key: 'price_dollars', label: 'Price', format: 'last_sale_price_dollars' },
     { key: 'sale_type', label: 'Type', format: 'sale_type' },
   ];
   return {
@@ -227,7 +235,7 @@ function priorSalesTable(ctx: SectionContext, section: Json | null): ReportTable
       const cells: Record<string, CitedValue> = {};
       const refs = strings(row.source_refs);
       for (const spec of specs) {
-        const value = v3Value(row, spec.key, spec.numeric ?? false, refs, row.status);
+        const value = v3Value(row, spec.key, refs, row.status);
         cells[spec.key] = b.value(
           `transfer.prior.${index}.${spec.key}`,
           spec.label,
@@ -283,9 +291,9 @@ export function buildingSection(ctx: SectionContext): ReportSection {
     if (!(profile && spec.key in profile) && !inSummary && !BUILDING_ALWAYS.has(spec.key)) continue;
     const extra: Candidate[] = [];
     if (spec.key === 'year_built') {
-      const current = v3Value(profile, 'year_built', true, [], section?.status);
+      const current = v3Value(profile, 'year_built', [], section?.status);
       const summaryYear = isRecord(b.answers.summary?.year_built) ? b.answers.summary.year_built.value : null;
-      const year = typeof current?.raw === 'number' ? current.raw : typeof summaryYear === 'number' ? summaryYear : null;
+      const year = yearOf(current?.raw) ?? yearOf(summaryYear);
       const fromPermit = year !== null ? yearBuiltFromPermits(permits, year, 3) : null;
       if (fromPermit) extra.push(fromPermit);
     }
@@ -303,7 +311,7 @@ export function landSection(ctx: SectionContext): ReportSection {
   const { b } = ctx;
   const section = sectionJson(ctx, 'land');
   const context = contextOf(ctx, section, strings(section?.source_refs));
-  const values = [b.field('land', section, { key: 'land_area_square_feet', label: 'Land area', format: 'land_area_sqft', summary: 'land_area_sqft', numeric: true }, context)];
+  const values = [b.field('land', section, { key: 'land_area_square_feet', label: 'Land area', format: 'land_area_sqft', summary: 'land_area_sqft' }, context)];
   return sectionOf('land', 'Land', values, b.limitations(strings(section?.limitations), sourcesOf(b.answers, section)));
 }
 
@@ -348,7 +356,7 @@ export function permitsSection(ctx: SectionContext): ReportSection {
         cells[spec.key] = b.value(field, spec.label, [candidate], 'The answer does not say how this permit was tied to the property.');
         continue;
       }
-      const value = v3Value(record, spec.key, false, refs, 'reported');
+      const value = v3Value(record, spec.key, refs, 'reported');
       cells[spec.key] = b.value(field, spec.label, [value ? candidateFromV3(b.answers, spec, value, 0) : null], 'Not given for this permit.');
     }
     return cells;
