@@ -17,7 +17,7 @@ describe('UnrecognisedAnswer', () => {
     // The citation object is a chip, not a row; a ref no source places is a chip named by its source id.
     expect(within(box).queryByText('citation.source')).toBeNull();
     expect(within(box).getByRole('button', { name: /^DC OTR · 2017-02-05/ })).toBeTruthy();
-    expect(within(box).getByRole('button', { name: /^dc_cama: source unknown/ })).toBeTruthy();
+    expect(within(box).getByRole('button', { name: /^dc_cama@2017: source unknown/ })).toBeTruthy();
     expect(box.textContent).not.toContain('{');
   });
 

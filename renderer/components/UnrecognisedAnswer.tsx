@@ -2,7 +2,7 @@
 // blob. It is shown as published (key/value rows), with every citation it carries as chips
 // (shared/service/unrecognised.ts finds them), and one sentence saying which part Plat could not read.
 import { answerCitations, publishedRows } from '../../shared/service/unrecognised.ts';
-import type { CitationView } from '../../shared/report/citation.ts';
+import type { CitationView } from '../../shared/cited/citation.ts';
 import { CitationChip } from './CitationChip.tsx';
 import './unrecognised-answer.css';
 

@@ -4,7 +4,7 @@
 // answer pages turned into holdings grouped by the owner name exactly as the publisher printed it.
 import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../../shared/service/v2.ts';
 import { citedFieldValue, type CitedValue } from './cited-value.ts';
-import type { CitationView } from '../../shared/report/citation.ts';
+import type { CitationView } from '../../shared/cited/citation.ts';
 import { foldToLatin, latinSpellings, MAX_TWO_WAY_LETTERS, nonLatinLetters, twoWayLetterCount } from '../../shared/latin-fold.ts';
 import { isRecord } from '../../shared/json-data.ts';
 

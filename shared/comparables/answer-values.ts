@@ -1,6 +1,6 @@
 // Reading one property of a kept v3 answer (the subject of `report_subject_v1`, or a sale of
 // `report_comparables_v1`) into the grid's cited values: every value cites the records the answer
-// names for it (`source_refs`, placed in a source through that source's `record_refs`); building
+// names for it (`source_refs`, placed in a source by shared/cited/source-refs.ts); building
 // characteristics the sample made up are `synthetic` and cite the synthetic sample, never OTR; what
 // the answer lacks is `unavailable` and says why.
 import { readPublishedDollars } from '../format/dollars.ts';
@@ -8,9 +8,10 @@ import { formatNumber, formatSqft } from '../format/number.ts';
 import { formatYear } from '../format/year.ts';
 import { isRecord } from '../json-data.ts';
 import { formatFieldValue } from '../report/format.ts';
-import { asSynthetic, documentCitation, fromV3Source, recordCitation, publisherShortName, type CitationFields, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue, ValueStatus } from '../report/document.ts';
+import { asSynthetic, documentCitation, publisherName, type CitationFields, type CitationView } from '../cited/citation.ts';
+import { citeRef, indexV3Sources } from '../cited/source-refs.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue, ValueStatus } from '../cited/value.ts';
 import type { FeatureNumbers, GridProperty, GridRowKey, LonLat } from './model.ts';
 import { conditionStep, gradeStep } from './scales.ts';
 
@@ -79,19 +80,14 @@ export interface AnswerIndex {
 
 export const emptyIndex = (): AnswerIndex => ({ sources: new Map(), records: new Map() });
 
-/** Adds an answer's `data.sources` (each with its `record_refs`) to the index. */
+/** Adds an answer's `data.sources` to the index. */
 export function indexSources(index: AnswerIndex, data: Json): void {
-  for (const source of Array.isArray(data.sources) ? data.sources : []) {
-    if (!isRecord(source)) continue;
-    const view = fromV3Source(source);
-    if (view.sourceId) index.sources.set(view.sourceId, view);
-    for (const ref of strings(source.record_refs)) index.records.set(ref, { ...view, recordRef: ref, extra: {} });
-  }
+  indexV3Sources(index, data.sources);
 }
 
-/** A record's citation; a record the answer cites without placing it in a source still cites the record, and says so. */
+/** A ref's citation; a ref the answer cites without naming its source still cites the ref, and says so. */
 export function citationForRef(index: AnswerIndex, ref: string): CitationFields {
-  return recordCitation(index.records, ref);
+  return citeRef(index, ref);
 }
 
 /** A source as a whole (a sentence about the dataset, not one of its records). */
@@ -272,13 +268,13 @@ export function addressValue(item: Json, index: AnswerIndex, cite: Cite, missing
   return { value: citedValue('address', { raw: address, display: address, status: 'reported', citations }, cite), address };
 }
 
-/** "DC OTR record rec_…, SSL 0093 0080": who holds the record the values come from, and how to find it there. */
+/** "DC Office of Tax and Revenue record rec_…, SSL 0093 0080": who holds the record the values come from, and how to find it there. */
 export function dataSourceValue(item: Json, refs: string[], index: AnswerIndex, cite: Cite): CitedValue {
   const ref = refs[0];
   if (ref === undefined) return unavailableValue('dataSource', 'The answer names no record for this property.');
   const citation = citationForRef(index, ref);
   const ssl = text(record(record(item.sections)?.identity)?.ssl)?.replace(/\s+/g, ' ');
-  const display = `${publisherShortName(citation.publisher)} record ${ref}${ssl ? `, SSL ${ssl}` : ''}`;
+  const display = `${publisherName(citation.publisher)} record ${ref}${ssl ? `, SSL ${ssl}` : ''}`;
   return citedValue('dataSource', { raw: ref, display, status: 'reported', citations: [citation] }, cite);
 }
 

@@ -6,9 +6,10 @@ import { formatDay } from '../format-date.ts';
 import { formatDollarsAndCents } from '../format/dollars.ts';
 import { isRecord } from '../json-data.ts';
 import { isIsoDate } from '../service/common.ts';
-import { publisherShortName, type CitationFields } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue } from '../report/document.ts';
+import { publisherName, type CitationFields } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue } from '../cited/value.ts';
+import { derivedValue } from '../cited/derived.ts';
 import {
   amountOf,
   citationForRef,
@@ -16,6 +17,7 @@ import {
   dataSourceValue,
   emptyIndex,
   gridPropertyBase,
+  gridRowLabels,
   indexSources,
   locationOf,
   num,
@@ -110,7 +112,7 @@ function priorSale(date: string, price: number | string, refs: string[], index: 
   return {
     date: cell('saleDate', date, formatDay(date)),
     price: cell('salePrice', price, priceDisplay(price)),
-    source: cell('dataSource', refs[0] ?? '', source ? `${publisherShortName(source.publisher)} record ${refs[0]}` : '—'),
+    source: cell('dataSource', refs[0] ?? '', source ? `${publisherName(source.publisher)} record ${refs[0]}` : '—'),
   };
 }
 
@@ -157,6 +159,7 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   const amount = amountOf(transfer.price_dollars);
   const price = amount?.dollars ?? null;
   const acceptance = text(transfer.acceptance_code);
+  const acceptanceBasis = text(transfer.acceptance_basis);
   const market = acceptance === 'market' && price !== null && price > 0;
   const reported = (row: 'saleDate' | 'salePrice', raw: string | number, display: string) => citedValue(row, { raw, display, status: 'reported', citations: saleCitations }, cite);
 
@@ -169,9 +172,10 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
           {
             raw: acceptance,
             display: SALE_TYPES[acceptance] ?? acceptance.replace(/_/g, ' '),
-            status: 'derived',
+            // The service's reading of the record when it says how it read it; otherwise the code as published.
+            status: acceptanceBasis === null ? 'reported' : 'derived',
             citations: saleCitations,
-            derivedFrom: text(transfer.acceptance_basis) ?? 'the service’s reading of the recorded sale',
+            derivedFrom: acceptanceBasis,
           },
           cite,
         )
@@ -180,14 +184,17 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   const gla = property.numbers.gla;
   const pricePerSqft =
     price !== null && price > 0 && gla !== null && gla > 0 && values.gla.status !== 'unavailable'
-      ? citedValue(
-          'pricePerSqft',
+      ? derivedValue(
           {
+            field: 'comparables.pricePerSqft',
+            label: gridRowLabels.pricePerSqft,
             raw: Math.round((price / gla) * 100) / 100,
             display: `${formatDollarsAndCents(price / gla)} per sq ft`,
-            status: 'derived',
-            citations: [...saleCitations, ...glaCitations],
-            derivedFrom: `Sale price ${priceDisplay(amount?.published ?? price)} ÷ gross living area ${sqft(gla)}, by Plat`,
+            rule: `Sale price ${priceDisplay(amount?.published ?? price)} ÷ gross living area ${sqft(gla)}, by Plat`,
+            inputs: [
+              { name: 'the sale price', citations: saleCitations },
+              { name: 'the gross living area', citations: glaCitations },
+            ],
             limitation: values.gla.status === 'synthetic' ? 'Computed with a synthetic living area (made up by the sample): not a market fact.' : null,
           },
           cite,
@@ -201,14 +208,17 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   if (location && subjectPoint) {
     distance = distanceMiles(subjectPoint.lonLat, location.lonLat);
     direction = compassDirection(subjectPoint.lonLat, location.lonLat);
-    proximity = citedValue(
-      'proximity',
+    proximity = derivedValue(
       {
+        field: 'comparables.proximity',
+        label: gridRowLabels.proximity,
         raw: Math.round(distance * 1000) / 1000,
         display: proximityText(distance, direction),
-        status: 'derived',
-        citations: [...subjectPoint.citations, ...location.citations],
-        derivedFrom: `Great-circle distance and compass direction, by Plat, from the subject (${subjectPoint.words}) to the sale (${location.words})`,
+        rule: `Great-circle distance and compass direction, by Plat, from the subject (${subjectPoint.words}) to the sale (${location.words})`,
+        inputs: [
+          { name: "the subject's location", citations: subjectPoint.citations },
+          { name: "the sale's location", citations: location.citations },
+        ],
         limitation: subjectPoint.approximate || location.approximate ? 'Approximate: tax-square centroids are a median of about 100 m from the lot.' : null,
       },
       cite,

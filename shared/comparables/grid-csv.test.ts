@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
+import { CitationBook } from '../cited/citation-book.ts';
 import subjectFixture from '../report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import { readCandidates, readSubject } from './candidates.ts';
 import compsFixture from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };

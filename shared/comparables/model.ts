@@ -9,7 +9,7 @@
 // stays integer micro-USD elsewhere.
 import { z } from 'zod';
 import { isIsoDate } from '../service/common.ts';
-import type { Citation, CitedValue, RateSuggestionSchema, RegressionSupportSchema } from '../report/document.ts';
+import type { Citation, CitedValue } from '../cited/value.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Geometry (GeoJSON order: [longitude, latitude])
@@ -359,6 +359,39 @@ export interface GridResult {
   /** Lowest and highest adjusted price of the comps given weight (all comps when none has). */
   adjustedRange: { low: number; high: number } | null;
 }
+
+const RateKeySchema = z.enum(rateKeys);
+
+/** The regression's suggestion for one rate, in the rate's own unit. */
+export const RateSuggestionSchema = z.object({
+  rate: RateKeySchema,
+  /** null when the regression could not estimate it (`why` says why). */
+  value: z.number().nullable(),
+  ciLow: z.number().nullable(),
+  ciHigh: z.number().nullable(),
+  /** The raw coefficient (dollars per unit of the predictor) and its standard error. */
+  coefficient: z.number().nullable(),
+  stdError: z.number().nullable(),
+  why: z.string().nullable(),
+});
+
+/** The regression behind the suggested rates (computed in this folder, printed by the report). */
+export const RegressionSupportSchema = z.object({
+  /** "Ordinary least squares of sale price on …" in words, with the libraries used. */
+  method: z.string(),
+  n: z.number().int().min(0),
+  r2: z.number().nullable(),
+  adjustedR2: z.number().nullable(),
+  predictors: z.array(RateKeySchema),
+  suggestions: z.record(RateKeySchema, RateSuggestionSchema),
+  /** The sales the regression used, each cited (citation ids of its price). */
+  salesUsed: z.array(z.object({ id: z.string(), address: z.string(), priceDollars: z.number(), saleDate: z.string().nullable(), citationIds: z.array(z.string()) })),
+  /** Sales of the search left out, and why ("no sale date", "not arm's length", "no living area"). */
+  excluded: z.array(z.object({ id: z.string(), address: z.string(), why: z.string() })),
+  /** Set when no regression could be run at all ("7 sales for 7 predictors: at least 10 needed"). */
+  message: z.string().nullable(),
+});
+
 
 /** The regression's suggestion for one rate, in the rate's own unit (the report's schema). */
 export type RateSuggestion = z.infer<typeof RateSuggestionSchema>;

@@ -4,7 +4,7 @@
 // adjustment rates with their support, and the reconciliation. Every value keeps Plat's status
 // (reported / derived / synthetic / unavailable) and its citations. It imitates the section's
 // content for reading and review; it is not a MISMO/UAD file (docs/uad-sales-comparison.md).
-import type { CitedValue } from '../report/document.ts';
+import type { CitedValue } from '../cited/value.ts';
 import { reconciliationProblems } from './adjustments.ts';
 import { gridRowLabels } from './candidates.ts';
 import { weightLabels } from './grid-csv.ts';

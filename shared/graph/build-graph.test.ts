@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildGraph, emptyGraph, graphSpec, linkKey, mergeAnswer, type GraphAnswer } from './build-graph.ts';
+import { buildGraph, emptyGraph, graphSpec, linkKey, mergeAnswer, refCitation, type GraphAnswer } from './build-graph.ts';
 import { GraphSpecSchema } from './graph-spec.ts';
 import { envelope, ids } from './test-kit.ts';
 import { independentRelationships, RELATIONSHIP_IDS } from '../service/dialect-test-kit.ts';
@@ -169,7 +169,7 @@ describe('a traversal of another service (nodes {entity_ref, entity_kind, label,
       [RELATIONSHIP_IDS.address, 'address', '1708 21ST ST NW'],
     ]);
     expect([...model.links.values()].map((link) => link.predicate)).toEqual(['situs_of', 'account_for', 'owner_of']);
-    expect(model.citations.get('dc_otr_ownership@20170205')).toMatchObject({ publisher: 'DC Office of Tax and Revenue', asOf: '2017-02-05T00:00:00Z' });
+    expect(refCitation(model, 'dc_otr_ownership@20170205')).toMatchObject({ publisher: 'DC Office of Tax and Revenue', asOf: '2017-02-05T00:00:00Z' });
     expect(model.expanded.has(RELATIONSHIP_IDS.property)).toBe(true);
     // Drawn: every node and link, the links under the service's own words, marked.
     const { spec } = graphSpec(model);

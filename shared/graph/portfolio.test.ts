@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
-import { CitedValueSchema } from '../report/document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { CitedValueSchema } from '../cited/value.ts';
 import { ownerPortfolio } from './portfolio.ts';
 import { envelope } from './test-kit.ts';
 

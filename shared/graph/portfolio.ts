@@ -3,9 +3,10 @@
 // normalisation with the published spellings listed, the total assessed value (derived, saying from how
 // many holdings and whether any lack a value), and a count that is never partial without saying so:
 // "252 holdings" when every page is held, "20 of 252 loaded" when not.
-import { documentCitation } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue } from '../report/document.ts';
+import { documentCitation } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue } from '../cited/value.ts';
+import { derivedValue } from '../cited/derived.ts';
 import { isRecord } from '../json-data.ts';
 import { formatDollars } from '../money.ts';
 import { V2SearchResponseSchema, type V2SearchData } from '../service/v2.ts';
@@ -104,24 +105,23 @@ function totalAssessed(holdings: readonly PortfolioHolding[], partial: string | 
     return unavailable(field, label, holdings.length === 0 ? 'No holdings loaded.' : `None of the ${plural(holdings.length, 'holding')} has an assessed value in the answers.`);
   }
   const sum = valued.reduce((total, holding) => total + (holding.assessed.raw as number), 0);
-  const sourceIds = new Set<string>();
-  for (const holding of valued) {
-    const view = citationOf(sourcesOf(holding));
-    if (view) sourceIds.add(cite(documentCitation({ ...view, recordRef: null, extra: {} })));
-  }
   const covered = lacking === 0 ? (valued.length === 1 ? 'its one holding' : `all ${plural(valued.length, 'holding')}`) : `${valued.length} of ${plural(holdings.length, 'holding')} (${lacking} ${lacking === 1 ? 'has' : 'have'} no assessed value in the answers)`;
-  return {
-    field,
-    label,
-    raw: sum,
-    display: formatDollars(sum),
-    status: 'derived',
-    citationIds: [...sourceIds],
-    derivedFrom: `Sum of the assessed values of ${covered}.${partial ? ` ${partial}` : ''}`,
-    limitation: lacking > 0 || partial ? 'Not the owner’s whole assessed value: some holdings are missing from the sum.' : null,
-    alternatives: [],
-    choice: null,
-  };
+  return derivedValue(
+    {
+      field,
+      label,
+      raw: sum,
+      display: formatDollars(sum),
+      rule: `Sum of the assessed values of ${covered}.${partial ? ` ${partial}` : ''}`,
+      // Each holding's assessed value, cited to its source as a whole: one endnote per source, not per holding.
+      inputs: valued.map((holding) => {
+        const view = citationOf(sourcesOf(holding));
+        return { name: `the assessed value of ${holding.address.display}`, citations: view ? [documentCitation({ ...view, recordRef: null, extra: {} })] : [] };
+      }),
+      limitation: lacking > 0 || partial ? 'Not the owner’s whole assessed value: some holdings are missing from the sum.' : null,
+    },
+    cite,
+  );
 }
 
 /**

@@ -6,9 +6,9 @@
 import { csvField } from '../csv.ts';
 import { calendarDateOf, formatDay } from '../format-date.ts';
 import { isRecord } from '../json-data.ts';
-import { citationText, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { Citation, CitedValue } from '../report/document.ts';
+import { citationText, type CitationView } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { Citation, CitedValue } from '../cited/value.ts';
 import { ZERO_PRICE_MEANING } from '../report/format.ts';
 import { V2EntityResponseSchema, type V2EntityData } from '../service/v2.ts';
 import { V4SearchResponseSchema, type V4SearchData } from '../service/v4.ts';

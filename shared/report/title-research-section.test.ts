@@ -5,8 +5,9 @@ import { operationSchemas, type ServiceOperationName } from '../service/index.ts
 import { envelope, fixtures, ids } from '../graph/test-kit.ts';
 import type { GraphDecision } from '../graph/decisions.ts';
 import { buildSubjectReport, citationRows, type SubjectReportInput } from './build-subject-report.ts';
-import { CitationBook } from './citation-book.ts';
-import { CitedValueSchema, ReportDocumentSchema, TitleResearchSectionSchema, type CitedValue } from './document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { ReportDocumentSchema, TitleResearchSectionSchema } from './document.ts';
+import { CitedValueSchema, type CitedValue } from '../cited/value.ts';
 import { dc1708Input } from './test-kit.ts';
 import { titleResearchCitationOrder, titleResearchSection, titleResearchValues, type KeptServiceAnswer, type TitleResearchSubject } from './title-research-section.ts';
 

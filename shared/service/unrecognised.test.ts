@@ -32,7 +32,7 @@ describe('answerCitations', () => {
     };
     expect(answerCitations(answer)).toEqual([
       expect.objectContaining({ publisher: 'DC Office of Tax and Revenue', sourceId: 'dc_otr_ownership', releaseId: 20170205 }),
-      { publisher: null, dataset: null, asOf: null, sourceId: 'dc_otr_sale', releaseId: '20170205', recordRef: 'dc_otr_sale@20170205', synthetic: false },
+      { publisher: null, dataset: null, asOf: null, sourceId: null, recordRef: 'dc_otr_sale@20170205', synthetic: false },
     ]);
   });
 

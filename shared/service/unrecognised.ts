@@ -3,14 +3,12 @@
 // generation wrote them as: v4 `citation` objects, v3 `sources[]`, v2 `provenance.sources[]`, and the
 // `source_refs` any of them point from. The spec leaves most inner shapes open, so nothing here
 // assumes one: it walks what is there.
-import { fromV2Source, fromV3Source, fromV4Citation, type CitationView } from '../report/citation.ts';
+import { fromV3Source, fromV4Citation, type CitationView } from '../cited/citation.ts';
+import { emptyRefIndex, indexV3Sources, placeRef, v2SourceView } from '../cited/source-refs.ts';
 import { isRecord } from '../json-data.ts';
 
 /** Keys whose value is a citation (or a list of them): shown as chips, not as rows. */
 const CITATION_KEYS = new Set(['citation', 'citations', 'provenance', 'source_refs', 'sources']);
-
-/** `<source_id>@<release_id>`, the form another service gives its refs. */
-const DECORATED_REF = /^([a-z0-9_]+)@(.+)$/;
 
 const asText = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
@@ -19,40 +17,8 @@ function isV4Citation(value: Record<string, unknown>): boolean {
   return ['source', 'dataset', 'as_of', 'publisher', 'source_id'].some((key) => asText(value[key]) !== null);
 }
 
-/** A `sources[]` entry: a v2 provenance source when it has a `source_ref`, else a v3 source. */
-function sourceView(source: Record<string, unknown>): CitationView {
-  if (asText(source.source_ref) === null) return fromV3Source(source);
-  const view = fromV2Source(source);
-  const ref = asText(source.source_ref) ?? '';
-  // fromV2Source files the ref as the source; when the entry names its source id, the ref is the record.
-  const sourceId = asText(source.source_id);
-  if (sourceId !== null) return { ...view, sourceId, recordRef: ref };
-  // A ref of the form `<source_id>@<release_id>` names the source and its release.
-  const at = DECORATED_REF.exec(ref);
-  return at ? { ...view, sourceId: at[1] ?? null, releaseId: view.releaseId ?? at[2] ?? null } : view;
-}
-
-/**
- * The source id a ref names, whatever decoration it carries: the ref itself, or the longest known id it
- * starts with followed by a character no id has (`dc_otr_ownership@20170205`, `dc_otr_sale:row/12`).
- */
-function sourceOfRef(ref: string, views: readonly CitationView[]): CitationView | null {
-  const exact = views.find((view) => view.recordRef === ref || view.sourceId === ref);
-  if (exact) return exact;
-  let best: CitationView | null = null;
-  for (const view of views) {
-    const id = view.sourceId;
-    if (!id || !ref.startsWith(id) || !/[^A-Za-z0-9_]/.test(ref.charAt(id.length))) continue;
-    if (best === null || id.length > (best.sourceId ?? '').length) best = view;
-  }
-  return best;
-}
-
-/** A ref no source of the answer places: still a citation of that ref, its source read from the ref's form. */
-function refOnly(ref: string): CitationView {
-  const at = DECORATED_REF.exec(ref);
-  return { publisher: null, dataset: null, asOf: null, sourceId: at?.[1] ?? null, releaseId: at?.[2] ?? null, recordRef: ref, synthetic: false };
-}
+/** A ref no source of the answer places: still a citation of that ref, so it is never lost. */
+const refOnly = (ref: string): CitationView => ({ publisher: null, dataset: null, asOf: null, sourceId: null, recordRef: ref, synthetic: false });
 
 const citationKey = (view: CitationView): string =>
   [view.publisher, view.dataset, view.asOf, view.sourceId, view.recordRef, view.releaseId, String(view.synthetic)].map((part) => String(part ?? '')).join('|');
@@ -60,11 +26,12 @@ const citationKey = (view: CitationView): string =>
 /**
  * Every citation an answer (an envelope, its data, or any part of either) carries, each once, in the
  * order met: the sources and citation objects it holds, and each `source_refs` entry no source of it
- * places (cited by the ref alone, so it is never lost). A ref a source places adds nothing: the
- * source is already there.
+ * places (cited by the ref alone, so it is never lost). Refs are placed as everywhere else
+ * (shared/cited/source-refs.ts); a ref a source places adds nothing: the source is already there.
  */
 export function answerCitations(answer: unknown): CitationView[] {
   const views: CitationView[] = [];
+  const index = emptyRefIndex();
   const refs: string[] = [];
   const seen = new WeakSet<object>();
   const visit = (node: unknown, depth: number): void => {
@@ -74,11 +41,25 @@ export function answerCitations(answer: unknown): CitationView[] {
       for (const item of node) visit(item, depth + 1);
       return;
     }
-    const record = node as Record<string, unknown>;
-    for (const [key, value] of Object.entries(record)) {
-      if (key === 'citation' && isRecord(value) && isV4Citation(value)) views.push(fromV4Citation(value));
-      else if (key === 'sources' && Array.isArray(value)) {
-        for (const source of value) if (isRecord(source) && (asText(source.source_id) ?? asText(source.source_ref)) !== null) views.push(sourceView(source));
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      if (key === 'citation' && isRecord(value) && isV4Citation(value)) {
+        const view = fromV4Citation(value);
+        views.push(view);
+        if (view.sourceId && !index.sources.has(view.sourceId)) index.sources.set(view.sourceId, view);
+      } else if (key === 'sources' && Array.isArray(value)) {
+        for (const source of value) {
+          if (!isRecord(source)) continue;
+          if (asText(source.source_ref) !== null) {
+            // A v2 provenance entry: a record, or the source itself.
+            const { view, record } = v2SourceView(source);
+            views.push(view);
+            if (record && view.recordRef) index.records.set(view.recordRef, view);
+            else if (view.sourceId && !index.sources.has(view.sourceId)) index.sources.set(view.sourceId, view);
+          } else if (asText(source.source_id) !== null) {
+            views.push(fromV3Source(source));
+            indexV3Sources(index, [source]);
+          }
+        }
       } else if (key === 'source_refs') {
         for (const ref of Array.isArray(value) ? value : [value]) if (typeof ref === 'string' && ref.trim() !== '') refs.push(ref.trim());
         continue;
@@ -87,7 +68,7 @@ export function answerCitations(answer: unknown): CitationView[] {
     }
   };
   visit(answer, 0);
-  for (const ref of refs) if (sourceOfRef(ref, views) === null) views.push(refOnly(ref));
+  for (const ref of refs) if (placeRef(index, ref) === null) views.push(refOnly(ref));
   const unique = new Map<string, CitationView>();
   for (const view of views) if (!unique.has(citationKey(view))) unique.set(citationKey(view), view);
   return [...unique.values()];

@@ -2,8 +2,8 @@
 // value (a chosen value, or an alternative printed beside it) keyed by its field, with its citations
 // in words. Rows read from a PDF are untrusted: one that is not a row Plat writes has no view.
 import { z } from 'zod';
-import { CitationSchema, ValueStatusSchema } from '../../../shared/report/document.ts';
-import { citationText } from '../../../shared/report/citation.ts';
+import { CitationSchema, ValueStatusSchema } from '../../../shared/cited/value.ts';
+import { citationText } from '../../../shared/cited/citation.ts';
 import type { CitationRow } from '../../../shared/report/build-subject-report.ts';
 import type { PrintedValue } from './verify-report.ts';
 

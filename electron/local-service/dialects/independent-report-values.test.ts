@@ -3,7 +3,8 @@
 // property through Plat's own dialect reads its whole dollars as whole dollars.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSubjectReport } from '../../../shared/report/build-subject-report.ts';
-import type { CitedValue, ReportDocument } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
+import type { ReportDocument } from '../../../shared/report/document.ts';
 import { V4SearchResponseSchema } from '../../../shared/service/index.ts';
 import { startSecondService, type SecondService } from '../second-service-kit.ts';
 

@@ -14,7 +14,7 @@ import { useAppInfo } from '../../platform/core-queries.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { fromV2Source, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV2Source, type CitationView } from '../../../shared/cited/citation.ts';
 import { envelopeData, describeDelivery } from '../../components/service-data.ts';
 import {
   cellDisplay,

@@ -8,8 +8,8 @@
 import { useId, useMemo, useState } from 'react';
 import { useQueries, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
-import { citationView, publisherShortName } from '../../../shared/report/citation.ts';
-import type { Citation } from '../../../shared/report/document.ts';
+import { citationView, publisherShortName } from '../../../shared/cited/citation.ts';
+import type { Citation } from '../../../shared/cited/value.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';

@@ -6,7 +6,7 @@ import type { Project } from '../../../shared/ipc.ts';
 import { applyDecisions, type GraphDecision, type GraphDecisionKind } from '../../../shared/graph/decisions.ts';
 import { graphSpec } from '../../../shared/graph/graph-view.ts';
 import { nodeName } from '../../../shared/graph/links.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useColorScheme } from '../../platform/use-color-scheme.ts';

@@ -5,9 +5,9 @@
 import { useId, useMemo } from 'react';
 import type { GraphModel } from '../../../shared/graph/build-graph.ts';
 import { parcelRunsheet, runsheetCsv, runsheetEventLabels, type RunsheetEntry } from '../../../shared/graph/runsheet.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
-import { citationView } from '../../../shared/report/citation.ts';
-import type { CitedValue } from '../../../shared/report/document.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
+import { citationView } from '../../../shared/cited/citation.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';

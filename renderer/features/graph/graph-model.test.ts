@@ -3,7 +3,7 @@
 // runsheet's record searches.
 import { describe, expect, it } from 'vitest';
 import { buildGraph, graphSpec, type GraphAnswer } from '../../../shared/graph/build-graph.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { fixtures, envelope, ids } from '../../../shared/graph/test-kit.ts';
 import {
   advanceGraph,

@@ -4,15 +4,13 @@
 // the table beside the drawing (every node and link, with its rule, confidence, decision and sources),
 // and the runsheet's record searches. The screen (GraphView.tsx) only wires these to the platform.
 import { canonicalJson } from '../../../shared/canonical-json.ts';
-import { buildGraph, mergeAnswer, type GraphAnswer, type GraphModel, type UnreadPart } from '../../../shared/graph/build-graph.ts';
+import { buildGraph, mergeAnswer, refCitation, type GraphAnswer, type GraphModel, type UnreadPart } from '../../../shared/graph/build-graph.ts';
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
 import { graphNodeKindLabels, type GraphNodeKind } from '../../../shared/graph/graph-spec.ts';
 import type { GraphFilters, GraphView } from '../../../shared/graph/graph-view.ts';
-import { uncitedRecord } from '../../../shared/graph/answers.ts';
 import { distancesFrom, linkRuleLabels, nodeName, ownerVariants, type ModelLink } from '../../../shared/graph/links.ts';
 import { kindOfId, OWNED_BY, ownerNodeId, relationLabel, sslText } from '../../../shared/graph/relations.ts';
-import { documentCitation } from '../../../shared/report/citation.ts';
-import type { Cite } from '../../../shared/report/citation-book.ts';
+import type { Cite } from '../../../shared/cited/citation-book.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { safeFilename } from '../../../shared/filename.ts';
 import { ConnectedEntityIdSchema, type RelationshipPredicate } from '../../../shared/service/common.ts';
@@ -335,10 +333,7 @@ export function linkRecordRefs(link: ModelLink): string[] {
 /** The graph as rows: every drawn node and link, each with its sources cited in `cite`'s book. */
 export function graphTable(model: GraphModel, view: GraphView, decisions: readonly GraphDecision[], cite: Cite): { nodes: NodeRow[]; links: LinkRow[] } {
   const byKey = new Map(decisions.map((decision) => [decision.edgeKey, decision]));
-  const citeRef = (ref: string) => {
-    const known = model.citations.get(ref);
-    return cite(known ? documentCitation({ ...known, recordRef: ref }) : uncitedRecord(ref));
-  };
+  const citeRef = (ref: string) => cite(refCitation(model, ref));
   const labels = new Map(view.spec.nodes.map((node) => [node.id, node.label]));
   const nodeCitations = new Map<string, Set<string>>();
   const links: LinkRow[] = view.links.map((link) => {

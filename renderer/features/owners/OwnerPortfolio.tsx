@@ -7,8 +7,8 @@
 import { useId, type ReactNode } from 'react';
 import { useQueries, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
-import type { Citation, CitedValue } from '../../../shared/report/document.ts';
-import { citationView, publisherShortName } from '../../../shared/report/citation.ts';
+import type { Citation, CitedValue } from '../../../shared/cited/value.ts';
+import { citationView, publisherShortName } from '../../../shared/cited/citation.ts';
 import type { PortfolioHolding, PortfolioOwner } from '../../../shared/graph/portfolio.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';

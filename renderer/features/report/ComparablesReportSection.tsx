@@ -3,7 +3,8 @@
 // cell with its endnote markers, the adjustment beneath), the rates beside the regression's
 // suggestions, the regression itself, the sales analyzed and not used, and the prior sales. On paper
 // the grid goes three comps to a table, as URAR pages do, so it fits a portrait page.
-import type { ComparablesGrid, ComparablesMap, ComparablesSection, ComparablesSearch, CitedValue, NotUsedRow } from '../../../shared/report/document.ts';
+import type { ComparablesGrid, ComparablesMap, ComparablesSection, ComparablesSearch, NotUsedRow } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { rateLabels } from '../../../shared/comparables/model.ts';
 import { mapRoleLabels } from '../../../shared/comparables/map-spec.ts';
 import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CitedValue } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { chunkColumns, excludedGroups, excludedWords, percentText, rateText, sharedUnavailableReason } from './comparables-report-model.ts';
 
 const cell = (status: CitedValue['status'], limitation: string | null = null): CitedValue => ({

@@ -1,7 +1,7 @@
 // How the report's comparables section reads, as pure functions of the document: rates in their own
 // units, the grid's tables on paper, the rows no source fills, the regression's left-out sales by reason.
 import { rateLabels, type ComparableWeight, type RateKey } from '../../../shared/comparables/model.ts';
-import type { CitedValue } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { formatPercent } from '../../../shared/format/percent.ts';
 import { formatDollars } from '../../../shared/money.ts';
 

@@ -3,7 +3,8 @@
 // printer's running header and page-number footer, and how a verification reads in words. The
 // document itself (values, citations, formatting) is built in shared/report and never re-formatted
 // here, so the screen and the PDF say the same thing.
-import { subjectReportParts, subjectSummaryParts, type CitedValue, type ReportDocument, type ValueStatus } from '../../../shared/report/document.ts';
+import { subjectReportParts, subjectSummaryParts, type ReportDocument } from '../../../shared/report/document.ts';
+import { type CitedValue, type ValueStatus } from '../../../shared/cited/value.ts';
 import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';

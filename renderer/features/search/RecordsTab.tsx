@@ -7,7 +7,7 @@ import type { IpcResponse } from '../../../shared/ipc.ts';
 import { findJurisdiction, isJurisdictionCode } from '../../../shared/jurisdictions.ts';
 import type { V4SearchRecord } from '../../../shared/service/index.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
-import { fromV4Citation } from '../../../shared/report/citation.ts';
+import { fromV4Citation } from '../../../shared/cited/citation.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { callService } from '../../platform/service-calls.ts';

@@ -98,6 +98,13 @@ describe('property rows', () => {
     ]);
     expect(row.citations.map((c) => c.publisher)).toEqual(['City of Alexandria GIS Division']);
   });
+
+  it('cites a row without refs of its own (the spec gives search items none) to the sources the answer names', () => {
+    const row = propertyRowView({ entity_ref: 'prop_1', entity_kind: 'property', canonical_identity: { address: '1708 21ST ST NW' } }, [
+      { source_ref: 'dc_otr_ownership@20170205', source_kind: 'source', publisher: 'DC Office of Tax and Revenue', release_id: '20170205', captured_at: '2017-02-05T00:00:00Z', official_url: 'https://otr.cfo.dc.gov/' },
+    ]);
+    expect(row.citations.map((c) => [c.publisher, c.sourceId, c.asOf])).toEqual([['DC Office of Tax and Revenue', 'dc_otr_ownership', '2017-02-05T00:00:00Z']]);
+  });
 });
 
 describe('a run in words', () => {

@@ -8,7 +8,8 @@ import {
   type V2Projection,
   type V2ProvenanceSource,
 } from '../../../shared/service/index.ts';
-import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
+import { placeRef, v2ProvenanceIndex } from '../../../shared/cited/source-refs.ts';
 import { formatFieldValue } from '../../../shared/report/format.ts';
 import { parseLimit, parseNumberText, type SearchFormProblems } from './record-search.ts';
 
@@ -186,7 +187,14 @@ export function propertyRowView(item: V2EntitySummary, provenance: readonly V2Pr
   for (const key of Object.keys(values)) if (key.startsWith('imputed_') && !syntheticKeys.includes(key)) syntheticKeys.push(key);
   if (citations.length === 0) {
     const refs = Array.isArray(item.source_refs) ? (item.source_refs as unknown[]) : [];
-    for (const source of provenance) if (refs.includes(source.source_ref)) addCitation(fromV2Source(source));
+    const index = v2ProvenanceIndex(provenance);
+    for (const ref of refs) {
+      const placed = typeof ref === 'string' ? placeRef(index, ref) : null;
+      if (placed) addCitation(placed.view);
+    }
+    // A row that names no ref of its own (the spec gives search items none) is cited by the sources the
+    // answer's provenance names for the whole page: uncited only when the answer names none.
+    if (refs.length === 0) for (const view of [...index.records.values(), ...index.sources.values()]) addCitation(view);
   }
   return { values, syntheticKeys, citations };
 }

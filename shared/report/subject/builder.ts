@@ -1,10 +1,11 @@
 // The document under construction: one citation book, the appraiser's choices, and the helpers
 // every section builds its values, tables and limitations with.
 import type { ValueChoice } from '../../ipc.ts';
-import type { CitationFields } from '../citation.ts';
-import type { CitationBook } from '../citation-book.ts';
+import type { CitationFields } from '../../cited/citation.ts';
+import type { CitationBook } from '../../cited/citation-book.ts';
 import { alternativeOf, resolveCandidates, type Candidate } from '../conflicts.ts';
-import type { Citation, CitedValue, Limitation, ReportSection, ReportTable, ValueStatus } from '../document.ts';
+import type { ReportSection, ReportTable } from '../document.ts';
+import type { Citation, CitedValue, Limitation, ValueStatus } from '../../cited/value.ts';
 import { isRecord } from '../../json-data.ts';
 import { namedSources, sourcesOf, strings, type Answers, type Json } from './answers.ts';
 import { candidateFromSummary, candidateFromV3, v3Value, type FieldSpec } from './fields.ts';

@@ -1,6 +1,6 @@
 // A field's candidates: each source's value of it, with its status and citations, before the
 // report chooses one.
-import { asSynthetic, documentCitation, fromV4Citation, type CitationFields } from '../citation.ts';
+import { asSynthetic, documentCitation, fromV4Citation, type CitationFields } from '../../cited/citation.ts';
 import type { Candidate, CandidateStatus } from '../conflicts.ts';
 import { formatFieldValue, humanizeCode, ZERO_PRICE_MEANING } from '../format.ts';
 import { isRecord } from '../../json-data.ts';

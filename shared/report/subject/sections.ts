@@ -1,9 +1,10 @@
 // The subject's sections: identity (with the location), ownership, assessment, tax, transfer and
 // prior sales, building, land and permits.
 import { formatDay } from '../../format-date.ts';
-import type { CitationFields } from '../citation.ts';
+import type { CitationFields } from '../../cited/citation.ts';
 import { yearBuiltFromPermits, type Candidate, type PermitEvidence } from '../conflicts.ts';
-import type { CitedValue, ReportSection, ReportTable } from '../document.ts';
+import type { ReportSection, ReportTable } from '../document.ts';
+import type { CitedValue } from '../../cited/value.ts';
 import { humanizeCode } from '../format.ts';
 import { isRecord } from '../../json-data.ts';
 import { citationForRef, sourcesOf, strings, text, type Json } from './answers.ts';
@@ -192,18 +193,16 @@ export function transferSection(ctx: SectionContext): ReportSection {
   const context = contextOf(ctx, section, strings(section?.source_refs), 'No recorded sale for this property in the subject report.');
   const saleDate = b.field('transfer', section, { key: 'sale_date', label: 'Last sale date', format: 'last_sale_date', summary: 'last_sale_date' }, context);
   const price = b.field('transfer', section, { key: 'price_dollars', label: 'Last sale price', format: 'last_sale_price_dollars', summary: 'last_sale_price_dollars' }, context);
-  // Both are the service's reading of the record (the roll's last sale; a price of 0): derived, from its stated basis.
-  const saleType = b.field(
-    'transfer',
-    section,
-    { key: 'sale_type', label: 'Sale type', format: 'sale_type', derivedFrom: 'the kind of record the sale comes from' },
-    { ...context, status: 'derived' },
-  );
+  // Shown as the answer says they are: published (the section's status), unless the answer marks one
+  // derived or, for the market reading, states the basis it read the record by (the embedded
+  // service's `acceptance_basis`: a price of 0 read as non-market).
+  const saleType = b.field('transfer', section, { key: 'sale_type', label: 'Sale type', format: 'sale_type' }, context);
+  const basis = text(section?.acceptance_basis);
   const acceptance = b.field(
     'transfer',
     section,
-    { key: 'acceptance_code', label: 'Market or not', format: 'acceptance_code', derivedFrom: text(section?.acceptance_basis) ?? 'the recorded price' },
-    { ...context, status: 'derived' },
+    { key: 'acceptance_code', label: 'Market or not', format: 'acceptance_code', ...(basis ? { derivedFrom: basis } : {}) },
+    basis ? { ...context, status: 'derived' } : context,
   );
   const values = [saleDate, price, saleType, acceptance];
   // Plat's own sentences about the source (its date, that it gives one sale) cite it like the service's.
