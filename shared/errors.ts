@@ -8,6 +8,11 @@ export const PlatErrorSchema = z.object({
   code: z.string().min(1),
   message: z.string(),
   retryable: z.boolean(),
+  /**
+   * What the service charged for the failed call, as the ledger booked it from its charge header;
+   * absent when no answer came (or nothing was sent), so no sentence about its cost is made up.
+   */
+  chargedMicroUsd: z.number().int().nonnegative().optional(),
 });
 export type PlatError = z.infer<typeof PlatErrorSchema>;
 

@@ -283,9 +283,23 @@ export const ReportVerificationSchema = z.object({
     }),
   ),
   /** Re-checking against the service: what it would buy and cost (free when nothing needs buying). */
-  recheck: z.object({ expectedCostMicroUsd: MicroUsd, calls: z.number().int().min(0) }).nullable(),
+  /** `expectedCostMicroUsd` is null when a price is not known on the connection. */
+  recheck: z.object({ expectedCostMicroUsd: MicroUsd.nullable(), calls: z.number().int().min(0) }).nullable(),
 });
 export type ReportVerification = z.infer<typeof ReportVerificationSchema>;
+
+/** The most the bound for a call whose price is not known may be set to: $1,000. */
+export const MAX_UNKNOWN_PRICE_BOUND_MICRO_USD = 1_000_000_000;
+
+/**
+ * "Largest charge to allow for a call whose price is not known": a positive amount, since a bound of
+ * zero would let such a call past any cap.
+ */
+export const UnknownPriceBoundSchema = z
+  .number()
+  .int({ error: 'must be a whole number of micro-USD' })
+  .min(1, { error: 'must be more than $0' })
+  .max(MAX_UNKNOWN_PRICE_BOUND_MICRO_USD, { error: 'must be at most $1,000.00' });
 
 /** The spending caps and the confirmation threshold (the core's budgets use this type too). */
 export const BudgetSettingsSchema = z.object({
@@ -293,9 +307,15 @@ export const BudgetSettingsSchema = z.object({
   sessionCapMicroUsd: MicroUsd.nullable(),
   /**
    * Calls expected to cost at least this much need the user's confirmation. 0 confirms every
-   * charged call; null never asks. Free calls never need confirmation.
+   * charged call; null never asks. Free calls never need confirmation; a call whose price is not
+   * known always does.
    */
   confirmationThresholdMicroUsd: MicroUsd.nullable(),
+  /**
+   * What a call whose price is not known (no charge for it seen yet on this connection) is taken to
+   * cost at most, against the caps: it is refused when less than this remains of a cap.
+   */
+  unknownPriceBoundMicroUsd: UnknownPriceBoundSchema,
 });
 export type BudgetSettings = z.infer<typeof BudgetSettingsSchema>;
 
@@ -322,14 +342,26 @@ export const KeyStatusSchema = z.object({
 });
 export type KeyStatus = z.infer<typeof KeyStatusSchema>;
 
+/**
+ * Where a price comes from, per connection: `spec` (the spec states it: v4 summary, catalog,
+ * connected), `price_table` (Plat's own table, for the embedded sample service Plat runs),
+ * `last_observed` (the charge of the last call of it on this connection), `unknown` (none of these:
+ * no charge for it seen yet), `cached` (answered from Plat's cache, free).
+ */
+export const PriceBasisSchema = z.enum(['spec', 'price_table', 'last_observed', 'unknown', 'cached']);
+export type PriceBasis = z.infer<typeof PriceBasisSchema>;
+
 export const CostPreviewSchema = z.object({
   operation: ServiceCallOperationSchema,
-  expectedCostMicroUsd: MicroUsd,
-  basis: z.enum(['price_table', 'last_observed', 'free', 'cached']),
+  /** null when the price is not known (basis `unknown`). */
+  expectedCostMicroUsd: MicroUsd.nullable(),
+  basis: PriceBasisSchema,
+  /** The largest charge seen for this operation on this connection; null when none was seen. */
+  largestSeenMicroUsd: MicroUsd.nullable(),
   note: z.string(),
   cached: z.boolean(),
   needsConfirmation: z.boolean(),
-  /** Set when the call would cross a cap and will not be sent. */
+  /** Set when the call might cross a cap and will not be sent. */
   blockedBy: z
     .object({ cap: z.enum(['session', 'project']), capMicroUsd: MicroUsd, spentMicroUsd: MicroUsd, message: z.string() })
     .nullable(),
@@ -511,7 +543,8 @@ export const ipcOperations = {
     response: z.object({ activeProjectId: z.string().nullable() }),
   },
   getBudgets: { request: NoRequest, response: BudgetSettingsSchema },
-  setBudgets: { request: BudgetSettingsSchema.strict(), response: BudgetSettingsSchema },
+  // The bound may be left out: the caps and threshold are then saved and the bound kept.
+  setBudgets: { request: BudgetSettingsSchema.partial({ unknownPriceBoundMicroUsd: true }).strict(), response: BudgetSettingsSchema },
 
   // Cache.
   getCacheStatus: { request: NoRequest, response: CacheStatusSchema },

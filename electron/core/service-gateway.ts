@@ -21,7 +21,7 @@ import type { SpendLedger } from './ledger/spend-ledger.ts';
 import type { CacheEntry, ResponseCache } from './cache.ts';
 import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy } from './budgets.ts';
-import type { CostEstimator, V3PriceRequest } from './cost-estimator.ts';
+import type { CostEstimate, CostEstimator, V3PriceRequest } from './cost-estimator.ts';
 import type { ProjectStore } from './projects.ts';
 import type { EventHub } from './events.ts';
 import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
@@ -100,6 +100,15 @@ interface Reservation {
   callId: number | null;
   /** Closed with its outcome unknown: kept until the ledger has measured a later balance. */
   held: boolean;
+}
+
+/**
+ * The largest charge seen, when it bounds the call: for a price learnt from charges or not known. A
+ * price the spec or Plat's own table states is exact (a resolution's is its most, every item
+ * resolving), and a larger batch seen earlier says nothing about this one.
+ */
+function learntBound(estimate: CostEstimate): number | null {
+  return estimate.basis === 'last_observed' || estimate.basis === 'unknown' ? estimate.largestSeenMicroUsd : null;
 }
 
 export class ServiceGateway {
@@ -182,11 +191,12 @@ export class ServiceGateway {
     const cached = this.#o.cache.get(this.#cacheKey(connectionId, operation, parts), this.#now().getTime()) !== null;
     const estimate = this.#estimate(operation, parts, connectionId, cached);
     // Counts the calls still running, as the call itself would be checked.
-    const decision = this.#decide(operation, estimate.expectedCostMicroUsd, false, this.#o.projects.activeProjectId());
+    const decision = this.#decide(operation, estimate, false, this.#o.projects.activeProjectId());
     return {
       operation,
       expectedCostMicroUsd: estimate.expectedCostMicroUsd,
       basis: estimate.basis,
+      largestSeenMicroUsd: estimate.largestSeenMicroUsd,
       note: estimate.note,
       cached,
       needsConfirmation: !decision.allowed && decision.code === 'confirmation_required',
@@ -210,9 +220,9 @@ export class ServiceGateway {
     });
   }
 
-  #decide(operation: ServiceOperationName, expectedCostMicroUsd: number, confirmed: boolean, projectId: string | null) {
-    // Free calls pass every cap and need no confirmation.
-    if (expectedCostMicroUsd === 0) return { allowed: true } as const;
+  #decide(operation: ServiceOperationName, estimate: CostEstimate, confirmed: boolean, projectId: string | null) {
+    // Calls known to be free pass every cap and need no confirmation.
+    if (estimate.expectedCostMicroUsd === 0) return { allowed: true } as const;
     const totals = this.#o.ledger.totals({ sessionId: this.#o.sessionId, now: this.#now() });
     let sessionReserved = 0;
     let projectReserved = 0;
@@ -221,7 +231,8 @@ export class ServiceGateway {
       if (projectId !== null && reservation.projectId === projectId) projectReserved += reservation.microUsd;
     }
     return this.#o.budgets.checkSpend({
-      expectedCostMicroUsd,
+      expectedCostMicroUsd: estimate.expectedCostMicroUsd,
+      largestSeenMicroUsd: learntBound(estimate),
       sessionSpentMicroUsd: totals.sessionMicroUsd,
       sessionReservedMicroUsd: sessionReserved,
       projectId,
@@ -239,7 +250,12 @@ export class ServiceGateway {
     const service = this.#o.activeService();
     const key = this.#cacheKey(service.connectionId, operation, parts);
     const projectId = this.#o.projects.activeProjectId();
-    const chargeable = canCharge(operation, parts);
+    const v3Request = v3PriceRequestOf(operation, parts);
+    const estimate = this.#estimate(operation, parts, service.connectionId, false);
+    // What the call is counted at against the caps and reserved at: a price not known is counted at
+    // its bound, so it can neither pass a cap nor run beside another call that can charge.
+    const expected = this.#o.budgets.spendBound(estimate.expectedCostMicroUsd, learntBound(estimate));
+    const chargeable = expected > 0 || canCharge(operation, parts);
     const priority = chargeable ? CallPriority.charge : request.actionId ? CallPriority.userAction : CallPriority.background;
 
     if (!request.refresh) {
@@ -260,9 +276,7 @@ export class ServiceGateway {
       }
     }
 
-    const v3Request = v3PriceRequestOf(operation, parts);
-    const expected = this.#estimate(operation, parts, service.connectionId, false).expectedCostMicroUsd;
-    const decision = this.#decide(operation, expected, request.confirmed === true, projectId);
+    const decision = this.#decide(operation, estimate, request.confirmed === true, projectId);
     if (!decision.allowed) throw PlatFailure.from(spendRefusalError(decision));
     // Taken in the same turn as the check, so no other call is let through against the same totals.
     const reservation: Reservation | null = expected > 0 ? { microUsd: expected, projectId, callId: null, held: false } : null;
@@ -485,7 +499,9 @@ export class ServiceGateway {
         if (callId !== null && error.mayHaveCharged && !error.cancelled) throw await this.#lostAnswerFailure(service, callId, error);
         if (unreadable) throw await this.#unreadableAnswerFailure(service, closedCall.callId, error);
         await this.#measureMarked(service, closedCall);
-        throw PlatFailure.from(error.platError);
+        // An answered failure says what it was charged (a "not found" may cost on some services), so
+        // the screen's sentence about it comes from the charge, not from an assumption.
+        throw PlatFailure.from(error.http ? { ...error.platError, chargedMicroUsd: closedCall.totalChargeMicroUsd } : error.platError);
       }
       // Plat itself failed around the call. If the answer was not booked yet, whether the service
       // charged is unknown: the row stays pending and the next start replays its key (free).

@@ -18,7 +18,7 @@ import type { ServiceError } from './envelopes.ts';
 import { ServiceState } from './service-state.ts';
 import { jsonDataProblem, MAX_JSON_DEPTH } from '../../shared/json-data.ts';
 import type { DemoKeys } from './service-state.ts';
-import { claimedCharge, contractBreakingBody, EveryNth, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
+import { claimedCharge, contractBreakingBody, echoAuthorization, EveryNth, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
 import type { ChargeHeaderMode } from './misreport.ts';
 import { useCursorSecret } from './operations/cursor-seal.ts';
 
@@ -60,6 +60,8 @@ export interface LocalServiceOptions {
   chargeHeader?: ChargeHeaderMode;
   /** Money tests only: every Nth charged call answers a body that breaks the contract; its replay is correct. */
   invalidBodyEvery?: number;
+  /** Secrets tests only: every answer quotes the request's Authorization header (./misreport.ts). */
+  echoAuthorization?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -551,6 +553,10 @@ export async function createLocalService(options: LocalServiceOptions): Promise<
       reply = { status: 500, headers: {}, body: JSON.stringify(envelope), chargedMicroUsd: 0, drop: false };
     }
 
+    const authorization = req.headers.authorization;
+    if (options.echoAuthorization === true && authorization !== undefined && url.pathname !== '/health') {
+      reply = { ...reply, body: echoAuthorization(reply.body, authorization) };
+    }
     if (reply.drop) {
       req.socket.destroy();
     } else {

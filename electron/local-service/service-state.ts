@@ -266,9 +266,11 @@ export class ServiceState {
     return keys as DemoKeys;
   }
 
-  /** Creates a key for an existing account (e.g. for tests that need a second key on one account). */
-  createKey(accountId: string): { keyId: string; apiKey: string } {
-    const apiKey = generateApiKey();
+  /**
+   * Creates a key for an existing account (e.g. for tests that need a second key on one account);
+   * `apiKey` chooses its text (a test's sentinel key), a new random key by default.
+   */
+  createKey(accountId: string, apiKey: string = generateApiKey()): { keyId: string; apiKey: string } {
     const keyId = `key_${randomBytes(8).toString('hex')}`;
     this.#statement('INSERT INTO api_keys (id, account_id, key_sha256, created_at) VALUES (?, ?, ?, ?)')
       .run(keyId, accountId, sha256Hex(apiKey), this.#now().toISOString());

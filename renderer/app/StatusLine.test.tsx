@@ -40,6 +40,7 @@ const price: CostPreview = {
   operation: 'v4.summary',
   expectedCostMicroUsd: 100_000,
   basis: 'price_table',
+  largestSeenMicroUsd: null,
   note: '',
   cached: false,
   needsConfirmation: false,

@@ -470,6 +470,43 @@ describe("another service's citations: refs `<source_id>@<release_id>`, sources 
     expect(new Set(q.values.salePrice.citationIds.map((id) => book.all().find((c) => c.id === id)?.sourceId))).toEqual(new Set(['dc_otr_sale']));
     expect(q.values.dataSource.display).toMatch(/^DC Office of Tax and Revenue record dc_otr_\w+@20170205/);
     // A market code published as it is (no basis given) is shown as published, not as Plat's or the service's reading.
-    expect(q.values.saleType).toMatchObject({ raw: '01', status: 'reported', derivedFrom: null });
+    expect(q.values.saleType).toMatchObject({ raw: expect.stringMatching(/^01\b/), status: 'reported', derivedFrom: null });
+  });
+});
+
+describe('sales coded by another service (DC-style acceptance codes)', () => {
+  /** The fixture's sales recoded as the independent dialect codes them: 01 / MARKET at a price, 03 / OTHER otherwise. */
+  function independentEnvelope(code: (price: number) => [string, string]): Json {
+    const envelope = compsEnvelope();
+    for (const item of envelope.data.items as Json[]) {
+      const transfer = item.sections.transfer;
+      [transfer.acceptance_code, transfer.sale_type] = code(Number(transfer.price_dollars));
+    }
+    return envelope;
+  }
+
+  it('screens every 01 / MARKET sale as market, as the embedded codes are', () => {
+    const embedded = setup().set.candidates;
+    const independent = setup({ pages: [independentEnvelope((price) => (price > 0 ? ['01', 'MARKET'] : ['03', 'OTHER']))] }).set.candidates;
+    expect(independent.filter((sale) => sale.market).map((sale) => sale.recordRef)).toEqual(embedded.filter((sale) => sale.market).map((sale) => sale.recordRef));
+    expect(independent.filter((sale) => sale.market).length).toBeGreaterThan(0);
+    for (const sale of independent.filter((candidate) => candidate.market)) expect(sale.flags).not.toContain('non_market');
+  });
+
+  it('shows a 03 / OTHER sale with a price as published, not recognised: never “not arm’s length”, never screened out, asked about before use', () => {
+    const { set } = setup({ pages: [independentEnvelope((price) => (price > 0 ? ['03', 'OTHER'] : ['03', 'OTHER']))] });
+    const priced = set.candidates.filter((sale) => sale.priceDollars > 0);
+    expect(priced.length).toBeGreaterThan(0);
+    for (const sale of priced) {
+      expect(sale.marketStatus).toBe('unknown');
+      expect(sale.flags).toContain('market_unknown');
+      expect(sale.flags).not.toContain('non_market');
+      expect(sale.values.saleType).toMatchObject({ display: '03 / OTHER (not recognised by Plat)', status: 'reported', limitation: expect.stringMatching(/^Not recognised by Plat/) });
+      expect(sale.screenedOut?.reason).not.toBe('non_market');
+      expect(choosableProblem(sale, DEFAULT_CRITERIA)).toMatch(/^Market or not: 03 \/ OTHER \(not recognised by Plat\)\. Confirm/);
+    }
+    // Price 0 is still "non-market or no price", whatever the code.
+    const zero = set.candidates.find((sale) => sale.priceDollars === 0);
+    if (zero) expect(zero.values.saleType.display).toBe('Non-market or no price (price 0)');
   });
 });

@@ -44,6 +44,7 @@ import type {
   NotUsedReason,
   SubjectProperty,
 } from './model.ts';
+import { readSaleMarket } from './sale-market.ts';
 import { livingAreaBand, searchWindow } from './search.ts';
 import { formatCount } from '../format/number.ts';
 
@@ -126,12 +127,6 @@ export interface CandidateContext {
   subjectUseCode: string | null;
 }
 
-const SALE_TYPES: Record<string, string> = {
-  market: 'Arm’s length (market)',
-  non_market_or_no_price: 'Non-market or no price (OTR price 0)',
-  non_market: 'Unqualified (CAMA U)',
-};
-
 interface SubjectPoint {
   lonLat: [number, number];
   approximate: boolean;
@@ -158,24 +153,31 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   const saleDate = text(transfer.sale_date);
   const amount = amountOf(transfer.price_dollars);
   const price = amount?.dollars ?? null;
-  const acceptance = text(transfer.acceptance_code);
   const acceptanceBasis = text(transfer.acceptance_basis);
-  const market = acceptance === 'market' && price !== null && price > 0;
+  const reading = readSaleMarket({ saleType: transfer.sale_type, acceptanceCode: transfer.acceptance_code, price });
   const reported = (row: 'saleDate' | 'salePrice', raw: string | number, display: string) => citedValue(row, { raw, display, status: 'reported', citations: saleCitations }, cite);
 
   const dateValue = saleDate !== null ? reported('saleDate', saleDate, formatDay(saleDate)) : unavailableValue('saleDate', camaSale ? 'DC CAMA publishes a price without a date: no sale date.' : 'Not in the sample.');
   const priceValue = amount !== null ? reported('salePrice', amount.published, priceDisplay(amount.published)) : unavailableValue('salePrice', 'Not in the sample.');
+  // A code Plat does not recognise is shown as published (reported, not Plat's reading), and said so.
   const saleType =
-    acceptance !== null
+    reading.published !== null || reading.status === 'no_price'
       ? citedValue(
           'saleType',
           {
-            raw: acceptance,
-            display: SALE_TYPES[acceptance] ?? acceptance.replace(/_/g, ' '),
-            // The service's reading of the record when it says how it read it; otherwise the code as published.
-            status: acceptanceBasis === null ? 'reported' : 'derived',
+            raw: reading.published ?? (price === null ? '' : price),
+            display: reading.display,
+            // As published, unless the service says how it read the record, or no code was published and
+            // the reading is the recorded price's (0 or none: non-market or no price).
+            status: reading.status !== 'unknown' && (acceptanceBasis !== null || reading.published === null) ? 'derived' : 'reported',
             citations: saleCitations,
-            derivedFrom: acceptanceBasis,
+            ...(reading.status === 'unknown'
+              ? { limitation: reading.notRecognised }
+              : acceptanceBasis !== null
+                ? { derivedFrom: acceptanceBasis }
+                : reading.published === null
+                  ? { derivedFrom: 'the recorded price' }
+                  : {}),
           },
           cite,
         )
@@ -233,7 +235,8 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
     recordRef,
     saleDate,
     priceDollars: price ?? 0,
-    market,
+    market: reading.status === 'market',
+    marketStatus: reading.status,
     distanceMiles: distance,
     direction: direction ?? '',
     flags: [],
@@ -255,7 +258,10 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
   const { sale, useCode, location } = read;
   const { criteria } = ctx;
   const screens: Screen[] = [];
-  if (!sale.market) {
+  if (sale.marketStatus === 'unknown') {
+    // Not a negative: never screened out on it, but the appraiser is asked before it is used.
+    screens.push({ flag: 'market_unknown', reason: null, note: `Whether it sold at market is not known: ${sale.values.saleType.display}.` });
+  } else if (!sale.market) {
     const what = sale.values.saleType.display;
     screens.push({ flag: 'non_market', reason: criteria.armsLengthOnly ? 'non_market' : null, note: `Not arm’s length: ${what}.` });
   }
@@ -449,7 +455,9 @@ export function notUsedEntries(set: CandidateSet, workfile: ComparablesWorkfile)
  */
 export function choosableProblem(candidate: ComparableSale, criteria: CompSearchCriteria): string | null {
   const problems: string[] = [];
-  if (!candidate.market) problems.push('Not arm’s length: a non-market sale is not a comparable unless you say why.');
+  if (candidate.marketStatus === 'unknown') {
+    problems.push(`Market or not: ${candidate.values.saleType.display}. Confirm from the record that it was an arm’s-length sale before using it.`);
+  } else if (!candidate.market) problems.push('Not arm’s length: a non-market sale is not a comparable unless you say why.');
   if (candidate.saleDate === null) {
     problems.push(
       `No sale date: it cannot be shown to have sold in the ${criteria.monthsBack} months before the effective date, nor adjusted for market conditions (time), unless you say how.`,

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { isIsoDate } from '../service/common.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
+import type { MarketStatus } from './sale-market.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Geometry (GeoJSON order: [longitude, latitude])
@@ -268,6 +269,7 @@ export type SubjectProperty = GridProperty;
 
 export type CandidateFlag =
   | 'non_market'
+  | 'market_unknown'
   | 'undated'
   | 'outside_window'
   | 'outside_area_band'
@@ -279,6 +281,7 @@ export type CandidateFlag =
 
 export const candidateFlagLabels: Record<CandidateFlag, string> = {
   non_market: 'Not arm’s length',
+  market_unknown: 'Market or not: not recognised by Plat',
   undated: 'No sale date',
   outside_window: 'Outside the date window',
   outside_area_band: 'Outside the living-area band',
@@ -295,6 +298,7 @@ export const candidateFlagLabels: Record<CandidateFlag, string> = {
  */
 export const cautionFlags: ReadonlySet<CandidateFlag> = new Set<CandidateFlag>([
   'non_market',
+  'market_unknown',
   'undated',
   'outside_window',
   'outside_area_band',
@@ -309,7 +313,10 @@ export interface ComparableSale extends GridProperty {
   recordRef: string;
   saleDate: string | null;
   priceDollars: number;
+  /** True only when the answer says, in words Plat recognises, that it sold at market with a price. */
   market: boolean;
+  /** The reading `market` comes from (shared/comparables/sale-market.ts): unknown is not non-market. */
+  marketStatus: MarketStatus;
   distanceMiles: number;
   /** Compass direction from the subject: "N", "NE" … */
   direction: string;

@@ -180,6 +180,7 @@ export function comparableSale(spec: SaleSpec): ComparableSale {
     saleDate: spec.saleDate,
     priceDollars: spec.priceDollars,
     market,
+    marketStatus: market ? 'market' : spec.priceDollars > 0 ? 'non_market' : 'no_price',
     distanceMiles: distance,
     direction: spec.direction ?? 'N',
     flags: market ? [] : ['non_market'],

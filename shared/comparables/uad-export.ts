@@ -139,7 +139,8 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
           proximity: { distanceMiles: comp.distanceMiles, direction: comp.direction },
           salePriceDollars: comp.priceDollars,
           saleDate: comp.saleDate,
-          armsLength: comp.market,
+          // Unknown (a code Plat does not recognise) is not "not arm's length".
+          armsLength: comp.marketStatus === 'unknown' ? null : comp.market,
           flags: comp.flags,
           syntheticCharacteristics: comp.syntheticCharacteristics,
           features: Object.fromEntries(

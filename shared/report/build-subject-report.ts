@@ -49,7 +49,8 @@ export interface SubjectReportInput {
   /** ISO */
   generatedAt: string;
   /** Prices of the purchases the report needs, for `missing` (from the core's cost estimator). */
-  prices: { subjectReportMicroUsd: number; summaryMicroUsd: number };
+  /** Each null when its price is not known on the connection. */
+  prices: { subjectReportMicroUsd: number | null; summaryMicroUsd: number | null };
   /**
    * The assignment's comparables: its saved workfile and the kept v3 report_comparables_v1 envelopes
    * of its last search, page by page (a page not kept is absent); null when no search was run.

@@ -57,7 +57,8 @@ export const MissingSourceSchema = z.object({
   ipcOperation: z.enum(['queryRecords', 'getEntitySummary']),
   request: z.record(z.string(), z.unknown()),
   label: z.string(),
-  expectedCostMicroUsd: z.number().int(),
+  /** null when its price is not known on the connection (no charge for it seen yet). */
+  expectedCostMicroUsd: z.number().int().nullable(),
 });
 export type MissingSource = z.infer<typeof MissingSourceSchema>;
 

@@ -62,6 +62,14 @@ describe('formatFieldValue in the report', () => {
     expect(formatFieldValue('assessed_value_dollars', 0)).toBe('$0');
   });
 
+  it('knows a money field by its role whatever the service names it', () => {
+    expect(['SALEPRICE', 'ASSESSMENT', 'assessed_value', 'last_sale_price'].map(isPublishedDollarField)).toEqual([true, true, true, true]);
+    expect(formatFieldValue('assessed_value', 1302760)).toBe('$1,302,760');
+    expect(formatFieldValue('SALEPRICE', 0)).toBe(`$0 (${ZERO_PRICE_MEANING})`);
+    expect(formatRecordCell('SALEPRICE', 1361000)).toBe('$1,361,000');
+    expect(isPublishedDollarField('assessment_year')).toBe(false);
+  });
+
   it('formats the v3 area and year fields and booleans', () => {
     expect(formatFieldValue('land_area_square_feet', 268)).toBe('268 sq ft');
     expect(formatFieldValue('assessment_year', 2016)).toBe('2016');

@@ -397,14 +397,15 @@ export class AssignmentService {
         servedAt: answer.servedAt,
         requestId: answer.requestId ?? '',
         // Served from the cache where it was exported (charge unknown here): it is worth what it costs to buy.
-        chargedMicroUsd: charged > 0 ? charged : this.listPrice(answer.operation, parts, answer.connectionId),
+        // (Not known on that connection: it keeps the largest charge seen for it there, if any.)
+        chargedMicroUsd: charged > 0 ? charged : (this.listPrice(answer.operation, parts, answer.connectionId) ?? 0),
         storedAt: this.#now().getTime(),
       });
     }
   }
 
-  /** What a request costs to buy by the price table or the last observed page charge (whatever the cache holds). */
-  listPrice(operation: ServiceOperationName, parts: RequestParts, connectionId?: string): number {
+  /** What a request costs to buy on a connection (whatever the cache holds); null when its price is not known there. */
+  listPrice(operation: ServiceOperationName, parts: RequestParts, connectionId?: string): number | null {
     const v3Request = v3PriceRequestOf(operation, parts);
     const items = itemsOf(operation, parts);
     return this.#o.estimator.estimate({

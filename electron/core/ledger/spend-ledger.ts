@@ -33,6 +33,7 @@ import { BeginAttemptSchema, CacheHitSchema, CallAnswerSchema, PageSchema, type 
 import { LEDGER_MIGRATIONS } from './migrations.ts';
 import { ANSWERED_UNRECONCILED, keyAwaitsCharge, keySeenCharged, readBalanceBaseline, reconcileWindow, type Reconciled, type WindowAnswer } from './reconciliation.ts';
 import { replayJson, summaryJson } from './redaction.ts';
+import { Scrubber } from '../secret-scrub.ts';
 import { entryFrom, filterSql, num, str, strOrNull } from './rows.ts';
 import type {
   BeginAttemptInput,
@@ -155,7 +156,7 @@ export class SpendLedger extends ModuleStore {
    */
   recordUnchargedCall(input: BeginAttemptInput, answerInput: CallAnswer): ClosedCall {
     if (input.expectedCostMicroUsd !== 0) throw new Error('ledger: only a free call can be recorded after its answer');
-    const answer = CallAnswerSchema.parse(answerInput);
+    const answer = this.#parseAnswer(answerInput);
     const at = this.#now().toISOString();
     const charged = answer.chargedMicroUsd ?? 0;
     return this.#durably(
@@ -239,6 +240,7 @@ export class SpendLedger extends ModuleStore {
   /** Records a response served from the local cache: no request was sent, nothing was charged. Returns its id (0 while unsaved). */
   recordCacheHit(input: CacheHitInput): number {
     const parsed = CacheHitSchema.parse(input);
+    if (parsed.originalRequestId !== null) parsed.originalRequestId = new Scrubber(this.#currentSecrets()).text(parsed.originalRequestId);
     const at = this.#now().toISOString();
     return this.#durably(
       'cache-hit',
@@ -433,7 +435,7 @@ export class SpendLedger extends ModuleStore {
   }
 
   #closeDurably(callId: number, answerInput: CallAnswer, reason: 'answered' | 'recovered'): ClosedCall {
-    const answer = CallAnswerSchema.parse(answerInput);
+    const answer = this.#parseAnswer(answerInput);
     const at = this.#now().toISOString();
     const charged = answer.chargedMicroUsd ?? 0;
     return this.#durably(
@@ -442,6 +444,18 @@ export class SpendLedger extends ModuleStore {
       () => ({ result: { callId, totalChargeMicroUsd: charged, unsaved: true }, unsaved: { chargeMicroUsd: charged, ...this.#ownerOf(callId), at } }),
       () => this.#inFlight.delete(callId),
     );
+  }
+
+  /**
+   * The answer as the ledger keeps it: the service's own words in it (request id, error code, charge
+   * header text) scrubbed again here, so a row never holds a key even if an answer reached the ledger
+   * some other way than through the service client, which scrubs them first.
+   */
+  #parseAnswer(input: CallAnswer): ParsedAnswer {
+    const answer = CallAnswerSchema.parse(input);
+    const scrubber = new Scrubber(this.#currentSecrets());
+    const scrub = (text: string | null | undefined) => (typeof text === 'string' ? scrubber.text(text) : text);
+    return { ...answer, requestId: scrub(answer.requestId) ?? null, errorCode: scrub(answer.errorCode) ?? null, chargeHeader: scrub(answer.chargeHeader) ?? null };
   }
 
   /** The keys to scrub; if they cannot be read (a locked keychain), the write still goes in, scrubbed by pattern. */

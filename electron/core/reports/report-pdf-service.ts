@@ -18,7 +18,7 @@ export interface ReportPdfServiceOptions {
   /** The report document as Plat holds it now (built from the assignment's kept answers); null for an unknown assignment. */
   documentFor: (assignmentId: string) => ReportDocument | null;
   /** What re-checking an assignment's sources against the service would cost now (refreshing its report answers). */
-  recheckPrice: (assignmentId: string) => { expectedCostMicroUsd: number; calls: number } | null;
+  recheckPrice: (assignmentId: string) => { expectedCostMicroUsd: number | null; calls: number } | null;
   now?: () => Date;
   /** Names the creator in the PDF's metadata ("Plat 0.1.0"). */
   appVersion?: string;

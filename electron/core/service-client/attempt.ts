@@ -3,7 +3,8 @@
 import type { z } from 'zod';
 import { toPlatError, type PlatError } from '../../../shared/errors.ts';
 import type { HttpTransport } from '../http-transport.ts';
-import { readServiceHeaders, redact, RequestIdSchema, ServiceErrorBodySchema } from './headers.ts';
+import type { Scrubber } from '../secret-scrub.ts';
+import { readServiceHeaders, RequestIdSchema, ServiceErrorBodySchema } from './headers.ts';
 import { networkErrorCode, NEVER_SENT_CODES, parseRetryAfterMs } from './retry.ts';
 import { cancelledError } from './call-error.ts';
 import type { ServiceHttpInfo } from './types.ts';
@@ -29,16 +30,24 @@ timeoutMs: number;
 now: () => number;
 }
 
+/** The key sent with an attempt, and the scrub of every answer (that key and the others in use). */
+export interface AttemptKey {
+  apiKey: string;
+  scrubber: Scrubber;
+}
+
 /**
  * One HTTP attempt: sends the request with the key, reads the billing headers and the body, and
  * says what came back (a checked success envelope, or the failure and whether the answer was lost).
+ * Everything the service said that Plat keeps (the body, every string in it, the charge header's
+ * text) is scrubbed here, before it is read, so no part of Plat downstream can keep a key.
  */
 export async function sendAttempt(
   via: AttemptVia,
   url: URL,
   method: 'GET' | 'POST',
   body: string | undefined,
-  apiKey: string,
+  { apiKey, scrubber }: AttemptKey,
   idempotencyKey: string | null,
   responseSchema: z.ZodType,
   callerSignal: AbortSignal | undefined,
@@ -63,6 +72,7 @@ export async function sendAttempt(
     const response = await via.transport(url, { method, headers, signal, redirect: 'manual', ...(body === undefined ? {} : { body }) });
     status = response.status;
     ({ http } = readServiceHeaders(status, response.headers));
+    if (http.chargedHeader !== undefined) http = { ...http, chargedHeader: scrubber.text(http.chargedHeader) };
     retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'), via.now());
     text = await response.text();
   } catch (error) {
@@ -85,7 +95,7 @@ export async function sendAttempt(
   let parsed: unknown;
   let isJson = true;
   try {
-    parsed = JSON.parse(text) as unknown;
+    parsed = scrubber.jsonInPlace(JSON.parse(text) as unknown);
   } catch {
     isJson = false;
   }
@@ -93,12 +103,12 @@ export async function sendAttempt(
   if (requestId?.success) http = { ...http, requestId: requestId.data.request_id };
 
   if (status < 200 || status > 299) {
-    // The status decides the catalogue code; the service's own message (key scrubbed) says what went wrong.
+    // The status decides the catalogue code; the service's own message (scrubbed above) says what went wrong.
     const errorBody = isJson ? ServiceErrorBodySchema.safeParse(parsed) : undefined;
     const serviceError = errorBody?.success
       ? {
           ...(errorBody.data.error.code === undefined ? {} : { code: errorBody.data.error.code }),
-          ...(errorBody.data.error.message === undefined ? {} : { message: redact(errorBody.data.error.message, apiKey) }),
+          ...(errorBody.data.error.message === undefined ? {} : { message: errorBody.data.error.message }),
         }
       : undefined;
     const hintSeconds = errorBody?.success ? errorBody.data.error.retry_after_seconds : undefined;
@@ -124,7 +134,7 @@ export async function sendAttempt(
   });
   if (!isJson) return malformed('it is not JSON');
   const envelope = responseSchema.safeParse(parsed);
-  if (!envelope.success) return malformed(firstIssue(envelope.error));
+  if (!envelope.success) return malformed(scrubber.text(firstIssue(envelope.error)));
   const value = envelope.data as { status: string; request_id: string; contract_version: string };
   // A 2xx must carry a success envelope; and v4 echoes the key, so another request's answer shows.
   if (value.status === 'error') return malformed('it is an error envelope on a success status');

@@ -1,5 +1,5 @@
 // What an answer's headers and error body say: billing, rate limit, request id, the service's own
-// error (its message scrubbed of the key).
+// error.
 import { z } from 'zod';
 import { MicroUsdHeaderSchema, type MicroUsd } from '../../../shared/money.ts';
 import type { HttpAnswer } from '../http-transport.ts';
@@ -56,9 +56,3 @@ export const ServiceErrorBodySchema = z.looseObject({
 });
 // An id the ledger can keep: an empty or oversized one is treated as absent, not as a broken answer.
 export const RequestIdSchema = z.looseObject({ request_id: z.string().min(1).max(512) });
-
-
-export function redact(text: string, secret: string): string {
-  return secret === '' ? text : text.split(secret).join('[redacted]');
-}
-

@@ -218,3 +218,49 @@ describe('ServiceClient and the rate limit', () => {
     expect(retries.map((event) => [event.reason, event.delayMs])).toEqual([['rate_limited', 30_000]]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Secrets a service echoes: scrubbed as the answer arrives, before anything in Plat keeps it.
+
+describe('ServiceClient scrubs every answer of the keys in use', () => {
+  const key = 'plat-Current-0123456789';
+  const before = 'plat-Before-9876543210';
+  const client = (fetchFn: typeof fetch) =>
+    new ServiceClient({ baseUrl: 'http://127.0.0.1:9', getApiKey: () => key, secrets: () => [before], transport: fetchFn, maxAttempts: 1, selfThrottle: false });
+
+  it('in data (a field that equals a key included), meta, request_id and the charge header text', async () => {
+    const answer = (init: RequestInit | undefined) => {
+      const body = v4Ok(sentHeader(init, 'Idempotency-Key') ?? '', {
+        year_built: 1925,
+        owner_name: `SMITH ${key}`,
+        note: `quoted ${before}`,
+        account_no: 'svc_live_0123456789abcdef0123',
+        [key]: 'as a name',
+      });
+      return jsonResponse(200, { ...body, meta: { ...(body['meta'] as object), warnings: [`for Bearer ${key}`] } }, { ...okHeaders, 'X-Svc-Charged-Micro-USD': `charged ${key}` });
+    };
+    const outcome = await client((_input, init) => Promise.resolve(answer(init))).call('v4.summary', { path: { q_id: QID } });
+    const text = JSON.stringify(outcome);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(before);
+    expect(outcome.data).toMatchObject({ owner_name: 'SMITH [redacted]', note: 'quoted [redacted]', account_no: '[redacted]', '[redacted]': 'as a name' });
+    expect(outcome.meta).toMatchObject({ warnings: ['for [redacted]'] });
+    expect(outcome.http.chargedHeader).toBe('charged [redacted]');
+  });
+
+  it('in the request id and message of an error, and of an answer it cannot read', async () => {
+    const refused = await caught(
+      client(() => Promise.resolve(jsonResponse(404, { ...v4Err('not_found', `no such thing for ${key}`, false), request_id: `req_${key}` }))).call('v4.summary', { path: { q_id: QID } }),
+    );
+    expect(JSON.stringify(refused)).not.toContain(key);
+    expect(refused.platError.message).toContain('no such thing for [redacted]');
+    expect(refused.http?.requestId).toBe('req_[redacted]');
+
+    const unreadable = await caught(
+      client(() => Promise.resolve(jsonResponse(200, { ...v4Ok(`req_${before}`, { year_built: 1925 }) }, okHeaders))).call('v4.summary', { path: { q_id: QID } }),
+    );
+    expect(unreadable.platError.code).toBe('malformed_response');
+    expect(JSON.stringify(unreadable)).not.toContain(before);
+    expect(unreadable.http?.requestId).toBe('req_[redacted]');
+  });
+});

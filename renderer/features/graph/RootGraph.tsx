@@ -195,13 +195,13 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
         Drawn from <span className="graph-root__name">{rootName}</span>{' '}
         <span className="muted graph-root__kind">{drawn ? (view.spec.nodes.find((node) => node.root)?.sublabel ?? '') : root.kind === 'owner' ? 'Owner' : ''}</span>
       </h2>
-      {root.kind === 'entity' ? <TraversalControls settings={settings} /> : <OwnerAreaControl areas={owners.areas} areaUid={owners.areaUid} loading={owners.loading} />}
+      {root.kind === 'entity' ? <TraversalControls settings={settings} /> : <OwnerAreaControl areas={owners.areas} areaUid={owners.areaUid} loading={owners.loading} unread={owners.unread} onRead={owners.read} />}
       <GraphSources held={held} model={model} rootId={root.id} asked={asked} />
       <GraphStatus caps={view.caps} notes={view.notes} problems={current.problems} unread={current.unread} cutOff={decided.cutOff.map((id) => view.spec.nodes.find((node) => node.id === id)?.label ?? id)} />
       {decisionsQuery.isError && <ErrorNotice error={decisionsQuery.error} onRetry={() => void decisionsQuery.refetch()} compact />}
       {decisionFailure !== null && <ErrorNotice error={decisionFailure} compact />}
       {!drawn ? (
-        <EmptyGraph root={root} held={held} areaUid={owners.areaUid} areasLoading={owners.loading} rootName={rootName} />
+        <EmptyGraph root={root} held={held} areaUid={owners.areaUid} areasLoading={owners.loading} areasUnread={owners.unread} rootName={rootName} />
       ) : (
         <>
           <GraphFilters kinds={options.kinds} relations={options.relations} />

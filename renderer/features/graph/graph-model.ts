@@ -16,6 +16,7 @@ import { safeFilename } from '../../../shared/filename.ts';
 import { ConnectedEntityIdSchema, type RelationshipPredicate } from '../../../shared/service/common.ts';
 import { parseSsl } from '../../../shared/service/identifiers.ts';
 import { encodeSearchFilter } from '../../../shared/service/v4.ts';
+import { fieldForRole, recordFieldMap, roleSearchProblem, type CatalogItemFields } from '../../../shared/service/record-fields.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
 import { ownerSearchBody } from '../../components/owner-lookup.ts';
@@ -447,13 +448,25 @@ export const runsheetSearchLabels: Record<RunsheetSearchKind, { what: string; bu
   permit: { what: 'the building permits on this parcel (they name an owner)', button: 'Search permit records' },
 };
 
-/** The v4 searches of records about a parcel, by its SSL: sales and ownership by `ssl`, permits by `SSL_CANONICAL`. */
-export function runsheetSearches(ssl: string): Array<{ kind: RunsheetSearchKind; parts: ServiceRequestParts<'searchRecords'> }> {
-  const search = (kind: RunsheetSearchKind, field: string) => ({
-    kind,
-    parts: { query: { jurisdiction: DC_JURISDICTION, kind, filter: encodeSearchFilter({ conditions: [{ field, op: 'eq', value: ssl }] }), limit: 100 } },
-  });
-  return [search('sale', 'ssl'), search('ownership', 'ssl'), search('permit', 'SSL_CANONICAL')];
+/** The free catalog of DC's sources, which names the field each kind's records carry the SSL in. */
+export const runsheetCatalogRequest = { query: { jurisdiction: DC_JURISDICTION } };
+
+/** One record search of the runsheet: its request, or (no request, no charge) why it cannot be sent. */
+export type RunsheetSearch = { kind: RunsheetSearchKind; parts: ServiceRequestParts<'searchRecords'>; problem: null } | { kind: RunsheetSearchKind; parts: null; problem: string };
+
+/**
+ * The v4 searches of records about a parcel, by its SSL, each filtered on the field the service's
+ * catalog names for the parcel's SSL (`ssl`, `SSL`, a permit's canonical `SSL_CANONICAL`…). A kind
+ * whose catalog names none is not searched: a guessed field would be refused, or ignored and charged.
+ */
+export function runsheetSearches(ssl: string, catalog: readonly CatalogItemFields[]): RunsheetSearch[] {
+  const search = (kind: RunsheetSearchKind): RunsheetSearch => {
+    const map = recordFieldMap(catalog, kind);
+    const field = fieldForRole(map, 'ssl');
+    if (field === null) return { kind, parts: null, problem: roleSearchProblem(map, 'ssl', 'DC', 'parcel') ?? '' };
+    return { kind, parts: { query: { jurisdiction: DC_JURISDICTION, kind, filter: encodeSearchFilter({ conditions: [{ field, op: 'eq', value: ssl }] }), limit: 100 } }, problem: null };
+  };
+  return [search('sale'), search('ownership'), search('permit')];
 }
 
 /** "Dupont row house – runsheet SSL 0065 0007 – 2026-05-01.csv", safe on every file system. */

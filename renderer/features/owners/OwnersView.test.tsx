@@ -10,15 +10,21 @@ import { independentCoverage } from '../../../shared/service/dialect-test-kit.ts
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const EMBEDDED_COVERAGE = { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] };
-/** The coverage the service answers (the embedded service's unless a test says otherwise), and its jurisdictions facet. */
-const coverage = vi.hoisted(() => ({ data: null as unknown, jurisdictions: null as unknown }));
+/**
+ * The coverage the service answers (the embedded service's unless a test says otherwise), its
+ * jurisdictions facet, and whether the catalog is known free (the embedded service) or its price is not known.
+ */
+const coverage = vi.hoisted(() => ({ data: null as unknown, jurisdictions: null as unknown, known: true }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
-  const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
+  const { fakePlatModule, listedPrice, serviceAnswer, unknownPrice } = await import('../../platform/fake-plat.ts');
   return fakePlatModule(importOriginal, calls, {
     getCatalogFacet: (request) =>
       serviceAnswer((request as { request: { query: { facet: string } } }).request.query.facet === 'jurisdictions' ? coverage.jurisdictions : coverage.data, 0),
-    previewCost: () => listedPrice('v2.searchProperties', 20_000),
+    previewCost: (request) => {
+      if ((request as { operation: string }).operation !== 'v2.getCatalog') return listedPrice('v2.searchProperties', 20_000);
+      return coverage.known ? listedPrice('v2.getCatalog', 0) : unknownPrice('v2.getCatalog');
+    },
   });
 });
 
@@ -27,11 +33,13 @@ beforeEach(() => {
   calls.length = 0;
   coverage.data = EMBEDDED_COVERAGE;
   coverage.jurisdictions = { facet: 'jurisdictions', items: [] };
+  coverage.known = true;
 });
 
 async function renderForm() {
-  // The jurisdictions facet, when the coverage leaves area ids out, is asked after the coverage lands.
-  await renderWithQueries(<OwnersView />, 3);
+  // The coverage is priced first (free here), then read; the jurisdictions facet, when the coverage
+  // leaves area ids out, is priced and asked after the coverage lands.
+  await renderWithQueries(<OwnersView />, 4);
   await settle();
   return screen.getByRole('searchbox', { name: 'Owner name contains' });
 }
@@ -45,6 +53,23 @@ const ownerSearchCalls = () =>
   );
 
 describe('OwnersView', () => {
+  it('reads the coverage by itself only where it is known to be free; elsewhere it waits for a priced button', async () => {
+    coverage.known = false;
+    await renderWithQueries(<OwnersView />, 0);
+    await settle(100);
+    const button = screen.getByRole('button', { name: 'Read the coverage' });
+    expect(button.parentElement?.textContent).toContain('Price not known');
+    expect(calls.filter((call) => call.operation === 'getCatalogFacet')).toEqual([]);
+    expect(screen.queryByText(/No area publishes owner names/)).toBeNull();
+
+    fireEvent.click(button);
+    await settle(100);
+    fireEvent.click(screen.getByRole('button', { name: 'Buy at a price not known' }));
+    await settle(100);
+    expect(calls.filter((call) => call.operation === 'getCatalogFacet').map((call) => (call.request as { confirmed?: boolean }).confirmed)).toEqual([true]);
+    expect(screen.getByRole('searchbox', { name: 'Owner name contains' })).toBeTruthy();
+  });
+
   it('refuses a name in letters the rolls never print, before pricing, and charges nothing', async () => {
     const input = await renderForm();
     for (const name of ['名前', 'MÜLLER 名前']) {

@@ -12,6 +12,7 @@ import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { useOwnerCoverage, type OwnerCoverageAnswer } from '../../components/owner-coverage.ts';
 import {
   describeOwnerQuery,
+  ownerCoverageRequest,
   ownerNameProblem,
   ownerSearchBody,
   OWNER_NAME_MAX,
@@ -25,11 +26,24 @@ import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
 
 const DEBOUNCE_MS = 350;
 
-/** While the coverage is being read, a line saying so; a failure to read it, with a retry. */
+/** While the coverage is being read, a line saying so; its priced button when it may cost; a failure to read it, with a retry. */
 export function CoverageReading({ coverage }: { coverage: OwnerCoverageAnswer }) {
   return (
     <>
-      {coverage.isPending && (
+      {coverage.isPending && coverage.fetchStatus === 'idle' && (
+        <p className="buy-prompt">
+          <span className="muted">Owner names are searched only in the areas whose records publish them: the service’s coverage says which. </span>
+          <ChargeButton
+            operation="getCatalogFacet"
+            request={ownerCoverageRequest}
+            label="Read the coverage"
+            what="the service’s coverage of owner names"
+            primary={false}
+            onRun={coverage.read}
+          />
+        </p>
+      )}
+      {coverage.isPending && coverage.fetchStatus !== 'idle' && (
         <p className="muted" role="status">
           Finding which areas publish owner names…
         </p>
@@ -152,7 +166,7 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
       <p id={hintId} className={showProblem ? 'owners__problem' : 'muted owners__hint'} role={showProblem ? 'alert' : undefined}>
         {showProblem
           ? `${draftProblem} Nothing is priced or charged until it can be searched.`
-          : 'Any part of the name, in any case and word order; accents are ignored (Ü finds U and UE). Enter searches. Each page of up to 50 holdings is priced on the button; a search that finds nothing is free.'}
+          : 'Any part of the name, in any case and word order; accents are ignored (Ü finds U and UE). Enter searches. Each page of up to 50 holdings is priced on the button before it is bought.'}
       </p>
       {!draftProblem && (
         <p className="owners__query" data-testid="owner-query" aria-live="polite">

@@ -79,8 +79,14 @@ export function chargeText(entry: { chargedMicroUsd: number; cacheHit: boolean }
   return formatUsd(entry.chargedMicroUsd);
 }
 
-export function missingTotal(doc: Pick<ReportDocument, 'missing'>): number {
-  return doc.missing.reduce((sum, source) => sum + source.expectedCostMicroUsd, 0);
+/** What the missing sources cost in all; null when a price among them is not known. */
+export function missingTotal(doc: Pick<ReportDocument, 'missing'>): number | null {
+  let total = 0;
+  for (const source of doc.missing) {
+    if (source.expectedCostMicroUsd === null) return null;
+    total += source.expectedCostMicroUsd;
+  }
+  return total;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import { submitOnEnter } from './submit-on-enter.ts';
 import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 interface PropertyRow extends PropertyRowView {
   item: V2EntitySummary;
@@ -138,7 +139,11 @@ export function PropertiesTab() {
               rows={rows}
               rowKey={(row) => row.item.entity_ref}
               onOpen={(row) => openEntity(row.item.entity_ref)}
-              empty={<span role="status">No properties match. Nothing was charged: empty results are free. Loosen a filter.</span>}
+              empty={
+                <span role="status">
+                  No properties match. {nothingFoundChargeWords(paged.page.query.data?.billing ?? {}, 'the search')} Loosen a filter.
+                </span>
+              }
               toolbar={rows.length > 0 ? <span className="muted">Enter or double-click a row to open the property</span> : undefined}
             />
           )}

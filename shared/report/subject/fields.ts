@@ -2,7 +2,8 @@
 // report chooses one.
 import { asSynthetic, documentCitation, fromV4Citation, type CitationFields } from '../../cited/citation.ts';
 import type { Candidate, CandidateStatus } from '../conflicts.ts';
-import { formatFieldValue, humanizeCode, ZERO_PRICE_MEANING } from '../format.ts';
+import { formatFieldValue, humanizeCode } from '../format.ts';
+import { acceptanceCodeText } from '../../comparables/sale-market.ts';
 import { isRecord } from '../../json-data.ts';
 import { citationForRef, strings, text, withChecksum, type Answers, type Json, type Raw } from './answers.ts';
 
@@ -157,9 +158,7 @@ function displayFor(spec: FieldSpec, raw: Raw): string {
 
 const CODE_FIELDS = new Set(['property_type', 'sale_type', 'acceptance_code']);
 function codeDisplay(key: string, code: string): string {
-  if (key === 'acceptance_code') {
-    if (/^non[_ -]?market$/i.test(code)) return ZERO_PRICE_MEANING;
-    if (/^market$/i.test(code)) return 'market sale';
-  }
+  // Market or not is decided in one place, which marks a code it does not recognise (`01`) as such.
+  if (key === 'acceptance_code') return acceptanceCodeText(code);
   return humanizeCode(code);
 }
