@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAppDatabase } from './app-db.ts';
-import { CostEstimator, EMBEDDED_CONNECTION_ID } from './cost-estimator.ts';
+import { answerHasResults, CostEstimator, EMBEDDED_CONNECTION_ID } from './cost-estimator.ts';
 
 /** A live service that is not Plat's own: only the spec's prices and what it charged are known. */
 const LIVE = 'live:https://records.example.test';
@@ -138,6 +138,27 @@ describe('CostEstimator on another service (a live connection id)', () => {
     // A summary charged otherwise than the spec says is quoted at what was charged.
     estimator.recordObservedCharge({ operation: 'v4.summary', chargedMicroUsd: 120_000, connectionId: LIVE });
     expect(estimate('v4.summary')).toMatchObject({ expectedCostMicroUsd: 120_000, basis: 'last_observed' });
+  });
+
+  it('learns a price of zero only from a call answered with results: a free operation of another service then runs by itself', () => {
+    // A zero from an empty page or a replay says nothing.
+    expect(estimator.recordObservedCharge({ operation: 'v2.getCatalog', chargedMicroUsd: 0, connectionId: LIVE })).toBe(false);
+    expect(estimate('v2.getCatalog')).toMatchObject({ expectedCostMicroUsd: null, basis: 'unknown' });
+    expect(estimator.recordObservedCharge({ operation: 'v2.getCatalog', chargedMicroUsd: 0, connectionId: LIVE, answeredWithResults: true })).toBe(true);
+    expect(estimate('v2.getCatalog')).toEqual({ expectedCostMicroUsd: 0, basis: 'last_observed', largestSeenMicroUsd: 0, note: 'Free: your last call was answered at no charge.' });
+    // Charged later: the last charge wins, the largest is kept.
+    estimator.recordObservedCharge({ operation: 'v2.getCatalog', chargedMicroUsd: 1_000, connectionId: LIVE });
+    estimator.recordObservedCharge({ operation: 'v2.getCatalog', chargedMicroUsd: 0, connectionId: LIVE, answeredWithResults: true });
+    expect(estimate('v2.getCatalog')).toMatchObject({ expectedCostMicroUsd: 0, largestSeenMicroUsd: 1_000 });
+  });
+
+  it('tells an answer with results from an empty page or a resolution that found nothing', () => {
+    expect(answerHasResults({ status: 'ok', data: { items: [{ record_ref: 'r' }] } })).toBe(true);
+    expect(answerHasResults({ status: 'ok', data: { items: [] } })).toBe(false);
+    expect(answerHasResults({ status: 'ok', data: { items: [{ client_id: 'a', candidates: [] }] } })).toBe(false);
+    expect(answerHasResults({ status: 'ok', data: { items: [{ client_id: 'a', candidates: [{ entity_ref: 'prop_1' }] }] } })).toBe(true);
+    expect(answerHasResults({ status: 'ok', data: { facet: 'coverage', rows: [] } })).toBe(true);
+    expect(answerHasResults({ status: 'error', data: null })).toBe(false);
   });
 
   it('keeps the observations of v3 variants apart', () => {

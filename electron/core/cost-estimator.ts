@@ -36,6 +36,19 @@ export const COST_ESTIMATES_MIGRATIONS: readonly string[] = [
    INSERT INTO observed_charges (connection_id, price_key, last_micro_usd, largest_micro_usd, observed_at)
      SELECT connection_id, price_key, micro_usd, micro_usd, observed_at FROM observed_page_charges;
    DROP TABLE observed_page_charges;`,
+  // A price of zero is learnt too (a call answered with something, not replayed, charged nothing), so
+  // a service's free operation can run by itself once seen free.
+  `CREATE TABLE observed_charges_2 (
+     connection_id TEXT NOT NULL,
+     price_key TEXT NOT NULL,
+     last_micro_usd INTEGER NOT NULL CHECK (last_micro_usd >= 0),
+     largest_micro_usd INTEGER NOT NULL CHECK (largest_micro_usd >= last_micro_usd),
+     observed_at TEXT NOT NULL,
+     PRIMARY KEY (connection_id, price_key)
+   ) STRICT;
+   INSERT INTO observed_charges_2 SELECT connection_id, price_key, last_micro_usd, largest_micro_usd, observed_at FROM observed_charges;
+   DROP TABLE observed_charges;
+   ALTER TABLE observed_charges_2 RENAME TO observed_charges;`,
 ];
 
 export type CostBasis = PriceBasis;
@@ -75,6 +88,11 @@ export interface ObservedChargeInput {
   operation: ServiceOperationName;
   /** The call's `X-Svc-Charged-Micro-USD`. */
   chargedMicroUsd: MicroUsd;
+  /**
+   * The call was answered with something (not an empty page, a resolution that found nothing, or a
+   * replay): a zero charge then says the price is zero. Without it a zero says nothing.
+   */
+  answeredWithResults?: boolean;
   v3Request?: V3PriceRequest;
   connectionId?: string;
   at?: Date;
@@ -125,7 +143,7 @@ export class CostEstimator extends ModuleStore {
     const known = (expectedCostMicroUsd: MicroUsd, basis: CostBasis, note: string): CostEstimate => ({ expectedCostMicroUsd, basis, largestSeenMicroUsd, note });
     const fromLastCall = (last: MicroUsd) => {
       const largest = observed !== null && observed.largestMicroUsd > last ? `; the largest charge seen for it was ${formatUsd(observed.largestMicroUsd)}` : '';
-      return known(last, 'last_observed', `About ${formatUsd(last)}, from your last call${largest}.`);
+      return known(last, 'last_observed', last === 0 ? `Free: your last call was answered at no charge${largest}.` : `About ${formatUsd(last)}, from your last call${largest}.`);
     };
 
     if (connectionId === EMBEDDED_CONNECTION_ID) {
@@ -148,13 +166,13 @@ export class CostEstimator extends ModuleStore {
   }
 
   /**
-   * Remembers what a call actually cost on a connection (the last charge, and the largest). Zero
-   * charges (empty pages, replays) say nothing about the price and are ignored. Returns whether it
-   * was recorded.
+   * Remembers what a call actually cost on a connection (the last charge, and the largest). A zero
+   * charge is kept only for a call answered with results (`answeredWithResults`); otherwise (empty
+   * pages, replays) it says nothing about the price and is ignored. Returns whether it was recorded.
    */
   recordObservedCharge(input: ObservedChargeInput): boolean {
     const charged = checkAmount('chargedMicroUsd', input.chargedMicroUsd);
-    if (charged === 0) return false;
+    if (charged === 0 && input.answeredWithResults !== true) return false;
     // A v3 query without its variant has no price of its own to learn.
     if (input.operation === 'v3.recordQuery' && input.v3Request === undefined) return false;
     statement(this.db,
@@ -178,4 +196,19 @@ export class CostEstimator extends ModuleStore {
       .get(connectionId ?? EMBEDDED_CONNECTION_ID, priceKey(operation, v3Request));
     return row ? { lastMicroUsd: Number(row['last_micro_usd']), largestMicroUsd: Number(row['largest_micro_usd']) } : null;
   }
+}
+
+/**
+ * Whether an answer holds something, so that a zero charge for it tells the price: a page with items
+ * (an empty page is free whatever a page costs), a resolution with a candidate, any other answer's data.
+ */
+export function answerHasResults(envelope: unknown): boolean {
+  if (typeof envelope !== 'object' || envelope === null) return false;
+  const { status, data } = envelope as { status?: unknown; data?: unknown };
+  if (status !== 'ok' || typeof data !== 'object' || data === null) return false;
+  const items = (data as { items?: unknown }).items;
+  if (!Array.isArray(items)) return true;
+  if (items.length === 0) return false;
+  const resolutions = items.filter((item): item is { candidates: unknown } => typeof item === 'object' && item !== null && 'candidates' in item);
+  return resolutions.length === 0 || resolutions.some((item) => Array.isArray(item.candidates) && item.candidates.length > 0);
 }

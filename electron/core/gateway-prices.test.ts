@@ -187,6 +187,20 @@ describe("prices on a service that is not Plat's own", () => {
     }
   });
 
+  it('learns that an operation is free from a fresh answer with results charged nothing: it then runs without asking', async () => {
+    const { gateway, close } = build();
+    try {
+      const request = (facet: string): GatewayCall => ({ operation: 'v2.getCatalog', parts: { query: { facet } }, actionId: `catalog-${facet}` });
+      expect(gateway.preview('v2.getCatalog', request('coverage').parts)).toMatchObject({ expectedCostMicroUsd: null, basis: 'unknown', needsConfirmation: true });
+      const answer = await gateway.call({ ...request('coverage'), confirmed: true });
+      expect(answer.billing.chargedMicroUsd).toBe(0);
+      expect(gateway.preview('v2.getCatalog', request('sources').parts)).toMatchObject({ expectedCostMicroUsd: 0, basis: 'last_observed', needsConfirmation: false, blockedBy: null });
+      await gateway.call(request('sources'));
+    } finally {
+      close();
+    }
+  });
+
   it('says what an answered failure was charged, so no sentence about it is assumed; nothing when no answer came', async () => {
     const { gateway, close } = build();
     try {

@@ -21,7 +21,7 @@ import type { SpendLedger } from './ledger/spend-ledger.ts';
 import type { CacheEntry, ResponseCache } from './cache.ts';
 import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy } from './budgets.ts';
-import type { CostEstimate, CostEstimator, V3PriceRequest } from './cost-estimator.ts';
+import { answerHasResults, type CostEstimate, type CostEstimator, type V3PriceRequest } from './cost-estimator.ts';
 import type { ProjectStore } from './projects.ts';
 import type { EventHub } from './events.ts';
 import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
@@ -467,10 +467,13 @@ export class ServiceGateway {
       if (cacheKey && !chargeable) this.#keepCopyAfterAnswer(cacheKey, copy(0));
       // A header the balance did not bear out teaches no price; what the balance showed does.
       const observed = booked.chargeCheck ? charged : outcome.http.chargedMicroUsd;
-      if (observed) {
+      // A zero teaches a price only from a fresh answer with something in it, told by an honest header.
+      const freeWithResults = observed === 0 && !outcome.http.replayed && !booked.chargeCheck && answerHasResults(outcome.envelope);
+      if (observed || freeWithResults) {
         this.#o.estimator.recordObservedCharge({
           operation,
-          chargedMicroUsd: observed,
+          chargedMicroUsd: observed ?? 0,
+          answeredWithResults: freeWithResults,
           connectionId: service.connectionId,
           ...(v3Request ? { v3Request } : {}),
         });
