@@ -12,10 +12,10 @@ export const screenshotDir = path.join(root, 'e2e', 'screenshots');
 
 export type RunningHost = Omit<SpawnedHost, 'child'>;
 
-export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<{ host: RunningHost; child: ChildProcess }> {
-  // Its own data folder (a fresh one per host), and verbose: the service's request log is part of
-  // the output, so tests can check what logs hold.
-  const { child, ...host } = await spawnBrowserHost({ env: { PLAT_VERBOSE: '1', ...env } });
+export async function startHost(env: NodeJS.ProcessEnv = {}, options: { dataDir?: string } = {}): Promise<{ host: RunningHost; child: ChildProcess }> {
+  // Its own data folder (a fresh one per host unless given: a given one is Plat started again), and
+  // verbose: the service's request log is part of the output, so tests can check what logs hold.
+  const { child, ...host } = await spawnBrowserHost({ ...options, env: { PLAT_VERBOSE: '1', ...env } });
   return { child, host };
 }
 
