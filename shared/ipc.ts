@@ -247,7 +247,7 @@ export type ValueChoice = z.infer<typeof ValueChoiceSchema>;
 
 /** What "Verify a report" found in a PDF, value by value. */
 export const ReportVerificationSchema = z.object({
-  /** `plat`: a Plat report whose attachments are intact; `altered`: its attachment no longer matches what Plat wrote; `not-plat`: no Plat attachments; `unreadable`: not a PDF Plat can read. */
+  /** `plat`: a Plat report whose every check passed; `altered`: a check found a change (signature, attachments, CSV, pages, derived values); `not-plat`: no Plat attachments; `unreadable`: not a PDF Plat can read (or too large). */
   kind: z.enum(['plat', 'altered', 'not-plat', 'unreadable']),
   message: z.string(),
   assignmentId: z.string().nullable(),
@@ -266,6 +266,22 @@ export const ReportVerificationSchema = z.object({
   ),
   /** Re-checking against the service: what it would buy and cost (free when nothing needs buying). */
   recheck: z.object({ expectedCostMicroUsd: MicroUsd, calls: z.number().int().min(0) }).nullable(),
+  /** The PDF's digital signature: whose it is (by the certificate's SHA-256 fingerprint) and whether every byte is as signed; null when the PDF was not read that far. */
+  signature: z
+    .object({
+      status: z.enum(['this-installation', 'other-installation', 'none', 'broken']),
+      fingerprint: z.string().nullable(),
+      detail: z.string(),
+    })
+    .nullable(),
+  /** Each check, what it proved (`passed`), disproved (`failed`) or could not look at (`not-checked`), in words. */
+  checks: z.array(
+    z.object({
+      check: z.enum(['signature', 'attachments', 'csv', 'pages', 'derived']),
+      outcome: z.enum(['passed', 'failed', 'not-checked']),
+      detail: z.string(),
+    }),
+  ),
 });
 export type ReportVerification = z.infer<typeof ReportVerificationSchema>;
 

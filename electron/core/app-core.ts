@@ -22,6 +22,7 @@ import { SettingsStore } from './settings-store.ts';
 import { BudgetPolicy } from './budgets.ts';
 import { CostEstimator } from './cost-estimator.ts';
 import type { KeyVault } from './key-vault.ts';
+import type { InstallationIdentity } from './installation-identity.ts';
 import { ServiceClient, ServiceCallError } from './service-client/index.ts';
 import { ServiceGateway, type ActiveService, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
@@ -74,6 +75,8 @@ export interface AppCoreOptions {
   printer?: () => Printer | null;
   /** Waits between re-checks of an unreachable service, in ms (the last one repeats). */
   recheckDelaysMs?: readonly number[];
+  /** This installation's signing identity (PDFs and workfiles are signed with it); without one they are exported unsigned. */
+  identity?: InstallationIdentity | null;
 }
 
 export interface AppCore {
@@ -449,13 +452,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     check: checkConnection,
   };
 
-  const reportSources = { assignments, gateway, connectionId: () => active?.connectionId ?? null };
+  const identity = options.identity ?? null;
+  const reportSources = { assignments, gateway, connectionId: () => active?.connectionId ?? null, certificateFingerprint: () => identity?.fingerprint() ?? null };
   const documentFor = subjectReportBuilder(reportSources);
   const reportPdf = new ReportPdfService({
     printer: options.printer ?? (() => null),
     documentFor,
     recheckPrice: recheckPricer(reportSources),
     appVersion: options.appVersion,
+    signer: identity,
   });
 
   const handlers: IpcHandlers = {

@@ -33,6 +33,9 @@ interface StoredIdentity {
   createdAt: string;
 }
 
+/** The identity's file in the data folder. */
+export const INSTALLATION_IDENTITY_FILE = 'installation-identity.json';
+
 const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 /** The certificate says it is valid this long: it identifies an installation, not a moment. */
 const CERTIFICATE_YEARS = 30;

@@ -7,7 +7,7 @@ import { documentCitation } from '../report/citation.ts';
 import type { Cite } from '../report/citation-book.ts';
 import type { CitedValue } from '../report/document.ts';
 import { isRecord } from '../json-data.ts';
-import { formatDollars } from '../money.ts';
+import { derive } from '../report/derivation.ts';
 import { V2SearchResponseSchema, type V2SearchData } from '../service/v2.ts';
 import { citationOf, citedFact, readAnswer, text, unavailable, type Json } from './answers.ts';
 import { ownerNameKey, ownerNodeId, sslText } from './relations.ts';
@@ -103,6 +103,7 @@ function totalAssessed(holdings: readonly PortfolioHolding[], partial: string | 
   if (valued.length === 0) {
     return unavailable(field, label, holdings.length === 0 ? 'No holdings loaded.' : `None of the ${plural(holdings.length, 'holding')} has an assessed value in the answers.`);
   }
+  const derivation = { rule: 'sum-of-dollars', inputs: valued.map((holding) => holding.assessed.raw as number) };
   const sum = valued.reduce((total, holding) => total + (holding.assessed.raw as number), 0);
   const sourceIds = new Set<string>();
   for (const holding of valued) {
@@ -114,11 +115,12 @@ function totalAssessed(holdings: readonly PortfolioHolding[], partial: string | 
     field,
     label,
     raw: sum,
-    display: formatDollars(sum),
+    display: derive(derivation),
     status: 'derived',
     citationIds: [...sourceIds],
     derivedFrom: `Sum of the assessed values of ${covered}.${partial ? ` ${partial}` : ''}`,
     limitation: lacking > 0 || partial ? 'Not the owner’s whole assessed value: some holdings are missing from the sum.' : null,
+    derivation,
     alternatives: [],
     choice: null,
   };

@@ -3,6 +3,7 @@
 // field key (so a value can be compared later with what Plat then holds), its status and its full
 // citations. Written as citations.json (the rows) and citations.csv.
 import type { CitedValue, ReportDocument, ValueStatus } from './document.ts';
+import type { Derivation } from './derivation.ts';
 import { csvField } from '../csv.ts';
 import { citationText } from './citation.ts';
 import { comparablesValues } from './comparables-section.ts';
@@ -29,6 +30,8 @@ export interface CitationRow {
   /** The endnote numbers printed after the value. */
   markers: number[];
   citations: NumberedCitation[];
+  /** For a value computed by a named rule: the rule and its inputs (Verify computes it again). */
+  derivation?: Derivation;
 }
 
 export function citationRows(doc: ReportDocument): CitationRow[] {
@@ -50,6 +53,7 @@ export function citationRows(doc: ReportDocument): CitationRow[] {
       choice: value.choice ? `${value.choice.by === 'appraiser' ? 'Appraiser' : 'Plat'}: ${value.choice.reason}` : null,
       markers: citations.map((c) => c.number),
       citations,
+      ...(value.derivation ? { derivation: value.derivation } : {}),
     });
     for (const alternative of value.alternatives) {
       const altCitations = cited(alternative.citationIds);

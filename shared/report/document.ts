@@ -9,6 +9,7 @@
 // published"), `synthetic` (made up by the sample: never attributed to a real publisher) or
 // `unavailable` (with the reason). Every value that is not unavailable has at least one citation.
 import { z } from 'zod';
+import { DerivationSchema } from './derivation.ts';
 import { ComparablesMapSpecSchema, CompSearchRunSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, weights } from '../comparables/model.ts';
 import { graphDecisionKinds, GraphSpecSchema, graphNodeKinds, linkStrengths } from '../graph/graph-spec.ts';
 
@@ -59,6 +60,8 @@ export const CitedValueSchema = z.object({
   derivedFrom: z.string().nullable(),
   /** For `unavailable` (and any caveat): why, in the source's or Plat's words. */
   limitation: z.string().nullable(),
+  /** For a value Plat computed by a named rule (shared/report/derivation.ts): the rule and its inputs, so it can be computed again. */
+  derivation: DerivationSchema.optional(),
   /** Other values the sources give for this field; empty when they agree. */
   alternatives: z.array(AlternativeValueSchema),
   /** Why this value was chosen over the alternatives: Plat's rule, or the appraiser's reason. */
@@ -448,6 +451,8 @@ export const ReportDocumentSchema = z.object({
     generatedAt: z.string(),
     /** Each source's as-of date, in words ("DC OTR tax roll, 2017-02-05"). */
     dataAsOf: z.array(z.string()),
+    /** The SHA-256 fingerprint of the certificate this installation signs its PDFs with (`AB:CD:…`); absent where nothing signs. */
+    certificateFingerprint: z.string().nullable().optional(),
   }),
   sections: z.array(ReportSectionSchema),
   /** The comparable sales, after the subject's sections; null when the assignment never searched for any. */
