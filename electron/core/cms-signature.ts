@@ -94,7 +94,7 @@ export function checkCmsDetached(der: Uint8Array, signedBytes: Uint8Array | read
 
 /** The first signer of a SignedData: its certificate, its signed attributes (DER, as signed: a SET) and its signature. */
 function signerParts(der: Uint8Array) {
-  const root = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(der).toString('binary')), { strict: false });
+  const root = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(der).toString('binary')), false);
   const [contentType, explicit] = children(root);
   if (oid(contentType) !== OID_SIGNED_DATA) throw new Error('not SignedData');
   const signedData = children(children(explicit)[0]);
@@ -117,7 +117,7 @@ function signerParts(der: Uint8Array) {
       signingTime = value.type === forge.asn1.Type.UTCTIME ? forge.asn1.utcTimeToDate(value.value) : forge.asn1.generalizedTimeToDate(value.value);
     }
   }
-  const certificate = new X509Certificate(Buffer.from(forge.asn1.toDer(children(certificates)[0]).getBytes(), 'binary'));
+  const certificate = new X509Certificate(Buffer.from(forge.asn1.toDer(children(certificates)[0]!).getBytes(), 'binary'));
   return {
     certificate,
     signedAttributes: Buffer.from(forge.asn1.toDer(asSet).getBytes(), 'binary'),
