@@ -245,6 +245,16 @@ export const ValueChoiceSchema = z.object({
 });
 export type ValueChoice = z.infer<typeof ValueChoiceSchema>;
 
+/** Whose signature an imported workfile carries: this installation's, another's, or none (a signature that does not match is refused). */
+export const WorkfileSignatureSchema = z.object({
+  status: z.enum(['this-installation', 'other-installation', 'unsigned']),
+  /** The signing certificate's SHA-256 fingerprint (`AB:CD:…`). */
+  fingerprint: z.string().nullable(),
+  /** What the signature proves, for a person. */
+  message: z.string(),
+});
+export type WorkfileSignature = z.infer<typeof WorkfileSignatureSchema>;
+
 /** What "Verify a report" found in a PDF, value by value. */
 export const ReportVerificationSchema = z.object({
   /** `plat`: a Plat report whose every check passed; `altered`: a check found a change (signature, attachments, CSV, pages, derived values); `not-plat`: no Plat attachments; `unreadable`: not a PDF Plat can read (or too large). */
@@ -486,7 +496,8 @@ export const ipcOperations = {
   },
   importAssignment: {
     request: z.strictObject({ json: z.string().min(2).max(15 * 1024 * 1024) }),
-    response: ProjectSchema,
+    /** The new assignment, and whose signature the workfile carried. */
+    response: ProjectSchema.extend({ workfileSignature: WorkfileSignatureSchema }),
   },
 
   // Reports: built from the assignment's kept answers (free), printed to PDF with its evidence attached.

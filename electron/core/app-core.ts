@@ -186,6 +186,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     appVersion: options.appVersion,
     // The ledger's own total for the project: the same figure its cap is checked against.
     projectSpent: (projectId) => gateway.spend().byProject.find((entry) => entry.projectId === projectId)?.microUsd ?? 0,
+    signer: options.identity ?? null,
   });
   const events = new EventHub();
   const sessionId = randomUUID();

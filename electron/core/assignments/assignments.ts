@@ -9,7 +9,7 @@
 // its searches bought are kept like any other and found again by the request bodies each search
 // recorded, so the grid, the report and a reviewer read the very answers that were paid for.
 import type { DatabaseSync } from 'node:sqlite';
-import type { AssignmentDetails, CallBilling, Project as IpcProject, ValueChoice } from '../../../shared/ipc.ts';
+import type { AssignmentDetails, CallBilling, Project as IpcProject, ValueChoice, WorkfileSignature } from '../../../shared/ipc.ts';
 import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
 import { titleResearchOperations, type TitleResearchInput } from '../../../shared/report/title-research-section.ts';
@@ -27,7 +27,7 @@ import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type KeptAnswer, 
 import { checkWorkfile, ComparablesStore } from './comparables-store.ts';
 import { GraphDecisionsStore, type GraphDecisionChange } from './graph-decisions-store.ts';
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
-import { readWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent } from './workfile.ts';
+import { readSignedWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent, type WorkfileSigner } from './workfile.ts';
 
 /** The largest workfile `importAssignment` takes (shared/ipc.ts): a larger one could never be opened again. */
 const MAX_WORKFILE_LENGTH = 15 * 1024 * 1024;
@@ -44,6 +44,8 @@ export interface AssignmentServiceOptions {
   projectSpent: (projectId: string) => number;
   appVersion: string;
   now?: () => Date;
+  /** Signs exported workfiles and tells whose signature an imported one carries (this installation's identity). */
+  signer?: (WorkfileSigner & { fingerprint(): string }) | null;
 }
 
 /** A service call as it was asked and answered, for attaching to the active assignment. */
@@ -315,7 +317,7 @@ export class AssignmentService {
     // Written only when there are some, so a workfile without them reads as it did before they were kept.
     const graphDecisions = this.#graphDecisions.list(id);
     if (graphDecisions.length > 0) content.graphDecisions = graphDecisions;
-    const json = writeWorkfile(content);
+    const json = writeWorkfile(content, this.#o.signer ?? null);
     if (json.length > MAX_WORKFILE_LENGTH) {
       throw PlatFailure.from({
         code: 'response_too_large',
@@ -331,8 +333,8 @@ export class AssignmentService {
    * taken) holding every answer and choice, its answers put in the response cache under the service
    * that gave them. One commit: a refused file or a failed write leaves nothing behind.
    */
-  importWorkfile(json: string): IpcProject {
-    const content = readWorkfile(json);
+  importWorkfile(json: string): IpcProject & { workfileSignature: WorkfileSignature } {
+    const { content, signature } = readSignedWorkfile(json, this.#o.signer?.fingerprint() ?? null);
     if (content.comparables !== null) {
       // Its shape was checked with the file; what a save would refuse is refused here too.
       try {
@@ -380,7 +382,7 @@ export class AssignmentService {
       this.#cacheAnswers(checked);
       return project;
     });
-    return this.ipcProject(created.id);
+    return { ...this.ipcProject(created.id), workfileSignature: signature };
   }
 
   /** The latest answer per request goes in the cache, marked with what it cost (so it does not expire as a free answer would). */
