@@ -82,7 +82,7 @@ export function checkCmsDetached(der: Uint8Array, signedBytes: Uint8Array | read
   if (messageDigest === null || !Buffer.from(messageDigest).equals(digest.digest())) {
     return { ok: false, reason: 'the signed bytes were changed after signing (their digest differs from the signed one)', fingerprint };
   }
-  let valid = false;
+  let valid: boolean;
   try {
     valid = verify('sha256', signedAttributes, certificate.publicKey, signature);
   } catch {

@@ -155,7 +155,7 @@ function checkSignature(signature: unknown, canonical: string, ownFingerprint: s
   } catch {
     return refuse('This workfile’s signature is damaged: its certificate cannot be read.');
   }
-  let valid = false;
+  let valid: boolean;
   try {
     valid = verify('sha256', Buffer.from(canonical), certificate.publicKey, Buffer.from(parsed.data.signature, 'base64'));
   } catch {

@@ -3,7 +3,7 @@
 // made after export. The placeholder (signature dictionary, invisible widget, AcroForm) is written
 // into the same save as the evidence, with @cantoo/pdf-lib (the @signpdf placeholder package needs
 // upstream pdf-lib); @signpdf/signpdf then fills in the byte range and the CMS signature.
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFInvalidObject, PDFName, PDFNumber, PDFRef, PDFString } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFInvalidObject, PDFName, PDFNumber, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { SignPdf, Signer } from '@signpdf/signpdf';
 import { ANNOTATION_FLAGS, DEFAULT_BYTE_RANGE_PLACEHOLDER, SIG_FLAGS, SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
 import { checkCmsDetached } from '../cms-signature.ts';
