@@ -71,7 +71,7 @@ describe('verification in words', () => {
     const broken = { status: 'broken', fingerprint: null, detail: 'The signature does not cover the whole file.' } as const;
     expect(verificationHeadline(verification({ kind: 'altered', signature: broken, rows: [row('altered')] }))).toEqual({
       tone: 'error',
-      text: 'This PDF was changed after it was signed (1 value no longer agrees).',
+      text: 'This PDF was altered after it was signed (1 value no longer agrees).',
     });
   });
 

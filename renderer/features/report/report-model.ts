@@ -135,7 +135,7 @@ export function verificationHeadline(result: ReportVerification): { tone: 'ok' |
   const counts = verificationCounts(result);
   if (result.kind === 'altered') {
     const n = counts.altered;
-    if (result.signature?.status === 'broken') return { tone: 'error', text: `This PDF was changed after it was signed${n > 0 ? ` (${n} ${n === 1 ? 'value no longer agrees' : 'values no longer agree'})` : ''}.` };
+    if (result.signature?.status === 'broken') return { tone: 'error', text: `This PDF was altered after it was signed${n > 0 ? ` (${n} ${n === 1 ? 'value no longer agrees' : 'values no longer agree'})` : ''}.` };
     return { tone: 'error', text: `This PDF was altered after Plat wrote it${n > 0 ? ` (${n} ${n === 1 ? 'value' : 'values'})` : ''}.` };
   }
   const total = result.rows.length;
