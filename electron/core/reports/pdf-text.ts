@@ -3,24 +3,29 @@
 // evidence, so text drawn over a page after export is read like the rest.
 import { extractTextItems, getDocumentProxy } from 'unpdf';
 
+/** A line of a page: the pieces of text the page draws on it, in order (a cell's text is its own piece). */
+export type PageLine = string[];
+
 /** Each page's lines, in the order the page draws them (an overlay drawn later comes last). */
-export async function pageLines(bytes: Uint8Array): Promise<string[][]> {
+export async function pageLines(bytes: Uint8Array): Promise<PageLine[][]> {
   // PDF.js takes the buffer over: give it a copy so the caller's bytes stay readable.
   const document = await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: true });
   try {
     const { items } = await extractTextItems(document);
     return items.map((page) => {
-      const lines: string[] = [];
-      let line = '';
+      const lines: PageLine[] = [];
+      let line: PageLine = [];
+      const end = () => {
+        const pieces = line.map(normalizeText).filter((piece) => piece !== '');
+        if (pieces.length > 0) lines.push(pieces);
+        line = [];
+      };
       for (const item of page) {
-        line += item.str;
-        if (item.hasEOL) {
-          lines.push(normalizeText(line));
-          line = '';
-        } else if (item.str !== '' && !item.str.endsWith(' ')) line += ' ';
+        line.push(item.str);
+        if (item.hasEOL) end();
       }
-      if (line.trim() !== '') lines.push(normalizeText(line));
-      return lines.filter((text) => text !== '');
+      end();
+      return lines;
     });
   } finally {
     await document.loadingTask.destroy();

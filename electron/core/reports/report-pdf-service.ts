@@ -11,7 +11,7 @@ import { citationRows, citationsCsv } from '../../../shared/report/build-subject
 import { PlatFailure } from '../failure.ts';
 import { attachEvidence, MAX_VERIFY_BYTES, readEvidence, rowDigest } from './pdf-evidence.ts';
 import { checkPdfSignature, type PdfSigner, type SignatureCheck } from './pdf-signature.ts';
-import { pageLines } from './pdf-text.ts';
+import { pageLines, type PageLine } from './pdf-text.ts';
 import { NoPrinterError, type Printer } from './printer.ts';
 import { verifyEvidence } from './verify-report.ts';
 import { printedValuesOf, rowsFromJson } from './citation-rows.ts';
@@ -78,7 +78,7 @@ export class ReportPdfService {
         ? ({ kind: 'unreadable', reason: 'This file is not a PDF.' } as const)
         : await readEvidence(bytes);
     let signature: SignatureCheck = { status: 'none', fingerprint: null, detail: 'This PDF carries no digital signature.' };
-    let pages: string[][] | null = null;
+    let pages: PageLine[][] | null = null;
     if (bytes !== null && evidence.kind === 'evidence' && evidence.manifest !== null) {
       signature = checkPdfSignature(bytes, evidence.signatures, this.options.signer?.fingerprint() ?? null);
       pages = await pageLines(bytes).catch(() => null);

@@ -11,6 +11,7 @@ import { recompute, type Derivation } from '../../../shared/report/derivation.ts
 import { CITATIONS_CSV, CITATIONS_JSON, rowDigest, sha256Hex, type ReadEvidence } from './pdf-evidence.ts';
 import type { SignatureCheck } from './pdf-signature.ts';
 import { csvRecords } from './csv-records.ts';
+import type { PageLine } from './pdf-text.ts';
 
 /** One printed value as verification compares it. */
 export interface PrintedValue {
@@ -45,8 +46,8 @@ export interface VerifyInput {
   recheck: (assignmentId: string) => ReportVerification['recheck'];
   /** The PDF's signature as checked (pdf-signature.ts). */
   signature: SignatureCheck;
-  /** The text of each page, line by line; null when it could not be read. */
-  pages: string[][] | null;
+  /** The text of each page, line by line, each line in the pieces the page draws; null when it could not be read. */
+  pages: PageLine[][] | null;
 }
 
 type Row = ReportVerification['rows'][number];
@@ -130,7 +131,7 @@ export function verifyEvidence(input: VerifyInput): ReportVerification {
   if (failed.length > 0) {
     return {
       kind: 'altered',
-      message: `${exported} This PDF was changed after it was exported: ${failed.map((check) => check.detail.replace(/\.$/, '')).join('; ')}. Do not rely on it. ${comparison}`.trim(),
+      message: `${exported} This PDF was changed after it was exported: ${failed.map((check) => asClause(check.detail)).join('; ')}. Do not rely on it. ${comparison}`.trim(),
       ...base,
       recheck,
     };
@@ -189,12 +190,14 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 
 /**
  * The printed pages against the evidence: every value printed with its markers is on a page, and no
- * line that begins with a value's label goes on to give a value the evidence does not hold for it.
+ * line that begins with a value's label — as a piece of its own (a label cell) or followed by a
+ * colon — goes on to give a value the evidence does not hold for it. A sentence that merely begins
+ * with a label's words ("Location is the centroid…") is prose, not a labelled value.
  */
-function comparePages(pages: string[][] | null, rows: ReadRow[] | null, alteredRows: Set<number>): Check {
+function comparePages(pages: PageLine[][] | null, rows: ReadRow[] | null, alteredRows: Set<number>): Check {
   if (pages === null) return { check: 'pages', outcome: 'not-checked', detail: 'The text of the pages could not be read, so the printed values were not compared with the evidence.' };
   if (rows === null) return { check: 'pages', outcome: 'not-checked', detail: `${CITATIONS_JSON} cannot be read, so the printed pages were not compared with it.` };
-  const text = compact(pages.flat().join(' '));
+  const text = compact(pages.flat(2).join(' '));
   const missing: string[] = [];
   rows.forEach(({ view }, index) => {
     if (view === null || view.status === 'unavailable') return;
@@ -217,16 +220,20 @@ function comparePages(pages: string[][] | null, rows: ReadRow[] | null, alteredR
   const labels = [...byLabel.keys()].filter((label) => label.length > 0).sort((a, b) => b.length - a.length);
   const contradictions: string[] = [];
   pages.forEach((lines, pageIndex) => {
-    for (const line of lines) {
-      const compacted = compact(line);
-      const label = labels.find((candidate) => compacted.startsWith(candidate));
+    for (const pieces of lines) {
+      const compacted = compact(pieces.join(''));
+      // Where each piece ends in the compacted line: a label cell ends exactly at one.
+      const ends = new Set<number>();
+      let at = 0;
+      for (const piece of pieces) ends.add((at += compact(piece).length));
+      const label = labels.find((candidate) => compacted.startsWith(candidate) && (ends.has(candidate.length) || compacted[candidate.length] === ':'));
       if (label === undefined) continue;
       const rest = compacted.slice(label.length).replace(/^[:\-–—]+/, '');
       if (rest === '' || rest.startsWith('—')) continue;
       const values = byLabel.get(label)!;
       // A table's header row lists labels; a value's line begins with one of its values.
       if ([...values].some((value) => rest.startsWith(value)) || labels.some((other) => rest.startsWith(other))) continue;
-      contradictions.push(`page ${pageIndex + 1} reads “${line}”, which no value of the evidence says`);
+      contradictions.push(`page ${pageIndex + 1} reads “${pieces.join(' ')}”, which no value of the evidence says`);
     }
   });
   if (missing.length === 0 && contradictions.length === 0) {
@@ -302,6 +309,12 @@ function compareSummary(rows: Row[], held: boolean): string {
   if (changed === 0 && notHeld === 0) return `All ${count(compared.length, 'value')} agree with the data Plat holds now.`;
   const parts = [changed > 0 ? `${changed} of ${count(compared.length, 'value')} differ from the data Plat holds now` : null, notHeld > 0 ? `${count(notHeld, 'value')} ${notHeld === 1 ? 'is' : 'are'} no longer held` : null];
   return `${parts.filter(Boolean).join('; ')} (listed below).`;
+}
+
+/** A sentence as a clause of a longer one: no full stop, and a capital that starts a word of prose lowered. */
+function asClause(sentence: string): string {
+  const clause = sentence.replace(/\.$/, '');
+  return /^[A-Z][a-z]/.test(clause) ? `${clause[0]!.toLowerCase()}${clause.slice(1)}` : clause;
 }
 
 function count(n: number, noun: string): string {
