@@ -5,7 +5,7 @@
 // a signature (anyone can recompute it): the PDF's digital signature (pdf-signature.ts), made last,
 // is what proves whose it is and that no byte changed.
 import { createHash } from 'node:crypto';
-import { AFRelationship, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, EncryptedPDFError } from '@cantoo/pdf-lib';
+import { AFRelationship, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, EncryptedPDFError } from '@cantoo/pdf-lib';
 import { z } from 'zod';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { addSignaturePlaceholder, findSignatures, signPdf, type FoundSignature, type PdfSigner } from './pdf-signature.ts';
@@ -128,6 +128,8 @@ export type ReadEvidence =
       attachments: Map<string, Uint8Array>;
       /** The digital signatures the PDF carries, as it states them (pdf-signature.ts checks them). */
       signatures: FoundSignature[];
+      /** Annotations of kinds Plat's PDFs never carry (Plat writes links and its signature's widget), by page. */
+      foreignAnnotations: { page: number; subtype: string }[];
     };
 
 /**
@@ -155,29 +157,31 @@ export async function readEvidence(bytes: Uint8Array): Promise<ReadEvidence> {
   const attachments = new Map<string, Uint8Array>();
   let rawManifest: string | null;
   let signatures: FoundSignature[];
+  let foreignAnnotations: { page: number; subtype: string }[];
   try {
     for (const attachment of pdf.getAttachments()) {
       if (attachment.name === CITATIONS_JSON || attachment.name === CITATIONS_CSV) attachments.set(attachment.name, attachment.data);
     }
     rawManifest = manifestText(pdf);
     signatures = findSignatures(pdf);
+    foreignAnnotations = foreignAnnotationsOf(pdf);
   } catch {
     return { kind: 'unreadable', reason: 'This PDF’s attachments are damaged; Plat cannot read them.' };
   }
   if (rawManifest === null && attachments.size === 0) {
     return { kind: 'not-plat', reason: 'This PDF was not exported by Plat: it carries no Plat citations.' };
   }
-  if (rawManifest === null) return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures };
+  if (rawManifest === null) return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures, foreignAnnotations };
   let parsedJson: unknown;
   try {
     parsedJson = JSON.parse(rawManifest);
   } catch {
-    return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures };
+    return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures, foreignAnnotations };
   }
   const version = z.object({ format: z.literal(MANIFEST_FORMAT), version: z.number() }).safeParse(parsedJson);
-  if (version.success && version.data.version > MANIFEST_VERSION) return { kind: 'evidence', manifest: null, newerVersion: version.data.version, attachments, signatures };
+  if (version.success && version.data.version > MANIFEST_VERSION) return { kind: 'evidence', manifest: null, newerVersion: version.data.version, attachments, signatures, foreignAnnotations };
   const manifest = EvidenceManifestSchema.safeParse(parsedJson);
-  return { kind: 'evidence', manifest: manifest.success ? manifest.data : null, newerVersion: null, attachments, signatures };
+  return { kind: 'evidence', manifest: manifest.success ? manifest.data : null, newerVersion: null, attachments, signatures, foreignAnnotations };
 }
 
 function looksLikePdf(bytes: Uint8Array): boolean {
@@ -201,6 +205,24 @@ export function structuralProblem(bytes: Uint8Array): string | null {
   const there = Buffer.from(bytes.subarray(at, at + 64)).toString('latin1');
   if (!/^\s*(xref\b|\d+\s+\d+\s+obj\b)/.test(there)) return 'there is no cross-reference table where it says';
   return null;
+}
+
+/** Chromium writes links (the markers, the outline's targets); Plat adds its signature's widget. */
+const PLAT_ANNOTATIONS = new Set(['Link', 'Widget']);
+
+function foreignAnnotationsOf(pdf: PDFDocument): { page: number; subtype: string }[] {
+  const found: { page: number; subtype: string }[] = [];
+  pdf.getPages().forEach((page, index) => {
+    const annotations = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+    if (!annotations) return;
+    for (let at = 0; at < annotations.size(); at++) {
+      const annotation = pdf.context.lookup(annotations.get(at));
+      const subtype = annotation instanceof PDFDict ? annotation.lookup(PDFName.of('Subtype')) : null;
+      const name = subtype instanceof PDFName ? subtype.decodeText() : 'unknown';
+      if (!PLAT_ANNOTATIONS.has(name)) found.push({ page: index + 1, subtype: name });
+    }
+  });
+  return found;
 }
 
 function infoDict(pdf: PDFDocument): PDFDict {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import forge from 'node-forge';
-import { PDFDict, PDFDocument, PDFHexString, PDFName, rgb, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, rgb, StandardFonts } from '@cantoo/pdf-lib';
 import { ReportVerificationSchema } from '../../../shared/ipc.ts';
 import type { ReportDocument } from '../../../shared/report/document.ts';
 import { buildSubjectReport, citationRows, citationsCsv, type CitationRow } from '../../../shared/report/build-subject-report.ts';
@@ -180,6 +180,18 @@ describe('Verify fails a forged PDF', () => {
       expect(checkOf(verification, 'attachments')?.outcome).toBe('passed');
       expect(verification.signature?.status).toBe(signer ? 'broken' : 'none');
     }
+  });
+
+  it('fails a page with a text box annotation laid over it (a reader’s overlay, not page text)', async () => {
+    const pdf = await PDFDocument.load(await exported(null));
+    const page = pdf.getPage(0);
+    const note = pdf.context.register(
+      pdf.context.obj({ Type: 'Annot', Subtype: 'FreeText', Rect: [72, 600, 400, 620], Contents: PDFString.of('Owner of record: MALLORY'), DA: PDFString.of('/Helv 12 Tf 0 g') }),
+    );
+    page.node.set(PDFName.of('Annots'), pdf.context.obj([note]));
+    const verification = await service().verify(base64Of(await pdf.save()));
+    expect(verification.kind).toBe('altered');
+    expect(checkOf(verification, 'pages')?.detail).toContain('page 1 carries a FreeText annotation, which Plat never writes');
   });
 
   it('fails a resealed citations.csv (edited, the manifest recomputed)', async () => {

@@ -108,7 +108,7 @@ export function verifyEvidence(input: VerifyInput): ReportVerification {
   );
 
   checks.push(compareCsv(evidence.attachments.get(CITATIONS_CSV) ?? null, rows, alteredRows));
-  checks.push(comparePages(input.pages, rows, alteredRows));
+  checks.push(comparePages(input.pages, rows, alteredRows, evidence.foreignAnnotations));
   checks.push(compareDerived(rows, alteredRows));
 
   // Then each value against what Plat holds now.
@@ -190,11 +190,12 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 
 /**
  * The printed pages against the evidence: every value printed with its markers is on a page, and no
- * line that begins with a value's label — as a piece of its own (a label cell) or followed by a
- * colon — goes on to give a value the evidence does not hold for it. A sentence that merely begins
- * with a label's words ("Location is the centroid…") is prose, not a labelled value.
+ * line that begins with a value's label followed by a colon, or a label cell followed by a cited
+ * value, gives a value the evidence does not hold for it. A sentence that merely begins with a
+ * label's words ("Location is the centroid…") is prose; a label cell followed by uncited text is
+ * another table's row (a rate, a coefficient, a header).
  */
-function comparePages(pages: PageLine[][] | null, rows: ReadRow[] | null, alteredRows: Set<number>): Check {
+function comparePages(pages: PageLine[][] | null, rows: ReadRow[] | null, alteredRows: Set<number>, foreignAnnotations: readonly { page: number; subtype: string }[]): Check {
   if (pages === null) return { check: 'pages', outcome: 'not-checked', detail: 'The text of the pages could not be read, so the printed values were not compared with the evidence.' };
   if (rows === null) return { check: 'pages', outcome: 'not-checked', detail: `${CITATIONS_JSON} cannot be read, so the printed pages were not compared with it.` };
   const text = compact(pages.flat(2).join(' '));
@@ -228,14 +229,19 @@ function comparePages(pages: PageLine[][] | null, rows: ReadRow[] | null, altere
       for (const piece of pieces) ends.add((at += compact(piece).length));
       const label = labels.find((candidate) => compacted.startsWith(candidate) && (ends.has(candidate.length) || compacted[candidate.length] === ':'));
       if (label === undefined) continue;
+      const colon = compacted[label.length] === ':';
       const rest = compacted.slice(label.length).replace(/^[:\-–—]+/, '');
       if (rest === '' || rest.startsWith('—')) continue;
+      // A label cell followed by uncited text is another table's row (a rate, a coefficient, a header); a cited value has markers.
+      if (!colon && !/\[\d+\]/.test(rest)) continue;
       const values = byLabel.get(label)!;
       // A table's header row lists labels; a value's line begins with one of its values.
       if ([...values].some((value) => rest.startsWith(value)) || labels.some((other) => rest.startsWith(other))) continue;
       contradictions.push(`page ${pageIndex + 1} reads “${pieces.join(' ')}”, which no value of the evidence says`);
     }
   });
+  // A note, a stamp or a text box over a page is drawn by the reader, not in the page's text.
+  for (const { page, subtype } of foreignAnnotations) contradictions.push(`page ${page} carries a ${subtype} annotation, which Plat never writes (drawn over the page after export)`);
   if (missing.length === 0 && contradictions.length === 0) {
     return { check: 'pages', outcome: 'passed', detail: `Every printed value with its markers is on the pages (${count(pages.length, 'page')}), and no line contradicts the evidence.` };
   }
