@@ -200,12 +200,17 @@ function comparePages(pages: PageLine[][] | null, rows: ReadRow[] | null, altere
   if (rows === null) return { check: 'pages', outcome: 'not-checked', detail: `${CITATIONS_JSON} cannot be read, so the printed pages were not compared with it.` };
   const text = compact(pages.flat(2).join(' '));
   const missing: string[] = [];
-  rows.forEach(({ view }, index) => {
-    if (view === null || view.status === 'unavailable') return;
+  // Each cited value as printed: the value, perhaps a status flag ("Derived", "Synthetic"), its markers.
+  const printedForms = rows.map(({ view }) => {
+    if (view === null || view.status === 'unavailable') return null;
     const markers = view.markers.length === 0 ? 'nocitation' : view.markers.map((number) => `[${number}]`).join('');
-    // A status flag ("Derived", "Synthetic") may stand between the value and its markers.
-    const printed = new RegExp(`${escapeRegExp(compact(view.printed))}[a-z\\-]{0,24}${escapeRegExp(markers)}`);
-    if (!printed.test(text)) {
+    return `${escapeRegExp(compact(view.printed))}[a-z\\-]{0,24}${escapeRegExp(markers)}`;
+  });
+  const anyCitedValue = new RegExp(`^(?:${printedForms.filter((form) => form !== null).join('|') || '(?!)'})`);
+  rows.forEach(({ view }, index) => {
+    const form = printedForms[index];
+    if (view === null || !form) return;
+    if (!new RegExp(form).test(text)) {
       alteredRows.add(index);
       missing.push(`${view.label} “${view.printed}”`);
     }
@@ -235,8 +240,10 @@ function comparePages(pages: PageLine[][] | null, rows: ReadRow[] | null, altere
       // A label cell followed by uncited text is another table's row (a rate, a coefficient, a header); a cited value has markers.
       if (!colon && !/\[\d+\]/.test(rest)) continue;
       const values = byLabel.get(label)!;
-      // A table's header row lists labels; a value's line begins with one of its values.
-      if ([...values].some((value) => rest.startsWith(value)) || labels.some((other) => rest.startsWith(other))) continue;
+      // A value's line begins with one of its values; a section may print another row's value under
+      // the same words (a portfolio's "Total assessed value"), with that row's markers; a table's
+      // header row lists labels.
+      if ([...values].some((value) => rest.startsWith(value)) || anyCitedValue.test(rest) || labels.some((other) => rest.startsWith(other))) continue;
       contradictions.push(`page ${pageIndex + 1} reads “${pieces.join(' ')}”, which no value of the evidence says`);
     }
   });
