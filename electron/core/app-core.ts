@@ -454,7 +454,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   };
 
   const identity = options.identity ?? null;
-  const reportSources = { assignments, gateway, connectionId: () => active?.connectionId ?? null, certificateFingerprint: () => identity?.fingerprint() ?? null };
+  const certificateFingerprint = (): string | null => {
+    try {
+      return identity?.fingerprint() ?? null;
+    } catch {
+      // An identity that cannot be made or saved must not take the report view down; exporting says why.
+      return null;
+    }
+  };
+  const reportSources = { assignments, gateway, connectionId: () => active?.connectionId ?? null, certificateFingerprint };
   const documentFor = subjectReportBuilder(reportSources);
   const reportPdf = new ReportPdfService({
     printer: options.printer ?? (() => null),
