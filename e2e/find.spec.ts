@@ -111,7 +111,7 @@ test.describe('find a property in one box', () => {
     await expect(page.locator('.find [data-testid="cost-tag"]')).toHaveText('$0.005');
     await box.press('Enter');
     await expect(page.getByTestId('find-results')).toContainText('Nothing matches the address “1 NOWHERE ST NW”', { timeout: 30_000 });
-    await expect(page.getByTestId('find-results')).toContainText('nothing was charged');
+    await expect(page.getByTestId('find-results')).toContainText('Nothing was charged for the lookup');
     await expect(session(page)).toHaveText(spentBefore ?? '');
     expect(await ledgerCharges(page)).toEqual(chargedBefore);
 

@@ -114,7 +114,7 @@ test.describe('title research', () => {
     await expect(runsheet.locator('tbody tr')).toHaveCount(2);
     // A search that finds nothing is free, and says so.
     await runsheet.getByRole('button', { name: 'Search permit records' }).click();
-    await expect(runsheet).toContainText('none carry this SSL (the search found nothing; not charged)');
+    await expect(runsheet).toContainText('none carry this SSL. Nothing was charged for the search.');
     await expect(session(page)).toHaveText('$0.02');
     const rows = runsheet.locator('tbody tr');
     await expect(rows.nth(0)).toContainText('2013-12-17');

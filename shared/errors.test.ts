@@ -21,7 +21,7 @@ describe('error catalogue', () => {
 
   it('marks only transient failures retryable', () => {
     const retryable = platErrorCodes.filter((code) => errorCatalogue[code].retryable).sort();
-    expect(retryable).toEqual(['cancelled', 'charged_answer_lost', 'disk_full', 'network_error', 'rate_limited', 'service_unavailable', 'timeout']);
+    expect(retryable).toEqual(['cancelled', 'charged_answer_lost', 'charged_answer_unreadable', 'disk_full', 'network_error', 'rate_limited', 'service_unavailable', 'timeout']);
   });
 
   it('gives every entry a message and a next step, with its own code', () => {

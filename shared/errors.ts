@@ -8,6 +8,11 @@ export const PlatErrorSchema = z.object({
   code: z.string().min(1),
   message: z.string(),
   retryable: z.boolean(),
+  /**
+   * What the service charged for the failed call, as the ledger booked it from its charge header;
+   * absent when no answer came (or nothing was sent), so no sentence about its cost is made up.
+   */
+  chargedMicroUsd: z.number().int().nonnegative().optional(),
 });
 export type PlatError = z.infer<typeof PlatErrorSchema>;
 
@@ -65,6 +70,10 @@ export const errorCatalogue = {
   // A call the service charged for but whose answer never arrived. Trying again sends the same
   // Idempotency-Key, so the service replays the answer free; the charge is already booked on the call.
   charged_answer_lost: entry('charged_answer_lost', undefined, 'Charged, answer not received', 'The service charged for this call, but its answer did not arrive', 'try again: the same request is replayed free', true),
+  // A call the service answered with a success status and charged for, whose answer Plat could not
+  // read (off the contract). Never a success; trying again sends the same Idempotency-Key, so the
+  // service replays its stored answer free.
+  charged_answer_unreadable: entry('charged_answer_unreadable', undefined, 'Charged, answer unreadable', 'The service charged for this call, but its answer could not be read', 'try again: the same request is replayed free', true),
   // Plat's data folder refused a write (no space left). A charge already made is kept in memory and
   // written as soon as space allows (at the latest on the next start).
   disk_full: entry('disk_full', undefined, 'Disk full', 'The disk holding Plat\'s data folder is full', 'free some space; charges already made are kept and will be saved', true),

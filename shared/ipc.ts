@@ -8,6 +8,7 @@ import { ReportDocumentSchema } from './report/document.ts';
 import { ComparablesWorkfileSchema } from './comparables/model.ts';
 import { GraphDecisionsSchema, graphDecisionKinds, NOTE_MAX } from './graph/decisions.ts';
 import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
+import { ChargeCheckSchema } from './spend-marks.ts';
 import { isIsoDate, operationSchemas, serviceOperationNames, serviceOperations, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
 
 export const ServiceConnectionSchema = z.object({
@@ -145,6 +146,14 @@ export const SpendSnapshotSchema = z.object({
   sessionMicroUsd: MicroUsd,
   todayMicroUsd: MicroUsd,
   allTimeMicroUsd: MicroUsd,
+  /** Credit rows (the balance rose: a top-up or refund) over the same periods: their own line, not spending. */
+  sessionCreditMicroUsd: MicroUsd,
+  todayCreditMicroUsd: MicroUsd,
+  allTimeCreditMicroUsd: MicroUsd,
+  /** Charges − credits: what the service's balance fell by over the period (negative when it rose). */
+  sessionNetMicroUsd: z.number().int(),
+  todayNetMicroUsd: z.number().int(),
+  allTimeNetMicroUsd: z.number().int(),
   byProject: z.array(z.object({ projectId: z.string().nullable(), microUsd: MicroUsd })),
   lastKnownBalanceMicroUsd: z.number().int().nullable(),
   lastChargeMicroUsd: MicroUsd.nullable(),
@@ -180,8 +189,17 @@ export const LedgerRowSchema = z.object({
   httpStatus: z.number().int().nullable(),
   status: z.string(),
   expectedCostMicroUsd: z.number().int().nullable(),
+  /** What Plat booked (what the balance bore out). */
   chargedMicroUsd: z.number().int(),
   unreportedChargeMicroUsd: z.number().int(),
+  /** The charge header's amount as the service sent it; null when absent or not an amount. */
+  reportedChargeMicroUsd: z.number().int().nullable(),
+  /** Why the booked charge is not the header as sent (shared/spend-marks.ts); null when it is. */
+  chargeCheck: ChargeCheckSchema.nullable(),
+  /** The charge header as sent, when it was not an amount. */
+  chargeHeader: z.string().nullable(),
+  /** Measured against a balance yet (a marked row's booking waits for one until then). */
+  reconciled: z.boolean(),
   balanceAfterMicroUsd: z.number().int().nullable(),
   replayed: z.boolean(),
   cacheHit: z.boolean(),
@@ -274,8 +292,8 @@ export const ReportVerificationSchema = z.object({
       citation: z.string(),
     }),
   ),
-  /** Re-checking against the service: what it would buy and cost (free when nothing needs buying). */
-  recheck: z.object({ expectedCostMicroUsd: MicroUsd, calls: z.number().int().min(0) }).nullable(),
+  /** Re-checking against the service: what it would buy and cost (free when nothing needs buying; null when a price is not known on the connection). */
+  recheck: z.object({ expectedCostMicroUsd: MicroUsd.nullable(), calls: z.number().int().min(0) }).nullable(),
   /** The PDF's digital signature: whose it is (by the certificate's SHA-256 fingerprint) and whether every byte is as signed; null when the PDF was not read that far. */
   signature: z
     .object({
@@ -295,15 +313,34 @@ export const ReportVerificationSchema = z.object({
 });
 export type ReportVerification = z.infer<typeof ReportVerificationSchema>;
 
+/** The most the bound for a call whose price is not known may be set to: $1,000. */
+export const MAX_UNKNOWN_PRICE_BOUND_MICRO_USD = 1_000_000_000;
+
+/**
+ * "Largest charge to allow for a call whose price is not known": a positive amount, since a bound of
+ * zero would let such a call past any cap.
+ */
+export const UnknownPriceBoundSchema = z
+  .number()
+  .int({ error: 'must be a whole number of micro-USD' })
+  .min(1, { error: 'must be more than $0' })
+  .max(MAX_UNKNOWN_PRICE_BOUND_MICRO_USD, { error: 'must be at most $1,000.00' });
+
 /** The spending caps and the confirmation threshold (the core's budgets use this type too). */
 export const BudgetSettingsSchema = z.object({
   /** Most this app session may spend; null means no cap. */
   sessionCapMicroUsd: MicroUsd.nullable(),
   /**
    * Calls expected to cost at least this much need the user's confirmation. 0 confirms every
-   * charged call; null never asks. Free calls never need confirmation.
+   * charged call; null never asks. Free calls never need confirmation; a call whose price is not
+   * known always does.
    */
   confirmationThresholdMicroUsd: MicroUsd.nullable(),
+  /**
+   * What a call whose price is not known (no charge for it seen yet on this connection) is taken to
+   * cost at most, against the caps: it is refused when less than this remains of a cap.
+   */
+  unknownPriceBoundMicroUsd: UnknownPriceBoundSchema,
 });
 export type BudgetSettings = z.infer<typeof BudgetSettingsSchema>;
 
@@ -330,14 +367,26 @@ export const KeyStatusSchema = z.object({
 });
 export type KeyStatus = z.infer<typeof KeyStatusSchema>;
 
+/**
+ * Where a price comes from, per connection: `spec` (the spec states it: v4 summary, catalog,
+ * connected), `price_table` (Plat's own table, for the embedded sample service Plat runs),
+ * `last_observed` (the charge of the last call of it on this connection), `unknown` (none of these:
+ * no charge for it seen yet), `cached` (answered from Plat's cache, free).
+ */
+export const PriceBasisSchema = z.enum(['spec', 'price_table', 'last_observed', 'unknown', 'cached']);
+export type PriceBasis = z.infer<typeof PriceBasisSchema>;
+
 export const CostPreviewSchema = z.object({
   operation: ServiceCallOperationSchema,
-  expectedCostMicroUsd: MicroUsd,
-  basis: z.enum(['price_table', 'last_observed', 'free', 'cached']),
+  /** null when the price is not known (basis `unknown`). */
+  expectedCostMicroUsd: MicroUsd.nullable(),
+  basis: PriceBasisSchema,
+  /** The largest charge seen for this operation on this connection; null when none was seen. */
+  largestSeenMicroUsd: MicroUsd.nullable(),
   note: z.string(),
   cached: z.boolean(),
   needsConfirmation: z.boolean(),
-  /** Set when the call would cross a cap and will not be sent. */
+  /** Set when the call might cross a cap and will not be sent. */
   blockedBy: z
     .object({ cap: z.enum(['session', 'project']), capMicroUsd: MicroUsd, spentMicroUsd: MicroUsd, message: z.string() })
     .nullable(),
@@ -520,7 +569,8 @@ export const ipcOperations = {
     response: z.object({ activeProjectId: z.string().nullable() }),
   },
   getBudgets: { request: NoRequest, response: BudgetSettingsSchema },
-  setBudgets: { request: BudgetSettingsSchema.strict(), response: BudgetSettingsSchema },
+  // The bound may be left out: the caps and threshold are then saved and the bound kept.
+  setBudgets: { request: BudgetSettingsSchema.partial({ unknownPriceBoundMicroUsd: true }).strict(), response: BudgetSettingsSchema },
 
   // Cache.
   getCacheStatus: { request: NoRequest, response: CacheStatusSchema },

@@ -2,6 +2,7 @@
 // balances that way, and integers add up exactly where binary floats drift. Dollars appear only at
 // the edges: parsed from what a person types, formatted for what a person reads.
 import { z } from 'zod';
+import { groupThousands, MINUS, roundedDigits } from './format/number.ts';
 
 /** Integer micro-USD: $0.10 is 100000. */
 export type MicroUsd = number;
@@ -102,14 +103,14 @@ export interface FormatUsdOptions {
   precision?: number;
 }
 
-const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-
 /**
- * Formats a whole-dollar amount as publishers print it (assessed values, sale prices: dollars, not
- * micro-USD): "$1,302,760". A fraction, which no publisher in the sample writes, is rounded.
+ * Formats an amount of whole dollars Plat computed or a person entered (adjustments, adjusted prices,
+ * totals; dollars, not micro-USD): "$1,302,760", "−$1,667", a fraction rounded half away from zero.
+ * A publisher's amount keeps the cents it was published with: shared/format/dollars.ts.
  */
 export function formatDollars(dollars: number): string {
-  return wholeDollars.format(dollars);
+  const { whole, zero } = roundedDigits(dollars, 0);
+  return `${dollars < 0 && !zero ? MINUS : ''}$${groupThousands(whole)}`;
 }
 
 /** Formats micro-USD for a person: "$0.10", "$0.0042", "$1,250.00", "-$0.10". */

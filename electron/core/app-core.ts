@@ -23,6 +23,7 @@ import { BudgetPolicy } from './budgets.ts';
 import { CostEstimator } from './cost-estimator.ts';
 import type { KeyVault } from './key-vault.ts';
 import type { InstallationIdentity } from './installation-identity.ts';
+import { KeysInUse } from './secret-scrub.ts';
 import { ServiceClient, ServiceCallError } from './service-client/index.ts';
 import { ServiceGateway, type ActiveService, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
 import { PlatFailure } from './failure.ts';
@@ -141,6 +142,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   // The folder is taken before either database is looked at, and both are checked before they are
   // opened: a second Plat, a damaged file or a read-only one stops here, with a message naming it.
   const lock = lockDataFolder(options.dataDir, { runtime: options.runtime });
+  // The keys of this session (the vault's and the embedded service's, now and before a key change):
+  // scrubbed from every answer as it arrives and from every ledger row.
+  const keysInUse = new KeysInUse(() => [options.keyVault.getKey(), localService?.keys.active]);
   let db: DatabaseSync | null = null;
   const opened = (() => {
     try {
@@ -157,7 +161,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
           folder,
           db: ledgerDb,
           // The keys in use are scrubbed from every ledger row (a request can quote one).
-          ledger: new SpendLedger(ledgerDb, { secrets: () => [options.keyVault.getKey(), localService?.keys.active] }),
+          ledger: new SpendLedger(ledgerDb, { secrets: () => keysInUse.list() }),
           cache: new ResponseCache(ledgerDb),
           settings: new SettingsStore(ledgerDb),
           projects,
@@ -221,6 +225,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     new ServiceClient({
       baseUrl,
       getApiKey,
+      secrets: () => keysInUse.list(),
       onThrottle: (event) =>
         events.emit('callProgress', {
           actionId: 'throttle',

@@ -36,7 +36,7 @@ describe('BudgetPolicy', () => {
   afterEach(() => db.close());
 
   it('defaults to no session cap and confirmation from $0.10', () => {
-    expect(budgets.settings()).toEqual({ sessionCapMicroUsd: null, confirmationThresholdMicroUsd: 100_000 });
+    expect(budgets.settings()).toEqual({ sessionCapMicroUsd: null, confirmationThresholdMicroUsd: 100_000, unknownPriceBoundMicroUsd: 1_000_000 });
     expect(DEFAULT_BUDGET_SETTINGS.confirmationThresholdMicroUsd).toBe(100_000);
   });
 
@@ -44,7 +44,19 @@ describe('BudgetPolicy', () => {
     budgets.update({ sessionCapMicroUsd: 5_000_000 });
     budgets.update({ confirmationThresholdMicroUsd: null });
     const reopened = new BudgetPolicy(db, projects);
-    expect(reopened.settings()).toEqual({ sessionCapMicroUsd: 5_000_000, confirmationThresholdMicroUsd: null });
+    expect(reopened.settings()).toEqual({ sessionCapMicroUsd: 5_000_000, confirmationThresholdMicroUsd: null, unknownPriceBoundMicroUsd: 1_000_000 });
+  });
+
+  it('persists the bound for a call whose price is not known, and refuses one that is not a positive amount', () => {
+    expect(budgets.update({ unknownPriceBoundMicroUsd: 250_000 })).toMatchObject({ unknownPriceBoundMicroUsd: 250_000 });
+    expect(new BudgetPolicy(db, projects).settings().unknownPriceBoundMicroUsd).toBe(250_000);
+    // Zero would let a call of unknown price past any cap; the others are not amounts.
+    for (const bad of [0, -1, 0.5, Number.NaN, 2_000_000_000]) {
+      expect(() => budgets.update({ sessionCapMicroUsd: 1, unknownPriceBoundMicroUsd: bad })).toThrow(/price is not known/);
+    }
+    expect(budgets.settings()).toEqual({ ...DEFAULT_BUDGET_SETTINGS, unknownPriceBoundMicroUsd: 250_000 });
+    // Leaving it out keeps it.
+    expect(budgets.update({ sessionCapMicroUsd: 3_000_000 }).unknownPriceBoundMicroUsd).toBe(250_000);
   });
 
   it('refuses invalid settings without changing anything', () => {
@@ -170,6 +182,69 @@ describe('BudgetPolicy', () => {
       operation: 'v4.summary' as const,
     };
     expect(budgets.checkSpend(withoutOperation)).toMatchObject({ message: 'This call costs $0.10. Confirm to buy it.' });
+  });
+
+  describe('a call whose price is not known', () => {
+    const unknown = (overrides: Partial<SpendCheckInput> = {}) =>
+      check({ expectedCostMicroUsd: null, operation: 'v2.traverseRelationships', confirmed: false, ...overrides });
+
+    it('is refused before sending when less than the bound remains of the session cap, offering to raise it', () => {
+      budgets.update({ sessionCapMicroUsd: 20_000 });
+      expect(unknown()).toEqual({
+        allowed: false,
+        code: 'budget_exceeded',
+        cap: 'session',
+        capMicroUsd: 20_000,
+        spentMicroUsd: 0,
+        message:
+          'The price of this relationship lookup is not known, and this session has $0.02 left of its $0.02 cap: ' +
+          'less than $1.00, the most Plat allows for a call whose price is not known. Raise the cap in Settings to continue.',
+      });
+      // Confirming never lifts a cap.
+      expect(unknown({ confirmed: true })).toMatchObject({ allowed: false, code: 'budget_exceeded' });
+    });
+
+    it('is counted at the largest charge seen for it, once one was seen', () => {
+      budgets.update({ sessionCapMicroUsd: 20_000 });
+      expect(unknown({ largestSeenMicroUsd: 5_000, sessionSpentMicroUsd: 15_000 })).toMatchObject({ allowed: false, code: 'confirmation_required' });
+      expect(unknown({ largestSeenMicroUsd: 5_000, sessionSpentMicroUsd: 15_001 })).toMatchObject({
+        allowed: false,
+        code: 'budget_exceeded',
+        message: expect.stringContaining('less than $0.005, the largest charge seen for it on this service'),
+      });
+    });
+
+    it("is held to the project's cap too, and uses the bound the person set", () => {
+      budgets.update({ unknownPriceBoundMicroUsd: 50_000 });
+      const project = projects.create({ name: 'Kuipers', spendingCapMicroUsd: 100_000 });
+      expect(unknown({ projectId: project.id, projectSpentMicroUsd: 50_000, confirmed: true })).toEqual({ allowed: true });
+      expect(unknown({ projectId: project.id, projectSpentMicroUsd: 50_001, confirmed: true })).toMatchObject({ allowed: false, cap: 'project' });
+    });
+
+    it('asks first even under the confirmation threshold, or with none, saying what was seen', () => {
+      budgets.update({ confirmationThresholdMicroUsd: null });
+      expect(unknown()).toEqual({
+        allowed: false,
+        code: 'confirmation_required',
+        expectedCostMicroUsd: null,
+        message: "This relationship lookup's price is not known; no charge for it seen yet. Confirm to buy it.",
+      });
+      expect(unknown({ largestSeenMicroUsd: 5_000 })).toMatchObject({
+        message: "This relationship lookup's price is not known; the largest charge seen for this operation was $0.005. Confirm to buy it.",
+      });
+      expect(unknown({ confirmed: true })).toEqual({ allowed: true });
+    });
+  });
+
+  it('counts a known price at the largest charge seen for it when that is more', () => {
+    budgets.update({ sessionCapMicroUsd: 20_000 });
+    expect(check({ expectedCostMicroUsd: 20_000, largestSeenMicroUsd: 25_000, operation: 'v4.search' })).toMatchObject({
+      allowed: false,
+      message: 'This search page may cost $0.025 (the largest charge seen for it), which would take this session to $0.025, over its $0.02 cap. Raise the cap in Settings to continue.',
+    });
+    expect(budgets.spendBound(20_000, 25_000)).toBe(25_000);
+    expect(budgets.spendBound(0, 25_000)).toBe(0);
+    expect(budgets.spendBound(null, null)).toBe(1_000_000);
   });
 
   it('refuses malformed amounts rather than guessing', () => {

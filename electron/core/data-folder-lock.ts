@@ -13,10 +13,11 @@
 // says who holds the lock: pid, runtime, start time and, for the browser host, the page address, so
 // a second start can say where Plat is already running and open it.
 import { DatabaseSync } from 'node:sqlite';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { sqliteResultCode } from './app-db.ts';
+import { readJsonFile } from './json-file.ts';
 
 export const LOCK_FILE = 'plat.lock';
 export const INSTANCE_FILE = 'plat-instance.json';
@@ -62,8 +63,10 @@ export function alreadyRunningMessage(dataDir: string, holder: DataFolderHolder 
 /** The holder's record, or null when there is none (or it cannot be read). */
 export function readDataFolderHolder(dataDir: string): DataFolderHolder | null {
   try {
-    const parsed = HolderSchema.safeParse(JSON.parse(readFileSync(path.join(dataDir, INSTANCE_FILE), 'utf8')));
-    return parsed.success ? parsed.data : null;
+    // A few hundred bytes when Plat wrote it; anything past these limits is not a holder's record.
+    const read = readJsonFile(path.join(dataDir, INSTANCE_FILE), { maxBytes: 64 * 1024, maxDepth: 4 });
+    const parsed = read.ok ? HolderSchema.safeParse(read.value) : null;
+    return parsed?.success ? parsed.data : null;
   } catch {
     return null;
   }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
 import type { GatewayCall } from './service-gateway.ts';
 import { buildTestGateway } from './gateway-test-kit.ts';
+import { EMBEDDED_CONNECTION_ID } from './cost-estimator.ts';
 import { PlatFailure } from './failure.ts';
 
 const SUMMARY = 100_000;
@@ -137,7 +138,7 @@ async function runScenario(sessionCap: number | null, projectCap: number | null,
   const service = new ScriptedService();
   const { projects, gateway, close } = buildTestGateway({
     client: service.client(),
-    connectionId: 'scripted',
+    connectionId: EMBEDDED_CONNECTION_ID,
     sessionId: 'property',
     budget: { sessionCapMicroUsd: sessionCap },
   });

@@ -69,11 +69,20 @@ export function answerOf(outcome: ServiceCallOutcome<unknown, { meta: unknown }>
     httpStatus: outcome.http.status,
     requestId: outcome.http.requestId,
     chargedMicroUsd: outcome.http.chargedMicroUsd,
+    chargeHeader: outcome.http.chargedHeader ?? null,
     balanceAfterMicroUsd: outcome.http.balanceMicroUsd,
     replayed: outcome.http.replayed,
     errorCode: null,
     attempts: outcome.attempts,
   };
+}
+
+/**
+ * A 2xx the client could not read (body not JSON, off the contract, another request's answer): the
+ * service did the call and may have charged for it, and keeps its answer under the key for a replay.
+ */
+export function isUnreadableAnswer(error: ServiceCallError): boolean {
+  return error.platError.code === 'malformed_response' && error.httpStatus !== undefined && error.httpStatus >= 200 && error.httpStatus <= 299;
 }
 
 /**
@@ -87,8 +96,9 @@ export function answerOfFailure(error: ServiceCallError): CallAnswer {
     httpStatus: error.outcomeUnknown ? null : (error.httpStatus ?? 400),
     requestId: error.http?.requestId ?? null,
     chargedMicroUsd: error.http?.chargedMicroUsd ?? null,
+    chargeHeader: error.http?.chargedHeader ?? null,
     balanceAfterMicroUsd: error.http?.balanceMicroUsd ?? null,
-    replayed: false,
+    replayed: error.http?.replayed ?? false,
     errorCode: error.platError.code,
     attempts: error.attempts,
     outcomeUnknown: error.mayHaveCharged,

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { IpcOperationName } from '../../shared/ipc.ts';
+import { ipcOperationNames, ipcOperations, type IpcOperationName } from '../../shared/ipc.ts';
 import { createLocalService, type LocalService } from '../local-service/server.ts';
 import { localOperations } from '../local-service/operations/index.ts';
 import { openSampleStore, type SampleStore } from '../local-service/sample-store.ts';
@@ -15,12 +15,22 @@ import type { AppCore } from './app-core.ts';
 import { startBrowserHost } from '../host/browser-host.ts';
 import { openBridgeSocket } from '../host/bridge-client.ts';
 import { createTestCore, testSender as sender } from './core-test-kit.ts';
+import { smallPdf } from './reports/pdf-test-kit.ts';
 
 const Q_ID = 'prop_00000000-0000-4000-8000-000000000000';
 
-/** A valid payload per operation (setConnection left out: a random live URL would only slow the run). */
-const seeds: Partial<Record<IpcOperationName, unknown>> = {
+/** The assignment the seeds below work on (made in beforeAll), and its exported workfile and comparables. */
+const made = { assignmentId: '', workfile: '', comparables: null as unknown };
+
+/**
+ * A valid payload for every operation of the contract (shared/ipc.ts `ipcOperations`): the type makes
+ * a new operation fail the typecheck until it has one, and the first test below fails for any
+ * operation whose seed the contract refuses, so every operation is fuzzed from the day it is added.
+ */
+const seeds = (): Record<IpcOperationName, unknown> => ({
   getAppInfo: {},
+  // The sample connection: a random live URL would only slow the run.
+  setConnection: { mode: 'local-sample' },
   searchRecords: { request: { query: { jurisdiction: '11001', kind: 'ownership', filter: '{"owner":"SMITH"}', limit: '5' } }, confirmed: true },
   getSourceCatalog: { request: { query: { jurisdiction: '11' } } },
   getConnectedEntities: { request: { path: { q_id: 'parc_00000000-0000-4000-8000-000000000000' }, query: { depth: '2' } }, confirmed: true },
@@ -44,6 +54,20 @@ const seeds: Partial<Record<IpcOperationName, unknown>> = {
   listProjects: {},
   createProject: { name: 'Fuzz project', capMicroUsd: null },
   updateProject: { id: 'no-such-project', name: 'Renamed', capMicroUsd: 5, archived: false },
+  createAssignment: { name: 'Fuzz assignment', capMicroUsd: 1_000_000, details: { subjectRef: Q_ID, subjectLabel: '1708 21ST ST NW', effectiveDate: '2016-03-02' } },
+  updateAssignment: { id: made.assignmentId, details: { client: 'First Bank', notes: 'fuzzed' } },
+  getAssignment: { id: made.assignmentId },
+  getAssignmentAnswer: { id: made.assignmentId, answerId: 'no-such-answer' },
+  setValueChoice: { assignmentId: made.assignmentId, field: 'ownership.owner_name', choice: { alternativeKey: 'a', reason: 'the deed says so' } },
+  getComparables: { assignmentId: made.assignmentId },
+  saveComparables: { assignmentId: made.assignmentId, workfile: made.comparables },
+  getGraphDecisions: { assignmentId: made.assignmentId },
+  setGraphDecision: { assignmentId: made.assignmentId, edgeKey: 'prop_x|owned_by|acct_y', decision: { decision: 'confirmed', note: 'same deed' } },
+  exportAssignment: { id: made.assignmentId },
+  importAssignment: { json: made.workfile },
+  getSubjectReport: { assignmentId: made.assignmentId },
+  exportReportPdf: { assignmentId: made.assignmentId },
+  verifyReport: { pdfBase64: Buffer.from('%PDF-1.7\n%%EOF\n').toString('base64') },
   setActiveProject: { id: null },
   getBudgets: {},
   setBudgets: { sessionCapMicroUsd: null, confirmationThresholdMicroUsd: 100_000 },
@@ -54,7 +78,7 @@ const seeds: Partial<Record<IpcOperationName, unknown>> = {
   setApiKey: { key: 'svc_live_fuzz' },
   testApiKey: {},
   deleteApiKey: {},
-};
+});
 
 let deepArray: unknown = 'bottom';
 for (let level = 0; level < 5000; level += 1) deepArray = [deepArray];
@@ -132,24 +156,47 @@ beforeAll(async () => {
       service = await createLocalService({ operations: localOperations, store, rateLimitPerMinute: 1_000_000 });
       return { url: service.url, keys: service.keys, stop: () => service.close() };
     },
+    // A printer that prints three blank pages: the export path past the printer is fuzzed too.
+    printer: () => ({ description: 'a test printer', printReport: () => smallPdf(3) }),
     timeoutMs: 5_000,
   });
   await core.ready;
+  const assignment = await core.dispatch('createAssignment', { ...(seeds().createAssignment as object), name: 'Fuzz subject' }, sender);
+  if (!assignment.ok) throw new Error(assignment.error.message);
+  made.assignmentId = (assignment.value as { id: string }).id;
+  const exported = await core.dispatch('exportAssignment', { id: made.assignmentId }, sender);
+  const comparables = await core.dispatch('getComparables', { assignmentId: made.assignmentId }, sender);
+  if (!exported.ok || !comparables.ok) throw new Error('the seed assignment could not be exported');
+  made.workfile = (exported.value as { json: string }).json;
+  made.comparables = (comparables.value as { workfile: unknown }).workfile;
 }, 120_000);
 afterAll(async () => {
   await core.close();
   store.close();
 });
 
-const operations = Object.keys(seeds) as IpcOperationName[];
+// The contract's list, not the seeds': an operation without a seed fails below instead of going unfuzzed.
+const operations = ipcOperationNames;
 
 describe('IPC door under malformed payloads', () => {
-  it('accepts every seed payload (so the mutations below start from valid requests)', async () => {
+  it('has a seed for every operation of the contract that its request schema accepts', () => {
+    const seeded = seeds();
     for (const operation of operations) {
-      const result = await core.dispatch(operation, seeds[operation], sender);
-      // updateProject's seed names no project: the handler's own refusal, past the contract.
-      if (!result.ok) expect(`${operation}: ${result.error.code}`, result.error.message).toMatch(/: (not_found|confirmation_required|budget_exceeded)$|^updateProject: invalid_payload$/);
+      expect(Object.hasOwn(seeded, operation), `no seed for ${operation}: add one above`).toBe(true);
+      const parsed = ipcOperations[operation].request.safeParse(seeded[operation]);
+      expect(parsed.success, `${operation}'s seed: ${parsed.error?.message ?? ''}`).toBe(true);
     }
+  });
+
+  it('accepts every seed payload (so the mutations below start from valid requests)', async () => {
+    const refused: string[] = [];
+    for (const operation of operations) {
+      const result = await core.dispatch(operation, seeds()[operation], sender);
+      if (!result.ok) refused.push(`${operation}: ${result.error.code} (${result.error.message})`);
+    }
+    // Refusals of the handlers themselves, past the contract: updateProject's seed names no project.
+    const expected = /^\w+: (not_found|confirmation_required|budget_exceeded) |^updateProject: invalid_payload /;
+    expect(refused.filter((line) => !expected.test(line))).toEqual([]);
   }, 120_000);
 
   it('never answers `internal` to a payload with one part replaced by something hostile (property)', async () => {
@@ -160,14 +207,15 @@ describe('IPC door under malformed payloads', () => {
         hostile,
         fc.option(fc.constantFrom('__proto__', 'constructor', 'toString', 'extra', ''), { nil: null }),
         async (operation, pick, replacement, extraKey) => {
-          const seed = seeds[operation];
+          const seed = seeds()[operation];
           const paths = pathsOf(seed);
           const at = paths[pick % paths.length] ?? [];
           const payload = replaced(seed, at, replacement, extraKey);
           const result = await core.dispatch(operation, payload, sender);
           if (!result.ok) {
             expect(result.error.code, `${operation} at ${JSON.stringify(at)}: ${result.error.message}`).not.toBe('internal');
-            expect(Object.keys(result.error).sort()).toEqual(['code', 'message', 'retryable']);
+            // A failure the service answered also says what it was charged for it.
+            expect(Object.keys(result.error).filter((key) => key !== 'chargedMicroUsd').sort()).toEqual(['code', 'message', 'retryable']);
           }
         },
       ),

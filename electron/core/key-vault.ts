@@ -4,11 +4,13 @@
 // with the OS keychain (Electron safeStorage, injected so this file never imports electron), treat
 // Linux `basic_text` as no keychain, remember the backend, and forget the key when it changes or
 // decryption fails, so the UI asks again instead of sending garbage.
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { KeyStatus } from '../../shared/ipc.ts';
 import { PlatFailure } from './failure.ts';
+import type { BoundedJson } from '../../shared/bounded-json.ts';
+import { readJsonFile } from './json-file.ts';
 
 /** Everything the renderer may know about the key: defined once, with the IPC contract. */
 export type { KeyStatus };
@@ -268,15 +270,15 @@ export class SafeStorageKeyVault extends RedactedVault {
   #load(): void {
     if (this.#loaded) return;
     this.#loaded = true;
-    let text: string;
+    let read: BoundedJson;
     try {
-      text = readFileSync(this.#filePath, 'utf8');
+      read = readJsonFile(this.#filePath, STORED_KEY_LIMITS);
     } catch {
       // Missing (no key saved) or unreadable: not configured. An unreadable file is left alone;
       // setting a key replaces it.
       return;
     }
-    const stored = parseStored(text);
+    const stored = read.ok && isStoredKeyFile(read.value) ? read.value : null;
     if (stored === null || stored.backend !== this.currentBackend()) {
       this.#removeStored();
       return;
@@ -332,11 +334,5 @@ export class SafeStorageKeyVault extends RedactedVault {
   }
 }
 
-function parseStored(text: string): StoredKeyFile | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isStoredKeyFile(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
+/** The key file is a few hundred bytes, one level deep: anything much larger is not one Plat wrote. */
+const STORED_KEY_LIMITS = { maxBytes: 64 * 1024, maxDepth: 4 };

@@ -16,17 +16,17 @@
 import { serviceOperations, type ServiceOperationName } from '../../shared/service/index.ts';
 import type { CallBilling, CostPreview, SpendSnapshot } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
-import type { CallAnswer, SpendChange, SpendEntry } from './ledger/spend-entries.ts';
+import type { CallAnswer, ClosedCall, SpendChange, SpendEntry } from './ledger/spend-entries.ts';
 import type { SpendLedger } from './ledger/spend-ledger.ts';
 import type { CacheEntry, ResponseCache } from './cache.ts';
 import { canonicalRequestKey } from './cache.ts';
 import { spendRefusalError, type BudgetPolicy } from './budgets.ts';
-import type { CostEstimator, V3PriceRequest } from './cost-estimator.ts';
+import { answerHasResults, type CostEstimate, type CostEstimator, type V3PriceRequest } from './cost-estimator.ts';
 import type { ProjectStore } from './projects.ts';
 import type { EventHub } from './events.ts';
 import { ServiceCallError, type ServiceClient } from './service-client/index.ts';
 import { PlatFailure } from './failure.ts';
-import { answerOf, answerOfFailure, canCharge, itemsOf, normalizeParts, sendCall, v3PriceRequestOf, type RequestParts } from './gateway-requests.ts';
+import { answerOf, answerOfFailure, canCharge, isUnreadableAnswer, itemsOf, normalizeParts, sendCall, v3PriceRequestOf, type RequestParts } from './gateway-requests.ts';
 import { AbortWatch, CallPriority, CallScheduler } from './gateway-scheduler.ts';
 
 // Also the gateway's vocabulary for its callers (the core's handlers and assignments).
@@ -102,6 +102,15 @@ interface Reservation {
   held: boolean;
 }
 
+/**
+ * The largest charge seen, when it bounds the call: for a price learnt from charges or not known. A
+ * price the spec or Plat's own table states is exact (a resolution's is its most, every item
+ * resolving), and a larger batch seen earlier says nothing about this one.
+ */
+function learntBound(estimate: CostEstimate): number | null {
+  return estimate.basis === 'last_observed' || estimate.basis === 'unknown' ? estimate.largestSeenMicroUsd : null;
+}
+
 export class ServiceGateway {
   readonly #o: ServiceGatewayOptions;
   readonly #scheduler = new CallScheduler();
@@ -157,6 +166,12 @@ export class ServiceGateway {
       sessionMicroUsd: totals.sessionMicroUsd,
       todayMicroUsd: totals.todayMicroUsd,
       allTimeMicroUsd: totals.allTimeMicroUsd,
+      sessionCreditMicroUsd: totals.sessionCreditMicroUsd,
+      todayCreditMicroUsd: totals.todayCreditMicroUsd,
+      allTimeCreditMicroUsd: totals.allTimeCreditMicroUsd,
+      sessionNetMicroUsd: totals.sessionNetMicroUsd,
+      todayNetMicroUsd: totals.todayNetMicroUsd,
+      allTimeNetMicroUsd: totals.allTimeNetMicroUsd,
       byProject: totals.byProject,
       lastKnownBalanceMicroUsd: totals.lastKnownBalanceMicroUsd,
       lastChargeMicroUsd: totals.lastChargeMicroUsd,
@@ -176,11 +191,12 @@ export class ServiceGateway {
     const cached = this.#o.cache.get(this.#cacheKey(connectionId, operation, parts), this.#now().getTime()) !== null;
     const estimate = this.#estimate(operation, parts, connectionId, cached);
     // Counts the calls still running, as the call itself would be checked.
-    const decision = this.#decide(operation, estimate.expectedCostMicroUsd, false, this.#o.projects.activeProjectId());
+    const decision = this.#decide(operation, estimate, false, this.#o.projects.activeProjectId());
     return {
       operation,
       expectedCostMicroUsd: estimate.expectedCostMicroUsd,
       basis: estimate.basis,
+      largestSeenMicroUsd: estimate.largestSeenMicroUsd,
       note: estimate.note,
       cached,
       needsConfirmation: !decision.allowed && decision.code === 'confirmation_required',
@@ -204,9 +220,9 @@ export class ServiceGateway {
     });
   }
 
-  #decide(operation: ServiceOperationName, expectedCostMicroUsd: number, confirmed: boolean, projectId: string | null) {
-    // Free calls pass every cap and need no confirmation.
-    if (expectedCostMicroUsd === 0) return { allowed: true } as const;
+  #decide(operation: ServiceOperationName, estimate: CostEstimate, confirmed: boolean, projectId: string | null) {
+    // Calls known to be free pass every cap and need no confirmation.
+    if (estimate.expectedCostMicroUsd === 0) return { allowed: true } as const;
     const totals = this.#o.ledger.totals({ sessionId: this.#o.sessionId, now: this.#now() });
     let sessionReserved = 0;
     let projectReserved = 0;
@@ -215,7 +231,8 @@ export class ServiceGateway {
       if (projectId !== null && reservation.projectId === projectId) projectReserved += reservation.microUsd;
     }
     return this.#o.budgets.checkSpend({
-      expectedCostMicroUsd,
+      expectedCostMicroUsd: estimate.expectedCostMicroUsd,
+      largestSeenMicroUsd: learntBound(estimate),
       sessionSpentMicroUsd: totals.sessionMicroUsd,
       sessionReservedMicroUsd: sessionReserved,
       projectId,
@@ -233,7 +250,12 @@ export class ServiceGateway {
     const service = this.#o.activeService();
     const key = this.#cacheKey(service.connectionId, operation, parts);
     const projectId = this.#o.projects.activeProjectId();
-    const chargeable = canCharge(operation, parts);
+    const v3Request = v3PriceRequestOf(operation, parts);
+    const estimate = this.#estimate(operation, parts, service.connectionId, false);
+    // What the call is counted at against the caps and reserved at: a price not known is counted at
+    // its bound, so it can neither pass a cap nor run beside another call that can charge.
+    const expected = this.#o.budgets.spendBound(estimate.expectedCostMicroUsd, learntBound(estimate));
+    const chargeable = expected > 0 || canCharge(operation, parts);
     const priority = chargeable ? CallPriority.charge : request.actionId ? CallPriority.userAction : CallPriority.background;
 
     if (!request.refresh) {
@@ -254,9 +276,7 @@ export class ServiceGateway {
       }
     }
 
-    const v3Request = v3PriceRequestOf(operation, parts);
-    const expected = this.#estimate(operation, parts, service.connectionId, false).expectedCostMicroUsd;
-    const decision = this.#decide(operation, expected, request.confirmed === true, projectId);
+    const decision = this.#decide(operation, estimate, request.confirmed === true, projectId);
     if (!decision.allowed) throw PlatFailure.from(spendRefusalError(decision));
     // Taken in the same turn as the check, so no other call is let through against the same totals.
     const reservation: Reservation | null = expected > 0 ? { microUsd: expected, projectId, callId: null, held: false } : null;
@@ -420,34 +440,40 @@ export class ServiceGateway {
       const servedAt = String((outcome.meta as { served_at?: unknown }).served_at ?? this.#now().toISOString());
       const requestId = outcome.http.requestId ?? String((outcome.envelope as { request_id?: unknown }).request_id ?? '');
       const copy = (chargedMicroUsd: number) => ({ value: outcome.envelope, servedAt, requestId, chargedMicroUsd, storedAt: this.#now().getTime() });
-      let charged: number;
+      let booked: ClosedCall;
       try {
         // Only a paid answer's copy shares the ledger's commit; a free answer is booked on its own, so
         // the ledger can write anything it had to keep waiting (a full disk) first.
-        charged = cacheKey && chargeable
+        booked = cacheKey && chargeable
           ? this.#commitTogether(() => {
-              const total = close(answerOf(outcome)).totalChargeMicroUsd;
+              const closedCall = close(answerOf(outcome));
               // A paid answer's copy is kept before the answer goes back, so it is never bought twice (a
               // replayed retry still cost what the first attempt was charged).
-              this.#o.cache.put(cacheKey, copy(total));
-              return total;
+              this.#o.cache.put(cacheKey, copy(closedCall.totalChargeMicroUsd));
+              return closedCall;
             })
-          : close(answerOf(outcome)).totalChargeMicroUsd;
+          : close(answerOf(outcome));
       } catch (commitError) {
         if (!(cacheKey && chargeable)) throw commitError;
         // Keeping a copy failed and the commit rolled back (or the disk refused it): the ledger's
         // record goes in alone (or waits in memory for room), and the caller still gets what was
         // paid for; it is only not cached.
-        charged = close(answerOf(outcome)).totalChargeMicroUsd;
+        booked = close(answerOf(outcome));
       }
+      const charged = (await this.#measureMarked(service, booked)) ?? booked.totalChargeMicroUsd;
       closed = true;
       if (owedKey !== undefined && cacheKey) this.#owedKeys.delete(cacheKey);
       // A free answer's copy only saves a round trip, so it is kept just after the answer goes back.
       if (cacheKey && !chargeable) this.#keepCopyAfterAnswer(cacheKey, copy(0));
-      if (outcome.http.chargedMicroUsd) {
+      // A header the balance did not bear out teaches no price; what the balance showed does.
+      const observed = booked.chargeCheck ? charged : outcome.http.chargedMicroUsd;
+      // A zero teaches a price only from a fresh answer with something in it, told by an honest header.
+      const freeWithResults = observed === 0 && !outcome.http.replayed && !booked.chargeCheck && answerHasResults(outcome.envelope);
+      if (observed || freeWithResults) {
         this.#o.estimator.recordObservedCharge({
           operation,
-          chargedMicroUsd: outcome.http.chargedMicroUsd,
+          chargedMicroUsd: observed ?? 0,
+          answeredWithResults: freeWithResults,
           connectionId: service.connectionId,
           ...(v3Request ? { v3Request } : {}),
         });
@@ -468,10 +494,17 @@ export class ServiceGateway {
       if (error instanceof ServiceCallError) {
         // No answer at all, or a failure after an attempt whose answer was lost: the row stays
         // pending (a candidate for what the balance shows, replayed at the next start).
-        close(answerOfFailure(error));
-        if (error.mayHaveCharged && idempotencyKey !== null && cacheKey) this.#owedKeys.set(cacheKey, idempotencyKey);
+        const closedCall = close(answerOfFailure(error));
+        // A 2xx Plat could not read was done (and maybe charged) by the service, which keeps its
+        // answer under the key: asked again, from any action, the request is a free replay.
+        const unreadable = isUnreadableAnswer(error) && !error.mayHaveCharged && !error.cancelled;
+        if ((error.mayHaveCharged || unreadable) && idempotencyKey !== null && cacheKey) this.#owedKeys.set(cacheKey, idempotencyKey);
         if (callId !== null && error.mayHaveCharged && !error.cancelled) throw await this.#lostAnswerFailure(service, callId, error);
-        throw PlatFailure.from(error.platError);
+        if (unreadable) throw await this.#unreadableAnswerFailure(service, closedCall.callId, error);
+        await this.#measureMarked(service, closedCall);
+        // An answered failure says what it was charged (a "not found" may cost on some services), so
+        // the screen's sentence about it comes from the charge, not from an assumption.
+        throw PlatFailure.from(error.http ? { ...error.platError, chargedMicroUsd: closedCall.totalChargeMicroUsd } : error.platError);
       }
       // Plat itself failed around the call. If the answer was not booked yet, whether the service
       // charged is unknown: the row stays pending and the next start replays its key (free).
@@ -514,6 +547,45 @@ export class ServiceGateway {
     const what = (error.platError.message.split(' — ')[0] ?? error.platError.message).replace(/[\s.;:]+$/, '');
     const next = replayable ? 'try again: the same request is replayed free, never charged twice' : 'trying again may be charged again (this request cannot be replayed)';
     return PlatFailure.from({ code: error.platError.code, message: `${what}. The service may have charged for this call — ${next}`, retryable: true });
+  }
+
+  /**
+   * A row whose charge header Plat could not take as sent (not an amount, or a charge on a failed
+   * call) waits for a balance to book what the service really took. An answer without one (the
+   * service sends none on errors) gets it now, with one free call, so the totals never carry a
+   * charge the balance does not show. Returns what the row books once measured, or null.
+   */
+  async #measureMarked(service: ActiveService, closedCall: ClosedCall): Promise<number | null> {
+    // A row kept in memory (a full disk) is booked when it is written; nothing to measure yet.
+    if (!closedCall.chargeCheck || closedCall.callId === 0 || closedCall.unsaved) return null;
+    if (this.#o.ledger.get(closedCall.callId)?.reconciled !== false) return null;
+    await this.#establishBaseline(service);
+    return this.#o.ledger.get(closedCall.callId)?.totalChargeMicroUsd ?? null;
+  }
+
+  /**
+   * What to tell the person about a 2xx whose answer Plat could not read. It is a charged answer,
+   * never a success: the row books what the balance shows (read once more, free, if the answer
+   * carried none), the message says what it cost and what was wrong with the answer, and trying
+   * again sends the same key, which the service replays free.
+   */
+  async #unreadableAnswerFailure(service: ActiveService, rowId: number, error: ServiceCallError): Promise<PlatFailure> {
+    if (rowId !== 0 && this.#o.ledger.get(rowId)?.reconciled === false) await this.#establishBaseline(service);
+    const row = rowId === 0 ? undefined : this.#o.ledger.get(rowId);
+    const detail = (error.platError.message.split(' — ')[0] ?? error.platError.message).replace(/[\s.;:]+$/, '');
+    const readable = detail.charAt(0).toLowerCase() + detail.slice(1);
+    const replayable = error.idempotencyKey !== null;
+    const next = replayable ? 'try again: the same request is replayed free' : 'trying again is charged again (this request cannot be replayed)';
+    if (row && row.totalChargeMicroUsd > 0) {
+      const what = `The service charged ${formatUsd(row.totalChargeMicroUsd)} for this call, but ${readable}`;
+      if (replayable) return new PlatFailure('charged_answer_unreadable', what);
+      return PlatFailure.from({ code: 'charged_answer_unreadable', message: `${what} — ${next}`, retryable: true });
+    }
+    if (row?.reconciled === true) {
+      return PlatFailure.from({ code: 'malformed_response', message: `${detail}; nothing was charged — try again later; if it persists, report it`, retryable: true });
+    }
+    const maybe = replayable ? 'try again: the same request is replayed free, never charged twice' : 'trying again may be charged again (this request cannot be replayed)';
+    return PlatFailure.from({ code: 'malformed_response', message: `${detail}. The service may have charged for this call — ${maybe}`, retryable: true });
   }
 
   #keepCopyAfterAnswer(cacheKey: string, entry: CacheEntry): void {

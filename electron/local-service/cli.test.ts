@@ -22,10 +22,12 @@ describe('service CLI flags', () => {
   });
 
   it('reads the second service and the misreport flags', () => {
-    expect(parseCliFlags(['--dialect', 'independent', '--charge-header=on-failure', '--invalid-body-every', '3'])).toMatchObject({
+    expect(parseCliFlags(['--dialect', 'independent', '--charge-header=on-failure', '--invalid-body-every', '3', '--echo-authorization'])).toMatchObject({
       ok: true,
-      options: { dialect: 'independent', chargeHeader: 'on-failure', invalidBodyEvery: 3 },
+      options: { dialect: 'independent', chargeHeader: 'on-failure', invalidBodyEvery: 3, echoAuthorization: true },
     });
+    const plain = parseCliFlags([]);
+    expect(plain.ok === true && 'echoAuthorization' in plain.options).toBe(false);
   });
 
   it.each([

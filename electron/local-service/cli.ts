@@ -1,5 +1,6 @@
 // `npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--sample-db PATH] [--max-response-bytes N]
-//   [--dialect embedded|independent] [--charge-header honest|inflated|negative|garbage|on-failure] [--invalid-body-every N]`
+//   [--dialect embedded|independent] [--charge-header honest|inflated|negative|garbage|on-failure] [--invalid-body-every N]
+//   [--echo-authorization]`
 // Starts the local Property Records Service, prints one JSON line on stdout
 // ({"url":...,"keys":{...}}) for whoever launched it, then serves until SIGTERM or SIGINT.
 // Request logs go to stderr: method, path, status, time and charge; never a header, a key or a query.
@@ -17,7 +18,8 @@ import type { ChargeHeaderMode } from './misreport.ts';
 
 export const USAGE =
   'usage: npm run service -- [--port N] [--rate-limit N] [--fault-rate P] [--db PATH] [--sample-db PATH] [--max-response-bytes N]' +
-  ' [--dialect embedded|independent] [--charge-header honest|inflated|negative|garbage|on-failure] [--invalid-body-every N]';
+  ' [--dialect embedded|independent] [--charge-header honest|inflated|negative|garbage|on-failure] [--invalid-body-every N]' +
+  ' [--echo-authorization]';
 
 export interface CliOptions {
   port: number;
@@ -34,6 +36,8 @@ export interface CliOptions {
   chargeHeader: ChargeHeaderMode;
   /** Money tests only: every Nth charged call answers a body that breaks the contract. */
   invalidBodyEvery?: number;
+  /** Secrets tests only: every answer quotes the request's Authorization header (misreport.ts). */
+  echoAuthorization?: true;
 }
 
 export type CliParse = { ok: true; options: CliOptions } | { ok: false; message: string } | { ok: 'help' };
@@ -59,6 +63,7 @@ export function parseCliFlags(argv: readonly string[]): CliParse {
         dialect: { type: 'string' },
         'charge-header': { type: 'string' },
         'invalid-body-every': { type: 'string' },
+        'echo-authorization': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -113,6 +118,7 @@ export function parseCliFlags(argv: readonly string[]): CliParse {
       dialect: dialect as Dialect,
       chargeHeader: chargeHeader as ChargeHeaderMode,
       ...(invalidBodyEvery === undefined ? {} : { invalidBodyEvery: invalidBodyEvery as number }),
+      ...(values['echo-authorization'] === true ? { echoAuthorization: true as const } : {}),
       ...(text('sample-db') === undefined ? {} : { sampleDbPath: text('sample-db') as string }),
     },
   };
@@ -177,6 +183,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       maxResponseBytes: options.maxResponseBytes,
       chargeHeader: options.chargeHeader,
       ...(options.invalidBodyEvery === undefined ? {} : { invalidBodyEvery: options.invalidBodyEvery }),
+      ...(options.echoAuthorization ? { echoAuthorization: true } : {}),
       onRequest: (entry) => log(formatLogLine(entry)),
       onInternalError: (error, where) =>
         log(`internal error on ${where.method} ${where.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
@@ -195,6 +202,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const misreports = [
     ...(options.chargeHeader === 'honest' ? [] : [`charge header ${options.chargeHeader}`]),
     ...(options.invalidBodyEvery === undefined ? [] : [`invalid body every ${options.invalidBodyEvery} charged calls`]),
+    ...(options.echoAuthorization ? ['echoing the Authorization header in every answer'] : []),
   ];
   log(
     `service: listening on ${service.url} (dialect ${options.dialect}, rate limit ${options.rateLimitPerMinute}/min, fault rate ${options.faultRate}, state ${options.dbPath}${misreports.length > 0 ? `; MISREPORTING: ${misreports.join(', ')}` : ''})`,

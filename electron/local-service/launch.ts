@@ -40,6 +40,8 @@ export interface LaunchOptions {
   chargeHeader?: ChargeHeaderMode;
   /** `--invalid-body-every` (money tests only). */
   invalidBodyEvery?: number;
+  /** `--echo-authorization` (secrets tests only). */
+  echoAuthorization?: boolean;
   /** The runtime to run; default process.execPath (Node, or Electron's binary acting as Node). */
   execPath?: string;
   /** The service's script: default CLI_PATH (the source); `npm start` passes the built bundle. */
@@ -74,6 +76,7 @@ export function cliArgs(options: LaunchOptions): string[] {
   if (options.dialect !== undefined) args.push('--dialect', options.dialect);
   if (options.chargeHeader !== undefined) args.push('--charge-header', options.chargeHeader);
   if (options.invalidBodyEvery !== undefined) args.push('--invalid-body-every', String(options.invalidBodyEvery));
+  if (options.echoAuthorization === true) args.push('--echo-authorization');
   return args;
 }
 

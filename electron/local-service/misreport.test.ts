@@ -1,10 +1,11 @@
 // The misreport flags against the running second service: a charge header that lies (three times
 // the charge, negative, not a number, or a charge claimed by a failed call) while the balance header
-// and the account tell the truth, and a charged answer that breaks the contract whose replay is correct.
+// and the account tell the truth, a charged answer that breaks the contract whose replay is correct,
+// and a service that quotes the caller's Authorization header in every answer.
 import { afterEach, describe, expect, it } from 'vitest';
-import { V4SearchResponseSchema, V4SummaryResponseSchema } from '../../shared/service/index.ts';
+import { V2SearchResponseSchema, V4SearchResponseSchema, V4SummaryResponseSchema } from '../../shared/service/index.ts';
 import { INDEPENDENT_PRICES } from './dialects/prices.ts';
-import { contractBreakingBody, GARBAGE_CLAIM, NEGATIVE_CLAIM, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
+import { contractBreakingBody, echoAuthorization, GARBAGE_CLAIM, NEGATIVE_CLAIM, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
 import { startSecondService } from './second-service-kit.ts';
 import type { SecondService, SecondServiceOptions } from './second-service-kit.ts';
 import { UNKNOWN_UUID } from './sample-test-kit.ts';
@@ -110,5 +111,47 @@ describe('--invalid-body-every', () => {
   it('breaks a body without items by making data a string', () => {
     const text = JSON.stringify({ status: 'ok', data: { q_id: 'x' } });
     expect(JSON.parse(contractBreakingBody(text))).toEqual({ status: 'ok', data: 'data withheld' });
+  });
+});
+
+describe('--echo-authorization', () => {
+  it('quotes the request\'s Authorization value in request_id, messages, details, warnings and free text, within the contract', async () => {
+    const svc = await start({ echoAuthorization: true });
+    const bearer = `Bearer ${svc.keys.active}`;
+
+    const search = await svc.call(SEARCH, { idempotencyKey: 'echo-search' });
+    const body = V4SearchResponseSchema.parse(search.body);
+    if (body.status !== 'ok') throw new Error('expected ok');
+    expect(body.request_id).toBe(`req_${bearer}`);
+    expect(body.meta).toMatchObject({ warnings: [`Answered for ${bearer}`] });
+    const row = JSON.stringify(body.data.items[0]);
+    expect(row).toContain(`ZACHARY ROMANOW ${bearer}`);
+    // Identifiers keep their form: the answer is still the contract's.
+    expect((body.data.items[0]?.q_ids as string[]).every((id) => /^[a-z]+_[0-9a-f-]{36}$/.test(id))).toBe(true);
+
+    const v2 = await svc.call('/api/v2/property-searches', { json: { area_uid: 'area_us_dc' }, idempotencyKey: 'echo-v2' });
+    expect(V2SearchResponseSchema.safeParse(v2.body).success).toBe(true);
+    expect(v2.text).toContain(bearer);
+
+    const missing = await svc.call('/api/v2/entities/prop_404');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({
+      request_id: `req_${bearer}`,
+      error: { message: expect.stringContaining(`(request authorized with ${bearer})`), details: { authorization: bearer } },
+    });
+
+    // Whatever key is sent is echoed, an unknown one on a 401 too; without a header nothing is.
+    const refused = await svc.call('/api/v4/catalog', { apiKey: 'not-a-known-key-0123' });
+    expect(refused.status).toBe(401);
+    expect(refused.text).toContain('Bearer not-a-known-key-0123');
+    const none = await svc.call('/api/v4/catalog', { as: 'none' });
+    expect(none.text).not.toContain('Bearer');
+  });
+
+  it('leaves a body that is not a JSON object as it is, and echoes the strings of error details', () => {
+    expect(echoAuthorization('not json', 'Bearer k')).toBe('not json');
+    expect(echoAuthorization('[1]', 'Bearer k')).toBe('[1]');
+    const error = JSON.parse(echoAuthorization(JSON.stringify({ request_id: 'r', error: { message: 'No.', details: { field: 'two words', code: 'x' } } }), 'Bearer k')) as unknown;
+    expect(error).toEqual({ request_id: 'req_Bearer k', error: { message: 'No. (request authorized with Bearer k)', details: { field: 'two words Bearer k', code: 'x', authorization: 'Bearer k' } } });
   });
 });

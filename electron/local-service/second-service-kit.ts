@@ -1,6 +1,7 @@
 // For test authors: the second service of the tests, the local service in its `independent` dialect
 // (dialects/), in-process on 127.0.0.1 at a random port over the real sample, with a throwaway state
-// database. Optional misreport flags as the CLI's. Example:
+// database. Optional misreport flags as the CLI's (`chargeHeader`, `invalidBodyEvery`,
+// `echoAuthorization`). Example:
 //   const second = await startSecondService({ chargeHeader: 'inflated' });
 //   const res = await second.call('/api/v4/catalog?jurisdiction=11001');
 //   await second.close();

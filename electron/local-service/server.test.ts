@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { randomBytes } from 'node:crypto';
 import { createLocalService } from './server.ts';
+import { cursorSeal, sealMatches, useCursorSecret } from './operations/cursor-seal.ts';
 import { SEED_CREDIT_MICRO_USD, TOP_UP_MICRO_USD } from './service-state.ts';
 import { v2Envelope, v3Envelope, v4Envelope } from '../../shared/service/index.ts';
 import { SUMMARY_PRICE, T0, envelope, fakeOperations, fakeStore, setup, stopServicesAfterEach } from './server-test-kit.ts';
@@ -126,6 +128,23 @@ describe('local service: authentication', () => {
       // Only a hash identifies a key at rest; the plaintext is kept for the demo keys alone.
       const row = second.state.db.prepare("SELECT key_sha256 FROM api_keys WHERE demo_role = 'active'").get();
       expect(row?.['key_sha256']).toMatch(/^[0-9a-f]{64}$/);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('seals cursors under a secret kept in the state db: a page 1 kept by a client still leads to page 2 after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plat-svc-test-'));
+    try {
+      const dbPath = join(dir, 'state.db');
+      const first = await createLocalService({ operations: fakeOperations().operations, store: fakeStore, dbPath });
+      const sealedBefore = cursorSeal('v4.search', 'sale', '11001', 'o42');
+      await first.close();
+      useCursorSecret(randomBytes(32)); // another process's own secret, as after a restart
+      expect(cursorSeal('v4.search', 'sale', '11001', 'o42')).not.toBe(sealedBefore);
+      const second = await createLocalService({ operations: fakeOperations().operations, store: fakeStore, dbPath });
+      expect(sealMatches(sealedBefore, 'v4.search', 'sale', '11001', 'o42')).toBe(true);
       await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

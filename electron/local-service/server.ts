@@ -18,8 +18,9 @@ import type { ServiceError } from './envelopes.ts';
 import { ServiceState } from './service-state.ts';
 import { jsonDataProblem, MAX_JSON_DEPTH } from '../../shared/json-data.ts';
 import type { DemoKeys } from './service-state.ts';
-import { claimedCharge, contractBreakingBody, EveryNth, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
+import { claimedCharge, contractBreakingBody, echoAuthorization, EveryNth, ON_FAILURE_CLAIMED_MICRO_USD } from './misreport.ts';
 import type { ChargeHeaderMode } from './misreport.ts';
+import { useCursorSecret } from './operations/cursor-seal.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 120;
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -59,6 +60,8 @@ export interface LocalServiceOptions {
   chargeHeader?: ChargeHeaderMode;
   /** Money tests only: every Nth charged call answers a body that breaks the contract; its replay is correct. */
   invalidBodyEvery?: number;
+  /** Secrets tests only: every answer quotes the request's Authorization header (./misreport.ts). */
+  echoAuthorization?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -321,6 +324,9 @@ export async function createLocalService(options: LocalServiceOptions): Promise<
   const route = buildRouter(options.operations);
   const limiter = new FixedWindowRateLimiter(rateLimit);
   const state = new ServiceState(options.dbPath ?? ':memory:', clock);
+  // A service with a state file (the app's) seals its cursors under the secret kept there, so they
+  // outlive a restart; in-memory services (tests, several to a process) keep the process's own.
+  if (options.dbPath !== undefined && options.dbPath !== ':memory:' && options.dbPath !== '') useCursorSecret(state.cursorSecret());
 
   function answer(method: string, pathname: string, query: URLSearchParams, headers: IncomingHttpHeaders, read: BodyRead): Reply {
     const now = clock();
@@ -547,6 +553,10 @@ export async function createLocalService(options: LocalServiceOptions): Promise<
       reply = { status: 500, headers: {}, body: JSON.stringify(envelope), chargedMicroUsd: 0, drop: false };
     }
 
+    const authorization = req.headers.authorization;
+    if (options.echoAuthorization === true && authorization !== undefined && url.pathname !== '/health') {
+      reply = { ...reply, body: echoAuthorization(reply.body, authorization) };
+    }
     if (reply.drop) {
       req.socket.destroy();
     } else {

@@ -136,6 +136,10 @@ CREATE TABLE IF NOT EXISTS idempotent_responses (
   PRIMARY KEY (account_id, idempotency_key)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS idempotent_responses_stored_at ON idempotent_responses(stored_at_ms);
+CREATE TABLE IF NOT EXISTS service_secrets (
+  name TEXT PRIMARY KEY,
+  value BLOB NOT NULL
+) STRICT;
 `;
 
 export function sha256Hex(text: string): string {
@@ -189,6 +193,18 @@ export class ServiceState {
 
   close(): void {
     if (this.db.isOpen) this.db.close();
+  }
+
+  /**
+   * The secret that seals cursors, drawn once and kept with the service's state: a page 1 a client
+   * kept (Plat caches paid answers) still leads to its page 2 after the service restarts.
+   */
+  cursorSecret(): Buffer {
+    const found = this.#statement('SELECT value FROM service_secrets WHERE name = ?').get('cursor_seal') as { value: Uint8Array } | undefined;
+    if (found) return Buffer.from(found.value);
+    const secret = randomBytes(32);
+    this.#statement('INSERT INTO service_secrets (name, value) VALUES (?, ?)').run('cursor_seal', secret);
+    return secret;
   }
 
   readonly #statements = new Map<string, StatementSync>();
@@ -250,9 +266,11 @@ export class ServiceState {
     return keys as DemoKeys;
   }
 
-  /** Creates a key for an existing account (e.g. for tests that need a second key on one account). */
-  createKey(accountId: string): { keyId: string; apiKey: string } {
-    const apiKey = generateApiKey();
+  /**
+   * Creates a key for an existing account (e.g. for tests that need a second key on one account);
+   * `apiKey` chooses its text (a test's sentinel key), a new random key by default.
+   */
+  createKey(accountId: string, apiKey: string = generateApiKey()): { keyId: string; apiKey: string } {
     const keyId = `key_${randomBytes(8).toString('hex')}`;
     this.#statement('INSERT INTO api_keys (id, account_id, key_sha256, created_at) VALUES (?, ?, ?, ?)')
       .run(keyId, accountId, sha256Hex(apiKey), this.#now().toISOString());

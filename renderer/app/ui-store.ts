@@ -25,6 +25,10 @@ interface UiState {
    */
   entityTrail: string[];
   openView: (view: ViewId) => void;
+  /** The Settings section to bring into view when Settings opens (its element id); null: the top. */
+  settingsSection: string | null;
+  /** Opens Settings at one section (e.g. `settings-budgets`, to raise a cap from a refusal). */
+  openSettings: (section: string) => void;
   openEntity: (entityId: string) => void;
   /** Opens an owner's page (every holding published under the name) over the current view. */
   openOwner: (name: string, areaUid?: string | null) => void;
@@ -44,6 +48,8 @@ export const useUiStore = create<UiState>((set, get) => ({
   activeView: 'search',
   entityTrail: [],
   openView: (view) => set({ activeView: view, entityTrail: [] }),
+  settingsSection: null,
+  openSettings: (section) => set({ activeView: 'settings', entityTrail: [], settingsSection: section }),
   openEntity: (entityId) =>
     set((state) => (state.entityTrail.at(-1) === entityId ? state : { entityTrail: [...state.entityTrail, entityId].slice(-20) })),
   openOwner: (name, areaUid = null) => get().openEntity(ownerTrailEntry(name, areaUid)),

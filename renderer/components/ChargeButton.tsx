@@ -1,9 +1,12 @@
-// The button for any control that can spend: its price beside it before the click, a confirmation
-// at or above the threshold, and a plain refusal when a budget cap stands in the way.
+// The button for any control that can spend: its price beside it before the click (or "price not
+// known"), a confirmation at or above the threshold and always for a price not known, and a plain
+// refusal when a budget cap stands in the way, with the way to raise it.
 import { useState } from 'react';
 import type { ServiceCallIpcName } from '../../shared/ipc.ts';
 import { formatUsd } from '../../shared/money.ts';
 import type { CallOptions, ServiceRequestParts } from '../platform/service-calls.ts';
+import { priceWords, unknownPriceWords } from '../platform/cost-preview.ts';
+import { useUiStore } from '../app/ui-store.ts';
 import { CostTag, useCostPreview } from './CostTag.tsx';
 import { linkIsUp, useHostLink } from '../platform/host-link.ts';
 import { platErrorOf } from './ErrorNotice.tsx';
@@ -26,6 +29,7 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
   const [confirming, setConfirming] = useState(false);
 
   const blocked = preview.data?.blockedBy ?? null;
+  const openSettings = useUiStore((state) => state.openSettings);
   // With Plat's host gone a price shown earlier may be stale and a click would fail: nothing is offered.
   const linkUp = linkIsUp(useHostLink());
   const unavailable = !linkUp
@@ -54,7 +58,10 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
       {blocked && (
         <span className="charge-button__blocked" role="note">
           {' '}
-          {blocked.message}
+          {blocked.message}{' '}
+          <button type="button" className="link-button" onClick={() => openSettings(blocked.cap === 'session' ? 'settings-budgets' : 'settings-projects')}>
+            {blocked.cap === 'session' ? 'Raise the session cap' : 'Raise the project’s cap'}
+          </button>
         </span>
       )}
       <ConfirmDialog
@@ -62,18 +69,25 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
         title="Confirm a charge"
         titleId="confirm-spend-title"
         tone="primary"
-        confirmLabel={`Buy for ${preview.data ? formatUsd(preview.data.expectedCostMicroUsd) : '…'}`}
+        confirmLabel={
+          !preview.data ? 'Buy for …' : preview.data.expectedCostMicroUsd === null ? 'Buy at a price not known' : `Buy for ${formatUsd(preview.data.expectedCostMicroUsd)}`
+        }
         onConfirm={() => {
           setConfirming(false);
           props.onRun({ confirmed: true });
         }}
         onCancel={() => setConfirming(false)}
       >
-        {preview.data && (
-          <p>
-            Buying {props.what} costs <strong>{formatUsd(preview.data.expectedCostMicroUsd)}</strong>. {preview.data.note}
-          </p>
-        )}
+        {preview.data &&
+          (preview.data.expectedCostMicroUsd === null ? (
+            <p>
+              Buying {props.what}: <strong>{unknownPriceWords(preview.data)}</strong>. The service will say what it charged, and Plat will quote that next time.
+            </p>
+          ) : (
+            <p>
+              Buying {props.what} costs <strong>{priceWords(preview.data)}</strong>. {preview.data.note}
+            </p>
+          ))}
       </ConfirmDialog>
     </span>
   );

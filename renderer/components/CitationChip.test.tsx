@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { CitationChip } from './CitationChip.tsx';
-import { fromV4Citation, type CitationView } from '../../shared/report/citation.ts';
+import { fromV4Citation, type CitationView } from '../../shared/cited/citation.ts';
 
 afterEach(cleanup);
 

@@ -1,7 +1,7 @@
 // Quiet but always there: a small chip beside a value that opens the full source on click or Enter.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatDate } from '../../shared/format-date.ts';
-import { citationLabel, type CitationView } from '../../shared/report/citation.ts';
+import { citationLabel, type CitationView } from '../../shared/cited/citation.ts';
 import './citation-chip.css';
 
 /** `marker` replaces the chip's text with a numbered endnote marker (the report: "3" opens endnote 3). */

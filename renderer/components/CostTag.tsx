@@ -1,6 +1,7 @@
-// The price of a call, shown before it is made: "Free", "$0.10", "Cached · free", or why it is blocked.
+// The price of a call, shown before it is made: "Free", "$0.10", "About $0.025, from your last call",
+// "Price not known", "Cached · free", or why it is blocked.
 import type { CostPreview } from '../../shared/ipc.ts';
-import { formatUsd } from '../../shared/money.ts';
+import { priceWords } from '../platform/cost-preview.ts';
 import './cost-tag.css';
 
 export { useCostPreview } from '../platform/cost-preview.ts';
@@ -9,7 +10,8 @@ export function costText(preview: CostPreview): string {
   if (preview.blockedBy) return 'Over budget';
   if (preview.cached) return 'Cached · free';
   if (preview.expectedCostMicroUsd === 0) return 'Free';
-  return `${formatUsd(preview.expectedCostMicroUsd)}${preview.basis === 'last_observed' ? ' (est.)' : ''}`;
+  const words = priceWords(preview);
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
 }
 
 export function CostTag(props: {
@@ -29,7 +31,7 @@ export function CostTag(props: {
     );
   }
   if (!preview) return <span className="cost-tag cost-tag--pending">Pricing…</span>;
-  const tone = preview.blockedBy ? 'blocked' : preview.cached || preview.expectedCostMicroUsd === 0 ? 'free' : 'paid';
+  const tone = preview.blockedBy ? 'blocked' : preview.cached || preview.expectedCostMicroUsd === 0 ? 'free' : preview.expectedCostMicroUsd === null ? 'unknown' : 'paid';
   return (
     <span className={`cost-tag cost-tag--${tone}`} title={preview.blockedBy?.message ?? preview.note} data-testid="cost-tag">
       {costText(preview)}

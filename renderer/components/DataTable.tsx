@@ -3,6 +3,7 @@
 // "Copy table" button copies everything) as tab-separated text that pastes into a spreadsheet.
 import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import './data-table.css';
+import { neutraliseFormulas } from '../../shared/csv.ts';
 
 export interface Column<Row> {
   id: string;
@@ -56,8 +57,9 @@ export function SortableHeader({ header, align, width, direction, onSort }: { he
   );
 }
 
+/** Rows as tab-separated text for the clipboard: pasted into a spreadsheet, no cell runs as a formula. */
 export function toTsv<Row>(columns: Column<Row>[], rows: Row[]): string {
-  const clean = (value: string) => value.replace(/[\t\r\n]+/g, ' ');
+  const clean = (value: string) => neutraliseFormulas(value.replace(/[\t\r\n]+/g, ' '));
   return [columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => c.text(row)))]
     .map((cells) => cells.map(clean).join('\t'))
     .join('\n');

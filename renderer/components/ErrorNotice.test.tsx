@@ -40,6 +40,12 @@ describe('ErrorNotice', () => {
     expect(useUiStore.getState().activeView).toBe('settings');
   });
 
+  it('offers to raise the cap when a cap refused the call, opening Settings at the budgets', () => {
+    render(<ErrorNotice error={new PlatCallError(toPlatError('budget_exceeded'))} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Raise the cap in Settings' }));
+    expect(useUiStore.getState()).toMatchObject({ activeView: 'settings', settingsSection: 'settings-budgets' });
+  });
+
   it('does not offer Settings while already in Settings', () => {
     useUiStore.setState({ activeView: 'settings' });
     render(<ErrorNotice error={new PlatCallError(toPlatError('key_not_configured'))} />);

@@ -22,7 +22,7 @@ export interface ErrorNoticeProps {
 export function ErrorNotice({ error, onRetry, compact }: ErrorNoticeProps) {
   const presented = presentError(platErrorOf(error));
   const activeView = useUiStore((state) => state.activeView);
-  const openView = useUiStore((state) => state.openView);
+  const openSettings = useUiStore((state) => state.openSettings);
   const offerSettings = presented.fixIn === 'settings' && activeView !== 'settings';
   const offerRetry = presented.retryable && onRetry !== undefined;
   return (
@@ -51,8 +51,12 @@ export function ErrorNotice({ error, onRetry, compact }: ErrorNoticeProps) {
             </button>
           )}
           {offerSettings && (
-            <button type="button" className="button button--small" onClick={() => openView('settings')}>
-              Open Settings
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => openSettings(presented.code === 'budget_exceeded' ? 'settings-budgets' : 'settings-api-key')}
+            >
+              {presented.code === 'budget_exceeded' ? 'Raise the cap in Settings' : 'Open Settings'}
             </button>
           )}
         </p>

@@ -2,7 +2,7 @@
 // read from Plat's cited shape (`{value, citation, status?, synthetic?, note?}`, the shape of search
 // facts, record attributes and summary entries), formatted one way (shared/report/format.ts).
 import { V4SummaryFieldSchema } from '../../shared/service/v4.ts';
-import { fromV4Citation, type CitationView } from '../../shared/report/citation.ts';
+import { fromV4Citation, type CitationView } from '../../shared/cited/citation.ts';
 import { formatFieldValue } from '../../shared/report/format.ts';
 import { isRecord } from '../../shared/json-data.ts';
 

@@ -45,6 +45,18 @@ describe('presentError', () => {
     expect(presented.nextStep).toBe('Check the connection and try again.');
   });
 
+  it('shows a charged answer Plat could not read as charged, with what was wrong and the free retry', () => {
+    const presented = presentError({
+      code: 'charged_answer_unreadable',
+      message: "The service charged $0.10 for this call, but the service's answer could not be read: meta: Invalid input — try again: the same request is replayed free",
+      retryable: true,
+    });
+    expect(presented.title).toBe('Charged, answer unreadable');
+    expect(presented.detail).toBe("The service charged $0.10 for this call, but the service's answer could not be read: meta: Invalid input.");
+    expect(presented.nextStep).toBe('Try again: the same request is replayed free.');
+    expect(presented.retryable).toBe(true);
+  });
+
   it('points key and cap problems to Settings, and nothing else', () => {
     const inSettings = platErrorCodes.filter((code) => presentError(toPlatError(code)).fixIn === 'settings').sort();
     expect(inSettings).toEqual(['budget_exceeded', 'key_not_configured', 'unauthorized']);

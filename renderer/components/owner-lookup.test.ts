@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { V2PropertySearchSchema } from '../../shared/service/v2.ts';
-import { describeOwnerQuery, holdingsFrom, ownerCoverage, ownerNameProblem, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
+import { embeddedCatalog, independentCatalog, independentSearchEnvelope } from '../../shared/service/record-fields-fixtures.ts';
+import type { V4SearchRecord } from '../../shared/service/v4.ts';
+import { fixtures, ids } from '../../shared/graph/test-kit.ts';
+import { describeOwnerQuery, holdingsFrom, holdingsFromRecords, ownerCoverage, ownerNameProblem, ownerRecordSearch, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
 
 const otr = {
   source: 'DC Office of Tax and Revenue',
@@ -129,5 +132,57 @@ describe('holdingsFrom', () => {
     expect(holding?.identifierScheme).toBe('account');
     expect(holding?.identifier?.text).toBe('12345');
     expect(holding?.ownerName).toBe('(no owner name published)');
+  });
+});
+
+describe('owner lookup by v4 ownership records', () => {
+  /** The OTR record of 934 N ST NW as an ownership record, in either dialect. */
+  function ownershipRecords(dialect: 'embedded' | 'independent'): V4SearchRecord[] {
+    const answer = structuredClone(fixtures.sales934.envelope) as unknown as Record<string, unknown>;
+    const items = (answer.data as { items: Array<Record<string, unknown>> }).items;
+    for (const item of items) Object.assign(item, { kind: 'ownership', source_id: 'dc_otr_ownership' });
+    const read = dialect === 'embedded' ? answer : independentSearchEnvelope(answer);
+    return (read.data as { items: V4SearchRecord[] }).items;
+  }
+
+  it('filters on the owner field the catalog names, in either dialect', () => {
+    const filterOf = (search: ReturnType<typeof ownerRecordSearch>) => (search.ok ? search.parts.query.filter : search.problem);
+    expect(filterOf(ownerRecordSearch(embeddedCatalog, '11001', ' joel kuipers '))).toBe(JSON.stringify({ owner: 'JOEL KUIPERS' }));
+    expect(filterOf(ownerRecordSearch(independentCatalog, '11001', 'joel kuipers'))).toBe(JSON.stringify({ OWNERNAME: 'JOEL KUIPERS' }));
+  });
+
+  it('sends nothing when the catalog names no owner field, and says why', () => {
+    const catalog = independentCatalog.map((item) => (item.kind === 'ownership' ? { ...item, fields: ['SSL', 'TITULAR'] } : item));
+    expect(ownerRecordSearch(catalog, '11001', 'joel kuipers')).toEqual({
+      ok: false,
+      problem: 'This service’s catalog names no owner name field for ownership records in District of Columbia; Plat cannot search them by owner name.',
+    });
+  });
+
+  it('reads the owner, address, SSL, assessed value and last sale of each record, in either dialect', () => {
+    const shown = (holding: ReturnType<typeof holdingsFromRecords>[number]) => [
+      holding.ownerName,
+      holding.address?.value,
+      holding.identifier?.value,
+      holding.assessed?.value,
+      holding.lastSalePrice?.value,
+      holding.lastSaleDate?.value,
+      holding.openId,
+      holding.notRecognised,
+    ];
+    const embedded = holdingsFromRecords(ownershipRecords('embedded'), embeddedCatalog).map(shown);
+    expect(embedded).toEqual([['GERRY M COATES', '934 N ST NW', '0368    0909', 2014890, 0, '2014-02-26', ids.parcel934, []]]);
+    const independent = holdingsFromRecords(ownershipRecords('independent'), independentCatalog).map(shown);
+    expect(independent).toEqual([['GERRY M COATES', '934 N ST NW', '0368    0909', '2014890.00', '0.00', '2014-02-26', ids.parcel934, []]]);
+    // No catalog: the record's own names.
+    expect(holdingsFromRecords(ownershipRecords('independent')).map(shown)).toEqual(independent);
+    expect(holdingsFromRecords(ownershipRecords('independent'))[0]?.owner?.citation).toMatchObject({ publisher: 'DC Office of Tax and Revenue', recordRef: 'rec_5e2f0e19-e6d9-5aac-ae17-dbfee3617167' });
+  });
+
+  it('says which values it cannot find, never that the record leaves them blank', () => {
+    const catalog = independentCatalog.map((item) => (item.kind === 'ownership' ? { ...item, fields: ['SSL', 'TITULAR', 'PREMISEADD'] } : item));
+    const [holding] = holdingsFromRecords(ownershipRecords('independent'), catalog);
+    expect(holding?.ownerName).toBe('(owner name not recognised by Plat)');
+    expect(holding?.notRecognised).toEqual(expect.arrayContaining(['owner name', 'sale price', 'sale date', 'assessed value']));
   });
 });

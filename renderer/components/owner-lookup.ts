@@ -4,7 +4,10 @@
 // answer pages turned into holdings grouped by the owner name exactly as the publisher printed it.
 import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../../shared/service/v2.ts';
 import { citedFieldValue, type CitedValue } from './cited-value.ts';
-import type { CitationView } from '../../shared/report/citation.ts';
+import type { CitationView } from '../../shared/cited/citation.ts';
+import { findJurisdiction, type JurisdictionCode } from '../../shared/jurisdictions.ts';
+import { encodeSearchFilter, type V4SearchRecord } from '../../shared/service/v4.ts';
+import { fieldForRole, recordFactItem, recordFieldMap, roleSearchProblem, roleWords, type CatalogItemFields } from '../../shared/service/record-fields.ts';
 import { foldToLatin, latinSpellings, MAX_TWO_WAY_LETTERS, nonLatinLetters, twoWayLetterCount } from '../../shared/latin-fold.ts';
 import { isRecord } from '../../shared/json-data.ts';
 
@@ -176,4 +179,43 @@ export function holdingsFrom(items: readonly SearchItem[]): Holding[] {
     });
   }
   return holdings;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Owner lookup by v4 record search (kind `ownership` in a jurisdiction): the spec's own owner lookup,
+// for a service whose coverage names no v2 area. The owner field and every field a holding shows are
+// the ones the service's catalog names (shared/service/record-fields.ts), never Plat's own names.
+
+export type OwnerRecordSearch =
+  | { ok: true; field: string; parts: { query: { jurisdiction: JurisdictionCode; kind: 'ownership'; filter: string; limit: number; cursor?: string } } }
+  | { ok: false; problem: string };
+
+/**
+ * The v4 search of ownership records by owner name (equality: the only text operator the spec
+ * shows, so the name as the roll prints it), filtered on the field the catalog names for the owner;
+ * when it names none, no search (and no charge), and why.
+ */
+export function ownerRecordSearch(catalog: readonly CatalogItemFields[], jurisdiction: JurisdictionCode, name: string, cursor?: string): OwnerRecordSearch {
+  const map = recordFieldMap(catalog, 'ownership');
+  const field = fieldForRole(map, 'owner_name');
+  if (field === null) return { ok: false, problem: roleSearchProblem(map, 'owner_name', findJurisdiction(jurisdiction)?.name ?? jurisdiction, 'owner name') ?? '' };
+  const filter = encodeSearchFilter({ conditions: [{ field, op: 'eq', value: name.trim().toUpperCase() }] });
+  return { ok: true, field, parts: { query: { jurisdiction, kind: 'ownership', filter, limit: PAGE_LIMIT, ...(cursor === undefined ? {} : { cursor }) } } };
+}
+
+/** A holding read from a record, with the values Plat could not find in it ("owner name": not recognised by Plat, not blank). */
+export type RecordHolding = Holding & { notRecognised: string[] };
+
+/**
+ * Ownership records (v4 search items) as holdings, one per record, each value cited to its record,
+ * read by the fields the catalog names (else by the records' own names).
+ */
+export function holdingsFromRecords(records: readonly V4SearchRecord[], catalog: readonly CatalogItemFields[] = []): RecordHolding[] {
+  const map = catalog.length > 0 ? recordFieldMap(catalog, 'ownership') : null;
+  return records.map((record) => {
+    const item = recordFactItem(record, map);
+    const [holding] = holdingsFrom([item as unknown as SearchItem]);
+    const unnamed = item.notRecognised.includes(roleWords('owner_name'));
+    return { ...holding!, ...(unnamed ? { ownerName: '(owner name not recognised by Plat)' } : {}), notRecognised: item.notRecognised };
+  });
 }

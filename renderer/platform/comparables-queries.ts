@@ -53,7 +53,7 @@ export function salesCoverageOf(envelope: unknown): SalesCoverage | null {
   return { earliest: day(row.coverage.earliest), latest: day(row.coverage.latest) };
 }
 
-/** The sales dates the service holds: loaded by itself, as a catalog answer costs nothing. */
+/** The sales dates the service holds: loaded by itself where a catalog answer is known to cost nothing (Plat's own service); elsewhere not read. */
 export function useSalesCoverage(): { coverage: SalesCoverage | null; loading: boolean } {
   const paid = usePaidAnswer('queryRecords', salesDateCatalogParts, { loadWhenFree: true });
   return { coverage: paid.query.data ? salesCoverageOf(paid.query.data.envelope) : null, loading: paid.query.isFetching };

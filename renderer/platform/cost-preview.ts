@@ -1,7 +1,9 @@
-// The price of a service call before it is made (the core's previewCost: free, cached, its expected
-// cost, or what blocks it), asked again whenever a view shows it: prices move with spending and the cache.
+// The price of a service call before it is made (the core's previewCost: its expected cost and where
+// that comes from, or "not known", and what blocks it), asked again whenever a view shows it: prices
+// move with spending, the cache and the charges seen on the connection.
 import { useQuery } from '@tanstack/react-query';
-import { serviceCallOperations, type ServiceCallIpcName } from '../../shared/ipc.ts';
+import { serviceCallOperations, type CostPreview, type ServiceCallIpcName } from '../../shared/ipc.ts';
+import { formatUsd } from '../../shared/money.ts';
 import { callPlat } from './plat.ts';
 import { previewCostQueryKey } from './query-keys.ts';
 import type { ServiceRequestParts } from './service-calls.ts';
@@ -18,4 +20,35 @@ export function useCostPreview<N extends ServiceCallIpcName>(operation: N, reque
     enabled: request !== null,
     staleTime: 0,
   });
+}
+
+/**
+ * Whether a call may be made without a click: only when its price is known to be zero (free by the
+ * spec or the embedded service's table, or already cached) and no cap stands in the way. A price not
+ * known, or a small one, waits for the person.
+ */
+export function knownFree(preview: CostPreview | undefined): boolean {
+  return preview !== undefined && preview.expectedCostMicroUsd === 0 && preview.blockedBy === null;
+}
+
+/** Whether the call will be charged when asked without a click; true while the price is being read. */
+export function useKnownFree<N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N> | null): boolean {
+  return knownFree(useCostPreview(operation, request).data);
+}
+
+/**
+ * The price in words: "$0.10" (the spec's or Plat's own service's), "about $0.025, from your last
+ * call" (learnt on this connection), "price not known".
+ */
+export function priceWords(preview: Pick<CostPreview, 'expectedCostMicroUsd' | 'basis'>): string {
+  if (preview.expectedCostMicroUsd === null) return 'price not known';
+  if (preview.basis === 'last_observed') return `about ${formatUsd(preview.expectedCostMicroUsd)}, from your last call`;
+  return formatUsd(preview.expectedCostMicroUsd);
+}
+
+/** Why a call whose price is not known asks first: the largest charge seen for it, or that none was. */
+export function unknownPriceWords(preview: Pick<CostPreview, 'largestSeenMicroUsd'>): string {
+  return preview.largestSeenMicroUsd === null
+    ? 'price not known; no charge for it seen yet'
+    : `price not known; the largest charge seen for this operation was ${formatUsd(preview.largestSeenMicroUsd)}`;
 }

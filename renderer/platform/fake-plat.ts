@@ -26,7 +26,24 @@ export async function fakePlatModule(importOriginal: () => Promise<typeof PlatMo
 
 /** What previewCost says of an uncached call at a listed price that needs no confirmation. */
 export function listedPrice(operation: string, expectedCostMicroUsd: number) {
-  return { operation, expectedCostMicroUsd, basis: 'price_table', note: '', cached: false, needsConfirmation: false, blockedBy: null };
+  return { operation, expectedCostMicroUsd, basis: 'price_table', largestSeenMicroUsd: null, note: '', cached: false, needsConfirmation: false, blockedBy: null };
+}
+
+/**
+ * What previewCost says of a call on a service that is not Plat's own before it has charged for it:
+ * price not known, asked for first (largest charge seen: `largestSeenMicroUsd`, if any).
+ */
+export function unknownPrice(operation: string, largestSeenMicroUsd: number | null = null) {
+  return {
+    operation,
+    expectedCostMicroUsd: null,
+    basis: 'unknown',
+    largestSeenMicroUsd,
+    note: 'Price not known: no charge for it seen yet on this service.',
+    cached: false,
+    needsConfirmation: true,
+    blockedBy: null,
+  };
 }
 
 /** A fresh answer from the service (not cached, not replayed) carrying `data`, charged `chargedMicroUsd`. */

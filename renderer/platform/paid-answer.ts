@@ -1,11 +1,11 @@
 // The one way a view holds a service answer that may cost money. Never fetched by rendering: only by
 // `buy` (a ChargeButton's click, with the confirmation it collected), or on its own when the preview
-// says it is free (`loadWhenFree`). The answer then stays in TanStack Query's cache under the
+// says its price is known to be zero (`loadWhenFree`): a price not known waits for the click too. The answer then stays in TanStack Query's cache under the
 // request's own key for the session, so showing it again, anywhere, makes no call at all.
 import { useEffect, useRef, useState } from 'react';
 import { skipToken, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { IpcResponse, ServiceCallIpcName } from '../../shared/ipc.ts';
-import { useCostPreview } from './cost-preview.ts';
+import { knownFree, useCostPreview } from './cost-preview.ts';
 import { idleServiceQueryKey, pricingQueryScope, serviceQueryKey } from './query-keys.ts';
 import { callService, type CallOptions, type ServiceRequestParts } from './service-calls.ts';
 
@@ -84,7 +84,7 @@ export function usePaidAnswer<N extends ServiceCallIpcName>(operation: N, reques
     buy(last.current.target === null ? { confirmed: true } : last.current.options, last.current.target ?? request);
 
   const preview = useCostPreview(operation, loadWhenFree ? request : null);
-  const free = preview.data !== undefined && preview.data.expectedCostMicroUsd === 0 && preview.data.blockedBy === null;
+  const free = knownFree(preview.data);
   const autoLoaded = useRef(false);
   useEffect(() => {
     if (!loadWhenFree || !free || autoLoaded.current || request === null || query.data !== undefined || query.isFetching) return;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeGrid, daysBetween, formatAdjustment, groupDigits, monthsBetween, reconciliationProblems } from './adjustments.ts';
+import { formatNumber } from '../format/number.ts';
+import { computeGrid, daysBetween, formatAdjustment, monthsBetween, reconciliationProblems } from './adjustments.ts';
 import { NO_RATES, manualRows, type AdjustmentRates, type GridResult } from './model.ts';
 import { comparableSale, subjectProperty, workfileWith } from './test-kit.ts';
 
@@ -126,7 +127,7 @@ describe('computeGrid', () => {
   it('writes the workings in words with the numbers', () => {
     const [a, , c] = grid().columns;
     expect(a?.workings.gla).toBe('(subject 2,400 − comp 3,042) sq ft × $150 per sq ft = −$96,300');
-    expect(a?.workings.saleDate).toBe('$2,350,000 × 0.5 % per month × 11.43 months (348 days ÷ 30.4375, 2016-01-19 to 2017-01-01) = +$134,341');
+    expect(a?.workings.saleDate).toBe('$2,350,000 × 0.50 % per month × 11.43 months (348 days ÷ 30.4375, 2016-01-19 to 2017-01-01) = +$134,341');
     expect(a?.workings.actualAge).toBe('(comp 122 − subject 117) years of age × $500 per year = +$2,500; age = 2017 − year built (comp 1895, subject 1900)');
     expect(a?.workings.condition).toBe('(subject 3 − comp 4) condition steps × $25,000 per condition step = −$25,000 (subject Good, comp Very Good)');
     expect(a?.workings.site).toBe('Lump sum entered by the appraiser: +$10,000');
@@ -210,7 +211,7 @@ describe('computeGrid', () => {
   });
 });
 
-describe('formatAdjustment and groupDigits', () => {
+describe('formatAdjustment and formatNumber', () => {
   it('signs adjustments as the grid prints them', () => {
     expect(formatAdjustment(52_313)).toBe('+$52,313');
     expect(formatAdjustment(-201_300)).toBe('−$201,300');
@@ -225,15 +226,15 @@ describe('formatAdjustment and groupDigits', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer({ min: -1e10, max: 1e10 }), fc.double({ min: -1e9, max: 1e9, noNaN: true }), thousandths), (value) => {
         // Intl writes "-0" for a negative that rounds to nothing; the grid writes 0.
-        expect(groupDigits(value)).toBe(intl.format(value).replace(/^-0$/, '0').replace('-', '−'));
+        expect(formatNumber(value)).toBe(intl.format(value).replace(/^-0$/, '0').replace('-', '−'));
       }),
       { numRuns: 2_000 },
     );
-    expect(groupDigits(-0.001)).toBe('0');
-    expect(groupDigits(1_234.5)).toBe('1,234.5');
-    expect(groupDigits(0.05)).toBe('0.05');
-    expect(groupDigits(717.045)).toBe('717.05');
-    expect(groupDigits(-4_295.995)).toBe('−4,296');
+    expect(formatNumber(-0.001)).toBe('0');
+    expect(formatNumber(1_234.5)).toBe('1,234.5');
+    expect(formatNumber(0.05)).toBe('0.05');
+    expect(formatNumber(717.045)).toBe('717.05');
+    expect(formatNumber(-4_295.995)).toBe('−4,296');
   });
 });
 
@@ -268,7 +269,7 @@ describe('reconciliationProblems', () => {
     });
     expect(heavy.columns.map((column) => [column.netPct, column.grossPct])).toEqual([[-17, 17], [5.8, 28.8], [0, 0]]);
     expect(reconciliationProblems(workfileWith({ reconciliation: { indicatedValueDollars: 1_950_000, comment: 'Explained.' } }), heavy)).toEqual([
-      'Comp 1: net adjustment −17 % of the sale price is past the 15 % guideline (a review guideline, not a rule: explain it or reconsider the comp).',
+      'Comp 1: net adjustment −17.0 % of the sale price is past the 15 % guideline (a review guideline, not a rule: explain it or reconsider the comp).',
       'Comp 2: gross adjustment 28.8 % of the sale price is past the 25 % guideline (a review guideline, not a rule: explain it or reconsider the comp).',
     ]);
   });

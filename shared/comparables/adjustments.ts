@@ -7,6 +7,8 @@
 // under a column is always the sum of the adjustments printed above it.
 import { calendarDateOf } from '../format-date.ts';
 import { formatDollars } from '../money.ts';
+import { formatNumber, MINUS } from '../format/number.ts';
+import { formatPercent } from '../format/percent.ts';
 import {
   gridRowKeys,
   manualRows,
@@ -58,31 +60,8 @@ export function monthsBetween(fromDay: string, toDay: string): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Formatting for the workings. The grid writes a few hundred numbers per recompute and Intl's
-// formatters were most of its time, so numbers are grouped here (tested equal to Intl's en-US).
-
-const MINUS = '−';
-
-/** "1,234.5": digits grouped in thousands, at most two decimals (trailing zeros dropped), a − sign for negatives. */
-export function groupDigits(value: number): string {
-  // Rounded half up on the number's shortest decimal form ("717.045" → 717.05), as Intl rounds.
-  const text = String(Math.abs(value));
-  let hundredths: number;
-  if (text.includes('e')) hundredths = Math.round(Number(Math.abs(value).toFixed(2)) * 100);
-  else {
-    const [whole = '0', fraction = ''] = text.split('.');
-    hundredths = Number(whole) * 100 + Number(fraction.slice(0, 2).padEnd(2, '0')) + ((fraction[2] ?? '0') >= '5' ? 1 : 0);
-  }
-  let digits = String(Math.floor(hundredths / 100));
-  const cents = hundredths % 100;
-  let grouped = '';
-  while (digits.length > 3) {
-    grouped = `,${digits.slice(-3)}${grouped}`;
-    digits = digits.slice(0, -3);
-  }
-  const decimals = cents === 0 ? '' : cents % 10 === 0 ? `.${cents / 10}` : `.${String(cents).padStart(2, '0')}`;
-  return `${value < 0 && hundredths !== 0 ? MINUS : ''}${digits}${grouped}${decimals}`;
-}
+// Formatting for the workings: numbers, dollars and percentages through shared/format/ (hand-rolled
+// there: the grid writes a few hundred numbers per recompute and Intl's formatters were most of its time).
 
 /** Rounds to whole dollars, half away from zero (so +x and −x round alike), never −0. */
 function roundDollars(value: number): number {
@@ -97,7 +76,7 @@ function roundOneDecimal(value: number): number {
 }
 
 /** Whole dollars as publishers print them: "$1,250,000". */
-const dollars = (value: number): string => `$${groupDigits(Math.abs(value))}`;
+const dollars = (value: number): string => `$${formatNumber(Math.abs(value))}`;
 
 /** An adjustment as the grid prints it: "+$52,313", "−$201,300", "$0". */
 export function formatAdjustment(amount: number): string {
@@ -106,7 +85,7 @@ export function formatAdjustment(amount: number): string {
 }
 
 /** A rate in dollars, cents kept when it has them: "$150", "$152.5", "−$500". */
-const formatRateDollars = (rate: number): string => `${rate < 0 ? MINUS : ''}$${groupDigits(Math.abs(rate))}`;
+const formatRateDollars = (rate: number): string => `${rate < 0 ? MINUS : ''}$${formatNumber(Math.abs(rate))}`;
 
 // ---------------------------------------------------------------------------------------------
 // The grid
@@ -181,7 +160,7 @@ export function computeGrid(input: GridInput): GridResult {
         const months = days / DAYS_PER_MONTH;
         const amount = roundDollars(((price * timeRate) / 100) * months);
         adjustments.saleDate = amount;
-        workings.saleDate = `${dollars(price)} × ${groupDigits(timeRate)} % per month × ${months.toFixed(2)} months (${groupDigits(days)} days ÷ 30.4375, ${saleDay} to ${effectiveDay}) = ${formatAdjustment(amount)}`;
+        workings.saleDate = `${dollars(price)} × ${formatPercent(timeRate, 2)} per month × ${months.toFixed(2)} months (${formatNumber(days)} days ÷ 30.4375, ${saleDay} to ${effectiveDay}) = ${formatAdjustment(amount)}`;
         if (days < 0) warnings.push(`Sold after the effective date (${effectiveDay}): the time adjustment runs backwards.`);
       }
     }
@@ -198,7 +177,7 @@ export function computeGrid(input: GridInput): GridResult {
         const compAge = effectiveYear - compBuilt;
         const amount = roundDollars(ageRate * (compAge - subjectAge));
         adjustments.actualAge = amount;
-        workings.actualAge = `(comp ${groupDigits(compAge)} − subject ${groupDigits(subjectAge)}) years of age × ${formatRateDollars(ageRate)} per year = ${formatAdjustment(amount)}; age = ${effectiveYear} − year built (comp ${compBuilt}, subject ${subjectBuilt})`;
+        workings.actualAge = `(comp ${formatNumber(compAge)} − subject ${formatNumber(subjectAge)}) years of age × ${formatRateDollars(ageRate)} per year = ${formatAdjustment(amount)}; age = ${effectiveYear} − year built (comp ${compBuilt}, subject ${subjectBuilt})`;
       }
     }
 
@@ -218,7 +197,7 @@ export function computeGrid(input: GridInput): GridResult {
         feature.row === 'quality' || feature.row === 'condition'
           ? ` (subject ${subject.values[feature.row].display}, comp ${comp.values[feature.row].display})`
           : '';
-      workings[feature.row] = `(subject ${groupDigits(subjectValue)} − comp ${groupDigits(compValue)}) ${feature.unit} × ${formatRateDollars(rate)} ${feature.per} = ${formatAdjustment(amount)}${steps}`;
+      workings[feature.row] = `(subject ${formatNumber(subjectValue)} − comp ${formatNumber(compValue)}) ${feature.unit} × ${formatRateDollars(rate)} ${feature.per} = ${formatAdjustment(amount)}${steps}`;
     }
 
     // The appraiser's lump sums for the rows no rate covers.
@@ -312,10 +291,10 @@ export function reconciliationProblems(workfile: Pick<ComparablesWorkfile, 'reco
   grid.columns.forEach((column, index) => {
     const name = `Comp ${index + 1}`;
     if (Math.abs(column.netPct) > NET_GUIDELINE_PCT) {
-      problems.push(`${name}: net adjustment ${groupDigits(column.netPct)} % of the sale price is past the ${NET_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
+      problems.push(`${name}: net adjustment ${formatPercent(column.netPct, 1)} of the sale price is past the ${NET_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
     }
     if (column.grossPct > GROSS_GUIDELINE_PCT) {
-      problems.push(`${name}: gross adjustment ${groupDigits(column.grossPct)} % of the sale price is past the ${GROSS_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
+      problems.push(`${name}: gross adjustment ${formatPercent(column.grossPct, 1)} of the sale price is past the ${GROSS_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
     }
   });
   return problems;

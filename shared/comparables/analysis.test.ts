@@ -1,9 +1,9 @@
 // The whole analysis from the embedded service's real answers (1708 21ST ST NW: its subject report
 // and the comparables search around it), as the Comparables view and the report both build it.
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
-import { SYNTHETIC_PUBLISHER } from '../report/citation.ts';
-import type { CitedValue } from '../report/document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
+import type { CitedValue } from '../cited/value.ts';
 import subjectFixture from '../report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import { analyzeComparables, type ComparablesAnalysisInput } from './analysis.ts';
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };

@@ -3,8 +3,8 @@
 // regression's support, the sales analyzed and not used, and what does not add up. The Comparables
 // view and the report both call this one function, so the screen and the PDF cannot disagree.
 import { isRecord } from '../json-data.ts';
-import type { CitationBook } from '../report/citation-book.ts';
-import type { Citation, CitedValue } from '../report/document.ts';
+import type { CitationBook } from '../cited/citation-book.ts';
+import type { Citation, CitedValue } from '../cited/value.ts';
 import { computeGrid } from './adjustments.ts';
 import { notUsedEntries, readCandidates, readSubject } from './candidates.ts';
 import type { CandidateSet, ComparableSale, ComparablesAnalysis, ComparablesWorkfile, GridProperty, GridResult, RegressionSupport } from './model.ts';

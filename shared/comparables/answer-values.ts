@@ -1,13 +1,17 @@
 // Reading one property of a kept v3 answer (the subject of `report_subject_v1`, or a sale of
 // `report_comparables_v1`) into the grid's cited values: every value cites the records the answer
-// names for it (`source_refs`, placed in a source through that source's `record_refs`); building
+// names for it (`source_refs`, placed in a source by shared/cited/source-refs.ts); building
 // characteristics the sample made up are `synthetic` and cite the synthetic sample, never OTR; what
 // the answer lacks is `unavailable` and says why.
+import { readPublishedDollars } from '../format/dollars.ts';
+import { formatNumber, formatSqft } from '../format/number.ts';
+import { formatYear } from '../format/year.ts';
 import { isRecord } from '../json-data.ts';
-import { formatDollars } from '../money.ts';
-import { asSynthetic, documentCitation, fromV3Source, recordCitation, publisherShortName, type CitationFields, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue, ValueStatus } from '../report/document.ts';
+import { formatFieldValue } from '../report/format.ts';
+import { asSynthetic, documentCitation, publisherName, type CitationFields, type CitationView } from '../cited/citation.ts';
+import { citeRef, indexV3Sources } from '../cited/source-refs.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue, ValueStatus } from '../cited/value.ts';
 import type { FeatureNumbers, GridProperty, GridRowKey, LonLat } from './model.ts';
 import { conditionStep, gradeStep } from './scales.ts';
 
@@ -45,8 +49,25 @@ export const num = (value: unknown): number | null => (typeof value === 'number'
 export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : []);
 export const record = (value: unknown): Json | null => (isRecord(value) ? value : null);
 
-const plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-export const sqft = (value: number) => `${plain.format(value)} sq ft`;
+export const sqft = formatSqft;
+
+/** A year as published, a number or its digits ("1895"): its number for the grid's arithmetic and the text it was published as. */
+function yearOf(value: unknown): { year: number; published: number | string } | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return { year: value, published: value };
+  if (typeof value === 'string' && /^\d{4}$/.test(value.trim())) return { year: Number(value), published: value.trim() };
+  return null;
+}
+
+/**
+ * A publisher's dollar amount, written as a number, as text ("18402.50") or as a field cell
+ * (`{value}`): the value as published (kept for the citation) and its dollars (for the arithmetic).
+ */
+export function amountOf(value: unknown): { published: number | string; dollars: number } | null {
+  const published = isRecord(value) && 'value' in value ? value.value : value;
+  if (typeof published !== 'number' && typeof published !== 'string') return null;
+  const amount = readPublishedDollars(published);
+  return amount === null ? null : { published: typeof published === 'string' ? published.trim() : published, dollars: amount.dollars };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Citations
@@ -59,19 +80,14 @@ export interface AnswerIndex {
 
 export const emptyIndex = (): AnswerIndex => ({ sources: new Map(), records: new Map() });
 
-/** Adds an answer's `data.sources` (each with its `record_refs`) to the index. */
+/** Adds an answer's `data.sources` to the index. */
 export function indexSources(index: AnswerIndex, data: Json): void {
-  for (const source of Array.isArray(data.sources) ? data.sources : []) {
-    if (!isRecord(source)) continue;
-    const view = fromV3Source(source);
-    if (view.sourceId) index.sources.set(view.sourceId, view);
-    for (const ref of strings(source.record_refs)) index.records.set(ref, { ...view, recordRef: ref, extra: {} });
-  }
+  indexV3Sources(index, data.sources);
 }
 
-/** A record's citation; a record the answer cites without placing it in a source still cites the record, and says so. */
+/** A ref's citation; a ref the answer cites without naming its source still cites the ref, and says so. */
 export function citationForRef(index: AnswerIndex, ref: string): CitationFields {
-  return recordCitation(index.records, ref);
+  return citeRef(index, ref);
 }
 
 /** A source as a whole (a sentence about the dataset, not one of its records). */
@@ -195,20 +211,27 @@ export function characteristicValues(item: Json, index: AnswerIndex, cite: Cite)
   const p = profile?.json ?? {};
   const grade = text(p.grade);
   const condition = text(p.condition);
-  const built = num(p.year_built);
-  const remodeled = num(p.year_remodeled);
+  const builtYear = yearOf(p.year_built);
+  const built = builtYear?.year ?? null;
+  const remodeled = yearOf(p.year_remodeled);
   const living = num(p.living_area_sqft);
   const gross = num(p.gross_area_sqft);
   const gla = living ?? gross;
   const style = [text(p.building_type), text(p.style)].filter((part): part is string => part !== null).join(', ');
   const site = siteValue(profile, item, index, cite);
   const baths = bathsValue(profile, cite);
-  const count = (row: GridRowKey, value: number | null) => profileValue(row, profile, value, value === null ? '—' : plain.format(value), cite);
+  const count = (row: GridRowKey, value: number | null) => profileValue(row, profile, value, value === null ? '—' : formatNumber(value), cite);
   const values = {
     site: site.value,
     style: profileValue('style', profile, style || null, style, cite),
     quality: profileValue('quality', profile, grade, grade ?? '—', cite, grade !== null && gradeStep(grade) === null ? 'Not on the DC CAMA grade scale: no grade step.' : undefined),
-    actualAge: profileValue('actualAge', profile, built, built === null ? '—' : `Built ${built}${remodeled !== null ? ` (remodeled ${remodeled})` : ''}`, cite),
+    actualAge: profileValue(
+      'actualAge',
+      profile,
+      builtYear?.published ?? null,
+      builtYear === null ? '—' : `Built ${formatYear(builtYear.published)}${remodeled !== null ? ` (remodeled ${formatYear(remodeled.published)})` : ''}`,
+      cite,
+    ),
     condition: profileValue('condition', profile, condition, condition ?? '—', cite, condition !== null && conditionStep(condition) === null ? 'Not a rating on the DC CAMA condition scale ("Default" means not rated): no condition step.' : undefined),
     rooms: count('rooms', num(p.rooms)),
     bedrooms: count('bedrooms', num(p.bedrooms)),
@@ -245,13 +268,13 @@ export function addressValue(item: Json, index: AnswerIndex, cite: Cite, missing
   return { value: citedValue('address', { raw: address, display: address, status: 'reported', citations }, cite), address };
 }
 
-/** "DC OTR record rec_…, SSL 0093 0080": who holds the record the values come from, and how to find it there. */
+/** "DC Office of Tax and Revenue record rec_…, SSL 0093 0080": who holds the record the values come from, and how to find it there. */
 export function dataSourceValue(item: Json, refs: string[], index: AnswerIndex, cite: Cite): CitedValue {
   const ref = refs[0];
   if (ref === undefined) return unavailableValue('dataSource', 'The answer names no record for this property.');
   const citation = citationForRef(index, ref);
   const ssl = text(record(record(item.sections)?.identity)?.ssl)?.replace(/\s+/g, ' ');
-  const display = `${publisherShortName(citation.publisher)} record ${ref}${ssl ? `, SSL ${ssl}` : ''}`;
+  const display = `${publisherName(citation.publisher)} record ${ref}${ssl ? `, SSL ${ssl}` : ''}`;
   return citedValue('dataSource', { raw: ref, display, status: 'reported', citations: [citation] }, cite);
 }
 
@@ -285,8 +308,9 @@ export function locationOf(location: unknown, index: AnswerIndex): ItemLocation 
   };
 }
 
-export function priceDisplay(price: number): string {
-  return price === 0 ? `${formatDollars(0)} (non-market or no price)` : formatDollars(price);
+/** A sale price as published, its cents kept; OTR's 0 in its own words ("non-market or no price"). */
+export function priceDisplay(price: number | string): string {
+  return formatFieldValue('price_dollars', price);
 }
 
 /** The shell every grid property shares; the caller fills the sale rows. */

@@ -1,13 +1,14 @@
 // The subject and the candidates, read from real answers of the embedded service (the fixtures) and
 // from edits of them that carry what the sample also holds (a DC CAMA sale: no date, unqualified).
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
-import { SYNTHETIC_PUBLISHER } from '../report/citation.ts';
-import type { CitedValue } from '../report/document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
+import type { CitedValue } from '../cited/value.ts';
 import subjectFixture from '../report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import compsFixture from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import undatedPage1 from './fixtures/dc-1708-comps-2016-with-undated.json' with { type: 'json' };
 import undatedPage2 from './fixtures/dc-1708-comps-2016-with-undated-page-2.json' with { type: 'json' };
+import { asIndependentDialect } from '../report/test-kit.ts';
 import { choosableProblem, gridRowLabels, notUsedEntries, readCandidates, readSubject, type CandidateContext } from './candidates.ts';
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, gridRowKeys, type CompSearchCriteria, type LonLat, type SubjectProperty } from './model.ts';
 
@@ -89,7 +90,7 @@ describe('readSubject', () => {
     expect(s.syntheticCharacteristics).toBe(true);
     expect(s.values.baths.display).toBe('2.1');
     expect(s.values.site).toMatchObject({ display: '268 sq ft', status: 'synthetic' });
-    expect(s.values.dataSource.display).toBe('DC OTR record rec_23cf6780-2221-547e-b0e2-eaf741fda9ee, SSL 0065 0007');
+    expect(s.values.dataSource.display).toBe('DC Office of Tax and Revenue record rec_23cf6780-2221-547e-b0e2-eaf741fda9ee, SSL 0065 0007');
     expect(citation(s.values.address.citationIds[0]!)).toMatchObject({ sourceId: 'dc_otr_ownership', recordRef: 'rec_23cf6780-2221-547e-b0e2-eaf741fda9ee' });
   });
 
@@ -310,7 +311,7 @@ describe('readCandidates: other answers', () => {
     expect(sale.address).toMatch(/^DC CAMA sale rec_cama0001/);
     expect(sale.values.gla.status).toBe('reported');
     expect(citation(sale.values.gla.citationIds[0]!)).toMatchObject({ sourceId: 'dc_cama_residential', synthetic: false });
-    expect(sale.values.dataSource.display).toBe('DC GIS record rec_cama0001-0000-5000-8000-000000000001');
+    expect(sale.values.dataSource.display).toBe('DC Office of the Chief Technology Officer (DC GIS) record rec_cama0001-0000-5000-8000-000000000001');
     expect(sale.priorSalesNote).toBe('DC CAMA publishes a price without a date; no transfer history.');
     expect(sale.values.proximity.limitation).toMatch(/Approximate/); // the subject is still a centroid
     expect(choosableProblem(sale, DEFAULT_CRITERIA)).toMatch(/Not arm’s length.*No sale date: it cannot be shown to have sold in the 12 months/);
@@ -451,5 +452,61 @@ describe('notUsedEntries', () => {
     expect(entries.find((e) => e.candidate.id === big.id)).toMatchObject({ reason: 'quality', note: 'Much larger, renovated.', by: 'appraiser' });
     expect(entries.find((e) => e.candidate.id === fits.id)).toMatchObject({ reason: 'other', note: 'Not chosen; no reason given yet.', by: 'plat' });
     expect(entries.find((e) => e.candidate.address === '1807 RIGGS PL NW')).toMatchObject({ reason: 'non_market', by: 'plat' });
+  });
+});
+
+describe("another service's citations: refs `<source_id>@<release_id>`, sources without record_refs", () => {
+  it('cites every grid value of the subject and the sales to the publisher its source entry names', () => {
+    const book = new CitationBook();
+    const subject = readSubject(asIndependentDialect(subjectFixture.subject), book.cite);
+    const ctx: CandidateContext = { subject, criteria: DEFAULT_CRITERIA, effectiveDate: '2017-01-01', subjectUseCode: '24' };
+    const set = readCandidates([asIndependentDialect(compsFixture.envelope)], ctx, book.cite);
+    expect(set.candidates.length).toBe(answerItems.length);
+    const values = [subject!, ...set.candidates].flatMap((property) => Object.values(property.values));
+    const cited = values.filter((value) => value.status !== 'unavailable');
+    expect(cited.length).toBeGreaterThan(100);
+    for (const citation of book.all()) expect(citation.publisher, `${citation.recordRef}`).not.toBeNull();
+    const q = set.candidates.find((c) => c.address === '2015 Q ST NW')!;
+    expect(new Set(q.values.salePrice.citationIds.map((id) => book.all().find((c) => c.id === id)?.sourceId))).toEqual(new Set(['dc_otr_sale']));
+    expect(q.values.dataSource.display).toMatch(/^DC Office of Tax and Revenue record dc_otr_\w+@20170205/);
+    // A market code published as it is (no basis given) is shown as published, not as Plat's or the service's reading.
+    expect(q.values.saleType).toMatchObject({ raw: expect.stringMatching(/^01\b/), status: 'reported', derivedFrom: null });
+  });
+});
+
+describe('sales coded by another service (DC-style acceptance codes)', () => {
+  /** The fixture's sales recoded as the independent dialect codes them: 01 / MARKET at a price, 03 / OTHER otherwise. */
+  function independentEnvelope(code: (price: number) => [string, string]): Json {
+    const envelope = compsEnvelope();
+    for (const item of envelope.data.items as Json[]) {
+      const transfer = item.sections.transfer;
+      [transfer.acceptance_code, transfer.sale_type] = code(Number(transfer.price_dollars));
+    }
+    return envelope;
+  }
+
+  it('screens every 01 / MARKET sale as market, as the embedded codes are', () => {
+    const embedded = setup().set.candidates;
+    const independent = setup({ pages: [independentEnvelope((price) => (price > 0 ? ['01', 'MARKET'] : ['03', 'OTHER']))] }).set.candidates;
+    expect(independent.filter((sale) => sale.market).map((sale) => sale.recordRef)).toEqual(embedded.filter((sale) => sale.market).map((sale) => sale.recordRef));
+    expect(independent.filter((sale) => sale.market).length).toBeGreaterThan(0);
+    for (const sale of independent.filter((candidate) => candidate.market)) expect(sale.flags).not.toContain('non_market');
+  });
+
+  it('shows a 03 / OTHER sale with a price as published, not recognised: never “not arm’s length”, never screened out, asked about before use', () => {
+    const { set } = setup({ pages: [independentEnvelope((price) => (price > 0 ? ['03', 'OTHER'] : ['03', 'OTHER']))] });
+    const priced = set.candidates.filter((sale) => sale.priceDollars > 0);
+    expect(priced.length).toBeGreaterThan(0);
+    for (const sale of priced) {
+      expect(sale.marketStatus).toBe('unknown');
+      expect(sale.flags).toContain('market_unknown');
+      expect(sale.flags).not.toContain('non_market');
+      expect(sale.values.saleType).toMatchObject({ display: '03 / OTHER (not recognised by Plat)', status: 'reported', limitation: expect.stringMatching(/^Not recognised by Plat/) });
+      expect(sale.screenedOut?.reason).not.toBe('non_market');
+      expect(choosableProblem(sale, DEFAULT_CRITERIA)).toMatch(/^Market or not: 03 \/ OTHER \(not recognised by Plat\)\. Confirm/);
+    }
+    // Price 0 is still "non-market or no price", whatever the code.
+    const zero = set.candidates.find((sale) => sale.priceDollars === 0);
+    if (zero) expect(zero.values.saleType.display).toBe('Non-market or no price (price 0)');
   });
 });

@@ -2,17 +2,22 @@
 // of `report_comparables_v1` in page order), each grid value cited; then screened against the
 // criteria. Nothing is dropped: a sale that does not fit is flagged with Plat's reason, and every
 // candidate the appraiser did not choose is listed as analyzed, not used (UAD 3.6).
+import { formatDay } from '../format-date.ts';
+import { formatDollarsAndCents } from '../format/dollars.ts';
 import { isRecord } from '../json-data.ts';
 import { isIsoDate } from '../service/common.ts';
-import { publisherShortName, type CitationFields } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue } from '../report/document.ts';
+import { publisherName, type CitationFields } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue } from '../cited/value.ts';
+import { derivedValue } from '../cited/derived.ts';
 import {
+  amountOf,
   citationForRef,
   citedValue,
   dataSourceValue,
   emptyIndex,
   gridPropertyBase,
+  gridRowLabels,
   indexSources,
   locationOf,
   num,
@@ -39,7 +44,9 @@ import type {
   NotUsedReason,
   SubjectProperty,
 } from './model.ts';
+import { readSaleMarket } from './sale-market.ts';
 import { livingAreaBand, searchWindow } from './search.ts';
+import { formatCount } from '../format/number.ts';
 
 export { gridRowLabels } from './answer-values.ts';
 
@@ -53,7 +60,6 @@ function okData(envelope: unknown): Json | null {
 }
 
 const transferOf = (item: Json): Json | null => record(record(item.sections)?.transfer);
-const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 // ---------------------------------------------------------------------------------------------
 // The subject
@@ -70,8 +76,9 @@ export function readSubject(subjectEnvelope: unknown, cite: Cite): SubjectProper
   const transfer = transferOf(item);
   const transferRefs = strings(transfer?.source_refs);
   const lastDate = text(transfer?.sale_date);
-  const lastPrice = num(transfer?.price_dollars);
-  const lastSale = lastDate !== null && lastPrice !== null ? ` (its last recorded sale, ${lastDate} for ${priceDisplay(lastPrice)}, is under prior sales)` : '';
+  const lastDay = lastDate !== null ? formatDay(lastDate) : null;
+  const lastPrice = amountOf(transfer?.price_dollars)?.published ?? null;
+  const lastSale = lastDate !== null && lastPrice !== null ? ` (its last recorded sale, ${lastDay} for ${priceDisplay(lastPrice)}, is under prior sales)` : '';
   const notSold = `The subject is being appraised, not sold${lastSale}.`;
   const identityRefs = strings(record(record(item.sections)?.identity)?.source_refs);
   const priors = lastDate !== null && lastPrice !== null ? [priorSale(lastDate, lastPrice, transferRefs, index, cite)] : [];
@@ -91,12 +98,12 @@ export function readSubject(subjectEnvelope: unknown, cite: Cite): SubjectProper
       priors.length === 0
         ? 'The subject report gives no recorded sale for the subject.'
         : text(transfer?.sale_type) === 'last_recorded_sale'
-          ? `The sample holds only each lot's last recorded sale (OTR): the subject's, ${lastDate}, is listed; no earlier transfers.`
-          : `The subject report gives one sale, ${lastDate}: earlier transfers are not in the answer.`,
+          ? `The sample holds only each lot's last recorded sale (OTR): the subject's, ${lastDay}, is listed; no earlier transfers.`
+          : `The subject report gives one sale, ${lastDay}: earlier transfers are not in the answer.`,
   };
 }
 
-function priorSale(date: string, price: number, refs: string[], index: AnswerIndex, cite: Cite): GridProperty['priorSales'][number] {
+function priorSale(date: string, price: number | string, refs: string[], index: AnswerIndex, cite: Cite): GridProperty['priorSales'][number] {
   const citations = refs.map((ref) => citationForRef(index, ref));
   const cell = (row: 'saleDate' | 'salePrice' | 'dataSource', raw: string | number, display: string): CitedValue => ({
     ...citedValue(row, { raw, display, status: 'reported', citations }, cite),
@@ -104,9 +111,9 @@ function priorSale(date: string, price: number, refs: string[], index: AnswerInd
   });
   const source = citations[0];
   return {
-    date: cell('saleDate', date, date),
+    date: cell('saleDate', date, formatDay(date)),
     price: cell('salePrice', price, priceDisplay(price)),
-    source: cell('dataSource', refs[0] ?? '', source ? `${publisherShortName(source.publisher)} record ${refs[0]}` : '—'),
+    source: cell('dataSource', refs[0] ?? '', source ? `${publisherName(source.publisher)} record ${refs[0]}` : '—'),
   };
 }
 
@@ -119,12 +126,6 @@ export interface CandidateContext {
   effectiveDate: string;
   subjectUseCode: string | null;
 }
-
-const SALE_TYPES: Record<string, string> = {
-  market: 'Arm’s length (market)',
-  non_market_or_no_price: 'Non-market or no price (OTR price 0)',
-  non_market: 'Unqualified (CAMA U)',
-};
 
 interface SubjectPoint {
   lonLat: [number, number];
@@ -150,23 +151,33 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   if (camaSale && values.address.status === 'unavailable') values.address.limitation = 'DC CAMA publishes no address for its sales: located by the record’s point only.';
 
   const saleDate = text(transfer.sale_date);
-  const price = num(transfer.price_dollars);
-  const acceptance = text(transfer.acceptance_code);
-  const market = acceptance === 'market' && price !== null && price > 0;
+  const amount = amountOf(transfer.price_dollars);
+  const price = amount?.dollars ?? null;
+  const acceptanceBasis = text(transfer.acceptance_basis);
+  const reading = readSaleMarket({ saleType: transfer.sale_type, acceptanceCode: transfer.acceptance_code, price });
   const reported = (row: 'saleDate' | 'salePrice', raw: string | number, display: string) => citedValue(row, { raw, display, status: 'reported', citations: saleCitations }, cite);
 
-  const dateValue = saleDate !== null ? reported('saleDate', saleDate, saleDate) : unavailableValue('saleDate', camaSale ? 'DC CAMA publishes a price without a date: no sale date.' : 'Not in the sample.');
-  const priceValue = price !== null ? reported('salePrice', price, priceDisplay(price)) : unavailableValue('salePrice', 'Not in the sample.');
+  const dateValue = saleDate !== null ? reported('saleDate', saleDate, formatDay(saleDate)) : unavailableValue('saleDate', camaSale ? 'DC CAMA publishes a price without a date: no sale date.' : 'Not in the sample.');
+  const priceValue = amount !== null ? reported('salePrice', amount.published, priceDisplay(amount.published)) : unavailableValue('salePrice', 'Not in the sample.');
+  // A code Plat does not recognise is shown as published (reported, not Plat's reading), and said so.
   const saleType =
-    acceptance !== null
+    reading.published !== null || reading.status === 'no_price'
       ? citedValue(
           'saleType',
           {
-            raw: acceptance,
-            display: SALE_TYPES[acceptance] ?? acceptance.replace(/_/g, ' '),
-            status: 'derived',
+            raw: reading.published ?? (price === null ? '' : price),
+            display: reading.display,
+            // As published, unless the service says how it read the record, or no code was published and
+            // the reading is the recorded price's (0 or none: non-market or no price).
+            status: reading.status !== 'unknown' && (acceptanceBasis !== null || reading.published === null) ? 'derived' : 'reported',
             citations: saleCitations,
-            derivedFrom: text(transfer.acceptance_basis) ?? 'the service’s reading of the recorded sale',
+            ...(reading.status === 'unknown'
+              ? { limitation: reading.notRecognised }
+              : acceptanceBasis !== null
+                ? { derivedFrom: acceptanceBasis }
+                : reading.published === null
+                  ? { derivedFrom: 'the recorded price' }
+                  : {}),
           },
           cite,
         )
@@ -175,14 +186,17 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   const gla = property.numbers.gla;
   const pricePerSqft =
     price !== null && price > 0 && gla !== null && gla > 0 && values.gla.status !== 'unavailable'
-      ? citedValue(
-          'pricePerSqft',
+      ? derivedValue(
           {
+            field: 'comparables.pricePerSqft',
+            label: gridRowLabels.pricePerSqft,
             raw: Math.round((price / gla) * 100) / 100,
-            display: `$${(price / gla).toFixed(2)} per sq ft`,
-            status: 'derived',
-            citations: [...saleCitations, ...glaCitations],
-            derivedFrom: `Sale price ${priceDisplay(price)} ÷ gross living area ${sqft(gla)}, by Plat`,
+            display: `${formatDollarsAndCents(price / gla)} per sq ft`,
+            rule: `Sale price ${priceDisplay(amount?.published ?? price)} ÷ gross living area ${sqft(gla)}, by Plat`,
+            inputs: [
+              { name: 'the sale price', citations: saleCitations },
+              { name: 'the gross living area', citations: glaCitations },
+            ],
             limitation: values.gla.status === 'synthetic' ? 'Computed with a synthetic living area (made up by the sample): not a market fact.' : null,
           },
           cite,
@@ -196,14 +210,17 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
   if (location && subjectPoint) {
     distance = distanceMiles(subjectPoint.lonLat, location.lonLat);
     direction = compassDirection(subjectPoint.lonLat, location.lonLat);
-    proximity = citedValue(
-      'proximity',
+    proximity = derivedValue(
       {
+        field: 'comparables.proximity',
+        label: gridRowLabels.proximity,
         raw: Math.round(distance * 1000) / 1000,
         display: proximityText(distance, direction),
-        status: 'derived',
-        citations: [...subjectPoint.citations, ...location.citations],
-        derivedFrom: `Great-circle distance and compass direction, by Plat, from the subject (${subjectPoint.words}) to the sale (${location.words})`,
+        rule: `Great-circle distance and compass direction, by Plat, from the subject (${subjectPoint.words}) to the sale (${location.words})`,
+        inputs: [
+          { name: "the subject's location", citations: subjectPoint.citations },
+          { name: "the sale's location", citations: location.citations },
+        ],
         limitation: subjectPoint.approximate || location.approximate ? 'Approximate: tax-square centroids are a median of about 100 m from the lot.' : null,
       },
       cite,
@@ -218,7 +235,8 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
     recordRef,
     saleDate,
     priceDollars: price ?? 0,
-    market,
+    market: reading.status === 'market',
+    marketStatus: reading.status,
     distanceMiles: distance,
     direction: direction ?? '',
     flags: [],
@@ -240,7 +258,10 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
   const { sale, useCode, location } = read;
   const { criteria } = ctx;
   const screens: Screen[] = [];
-  if (!sale.market) {
+  if (sale.marketStatus === 'unknown') {
+    // Not a negative: never screened out on it, but the appraiser is asked before it is used.
+    screens.push({ flag: 'market_unknown', reason: null, note: `Whether it sold at market is not known: ${sale.values.saleType.display}.` });
+  } else if (!sale.market) {
     const what = sale.values.saleType.display;
     screens.push({ flag: 'non_market', reason: criteria.armsLengthOnly ? 'non_market' : null, note: `Not arm’s length: ${what}.` });
   }
@@ -249,7 +270,7 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
   } else if (isIsoDate(ctx.effectiveDate) && Number.isInteger(criteria.monthsBack) && criteria.monthsBack >= 1) {
     const { fromDate, toDate } = searchWindow(ctx.effectiveDate, criteria.monthsBack);
     if (sale.saleDate < fromDate || sale.saleDate > toDate) {
-      screens.push({ flag: 'outside_window', reason: 'date', note: `Sold ${sale.saleDate}, outside the sale period ${fromDate} to ${toDate}.` });
+      screens.push({ flag: 'outside_window', reason: 'date', note: `Sold ${formatDay(sale.saleDate)}, outside the sale period ${fromDate} to ${toDate}.` });
     }
   }
   if (criteria.sameUseCode && ctx.subjectUseCode && useCode && useCode !== ctx.subjectUseCode) {
@@ -275,7 +296,7 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
       screens.push({
         flag: 'outside_area_band',
         reason: 'size',
-        note: `Living area ${sqft(gla)}, outside ${wholeNumber.format(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
+        note: `Living area ${sqft(gla)}, outside ${formatCount(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
       });
     }
   }
@@ -390,7 +411,7 @@ export function readCandidates(pages: unknown[], ctx: CandidateContext, cite: Ci
   const stated = total ?? returned;
   if (nextCursor !== null) {
     limitations.push({
-      text: `${wholeNumber.format(returned)} of the ${wholeNumber.format(stated)} sales found are listed: the rest are on further pages, each a further purchase.`,
+      text: `${formatCount(returned)} of the ${formatCount(stated)} sales found are listed: the rest are on further pages, each a further purchase.`,
       citationIds: [],
     });
   }
@@ -434,7 +455,9 @@ export function notUsedEntries(set: CandidateSet, workfile: ComparablesWorkfile)
  */
 export function choosableProblem(candidate: ComparableSale, criteria: CompSearchCriteria): string | null {
   const problems: string[] = [];
-  if (!candidate.market) problems.push('Not arm’s length: a non-market sale is not a comparable unless you say why.');
+  if (candidate.marketStatus === 'unknown') {
+    problems.push(`Market or not: ${candidate.values.saleType.display}. Confirm from the record that it was an arm’s-length sale before using it.`);
+  } else if (!candidate.market) problems.push('Not arm’s length: a non-market sale is not a comparable unless you say why.');
   if (candidate.saleDate === null) {
     problems.push(
       `No sale date: it cannot be shown to have sold in the ${criteria.monthsBack} months before the effective date, nor adjusted for market conditions (time), unless you say how.`,

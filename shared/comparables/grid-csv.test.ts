@@ -1,7 +1,15 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { CitationBook } from '../cited/citation-book.ts';
+import subjectFixture from '../report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
+import { readCandidates, readSubject } from './candidates.ts';
+import compsFixture from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import { gridCsv } from './grid-csv.ts';
-import { exampleAnalysis } from './test-kit.ts';
+import { DEFAULT_CRITERIA } from './model.ts';
+import { analysisOf, exampleAnalysis, workfileWith } from './test-kit.ts';
+import { salesComparisonUad } from './uad-export.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests edit answers freely
 
 const rowsOf = (csv: string): string[][] => parse(csv, { bom: false });
 const rowNamed = (rows: string[][], label: string) => rows.find((row) => row[0] === label) ?? [];
@@ -88,4 +96,25 @@ describe('gridCsv', () => {
     expect(rowNamed(rows, 'Gross living area').slice(1, 3)).toEqual(['no subject report', '']);
     expect(rowNamed(rows, 'Indicated value by sales comparison')).toEqual([]);
   });
+
+  it('writes a comp read from an answer by each value’s kind: the price with the cents published, the year never grouped, the date as a day', () => {
+    const envelope = structuredClone(compsFixture.envelope) as Json;
+    const first = envelope.data.items[0];
+    // As another service publishes them: money with cents as text, years as text, a date as a timestamp.
+    Object.assign(first.sections.transfer, { price_dollars: '2350000.50', sale_date: '2016-01-19T00:00:00Z' });
+    Object.assign(first.characteristics, { year_built: '1895', year_remodeled: 2001 });
+    const book = new CitationBook();
+    const subject = readSubject(subjectFixture.subject, book.cite);
+    const set = readCandidates([envelope], { subject, criteria: DEFAULT_CRITERIA, effectiveDate: '2017-01-01', subjectUseCode: '24' }, book.cite);
+    const workfile = workfileWith({ chosen: [first.record_ref] });
+    const analysis = { ...analysisOf({ subject, candidates: set.candidates, workfile, effectiveDate: '2017-01-01' }), citations: book.all() };
+    const rows = rowsOf(gridCsv(analysis, workfile));
+    expect(rowNamed(rows, 'Sale price')[3]).toBe('$2,350,000.50');
+    expect(rowNamed(rows, 'Actual age (year built)')[3]).toBe('Built 1895 (remodeled 2001)');
+    expect(rowNamed(rows, 'Date of sale')[3]).toBe('2016-01-19');
+    // The export keeps the value as published beside how it reads.
+    const uad = JSON.parse(JSON.stringify(salesComparisonUad(analysis, { assignment: { name: 'a', effectiveDate: '2017-01-01', subjectRef: 'p' }, generatedAt: '2026-11-23T22:00:00.000Z', appVersion: '0.1.0', workfile }))) as Json;
+    expect(uad.salesComparisonApproach.comparables[0].features.salePrice).toMatchObject({ value: '2350000.50', display: '$2,350,000.50' });
+  });
 });
+

@@ -3,8 +3,8 @@
 // the column summaries, then the rates, the workings and the citations the "sources" cells number.
 // Every cell goes through shared/csv.ts, so an address that starts like a formula stays text.
 import { csvField } from '../csv.ts';
-import { citationText } from '../report/citation.ts';
-import type { Citation, CitedValue } from '../report/document.ts';
+import { citationText } from '../cited/citation.ts';
+import type { Citation, CitedValue } from '../cited/value.ts';
 import { gridRowLabels } from './candidates.ts';
 import { gridRowKeys, rateKeys, rateLabels, type ComparableWeight, type ComparablesAnalysis, type ComparablesWorkfile, type GridRowKey } from './model.ts';
 

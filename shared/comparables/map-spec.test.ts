@@ -1,7 +1,7 @@
 // The map as data, from the real answers around 1708 21ST ST NW: each sale in its role, chosen comps
 // numbered in grid order, hover lines and an alt text that says what the map shows.
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
+import { CitationBook } from '../cited/citation-book.ts';
 import subjectFixture from '../report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import { analyzeComparables } from './analysis.ts';
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };

@@ -1,8 +1,8 @@
 // The comparables map as data (ComparablesMapSpec): what the Comparables view's live map and the
 // report's image both draw, with words for everything (hover lines, the legend table, the alt text),
 // so a reader who cannot see the map, or a PDF printed where no map could be drawn, loses nothing.
-import { citationLabel } from '../report/citation.ts';
-import type { Citation } from '../report/document.ts';
+import { citationLabel } from '../cited/citation.ts';
+import type { Citation } from '../cited/value.ts';
 import {
   areaLayerLabels,
   cautionFlags,

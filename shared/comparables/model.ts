@@ -9,7 +9,8 @@
 // stays integer micro-USD elsewhere.
 import { z } from 'zod';
 import { isIsoDate } from '../service/common.ts';
-import type { Citation, CitedValue, RateSuggestionSchema, RegressionSupportSchema } from '../report/document.ts';
+import type { Citation, CitedValue } from '../cited/value.ts';
+import type { MarketStatus } from './sale-market.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Geometry (GeoJSON order: [longitude, latitude])
@@ -268,6 +269,7 @@ export type SubjectProperty = GridProperty;
 
 export type CandidateFlag =
   | 'non_market'
+  | 'market_unknown'
   | 'undated'
   | 'outside_window'
   | 'outside_area_band'
@@ -279,6 +281,7 @@ export type CandidateFlag =
 
 export const candidateFlagLabels: Record<CandidateFlag, string> = {
   non_market: 'Not arm’s length',
+  market_unknown: 'Market or not: not recognised by Plat',
   undated: 'No sale date',
   outside_window: 'Outside the date window',
   outside_area_band: 'Outside the living-area band',
@@ -295,6 +298,7 @@ export const candidateFlagLabels: Record<CandidateFlag, string> = {
  */
 export const cautionFlags: ReadonlySet<CandidateFlag> = new Set<CandidateFlag>([
   'non_market',
+  'market_unknown',
   'undated',
   'outside_window',
   'outside_area_band',
@@ -309,7 +313,10 @@ export interface ComparableSale extends GridProperty {
   recordRef: string;
   saleDate: string | null;
   priceDollars: number;
+  /** True only when the answer says, in words Plat recognises, that it sold at market with a price. */
   market: boolean;
+  /** The reading `market` comes from (shared/comparables/sale-market.ts): unknown is not non-market. */
+  marketStatus: MarketStatus;
   distanceMiles: number;
   /** Compass direction from the subject: "N", "NE" … */
   direction: string;
@@ -359,6 +366,39 @@ export interface GridResult {
   /** Lowest and highest adjusted price of the comps given weight (all comps when none has). */
   adjustedRange: { low: number; high: number } | null;
 }
+
+const RateKeySchema = z.enum(rateKeys);
+
+/** The regression's suggestion for one rate, in the rate's own unit. */
+export const RateSuggestionSchema = z.object({
+  rate: RateKeySchema,
+  /** null when the regression could not estimate it (`why` says why). */
+  value: z.number().nullable(),
+  ciLow: z.number().nullable(),
+  ciHigh: z.number().nullable(),
+  /** The raw coefficient (dollars per unit of the predictor) and its standard error. */
+  coefficient: z.number().nullable(),
+  stdError: z.number().nullable(),
+  why: z.string().nullable(),
+});
+
+/** The regression behind the suggested rates (computed in this folder, printed by the report). */
+export const RegressionSupportSchema = z.object({
+  /** "Ordinary least squares of sale price on …" in words, with the libraries used. */
+  method: z.string(),
+  n: z.number().int().min(0),
+  r2: z.number().nullable(),
+  adjustedR2: z.number().nullable(),
+  predictors: z.array(RateKeySchema),
+  suggestions: z.record(RateKeySchema, RateSuggestionSchema),
+  /** The sales the regression used, each cited (citation ids of its price). */
+  salesUsed: z.array(z.object({ id: z.string(), address: z.string(), priceDollars: z.number(), saleDate: z.string().nullable(), citationIds: z.array(z.string()) })),
+  /** Sales of the search left out, and why ("no sale date", "not arm's length", "no living area"). */
+  excluded: z.array(z.object({ id: z.string(), address: z.string(), why: z.string() })),
+  /** Set when no regression could be run at all ("7 sales for 7 predictors: at least 10 needed"). */
+  message: z.string().nullable(),
+});
+
 
 /** The regression's suggestion for one rate, in the rate's own unit (the report's schema). */
 export type RateSuggestion = z.infer<typeof RateSuggestionSchema>;

@@ -67,7 +67,8 @@ const round = (value: number, decimals: number): number => {
 /** Why a sale cannot be used, or null when it can. */
 function exclusionReason(sale: ComparableSale): string | null {
   const reasons: string[] = [];
-  if (!sale.market) reasons.push('not arm’s length');
+  if (sale.marketStatus === 'unknown') reasons.push('whether it sold at market is not recognised by Plat');
+  else if (!sale.market) reasons.push('not arm’s length');
   if (sale.saleDate === null) reasons.push('no sale date');
   else if (calendarDateOf(sale.saleDate) === null) reasons.push(`sale date "${sale.saleDate}" is not a calendar date`);
   if (sale.priceDollars <= 0) reasons.push(`sale price ${formatDollars(sale.priceDollars)} (non-market or no price)`);

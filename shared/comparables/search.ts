@@ -6,6 +6,7 @@ import { calendarDateOf, formatDateTime } from '../format-date.ts';
 import { isIsoDate } from '../service/common.ts';
 import { areaPolygons, coveringRadiusMiles, pointInPolygons, ringsClosed, selfIntersections } from './geometry.ts';
 import { areaLayerLabels, type CompSearchCriteria, type CompSearchRun, type LonLat, type MarketArea } from './model.ts';
+import { formatCount } from '../format/number.ts';
 
 /** The service searches at most this far around the subject (V3RecordQuerySchema's radius_miles). */
 export const MAX_RADIUS_MILES = 5;
@@ -247,7 +248,6 @@ export function widenSteps(criteria: CompSearchCriteria): WidenStep[] {
 // ---------------------------------------------------------------------------------------------
 // The search in words
 
-const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** The living-area band around the subject's, in whole square feet (the screening uses the same bounds). */
 export function livingAreaBand(subjectSqft: number, bandPct: number): { low: number; high: number } {
@@ -289,7 +289,7 @@ export function describeCriteria(
   const pct = criteria.livingAreaBandPct;
   if (gla !== null && gla > 0) {
     const { low, high } = livingAreaBand(gla, pct);
-    lines.push(`Living area ${wholeNumber.format(low)}–${wholeNumber.format(high)} sq ft (±${pct} % of the subject's ${wholeNumber.format(gla)})`);
+    lines.push(`Living area ${formatCount(low)}–${formatCount(high)} sq ft (±${pct} % of the subject's ${formatCount(gla)})`);
   } else {
     lines.push(`Living area within ±${pct} % of the subject's`);
   }
@@ -304,7 +304,7 @@ export function describeCriteria(
   );
   lines.push(criteria.includeUndated ? 'Sales without a date (DC CAMA) listed, flagged, not used' : 'Dated sales only');
   if (run) {
-    lines.push(`${wholeNumber.format(run.total)} sales found, ${wholeNumber.format(run.returned)} listed`);
+    lines.push(`${formatCount(run.total)} sales found, ${formatCount(run.returned)} listed`);
     lines.push(`Ran ${formatDateTime(run.ranAt)}`);
     lines.push(dataAsOfLine(run.dataAsOf));
   }

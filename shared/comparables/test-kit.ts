@@ -1,9 +1,9 @@
 // Builds subjects and comparable sales for the grid, regression and export tests, shaped as the
 // readers in candidates.ts make them from the service's answers: every grid row a cited value, the
 // sale cited to the DC OTR tax roll, the building characteristics to the synthetic sample.
-import { CitationBook } from '../report/citation-book.ts';
-import { asSynthetic, type CitationFields } from '../report/citation.ts';
-import type { CitedValue, ValueStatus } from '../report/document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { asSynthetic, type CitationFields } from '../cited/citation.ts';
+import type { CitedValue, ValueStatus } from '../cited/value.ts';
 import { computeGrid } from './adjustments.ts';
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import {
@@ -180,6 +180,7 @@ export function comparableSale(spec: SaleSpec): ComparableSale {
     saleDate: spec.saleDate,
     priceDollars: spec.priceDollars,
     market,
+    marketStatus: market ? 'market' : spec.priceDollars > 0 ? 'non_market' : 'no_price',
     distanceMiles: distance,
     direction: spec.direction ?? 'N',
     flags: market ? [] : ['non_market'],

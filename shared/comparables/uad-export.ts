@@ -4,7 +4,7 @@
 // adjustment rates with their support, and the reconciliation. Every value keeps Plat's status
 // (reported / derived / synthetic / unavailable) and its citations. It imitates the section's
 // content for reading and review; it is not a MISMO/UAD file (docs/uad-sales-comparison.md).
-import type { CitedValue } from '../report/document.ts';
+import type { CitedValue } from '../cited/value.ts';
 import { reconciliationProblems } from './adjustments.ts';
 import { gridRowLabels } from './candidates.ts';
 import { weightLabels } from './grid-csv.ts';
@@ -139,7 +139,8 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
           proximity: { distanceMiles: comp.distanceMiles, direction: comp.direction },
           salePriceDollars: comp.priceDollars,
           saleDate: comp.saleDate,
-          armsLength: comp.market,
+          // Unknown (a code Plat does not recognise) is not "not arm's length".
+          armsLength: comp.marketStatus === 'unknown' ? null : comp.market,
           flags: comp.flags,
           syntheticCharacteristics: comp.syntheticCharacteristics,
           features: Object.fromEntries(

@@ -4,9 +4,9 @@
 // report document's cited value. Shared by the graph, the portfolio and the runsheet.
 import type { z } from 'zod';
 import { isRecord } from '../json-data.ts';
-import { documentCitation, fromV2Source, fromV4Citation, type CitationFields, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue, ValueStatus } from '../report/document.ts';
+import { documentCitation, fromV4Citation, type CitationView } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue, ValueStatus } from '../cited/value.ts';
 import { formatFieldValue } from '../report/format.ts';
 
 export type Json = Record<string, unknown>;
@@ -45,55 +45,9 @@ export function readAnswer<T>(schema: z.ZodType, envelope: unknown, what: string
 // ---------------------------------------------------------------------------------------------
 // Citations
 
-/**
- * One v2 provenance source as a record's citation: the record ref is the record, `source_id` the
- * source (fromV2Source alone would file the record ref as the source). The local service writes
- * `synthetic` as the text "true"/"false" in this string-valued block.
- */
-export function v2SourceView(source: Json): CitationView {
-  const view = fromV2Source(source);
-  const { source_id: _sourceId, sha256, ...extra } = view.extra ?? {};
-  return {
-    ...view,
-    sourceId: text(source.source_id),
-    recordRef: text(source.source_ref),
-    sha256: text(sha256),
-    synthetic: view.synthetic || source.synthetic === 'true',
-    extra,
-  };
-}
-
-/** The citation of each record an answer's provenance lists, by record ref. */
-export function provenanceViews(provenance: Json | null): Map<string, CitationView> {
-  const views = new Map<string, CitationView>();
-  const sources = provenance && Array.isArray(provenance.sources) ? provenance.sources : [];
-  for (const source of sources) {
-    if (!isRecord(source)) continue;
-    const view = v2SourceView(source);
-    if (view.recordRef) views.set(view.recordRef, view);
-  }
-  return views;
-}
-
 /** A citation the answers give for a value (v4 style: source, dataset, as_of, record_ref…), or null. */
 export function citationOf(value: unknown): CitationView | null {
   return isRecord(value) ? fromV4Citation(value) : null;
-}
-
-/** A record the answers name but hold no citation for: still cited by its ref, and saying so. */
-export function uncitedRecord(recordRef: string): CitationFields {
-  return {
-    publisher: null,
-    dataset: null,
-    asOf: null,
-    sourceId: null,
-    recordRef,
-    releaseId: null,
-    sha256: null,
-    officialUrl: null,
-    synthetic: false,
-    note: 'The answers name this record without its source.',
-  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,10 +5,11 @@
 // holdings whose records name it. Merging an expansion's answer adds only what is new. The model
 // becomes the GraphSpec the graph component draws, each link a fact or a lead, caps stated.
 import { isRecord } from '../json-data.ts';
-import type { CitationView } from '../report/citation.ts';
+import { documentCitation, type CitationFields, type CitationView } from '../cited/citation.ts';
 import { V2EntityResponseSchema, V2SearchResponseSchema, V2TraversalResponseSchema, type V2EntityData, type V2SearchData, type V2TraversalData } from '../service/v2.ts';
 import { V4ConnectedResponseSchema, type V4ConnectedData } from '../service/v4.ts';
-import { citationOf, provenanceViews, readAnswer, strings, text, type Json } from './answers.ts';
+import { citationOf, readAnswer, strings, text, type Json } from './answers.ts';
+import { placeRef, unplacedRef, v2ProvenanceIndex, type PlacedRef } from '../cited/source-refs.ts';
 import { graphNodeKinds, type GraphNodeKind } from './graph-spec.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, type Identifier } from './relations.ts';
 
@@ -70,6 +71,8 @@ export interface GraphModel {
   owners: ReadonlyMap<string, ReadonlyMap<string, OwnerClaim>>;
   /** Citations by record ref. */
   citations: ReadonlyMap<string, CitationView>;
+  /** Sources the answers' provenance names as a whole, by source id: a ref naming one, bare or decorated, cites it (refCitation). */
+  sources: ReadonlyMap<string, CitationView>;
   /** Entities and owners whose neighbours an answer listed in full. */
   expanded: ReadonlySet<string>;
   /** What each answer held of what the service has, by answer. */
@@ -92,7 +95,7 @@ export interface MergeResult {
 }
 
 export function emptyGraph(rootId: string): GraphModel {
-  return { rootId, entities: new Map(), links: new Map(), owners: new Map(), citations: new Map(), expanded: new Set(), caps: new Map() };
+  return { rootId, entities: new Map(), links: new Map(), owners: new Map(), citations: new Map(), sources: new Map(), expanded: new Set(), caps: new Map() };
 }
 
 /** The key of a link: stable across re-fetches (decisions are kept by it). A same-owner link reads the same both ways. */
@@ -130,6 +133,7 @@ class Draft {
   links: Map<string, LinkInfo>;
   owners: Map<string, Map<string, OwnerClaim>>;
   citations: Map<string, CitationView>;
+  sources: Map<string, CitationView>;
   expanded: Set<string>;
   caps: Map<string, CapCount>;
   added: string[] = [];
@@ -141,6 +145,7 @@ class Draft {
     this.links = new Map(before.links);
     this.owners = new Map(before.owners as ReadonlyMap<string, Map<string, OwnerClaim>>);
     this.citations = new Map(before.citations);
+    this.sources = new Map(before.sources);
     this.expanded = new Set(before.expanded);
     this.caps = new Map(before.caps);
   }
@@ -199,6 +204,13 @@ class Draft {
     if (citation?.recordRef) this.citations.set(citation.recordRef, citation);
   }
 
+  /** An answer's `provenance.sources`: its records by ref, the sources it names as a whole by id. */
+  provenance(provenance: Json | null): void {
+    const index = v2ProvenanceIndex(provenance?.sources);
+    for (const [ref, view] of index.records) this.citations.set(ref, view);
+    for (const [id, view] of index.sources) this.sources.set(id, view);
+  }
+
   cap(answerKey: string, cap: CapCount): void {
     const known = this.caps.get(answerKey);
     this.caps.set(answerKey, known ? { ...cap, held: [...new Set([...known.held, ...cap.held])] } : cap);
@@ -206,7 +218,7 @@ class Draft {
 
   finish(problems: string[]): MergeResult {
     const { rootId } = this.before;
-    const model: GraphModel = { rootId, entities: this.entities, links: this.links, owners: this.owners, citations: this.citations, expanded: this.expanded, caps: this.caps };
+    const model: GraphModel = { rootId, entities: this.entities, links: this.links, owners: this.owners, citations: this.citations, sources: this.sources, expanded: this.expanded, caps: this.caps };
     return { model, added: this.added, problems };
   }
 }
@@ -231,7 +243,7 @@ function mergeRelationships(draft: Draft, envelope: unknown): string[] {
   const read = readAnswer<V2TraversalData>(V2TraversalResponseSchema, envelope, 'relationships');
   if (!read.ok) return [read.problem];
   const { data, meta } = read;
-  for (const [ref, view] of provenanceViews(read.provenance)) draft.citations.set(ref, view);
+  draft.provenance(read.provenance);
   for (const node of data.nodes) {
     const id = text(node.id);
     if (id === null) continue;
@@ -278,7 +290,7 @@ function mergeEntity(draft: Draft, envelope: unknown): string[] {
   const read = readAnswer<V2EntityData>(V2EntityResponseSchema, envelope, 'entity');
   if (!read.ok) return [read.problem];
   const { entity } = read.data;
-  for (const [ref, view] of provenanceViews(read.provenance)) draft.citations.set(ref, view);
+  draft.provenance(read.provenance);
   const kind = graphKind(entity.entity_kind, entity.entity_ref);
   draft.entity(entity.entity_ref, kind, identifiersOf(entity.identifiers));
   if (kind !== null && kind !== 'address') draft.claim(entity.entity_ref, kind, entity.attributes?.owner_name);
@@ -288,7 +300,7 @@ function mergeEntity(draft: Draft, envelope: unknown): string[] {
 function mergeOwnerSearch(draft: Draft, name: string, envelope: unknown): string[] {
   const read = readAnswer<V2SearchData>(V2SearchResponseSchema, envelope, 'owner search');
   if (!read.ok) return [read.problem];
-  for (const [ref, view] of provenanceViews(read.provenance)) draft.citations.set(ref, view);
+  draft.provenance(read.provenance);
   const groups = new Set<string>();
   for (const item of read.data.items) {
     const extra = item as Json;
@@ -336,4 +348,15 @@ export function buildGraph(rootId: string, answers: readonly GraphAnswer[]): Mer
     result = { model: next.model, added: [...result.added, ...next.added], problems: [...result.problems, ...next.problems] };
   }
   return result;
+}
+
+/** What a ref an answer gives cites in this graph: its record, or the source it names (shared/cited/source-refs.ts); null when the answers name no source for it. */
+export function refPlace(model: GraphModel, ref: string): PlacedRef | null {
+  return placeRef({ records: model.citations, sources: model.sources }, ref);
+}
+
+/** A ref's citation in this graph, the ref alone (saying so) when the answers name no source for it. */
+export function refCitation(model: GraphModel, ref: string): CitationFields {
+  const placed = refPlace(model, ref);
+  return placed ? documentCitation(placed.view, placed.note) : unplacedRef(ref);
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
-import { CitedValueSchema } from '../report/document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { CitedValueSchema } from '../cited/value.ts';
 import { ownerPortfolio } from './portfolio.ts';
-import { envelope } from './test-kit.ts';
+import { embeddedCatalog, independentCatalog, independentSearchEnvelope } from '../service/record-fields-fixtures.ts';
+import { envelope, ids } from './test-kit.ts';
 
 function portfolio(searched: string, pages: unknown[]) {
   const book = new CitationBook();
@@ -95,5 +96,35 @@ describe('ownerPortfolio', () => {
     expect(result.problems).toEqual([
       'The owner search (page 2) answer is an error (not_found): No entity parc_00000000-0000-5000-8000-000000000000 in the sample.',
     ]);
+  });
+});
+
+describe('ownerPortfolio from v4 ownership records', () => {
+  /** The OTR record of 934 N ST NW as a page of ownership records, in either dialect. */
+  function ownershipPage(dialect: 'embedded' | 'independent'): Record<string, unknown> {
+    const answer = envelope('sales934');
+    for (const item of (answer.data as { items: Array<Record<string, unknown>> }).items) Object.assign(item, { kind: 'ownership', source_id: 'dc_otr_ownership' });
+    return dialect === 'embedded' ? answer : independentSearchEnvelope(answer);
+  }
+  const row = (result: ReturnType<typeof ownerPortfolio>) =>
+    result.holdings.map((holding) => [holding.owner.display, holding.address.display, holding.identifier.display, holding.lastSaleDate.raw, holding.openId]);
+
+  it('reads owner, address, SSL and last sale from either dialect’s names, and totals the assessed value published as text', () => {
+    const embedded = ownerPortfolio('GERRY M COATES', [ownershipPage('embedded')], new CitationBook().cite, embeddedCatalog);
+    const independent = ownerPortfolio('GERRY M COATES', [ownershipPage('independent')], new CitationBook().cite, independentCatalog);
+    expect(row(independent)).toEqual(row(embedded));
+    expect(row(independent)).toEqual([['GERRY M COATES', '934 N ST NW', '0368 0909', '2014-02-26', ids.parcel934]]);
+    expect(independent).toMatchObject({ complete: true, countText: '1 holding', problems: [] });
+    expect(independent.totalAssessed.raw).toBe(2014890);
+    expect(independent.holdings[0]?.assessed.raw).toBe('2014890.00');
+    // The total keeps the amounts it summed, read from the text, for Verify to make it again.
+    expect(independent.totalAssessed).toMatchObject({ display: '$2,014,890', derivation: { rule: 'sum-of-dollars', inputs: [2014890] } });
+  });
+
+  it('says a value whose field it cannot find is not recognised, not missing', () => {
+    const catalog = independentCatalog.map((item) => (item.kind === 'ownership' ? { ...item, fields: ['SSL', 'TITULAR', 'PREMISEADD'] } : item));
+    const [holding] = ownerPortfolio('X', [ownershipPage('independent')], new CitationBook().cite, catalog).holdings;
+    expect(holding?.owner).toMatchObject({ status: 'unavailable', limitation: expect.stringMatching(/^Not recognised by Plat: .*owner name/) });
+    expect(holding?.address.display).toBe('934 N ST NW');
   });
 });

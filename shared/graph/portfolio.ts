@@ -1,14 +1,18 @@
-// An owner's portfolio from the pages of a v2 property search by owner name: every holding (address,
+// An owner's portfolio from the pages of a v2 property search by owner name (or of a v4 search of
+// ownership records, read by the fields the service's catalog names): every holding (address,
 // SSL, use, assessment, last sale, each cited), the holdings grouped by the owner name after
 // normalisation with the published spellings listed, the total assessed value (derived, saying from how
 // many holdings and whether any lack a value), and a count that is never partial without saying so:
 // "252 holdings" when every page is held, "20 of 252 loaded" when not.
-import { documentCitation } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { CitedValue } from '../report/document.ts';
+import { documentCitation } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { CitedValue } from '../cited/value.ts';
+import { derivedValue } from '../cited/derived.ts';
 import { isRecord } from '../json-data.ts';
-import { derive } from '../report/derivation.ts';
+import { derive } from '../cited/derivation.ts';
 import { V2SearchResponseSchema, type V2SearchData } from '../service/v2.ts';
+import { V4SearchResponseSchema, type V4SearchData } from '../service/v4.ts';
+import { recordFactItem, recordFieldMap, roleNumber, type CatalogItemFields } from '../service/record-fields.ts';
 import { citationOf, citedFact, readAnswer, text, unavailable, type Json } from './answers.ts';
 import { ownerNameKey, ownerNodeId, sslText } from './relations.ts';
 
@@ -61,6 +65,7 @@ export interface Portfolio {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const NOT_IN_ANSWER = 'Not in the search answer for this holding.';
+const notRecognised = (label: string) => `Not recognised by Plat: the record names no field Plat reads as the ${label.toLowerCase()}; the record is shown as published.`;
 const NO_OWNER = '(no owner name published)';
 
 type Item = Json & { entity_ref: string; entity_kind: string };
@@ -70,8 +75,11 @@ function holdingOf(propertyRef: string, items: readonly Item[], cite: Cite): Por
   const land = items.find((item) => item.entity_kind !== 'property');
   // The property carries every fact; its parcel or unit (perhaps alone on this page) carries the same ones.
   const facts: Json = { ...(isRecord(land?.facts) ? land.facts : {}), ...(isRecord(property?.facts) ? property.facts : {}) };
+  // A v4 record's roles Plat could not find are not recognised, not missing from the answer.
+  const unknown = new Set(items.flatMap((item) => (Array.isArray(item.unknownFacts) ? item.unknownFacts : [])));
+  const missing = (field: string, label: string) => unavailable(field, label, unknown.has(field) ? notRecognised(label) : NOT_IN_ANSWER);
   const value = (field: string, label: string, display?: (raw: string | number | boolean | null) => string) =>
-    citedFact(field, label, facts[field], cite, display) ?? unavailable(field, label, NOT_IN_ANSWER);
+    citedFact(field, label, facts[field], cite, display) ?? missing(field, label);
   const ssl = citedFact('ssl', 'SSL', facts.ssl, cite, (raw) => sslText(String(raw)));
   const use = citedFact('use_code', 'Use code', facts.use_code, cite) ?? citedFact('land_use', 'Land use', facts.land_use, cite);
   const owner = value('owner_name', 'Owner name');
@@ -82,8 +90,8 @@ function holdingOf(propertyRef: string, items: readonly Item[], cite: Cite): Por
     published: typeof owner.raw === 'string' ? owner.raw : null,
     owner,
     address: value('address', 'Address'),
-    identifier: ssl ?? citedFact('account_no', 'Account number', facts.account_no, cite) ?? unavailable('ssl', 'SSL', NOT_IN_ANSWER),
-    use: use ?? unavailable('use_code', 'Use', NOT_IN_ANSWER),
+    identifier: ssl ?? citedFact('account_no', 'Account number', facts.account_no, cite) ?? missing('ssl', 'SSL'),
+    use: use ?? missing('use_code', 'Use'),
     assessed: value('assessed_value_dollars', 'Assessed value'),
     lastSalePrice: value('last_sale_price_dollars', 'Last sale price'),
     lastSaleDate: value('last_sale_date', 'Last sale date'),
@@ -98,44 +106,64 @@ function holdingOf(propertyRef: string, items: readonly Item[], cite: Cite): Por
 function totalAssessed(holdings: readonly PortfolioHolding[], partial: string | null, cite: Cite, sourcesOf: (holding: PortfolioHolding) => Json | null): CitedValue {
   const field = 'total_assessed_value_dollars';
   const label = 'Total assessed value';
-  const valued = holdings.filter((holding) => typeof holding.assessed.raw === 'number');
+  // A value published as text ("2014890.00") is summed as the amount it says.
+  const amount = (holding: PortfolioHolding) => roleNumber(holding.assessed.raw === null ? { status: 'unknown' } : { status: 'found', field: 'assessed', value: holding.assessed.raw });
+  const valued = holdings.filter((holding) => holding.assessed.status !== 'unavailable' && amount(holding) !== null);
   const lacking = holdings.length - valued.length;
   if (valued.length === 0) {
     return unavailable(field, label, holdings.length === 0 ? 'No holdings loaded.' : `None of the ${plural(holdings.length, 'holding')} has an assessed value in the answers.`);
   }
-  const derivation = { rule: 'sum-of-dollars', inputs: valued.map((holding) => holding.assessed.raw as number) };
-  const sum = valued.reduce((total, holding) => total + (holding.assessed.raw as number), 0);
-  const sourceIds = new Set<string>();
-  for (const holding of valued) {
-    const view = citationOf(sourcesOf(holding));
-    if (view) sourceIds.add(cite(documentCitation({ ...view, recordRef: null, extra: {} })));
-  }
+  const amounts = valued.map((holding) => amount(holding) ?? 0);
+  const derivation = { rule: 'sum-of-dollars', inputs: amounts };
+  const sum = amounts.reduce((total, value) => total + value, 0);
   const covered = lacking === 0 ? (valued.length === 1 ? 'its one holding' : `all ${plural(valued.length, 'holding')}`) : `${valued.length} of ${plural(holdings.length, 'holding')} (${lacking} ${lacking === 1 ? 'has' : 'have'} no assessed value in the answers)`;
-  return {
-    field,
-    label,
-    raw: sum,
-    display: derive(derivation),
-    status: 'derived',
-    citationIds: [...sourceIds],
-    derivedFrom: `Sum of the assessed values of ${covered}.${partial ? ` ${partial}` : ''}`,
-    limitation: lacking > 0 || partial ? 'Not the owner’s whole assessed value: some holdings are missing from the sum.' : null,
-    derivation,
-    alternatives: [],
-    choice: null,
-  };
+  return derivedValue(
+    {
+      field,
+      label,
+      raw: sum,
+      display: derive(derivation),
+      rule: `Sum of the assessed values of ${covered}.${partial ? ` ${partial}` : ''}`,
+      // Each holding's assessed value, cited to its source as a whole: one endnote per source, not per holding.
+      inputs: valued.map((holding) => {
+        const view = citationOf(sourcesOf(holding));
+        return { name: `the assessed value of ${holding.address.display}`, citations: view ? [documentCitation({ ...view, recordRef: null, extra: {} })] : [] };
+      }),
+      limitation: lacking > 0 || partial ? 'Not the owner’s whole assessed value: some holdings are missing from the sum.' : null,
+      derivation,
+    },
+    cite,
+  );
 }
 
 /**
  * The portfolio of the owners an owner-name search found, from its pages in order. A page that is
  * an error or unreadable is named in `problems`; the holdings of the other pages are kept.
  */
-export function ownerPortfolio(searched: string, pages: readonly unknown[], cite: Cite): Portfolio {
+export function ownerPortfolio(searched: string, pages: readonly unknown[], cite: Cite, catalog: readonly CatalogItemFields[] = []): Portfolio {
   const problems: string[] = [];
   const byProperty = new Map<string, Item[]>();
   let matched: number | null = null;
   let lastPageHeld = false;
+  const addItem = (item: Item) => {
+    const propertyRef = text(item.property_ref) ?? item.entity_ref;
+    const list = byProperty.get(propertyRef) ?? [];
+    if (!list.some((known) => known.entity_ref === item.entity_ref)) list.push(item);
+    byProperty.set(propertyRef, list);
+  };
+  const map = catalog.length > 0 ? recordFieldMap(catalog, 'ownership') : null;
   for (const [index, envelope] of pages.entries()) {
+    // A v4 search of ownership records (the spec's owner lookup): each record read by the fields the catalog names.
+    if (isRecord(envelope) && envelope.contract_version === 'svc-v4') {
+      const read = readAnswer<V4SearchData>(V4SearchResponseSchema, envelope, `owner search (page ${index + 1})`);
+      if (!read.ok) {
+        problems.push(read.problem);
+        continue;
+      }
+      if (!text(read.data.next_cursor) && !text(read.meta.next_cursor)) lastPageHeld = true;
+      for (const record of read.data.items) addItem(recordFactItem(record, map) as unknown as Item);
+      continue;
+    }
     const read = readAnswer<V2SearchData>(V2SearchResponseSchema, envelope, `owner search (page ${index + 1})`);
     if (!read.ok) {
       problems.push(read.problem);
@@ -143,12 +171,7 @@ export function ownerPortfolio(searched: string, pages: readonly unknown[], cite
     }
     if (typeof read.data.properties_matched === 'number') matched = read.data.properties_matched;
     if (!text(read.meta.next_cursor)) lastPageHeld = true;
-    for (const item of read.data.items as Item[]) {
-      const propertyRef = text(item.property_ref) ?? item.entity_ref;
-      const list = byProperty.get(propertyRef) ?? [];
-      if (!list.some((known) => known.entity_ref === item.entity_ref)) list.push(item);
-      byProperty.set(propertyRef, list);
-    }
+    for (const item of read.data.items as Item[]) addItem(item);
   }
   const holdings = [...byProperty].map(([propertyRef, items]) => holdingOf(propertyRef, items, cite));
   const loaded = holdings.length;

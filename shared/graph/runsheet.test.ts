@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
-import { CitedValueSchema } from '../report/document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { CitedValueSchema } from '../cited/value.ts';
 import { parcelRunsheet, runsheetCsv, type RunsheetInput } from './runsheet.ts';
+import { independentCatalog, independentSearchEnvelope } from '../service/record-fields-fixtures.ts';
 import { envelope, ids } from './test-kit.ts';
 
 function runsheet(input: RunsheetInput) {
@@ -77,6 +78,53 @@ describe('parcelRunsheet', () => {
       'The record search 2 answer is an error (not_found): No entity parc_00000000-0000-5000-8000-000000000000 in the sample.',
       '1 record in the search answers is about other entities: left out.',
     ]);
+  });
+});
+
+/** The OTR ownership record of 934 N ST NW: its sale record's row, as an ownership record. */
+function ownership934(): Record<string, unknown> {
+  const answer = envelope('sales934');
+  const item = (answer.data as { items: Array<Record<string, unknown>> }).items[0]!;
+  Object.assign(item, { kind: 'ownership', source_id: 'dc_otr_ownership', record_ref: 'rec_ownership_934' });
+  return answer;
+}
+
+describe('parcelRunsheet against a service with other field names', () => {
+  const independent = (): RunsheetInput => ({
+    parcelRef: ids.parcel934,
+    records: [envelope('permits934'), envelope('sales934'), ownership934()].map(independentSearchEnvelope),
+  });
+  const rows = (input: RunsheetInput) =>
+    runsheet(input).sheet.entries.map((entry) => [entry.day, entry.event, entry.party.display, entry.price?.display ?? null]);
+  const expected = [
+    ['2012-07-30', 'permit', '934 N STREET COLLABORATIVE LLC', null],
+    ['2014-02-26', 'sale', '—', '$0 (non-market or no price)'],
+    ['2017-02-05', 'owner_of_record', 'GERRY M COATES', null],
+  ];
+
+  it('reads the owner from OWNERNAME and the sale from SALEPRICE and SALEDATE, with the catalog the client read', () => {
+    expect(rows({ ...independent(), catalog: independentCatalog })).toEqual(expected);
+  });
+
+  it('reads them by the records’ own names when no catalog was read (the kept answers of a report)', () => {
+    expect(rows(independent())).toEqual(expected);
+    expect(rows({ parcelRef: ids.parcel934, records: [envelope('permits934'), envelope('sales934'), ownership934()] })).toEqual(expected);
+  });
+
+  it('says a role it cannot find is not recognised, never that the record leaves it blank', () => {
+    const catalog = independentCatalog.map((item) => (item.kind === 'ownership' ? { ...item, fields: ['SSL', 'TITULAR'] } : item));
+    const { sheet } = runsheet({ ...independent(), catalog });
+    const owner = sheet.entries.find((entry) => entry.event === 'owner_of_record');
+    expect(owner?.party).toMatchObject({ status: 'unavailable', limitation: expect.stringMatching(/^Not recognised by Plat: .*owner name/) });
+    expect(owner?.party.limitation).not.toMatch(/blank/);
+  });
+
+  it('keeps a sale whose date it cannot find, saying so, rather than dropping the paid record', () => {
+    const catalog = independentCatalog.map((item) => (item.kind === 'sale' ? { ...item, fields: ['SSL', 'SALEPRICE', 'WHEN'] } : item));
+    const { sheet } = runsheet({ parcelRef: ids.parcel934, records: [independentSearchEnvelope(envelope('sales934'))], catalog });
+    const sale = sheet.entries.find((entry) => entry.event === 'sale');
+    expect(sale?.date).toMatchObject({ status: 'unavailable', limitation: expect.stringMatching(/^Not recognised by Plat: .*sale date/) });
+    expect(sale?.price?.raw).toBe('0.00');
   });
 });
 

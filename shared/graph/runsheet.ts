@@ -6,13 +6,14 @@
 import { csvField } from '../csv.ts';
 import { calendarDateOf, formatDay } from '../format-date.ts';
 import { isRecord } from '../json-data.ts';
-import { citationText, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
-import type { Citation, CitedValue } from '../report/document.ts';
-import { ZERO_PRICE_MEANING } from '../report/format.ts';
+import { citationText, type CitationView } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { Citation, CitedValue } from '../cited/value.ts';
+import { formatFieldValue, ZERO_PRICE_MEANING } from '../report/format.ts';
+import { readRole, recordFieldMap, roleNotRecognised, roleNumber, type CatalogItemFields, type RecordFieldMap, type RecordFieldRole } from '../service/record-fields.ts';
 import { V2EntityResponseSchema, type V2EntityData } from '../service/v2.ts';
 import { V4SearchResponseSchema, type V4SearchData } from '../service/v4.ts';
-import { citationOf, citedFact, readAnswer, recordValue, text, unavailable, type Json, type Scalar } from './answers.ts';
+import { citationOf, citedFact, readAnswer, recordValue, text, unavailable, type Json } from './answers.ts';
 import { ownerNameKey, sslProblem, sslText } from './relations.ts';
 
 export type RunsheetEvent = 'sale' | 'owner_of_record' | 'permit';
@@ -58,6 +59,11 @@ export interface RunsheetInput {
   entity?: unknown;
   /** v4 search answers of records about the parcel (sale, ownership and permit records). */
   records?: readonly unknown[];
+  /**
+   * The v4 catalog items of the records' jurisdiction, which name each kind's fields; without them a
+   * record is read by its own field names.
+   */
+  catalog?: readonly CatalogItemFields[];
 }
 
 const OTR = /Office of Tax and Revenue/i;
@@ -66,32 +72,52 @@ function dateValue(field: string, label: string, raw: string, view: CitationView
   return recordValue(field, label, raw, view, cite, formatDay(raw));
 }
 
-/** The entries one v4 record gives (its sale, its owner of record, or its permit). */
-function recordEntries(record: Json, cite: Cite): RunsheetEntry[] {
+/** The kinds' field maps from the catalog the client read (none: each record is read by its own names). */
+type FieldMaps = Map<string, RecordFieldMap>;
+
+/** The entries one v4 record gives (its sale, its owner of record, or its permit), its fields found by role. */
+function recordEntries(record: Json, maps: FieldMaps, cite: Cite): RunsheetEntry[] {
   const data = isRecord(record.data) ? record.data : {};
   const view = citationOf(record.citation);
   const ref = text(record.record_ref);
   if (view === null || ref === null) return [];
   const cited = { ...view, recordRef: ref };
-  const value = (field: string, label: string, raw: unknown) =>
-    raw === null || raw === undefined || raw === '' ? unavailable(field, label, 'The record leaves it blank.') : recordValue(field, label, raw as Scalar, cited, cite);
+  const map = typeof record.kind === 'string' ? (maps.get(record.kind) ?? null) : null;
+  const read = (role: RecordFieldRole) => readRole(data, role, map);
+  // Unknown is not blank: the record may hold the value under a name Plat does not recognise.
+  const value = (field: string, label: string, role: RecordFieldRole, blank: string) => {
+    const found = read(role);
+    if (found.status === 'unknown') return unavailable(field, label, roleNotRecognised(role, map));
+    if (found.status === 'blank') return unavailable(field, label, blank);
+    const number = roleNumber(found);
+    return recordValue(field, label, found.value, cited, cite, number === 0 ? formatFieldValue(field, 0) : undefined);
+  };
+  const dated = (field: string, label: string, role: RecordFieldRole): CitedValue | null => {
+    const found = read(role);
+    if (found.status === 'unknown') return unavailable(field, label, roleNotRecognised(role, map));
+    const day = found.status === 'found' ? text(found.value) : null;
+    return day === null ? null : dateValue(field, label, day, cited, cite);
+  };
   if (record.kind === 'sale') {
-    const day = text(data.last_sale_recordation_date);
-    if (day === null) return [];
-    return [saleEntry(ref, view.publisher, dateValue('sale_date', 'Sale date', day, cited, cite), value('last_sale_price_dollars', 'Sale price', data.last_sale_price))];
+    const date = dated('sale_date', 'Sale date', 'sale_date');
+    if (date === null) return [];
+    return [saleEntry(ref, view.publisher, date, value('last_sale_price_dollars', 'Sale price', 'sale_price', 'The record leaves it blank.'))];
   }
   if (record.kind === 'ownership') {
     const asOf = view.asOf;
     if (asOf === null) return [];
-    return [ownerEntry(ref, view.publisher, dateValue('owner_as_of', 'As of', asOf, cited, cite), value('owner_name', 'Owner of record', data.owner))];
+    return [ownerEntry(ref, view.publisher, dateValue('owner_as_of', 'As of', asOf, cited, cite), value('owner_name', 'Owner of record', 'owner_name', 'The record leaves it blank.'))];
   }
   if (record.kind === 'permit') {
-    const day = text(data.ISSUE_DATE);
-    if (day === null) return [];
-    const detail = permitDetail(text(data.PERMIT_ID), text(data.PERMIT_SUBTYPE_NAME), text(data.DESC_OF_WORK), text(data.APPLICATION_STATUS_NAME), text(data.FULL_ADDRESS));
-    const owner = text(data.OWNER_NAME);
-    const party = owner === null ? unavailable('permit_owner', 'Owner named', 'The permit names no owner.') : recordValue('permit_owner', 'Owner named', owner, cited, cite);
-    return [permitEntry(ref, view.publisher, dateValue('permit_issue_date', 'Issued', day, cited, cite), party, detail)];
+    const date = dated('permit_issue_date', 'Issued', 'permit_issue_date');
+    if (date === null) return [];
+    const part = (role: RecordFieldRole) => {
+      const found = read(role);
+      return found.status === 'found' ? text(String(found.value)) : null;
+    };
+    const detail = permitDetail(part('permit_id'), part('permit_type'), part('permit_work'), part('permit_status'), part('address'));
+    const party = value('permit_owner', 'Owner named', 'owner_name', 'The permit names no owner.');
+    return [permitEntry(ref, view.publisher, date, party, detail)];
   }
   return [];
 }
@@ -103,10 +129,11 @@ function permitDetail(id: string | null, type: string | null, work: string | nul
 
 const SALE_PARTIES = 'The sale record names no buyer or seller.';
 
-const dayOf = (date: CitedValue): string => calendarDateOf(String(date.raw)) ?? String(date.raw);
+// A date Plat could not find in the record has no day: listed last, its day left empty.
+const dayOf = (date: CitedValue): string => (date.raw === null ? '' : (calendarDateOf(String(date.raw)) ?? String(date.raw)));
 
 function saleEntry(ref: string, publisher: string | null, date: CitedValue, price: CitedValue): RunsheetEntry {
-  const zero = price.raw === 0 ? ` Price 0: ${ZERO_PRICE_MEANING}.` : '';
+  const zero = price.raw !== null && Number(price.raw) === 0 && String(price.raw).trim() !== '' ? ` Price 0: ${ZERO_PRICE_MEANING}.` : '';
   return {
     key: `sale:${ref}`,
     event: 'sale',
@@ -172,7 +199,7 @@ function gapsOf(entries: readonly RunsheetEntry[], entity: Json | null, ssl: str
   else {
     gaps.push(OTR.test(first.publisher ?? '') ? 'No earlier transfers in the sample: OTR publishes each lot’s last sale only.' : 'No earlier transfers in the answers.');
     const owner = owners.at(-1);
-    if (owner && typeof owner.party.raw === 'string' && first.day <= owner.day) {
+    if (owner && typeof owner.party.raw === 'string' && first.day !== '' && first.day <= owner.day) {
       gaps.push(`${SALE_PARTIES} The owner of record as of ${owner.day}, ${owner.party.raw}, may or may not be the buyer of ${first.day}: the records do not say.`);
     }
   }
@@ -209,6 +236,8 @@ export function parcelRunsheet(input: RunsheetInput, cite: Cite): Runsheet {
   }
   let permitsAsked = false;
   let elsewhere = 0;
+  const maps: FieldMaps = new Map();
+  if (input.catalog !== undefined) for (const kind of new Set(input.catalog.map((item) => item.kind))) maps.set(kind, recordFieldMap(input.catalog, kind));
   for (const [index, envelope] of (input.records ?? []).entries()) {
     const read = readAnswer<V4SearchData>(V4SearchResponseSchema, envelope, `record search ${index + 1}`);
     if (!read.ok) {
@@ -222,11 +251,12 @@ export function parcelRunsheet(input: RunsheetInput, cite: Cite): Runsheet {
         continue;
       }
       // A v4 record says more than the entity answer's line for it (a permit's owner): it replaces it.
-      for (const entry of recordEntries(record, cite)) byKey.set(entry.key, entry);
+      for (const entry of recordEntries(record, maps, cite)) byKey.set(entry.key, entry);
     }
   }
   if (elsewhere > 0) problems.push(`${elsewhere} ${elsewhere === 1 ? 'record' : 'records'} in the search answers ${elsewhere === 1 ? 'is' : 'are'} about other entities: left out.`);
-  const entries = [...byKey.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : ORDER[a.event] - ORDER[b.event]));
+  const dayKey = (entry: RunsheetEntry) => (entry.day === '' ? '\uffff' : entry.day);
+  const entries = [...byKey.values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : dayKey(a) > dayKey(b) ? 1 : ORDER[a.event] - ORDER[b.event]));
   return {
     parcelRef: input.parcelRef,
     parcel: ssl === null ? input.parcelRef : `SSL ${sslText(ssl)}`,

@@ -64,3 +64,35 @@ export const ids = {
   /** 934 N ST NW. */
   parcel934: 'parc_560761ed-8d17-58c1-b6e7-047d182657b0',
 };
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * A v2 answer of the embedded service with its citations as the independent dialect writes them
+ * (the second service's choice 6): every `source_refs` entry is `<source_id>@<release_id>`, and
+ * `provenance.sources` lists each source once, `{source_ref, source_kind, publisher, release_id,
+ * captured_at, official_url}`, its `source_ref` the decorated ref (or, with `bare`, the source id alone).
+ */
+export function withIndependentProvenance(answer: unknown, bare = false): JsonObject {
+  const copy = structuredClone(answer) as JsonObject;
+  const provenance = copy.provenance as { sources: JsonObject[] };
+  const refOf = new Map<string, string>();
+  const sources = new Map<string, JsonObject>();
+  for (const source of provenance.sources) {
+    const ref = `${String(source.source_id)}@${String(source.release_id)}`;
+    refOf.set(String(source.source_ref), ref);
+    const { publisher, release_id, captured_at, official_url } = source;
+    sources.set(ref, { source_ref: bare ? source.source_id : ref, source_kind: 'source', publisher, release_id, captured_at, official_url });
+  }
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'source_refs' && Array.isArray(value)) (node as JsonObject)[key] = [...new Set(value.map((ref: string) => refOf.get(ref) ?? ref))];
+      else visit(value);
+    }
+  };
+  visit(copy.data);
+  copy.provenance = { source_refs: [...sources.keys()], sources: [...sources.values()] };
+  return copy;
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CitationBook } from '../report/citation-book.ts';
+import { CitationBook } from '../cited/citation-book.ts';
 import { buildGraph, linkKey, type GraphAnswer } from './build-graph.ts';
 import { modelLinks } from './links.ts';
-import { envelope, ids } from './test-kit.ts';
+import { envelope, ids, withIndependentProvenance } from './test-kit.ts';
 import { whyLinked } from './why-linked.ts';
 
 const OTR = 'DC Office of Tax and Revenue';
@@ -121,7 +121,19 @@ describe('whyLinked', () => {
     for (const item of items) delete item.citation;
     const uncited = explain(ids.parcel1708, [{ kind: 'connected', qId: ids.parcel1708, depth: 2, envelope: bare }], () => linkKey(ids.property1708, 'located_in', ids.parcel1708));
     expect(uncited.why.records[0]?.what).toBe('Source not named in the answers');
-    expect(uncited.cited(uncited.why.records[0]?.citationId ?? '')).toMatchObject({ publisher: null, recordRef: 'rec_23cf6780-2221-547e-b0e2-eaf741fda9ee', note: 'The answers name this record without its source.' });
+    expect(uncited.cited(uncited.why.records[0]?.citationId ?? '')).toMatchObject({ publisher: null, recordRef: 'rec_23cf6780-2221-547e-b0e2-eaf741fda9ee', note: 'The answer cites this record without naming its source.' });
+  });
+
+  it.each([
+    ['the decorated ref', false],
+    ['the bare source id', true],
+  ])('cites the service’s refs `<source_id>@<release_id>` to a provenance source whose source_ref is %s', (_, bare) => {
+    const answer = withIndependentProvenance(envelope('relationships1708Depth2'), bare);
+    const { why, cited } = explain(ids.property1708, [{ kind: 'relationships', envelope: answer }], () => linkKey(ids.account1708, 'assessed_in', ids.parcel1708));
+    expect(why.records.map((record) => record.recordRef)).toEqual(['dc_otr_assessment@20170205']);
+    expect(why.records[0]?.what).toBe(OTR);
+    expect(cited(why.records[0]?.citationId ?? '')).toMatchObject({ publisher: OTR, sourceId: 'dc_otr_assessment', releaseId: '20170205', asOf: '2017-02-05T00:00:00Z', recordRef: null, note: null });
+    expect(why.because).toMatch(new RegExp(`both carry SSL 0065 0007 in ${OTR}\\.$`));
   });
 
   it('answers null for a link the model does not hold', () => {

@@ -3,11 +3,10 @@
 // normalisation; an address match), the warning a lead carries, the supporting records each with its
 // citation, the validity dates the service gives, and the confidence. Pure, so the panel, the table
 // and the printed report say the same thing.
-import { documentCitation, type CitationView } from '../report/citation.ts';
-import type { Cite } from '../report/citation-book.ts';
+import type { CitationView } from '../cited/citation.ts';
+import type { Cite } from '../cited/citation-book.ts';
 import { formatDay } from '../format-date.ts';
-import type { GraphModel, OwnerClaim } from './build-graph.ts';
-import { uncitedRecord } from './answers.ts';
+import { refCitation, refPlace, type GraphModel, type OwnerClaim } from './build-graph.ts';
 import { modelLinks, nodeName, type LinkRule, type ModelLink } from './links.ts';
 import { ownerNameKey, sslText } from './relations.ts';
 import { graphNodeKindLabels, type GraphNodeKind, type LinkStrength } from './graph-spec.ts';
@@ -51,9 +50,7 @@ function describe(view: CitationView | undefined): string {
 
 function supporting(model: GraphModel, refs: readonly string[], cite: Cite): SupportingRecord[] {
   return [...new Set(refs)].map((recordRef) => {
-    const view = model.citations.get(recordRef);
-    const fields = view ? documentCitation({ ...view, recordRef }) : uncitedRecord(recordRef);
-    return { recordRef, what: describe(view), citationId: cite(fields) };
+    return { recordRef, what: describe(refPlace(model, recordRef)?.view), citationId: cite(refCitation(model, recordRef)) };
   });
 }
 
@@ -87,7 +84,7 @@ function serviceBecause(model: GraphModel, link: ModelLink): string {
     a = `the ${kindOf(model, link.source)} ${a}`;
     b = `the ${kindOf(model, link.target)} ${b}`;
   }
-  const record = describe(service?.sourceRefs[0] ? model.citations.get(service.sourceRefs[0]) : undefined);
+  const record = describe(service?.sourceRefs[0] ? refPlace(model, service.sourceRefs[0])?.view : undefined);
   switch (link.rule) {
     case 'same_record':
       return `One record names both: ${a} and ${b} appear in the same row of ${record}.`;

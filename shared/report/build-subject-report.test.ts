@@ -4,12 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ValueChoice } from '../ipc.ts';
 import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
-import { SYNTHETIC_PUBLISHER } from './citation.ts';
-import { ReportDocumentSchema, type CitedValue, type ReportDocument } from './document.ts';
+import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
+import { ReportDocumentSchema, type ReportDocument } from './document.ts';
+import { type CitedValue } from '../cited/value.ts';
 import dc1708 from './fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import dcSwann from './fixtures/dc-1425-swann-st-nw.json' with { type: 'json' };
 import dcUnit from './fixtures/dc-1711-massachusetts-ave-nw-unit.json' with { type: 'json' };
 import vaAdams from './fixtures/va-304-adams-av.json' with { type: 'json' };
+import { asIndependentDialect } from './test-kit.ts';
+import { citationRows, citationsCsv } from './citation-export.ts';
 
 interface Fixture {
   subjectRef: string;
@@ -78,6 +81,7 @@ describe('every value says where it came from', () => {
     'subject only': { ...dc1708, summary: null },
     'nothing bought': { ...dc1708, subject: null, summary: null },
     // The spec's v3 sources carry no record index: the summary's citations place the records it knows.
+    'the independent dialect': { ...dc1708, subject: asIndependentDialect(dc1708.subject) },
     'v3 without record_refs': (() => {
       const f = clone(dc1708);
       for (const source of (f.subject as Json).data.sources) delete source.record_refs;
@@ -327,6 +331,31 @@ describe('a price of 0 reads as the source says', () => {
   });
 });
 
+describe('each kind of value reads one way, as published', () => {
+  it('never groups a year (not "Effective year built 1,985") and keeps a price’s published cents ("18402.50" is $18,402.50, not $18,403)', () => {
+    const f = clone(dc1708);
+    const building = item(f).sections.building;
+    const transfer = item(f).sections.transfer;
+    Object.assign(building, { effective_year_built: 1985, year_remodeled: '2020' });
+    transfer.price_dollars = { value: '18402.50', status: 'reported', source_refs: transfer.source_refs };
+    const doc = buildSubjectReport(input({ ...f, summary: null }));
+    expect(value(doc, 'building.effective_year_built').display).toBe('1985');
+    expect(value(doc, 'building.year_remodeled').display).toBe('2020');
+    // The published text is kept as the value; only its display is formatted.
+    expect(value(doc, 'transfer.price_dollars')).toMatchObject({ display: '$18,402.50', raw: '18402.50' });
+    transfer.price_dollars = 18403;
+    expect(value(buildSubjectReport(input({ ...f, summary: null })), 'transfer.price_dollars').display).toBe('$18,403');
+  });
+
+  it('compares a year published as text with the permits as the year it is', () => {
+    const f = clone(dcSwann);
+    item(f).sections.building.year_built = '1890';
+    const year = value(buildSubjectReport(input(f)), 'building.year_built');
+    expect(year).toMatchObject({ display: '2013 or later', status: 'derived', raw: 2013 });
+    expect(year.alternatives).toEqual([expect.objectContaining({ display: '1890', status: 'synthetic' })]);
+  });
+});
+
 describe('conflicts', () => {
   const swann = () => buildSubjectReport(input(dcSwann));
 
@@ -370,7 +399,7 @@ describe('conflicts', () => {
     expect(v.display).toBe('JOEL KUIPERS');
     expect(v.citationIds).toHaveLength(2);
     expect(v.alternatives).toEqual([expect.objectContaining({ display: 'KUIPERS JOEL TRUSTEE', status: 'reported' })]);
-    expect(v.choice?.reason).toMatch(/subject's own report \(DC OTR\) is preferred/);
+    expect(v.choice?.reason).toMatch(/subject's own report \(DC Office of Tax and Revenue\) is preferred/);
     expect(citationsOf(doc, v.alternatives[0]!.citationIds)[0]?.publisher).toBe('DC Department of Consumer and Regulatory Affairs');
   });
 
@@ -427,5 +456,57 @@ describe('what is missing', () => {
     expect(value(doc, 'transfer.sale_date').limitation).toBe('No sales for Alexandria in the sample.');
     expect(byId.permits).toMatchObject({ status: 'unavailable', limitations: [{ text: 'No permits for Alexandria in the sample.', citationIds: [] }], tables: [] });
     expect(value(doc, 'identity.location').derivedFrom).toMatch(/address point/);
+  });
+});
+
+describe("a v3 answer of another service: refs `<source_id>@<release_id>`, sources without record_refs", () => {
+  const independent = (fixture: Fixture = dc1708): Fixture => ({ ...fixture, subject: asIndependentDialect(fixture.subject), summary: null });
+  const OTR = 'DC Office of Tax and Revenue';
+
+  it('names the publisher, dataset and date of every endnote, and so of every row of the evidence', () => {
+    for (const fixture of Object.values(fixtures)) {
+      const doc = buildSubjectReport(input(independent(fixture)));
+      expect(doc.citations.length, fixture.subjectRef).toBeGreaterThan(0);
+      for (const citation of doc.citations) {
+        expect(citation.publisher, `${fixture.subjectRef} [${citation.number}] ${citation.sourceId}`).not.toBeNull();
+        expect(citation.asOf, `${fixture.subjectRef} [${citation.number}]`).not.toBeNull();
+      }
+      const csv = citationsCsv(citationRows(doc));
+      expect(csv).not.toMatch(/Source not named in the answer|undated/);
+    }
+    const doc = buildSubjectReport(input(independent()));
+    const owner = value(doc, 'ownership.owner_name');
+    expect(owner).toMatchObject({ display: 'JOEL KUIPERS', status: 'reported' });
+    expect(citationsOf(doc, owner.citationIds)).toEqual([
+      expect.objectContaining({ publisher: OTR, dataset: 'Real Property Tax Database: assessment neighborhood OLD CITY II (tax year 2016)', asOf: '2017-02-05T00:00:00Z', sourceId: 'dc_otr_ownership', releaseId: 20170205, note: null }),
+    ]);
+    // The synthetic sample is still the sample, never OTR.
+    expect(citationsOf(doc, value(doc, 'land.land_area_square_feet').citationIds).map((c) => c.publisher)).toEqual([SYNTHETIC_PUBLISHER]);
+  });
+
+  it('cites a ref naming another release to the source entry, and says so in the endnote', () => {
+    const f = independent();
+    (item(f).sections.ownership.owner_name as Json).source_refs = ['dc_otr_ownership@20160101'];
+    const doc = buildSubjectReport(input(f));
+    const [citation] = citationsOf(doc, value(doc, 'ownership.owner_name').citationIds);
+    expect(citation).toMatchObject({ publisher: OTR, releaseId: 20170205 });
+    expect(citation?.note).toMatch(/cites release 20160101 of dc_otr_ownership/);
+  });
+
+  it('puts the sources of the answers held on the cover, never "no sources bought"', () => {
+    const doc = buildSubjectReport(input(independent()));
+    expect(doc.cover.dataAsOf).toContain(`${OTR}, Real Property Tax Database: assessment neighborhood OLD CITY II (tax year 2016): as of 2017-02-05`);
+    expect(doc.cover.dataAsOf).toContain('DC Department of Consumer and Regulatory Affairs, Building Permits 2012-2016 (construction, new building): as of 2016-01-22');
+    // A source whose publisher the answer does not name is still listed, by its id.
+    const f = independent();
+    for (const source of (f.subject as Json).data.sources) delete source.publisher;
+    expect(buildSubjectReport(input(f)).cover.dataAsOf).toContain('Source dc_otr_ownership (publisher not named in the answer), Real Property Tax Database: assessment neighborhood OLD CITY II (tax year 2016): as of 2017-02-05');
+  });
+
+  it('shows a sale type and market code published as they are as reported, not derived', () => {
+    const doc = buildSubjectReport(input(independent()));
+    expect(value(doc, 'transfer.sale_type')).toMatchObject({ raw: 'MARKET', status: 'reported', derivedFrom: null });
+    expect(value(doc, 'transfer.acceptance_code')).toMatchObject({ raw: '01', status: 'reported', derivedFrom: null });
+    expect(citationsOf(doc, value(doc, 'transfer.acceptance_code').citationIds).map((c) => c.sourceId)).toEqual(['dc_otr_sale']);
   });
 });

@@ -12,10 +12,12 @@
 import type { AssignmentDetails, ValueChoice } from '../ipc.ts';
 import type { ComparablesWorkfile } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
-import type { Citation, MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
+import type { MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
+import type { Citation } from '../cited/value.ts';
 import { subjectReportParts, subjectSummaryParts } from './document.ts';
-import { CitationBook } from './citation-book.ts';
-import { citationOrder } from './citation-order.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { documentCitation, type CitationFields } from '../cited/citation.ts';
+import { citationOrder } from '../cited/citation-order.ts';
 import { analyzeComparables } from '../comparables/analysis.ts';
 import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
 import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';
@@ -47,7 +49,8 @@ export interface SubjectReportInput {
   /** ISO */
   generatedAt: string;
   /** Prices of the purchases the report needs, for `missing` (from the core's cost estimator). */
-  prices: { subjectReportMicroUsd: number; summaryMicroUsd: number };
+  /** Each null when its price is not known on the connection. */
+  prices: { subjectReportMicroUsd: number | null; summaryMicroUsd: number | null };
   /**
    * The assignment's comparables: its saved workfile and the kept v3 report_comparables_v1 envelopes
    * of its last search, page by page (a page not kept is absent); null when no search was run.
@@ -132,7 +135,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
       client: details.client,
       reference: details.reference,
       generatedAt: input.generatedAt,
-      dataAsOf: dataAsOf(citations),
+      dataAsOf: dataAsOf([...citations, ...[...answers.sources.values()].map((view) => documentCitation({ ...view, recordRef: null, extra: {} }))]),
     },
     sections,
     comparables,
@@ -162,12 +165,18 @@ function numberInOrderOfUse(sections: readonly ReportSection[], after: readonly 
   });
 }
 
-/** Each source once, with its as-of date: "DC Office of Tax and Revenue, Real Property Tax Database…: as of 2017-02-05". */
-function dataAsOf(citations: ReportDocument['citations']): string[] {
+/**
+ * Each source once, with its as-of date: "DC Office of Tax and Revenue, Real Property Tax Database…: as
+ * of 2017-02-05". From the endnotes, then every source the answers held list (a source bought is named
+ * even where no printed value cites it). A source the answers do not name a publisher for is listed by
+ * its id: an answer held never reads as "no sources bought".
+ */
+function dataAsOf(citations: readonly CitationFields[]): string[] {
   const lines: string[] = [];
   for (const citation of citations) {
-    if (citation.publisher === null) continue;
-    const line = `${citation.publisher}${citation.dataset ? `, ${citation.dataset}` : ''}: ${citation.asOf ? `as of ${formatDay(citation.asOf)}` : 'undated'}`;
+    const name = citation.publisher ?? (citation.sourceId ? `Source ${citation.sourceId} (publisher not named in the answer)` : null);
+    if (name === null) continue;
+    const line = `${name}${citation.dataset ? `, ${citation.dataset}` : ''}: ${citation.asOf ? `as of ${formatDay(citation.asOf)}` : 'undated'}`;
     if (!lines.includes(line)) lines.push(line);
   }
   return lines;

@@ -1,17 +1,17 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildSubjectReport } from './build-subject-report.ts';
+import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
 import { citationRows, citationsCsv } from './citation-export.ts';
 import dcSwann from './fixtures/dc-1425-swann-st-nw.json' with { type: 'json' };
 
-const doc = buildSubjectReport({
+const swannInput = (subject: unknown = dcSwann.subject): SubjectReportInput => ({
   assignment: {
     id: 'asg_1',
     name: 'Swann St',
     capMicroUsd: null,
     details: { subjectRef: dcSwann.subjectRef, subjectLabel: '1425 Swann St NW', effectiveDate: '2024-05-01', intendedUse: '', client: '', reference: '', notes: '' },
   },
-  subject: dcSwann.subject,
+  subject,
   summary: dcSwann.summary,
   choices: [],
   queryLog: [],
@@ -19,6 +19,7 @@ const doc = buildSubjectReport({
   generatedAt: '2024-05-01T12:00:00.000Z',
   prices: { subjectReportMicroUsd: 250_000, summaryMicroUsd: 100_000 },
 });
+const doc = buildSubjectReport(swannInput());
 
 describe('citation rows', () => {
   const rows = citationRows(doc);
@@ -59,3 +60,18 @@ describe('citation rows', () => {
     expect(synthetic.synthetic).toBe('true');
   });
 });
+
+describe('citation rows print each value by its kind', () => {
+  it('writes a year never grouped and a published price with its cents, in citations.json and the CSV', () => {
+    const subject = structuredClone(dcSwann.subject) as { data: { items: Array<{ sections: Record<string, Record<string, unknown>> }> } };
+    const sections = subject.data.items[0]!.sections;
+    sections.building!.effective_year_built = 1985;
+    sections.transfer!.price_dollars = { value: '18402.50', status: 'reported', source_refs: sections.transfer!.source_refs };
+    const rows = citationRows(buildSubjectReport(swannInput(subject)));
+    expect(rows.find((r) => r.field === 'building.effective_year_built')?.printed).toBe('1985');
+    expect(rows.find((r) => r.field === 'transfer.price_dollars' && r.role === 'value')?.printed).toBe('$18,402.50');
+    const csv = parse(citationsCsv(rows), { columns: true }) as Array<Record<string, string>>;
+    expect(csv.find((r) => r.field === 'building.effective_year_built')?.printed).toBe('1985');
+  });
+});
+

@@ -2,10 +2,11 @@
 // print order, the comparables section's and then the title research's after the subject's), with its
 // field key (so a value can be compared later with what Plat then holds), its status and its full
 // citations. Written as citations.json (the rows) and citations.csv.
-import type { CitedValue, ReportDocument, ValueStatus } from './document.ts';
-import type { Derivation } from './derivation.ts';
+import type { ReportDocument } from './document.ts';
+import type { CitedValue, ValueStatus } from '../cited/value.ts';
+import type { Derivation } from '../cited/derivation.ts';
 import { csvField } from '../csv.ts';
-import { citationText } from './citation.ts';
+import { citationText } from '../cited/citation.ts';
 import { comparablesValues } from './comparables-section.ts';
 import { titleResearchValues } from './title-research-section.ts';
 

@@ -5,10 +5,11 @@ import comps2016 from '../comparables/fixtures/dc-1708-comps-2016.json' with { t
 import { emptyComparablesWorkfile, gridRowKeys, rateKeys, type ComparablesWorkfile, type CompSearchRun } from '../comparables/model.ts';
 import { comps2016Run } from '../comparables/test-kit.ts';
 import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
-import { SYNTHETIC_PUBLISHER } from './citation.ts';
+import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
 import { citationRows } from './citation-export.ts';
 import { comparablesCitationOrder, comparablesValues, NO_COMPS_CHOSEN, NO_SEARCH } from './comparables-section.ts';
-import { ReportDocumentSchema, type CitedValue, type ReportDocument } from './document.ts';
+import { ReportDocumentSchema, type ReportDocument } from './document.ts';
+import { type CitedValue } from '../cited/value.ts';
 import dc1708 from './fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
 import { dc1708Input } from './test-kit.ts';
 

@@ -19,8 +19,9 @@ import {
   type RegressionSupport,
 } from '../comparables/model.ts';
 import { describeCriteria } from '../comparables/search.ts';
-import { citationOrder } from './citation-order.ts';
-import type { Citation, CitedValue, ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
+import { citationOrder } from '../cited/citation-order.ts';
+import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
+import type { Citation, CitedValue } from '../cited/value.ts';
 
 export const COMPARABLES_TITLE = 'Comparable sales';
 export const NO_SEARCH = 'No comparables search has been run for this assignment.';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CitationFields } from './citation.ts';
+import type { CitationFields } from '../cited/citation.ts';
 import { isNewConstruction, mergeAgreeing, resolveCandidates, sameValue, yearBuiltFromPermits, type Candidate } from './conflicts.ts';
 
 const cite = (publisher: string, recordRef: string, synthetic = false): CitationFields => ({

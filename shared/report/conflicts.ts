@@ -3,8 +3,8 @@
 // by one rule, said in words on the value: a published value before one derived from a record,
 // either before a synthetic one (which describes another building), and the subject's own report
 // before the summary. An appraiser's choice replaces Plat's and keeps its reason.
-import type { AlternativeValue, CitedValue, ValueStatus } from './document.ts';
-import { publisherShortName, type CitationFields } from './citation.ts';
+import type { AlternativeValue, CitedValue, ValueStatus } from '../cited/value.ts';
+import { publisherName, type CitationFields } from '../cited/citation.ts';
 
 export type CandidateStatus = Exclude<ValueStatus, 'unavailable'>;
 
@@ -80,7 +80,7 @@ const statusWord: Record<CandidateStatus, string> = {
   synthetic: 'synthetic',
 };
 
-const sourceName = (candidate: Candidate): string => publisherShortName(candidate.citations[0]?.publisher ?? null);
+const sourceName = (candidate: Candidate): string => publisherName(candidate.citations[0]?.publisher ?? null);
 
 /** Plat's reason, in words, for preferring `chosen` over the others. */
 export function platReason(chosen: Candidate, others: readonly Candidate[]): string {

@@ -24,6 +24,34 @@ describe('formatFieldValue', () => {
   });
 });
 
+describe('formatFieldValue: one formatter per kind of value', () => {
+  it('never groups a year, published as a number or as text (not "Effective year built 1,985")', () => {
+    for (const field of ['effective_year_built', 'year_built', 'building.effective_year_built', 'AYB', 'EYB', 'YR_RMDL']) {
+      expect(formatFieldValue(field, 1985), field).toBe('1985');
+      expect(formatFieldValue(field, '1985'), field).toBe('1985');
+    }
+  });
+
+  it('keeps the cents a publisher gave, and adds none to whole dollars', () => {
+    expect(formatFieldValue('last_sale_price_dollars', '18402.50')).toBe('$18,402.50');
+    expect(formatFieldValue('last_sale_price_dollars', 18403)).toBe('$18,403');
+    expect(formatFieldValue('assessed_value', '1302760')).toBe('$1,302,760');
+    expect(formatFieldValue('SALEPRICE', '0.00')).toBe(`$0.00 (${ZERO_PRICE_MEANING})`);
+    expect(formatFieldValue('last_sale_price', 'not disclosed')).toBe('not disclosed');
+  });
+
+  it('formats an area published as text by its kind', () => {
+    expect(formatFieldValue('living_area_sqft', '1546')).toBe('1,546 sq ft');
+  });
+
+  it('prints identifiers and coordinates as published: never grouped, never rounded', () => {
+    expect(formatFieldValue('account_no', 12345)).toBe('12345');
+    expect(formatFieldValue('OBJECTID', 104233)).toBe('104233');
+    expect(formatFieldValue('latitude', 38.912976)).toBe('38.912976');
+    expect(formatFieldValue('bedrooms', 1234)).toBe('1,234');
+  });
+});
+
 describe('formatFieldValue in the report', () => {
   it('reads a price of 0 in the source’s words on every sale-price field, never as a non-market transfer', () => {
     for (const field of ['last_sale_price_dollars', 'price_dollars', 'PRICE', 'last_sale_price']) {
@@ -32,6 +60,14 @@ describe('formatFieldValue in the report', () => {
     expect(ZERO_PRICE_MEANING).toBe('non-market or no price');
     // An assessed value of 0 is just $0.
     expect(formatFieldValue('assessed_value_dollars', 0)).toBe('$0');
+  });
+
+  it('knows a money field by its role whatever the service names it', () => {
+    expect(['SALEPRICE', 'ASSESSMENT', 'assessed_value', 'last_sale_price'].map(isPublishedDollarField)).toEqual([true, true, true, true]);
+    expect(formatFieldValue('assessed_value', 1302760)).toBe('$1,302,760');
+    expect(formatFieldValue('SALEPRICE', 0)).toBe(`$0 (${ZERO_PRICE_MEANING})`);
+    expect(formatRecordCell('SALEPRICE', 1361000)).toBe('$1,361,000');
+    expect(isPublishedDollarField('assessment_year')).toBe(false);
   });
 
   it('formats the v3 area and year fields and booleans', () => {
@@ -48,10 +84,21 @@ describe('formatDollars (shared/money.ts)', () => {
     expect(formatDollars(0)).toBe('$0');
     // Beyond micro-USD's exact range (over $9 billion) it still formats: these are dollars, not micro-USD.
     expect(formatDollars(12_000_000_000)).toBe('$12,000,000,000');
+    // Plat's computed whole dollars: rounded half away from zero, negatives with a real minus.
+    expect(formatDollars(2.5)).toBe('$3');
+    expect(formatDollars(-1666.5)).toBe('−$1,667');
+    expect(formatDollars(-0.4)).toBe('$0');
   });
 });
 
 describe('record and generic cells', () => {
+  it('formats the publishers’ dollar columns (in any dialect) with their cents, and years as years', () => {
+    expect(formatRecordCell('SALEPRICE', '18402.50')).toBe('$18,402.50');
+    expect(formatRecordCell('ASSESSMENT', 1540590)).toBe('$1,540,590');
+    expect(formatRecordCell('AYB', 1985)).toBe('1985');
+    expect(formatRecordCell('SSL', '0065    0007')).toBe('0065    0007');
+  });
+
   it('formats the publishers’ dollar columns only, dates as dates, other values as published', () => {
     expect(isPublishedDollarField('assessment_2016')).toBe(true);
     expect(isPublishedDollarField('use_code')).toBe(false);

@@ -1,51 +1,69 @@
 // How a value reads, one way for every rendering: the entity page, the record tables, the report on
-// screen, the PDF and the exported citation rows. Dates go through shared/format-date.ts; the
-// publishers' whole-dollar amounts through shared/money.ts (micro-USD are Plat's own money and are
-// formatted with formatUsd, never here).
+// screen, the PDF and the exported citation rows. What kind a field holds is decided by its name in
+// shared/format/kind.ts; each kind has its formatter in shared/format/ (dates in shared/format-date.ts;
+// micro-USD are Plat's own money and are formatted with formatUsd, never here). A value published as
+// text keeps its text in the answer and the citation; only its display is formatted by its kind.
 import { formatDate } from '../format-date.ts';
-import { formatDollars } from '../money.ts';
+import { formatPublishedAmount, readPublishedDollars } from '../format/dollars.ts';
+import { isMoneyField, isSalePriceField, valueKind } from '../format/kind.ts';
+import { formatNumber, formatSqft } from '../format/number.ts';
+import { formatYear } from '../format/year.ts';
 
 /** What OTR's price 0 means, in its own words: not a sale at market, or a sale it has no price for. */
 export const ZERO_PRICE_MEANING = 'non-market or no price';
 
-/** Publishers' columns holding whole dollars (`assessment_2016`, CAMA `PRICE`…), by their own names. */
-const PUBLISHED_DOLLAR_FIELDS = new Set(['last_sale_price', 'assessment_2016', 'PRICE', 'FEES_PAID']);
+/** Whether a publisher's column holds dollars (formatted with a $ in record tables): `SALEPRICE`, `assessment_2016`, `PRICE`… */
+export const isPublishedDollarField = (field: string): boolean => isMoneyField(field);
 
-/** Whether a publisher's column holds whole dollars (formatted with a $ in record tables). */
-export const isPublishedDollarField = (field: string): boolean => PUBLISHED_DOLLAR_FIELDS.has(field);
+/** A published number's value, whether written as a number or as its digits ("1546"); else null. */
+function numberOf(value: number | string): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : null;
+}
 
-/** Plat's and the service's canonical dollar fields end in `_dollars` (`assessed_value_dollars`). */
-const isDollarField = (field: string): boolean => field.endsWith('_dollars') || isPublishedDollarField(field);
-/** Sale prices, where OTR writes 0 for a transfer that was not a market sale or had no price. */
-const isSalePriceField = (field: string): boolean => /(^|_)price(_dollars)?$/i.test(field);
-
-const plainNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+/** A dollar amount with the cents as published; a sale price of 0 says what OTR means by it. Null when not an amount. */
+function moneyText(field: string, value: number | string): string | null {
+  const amount = readPublishedDollars(value);
+  if (amount === null) return null;
+  const text = formatPublishedAmount(amount);
+  return amount.dollars === 0 && isSalePriceField(field) ? `${text} (${ZERO_PRICE_MEANING})` : text;
+}
 
 /**
- * A value as a person reads it, by what its field holds: dollars (whole dollars as published, not
- * micro-USD), areas, years, counts, yes/no, dates as dates; "—" for nothing.
+ * A value as a person reads it, by the kind its field holds: dollars with the cents as published
+ * (not micro-USD), areas, years and identifiers (never grouped), coordinates as published, counts,
+ * yes/no, dates as dates; "—" for nothing.
  */
 export function formatFieldValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'number') {
-    if (isDollarField(field)) {
-      return value === 0 && isSalePriceField(field) ? `${formatDollars(0)} (${ZERO_PRICE_MEANING})` : formatDollars(value);
-    }
-    if (field.endsWith('_sqft') || field.endsWith('_square_feet')) return `${plainNumber.format(value)} sq ft`;
-    if (field === 'year_built' || field.startsWith('year_') || field.endsWith('_year')) return String(value);
-    return plainNumber.format(value);
-  }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  // Dates as dates (`2014-01-22T00:00:00.000Z` is 22 January wherever the reader is).
-  if (typeof value === 'string') return formatDate(value);
-  return compactJson(value);
+  if (typeof value !== 'number' && typeof value !== 'string') return compactJson(value);
+  const kind = valueKind(field);
+  if (kind === 'money') {
+    const text = moneyText(field, value);
+    if (text !== null) return text;
+  } else if (kind === 'year') {
+    return formatYear(value);
+  } else if (kind === 'area') {
+    const number = numberOf(value);
+    if (number !== null) return formatSqft(number);
+  } else if (kind === 'identifier' || kind === 'coordinate') {
+    // A label or a position: exactly as published, a number neither grouped nor rounded.
+    return typeof value === 'number' ? String(value) : value;
+  }
+  // Dates as dates (`2014-01-22T00:00:00.000Z` is 22 January wherever the reader is); other text as written.
+  return typeof value === 'number' ? formatNumber(value) : formatDate(value);
 }
 
-/** A record table's cell: publishers' dollar columns with $ and grouping, dates as dates, other values as published, missing as empty. */
+/** A record table's cell: publishers' dollar columns with $ and grouping, years as years, dates as dates, other values as published, missing as empty. */
 export function formatRecordCell(field: string, value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number' && isPublishedDollarField(field)) return formatDollars(value);
   if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'string') {
+    const kind = valueKind(field);
+    const text = kind === 'money' ? moneyText(field, value) : kind === 'year' ? formatYear(value) : null;
+    if (text !== null) return text;
+  }
   if (typeof value === 'string') return formatDate(value);
   return String(value);
 }

@@ -22,3 +22,39 @@ export function dc1708Input(assignment: { name: string; intendedUse: string }, p
     ...patch,
   };
 }
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A v3 answer of the embedded service as the independent dialect writes it (docs: the second
+ * service's choice 4): every `source_refs` entry is `<source_id>@<release_id>` and `data.sources[]`
+ * entries are `{source_id, release_id, sha256, official_url, publisher, dataset, as_of}`, with no
+ * `record_refs` index. `transfer` as it writes a market sale: `sale_type` MARKET, `acceptance_code`
+ * 01, no basis. Every other part is left as the embedded service wrote it.
+ */
+export function asIndependentDialect(envelope: unknown): JsonObject {
+  const copy = structuredClone(envelope) as JsonObject;
+  const data = copy.data as JsonObject;
+  const sources = (data.sources as JsonObject[]) ?? [];
+  const sourceOfRecord = new Map<string, string>();
+  for (const source of sources) for (const ref of (source.record_refs as string[]) ?? []) sourceOfRecord.set(ref, `${String(source.source_id)}@${String(source.release_id)}`);
+  data.sources = sources.map(({ source_id, release_id, sha256, official_url, publisher, dataset, as_of }) => ({ source_id, release_id, sha256, official_url, publisher, dataset, as_of }));
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    if (!isObject(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'source_refs' && Array.isArray(value)) node[key] = [...new Set(value.map((ref: string) => sourceOfRecord.get(ref) ?? ref))];
+      else visit(value);
+    }
+  };
+  visit(data);
+  for (const item of (data.items as JsonObject[]) ?? []) {
+    const transfer = (item.sections as JsonObject | undefined)?.transfer;
+    if (isObject(transfer) && transfer.acceptance_code === 'market') {
+      Object.assign(transfer, { sale_type: 'MARKET', acceptance_code: '01' });
+      delete transfer.acceptance_basis;
+    }
+  }
+  return copy;
+}

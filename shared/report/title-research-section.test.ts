@@ -1,12 +1,14 @@
 // The report's title research from real answers of the embedded service (shared/graph/fixtures), kept
 // as an assignment keeps them: each with its request parts normalised by the contract's schemas.
 import { describe, expect, it } from 'vitest';
+import { independentSearchEnvelope } from '../service/record-fields-fixtures.ts';
 import { operationSchemas, type ServiceOperationName } from '../service/index.ts';
 import { envelope, fixtures, ids } from '../graph/test-kit.ts';
 import type { GraphDecision } from '../graph/decisions.ts';
 import { buildSubjectReport, citationRows, type SubjectReportInput } from './build-subject-report.ts';
-import { CitationBook } from './citation-book.ts';
-import { CitedValueSchema, ReportDocumentSchema, TitleResearchSectionSchema, type CitedValue } from './document.ts';
+import { CitationBook } from '../cited/citation-book.ts';
+import { ReportDocumentSchema, TitleResearchSectionSchema } from './document.ts';
+import { CitedValueSchema, type CitedValue } from '../cited/value.ts';
 import { dc1708Input } from './test-kit.ts';
 import { titleResearchCitationOrder, titleResearchSection, titleResearchValues, type KeptServiceAnswer, type TitleResearchSubject } from './title-research-section.ts';
 
@@ -177,6 +179,16 @@ describe('titleResearchSection', () => {
     const between = runsheet.gaps.find((gap) => gap.text.startsWith('The permit of 2012-07-30'));
     expect(between?.citationIds.map((id) => book.all().find((citation) => citation.id === id)?.sourceId).sort()).toEqual(['dc_dcra_new_building_permits', 'dc_otr_ownership', 'dc_otr_sale']);
     expect(runsheet.gaps.find((gap) => gap.text.startsWith('No earlier transfers'))?.citationIds).toHaveLength(1);
+  });
+
+  it('reads the kept record searches of a service with other field names (OWNERNAME, SALEPRICE, SALEDATE, ISSUEDATE)', () => {
+    const property934 = 'prop_a88a880f-f6c5-5c8f-ab7c-7543b4ce398f';
+    const independent = (answer: KeptServiceAnswer): KeptServiceAnswer => ({ ...answer, envelope: independentSearchEnvelope(answer.envelope as Record<string, unknown>) });
+    const { built } = section([independent(recordSearch('sales934')), independent(recordSearch('permits934'))], [], { subjectRef: property934, owner: null, ssl: null });
+    expect(built!.runsheet!.entries.map((entry) => [entry.date.display, entry.eventLabel, entry.party.display, entry.price?.display ?? null])).toEqual([
+      ['2012-07-30', 'Building permit', '934 N STREET COLLABORATIVE LLC', null],
+      ['2014-02-26', 'Recorded sale', '—', '$0 (non-market or no price)'],
+    ]);
   });
 
   it('finds the parcel by the subject’s SSL when only the parcel’s record is kept', () => {

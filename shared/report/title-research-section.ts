@@ -8,8 +8,8 @@
 // same section, cited through the report's one CitationBook.
 import { canonicalJson } from '../canonical-json.ts';
 import { isRecord } from '../json-data.ts';
-import { text, uncitedRecord } from '../graph/answers.ts';
-import { buildGraph, emptyGraph, graphSpec, type GraphAnswer, type GraphModel } from '../graph/build-graph.ts';
+import { text } from '../graph/answers.ts';
+import { buildGraph, emptyGraph, graphSpec, refCitation, type GraphAnswer, type GraphModel } from '../graph/build-graph.ts';
 import { applyDecisions, type GraphDecision } from '../graph/decisions.ts';
 import { graphNodeKindLabels } from '../graph/graph-spec.ts';
 import { distancesFrom, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
@@ -17,21 +17,11 @@ import { ownerPortfolio } from '../graph/portfolio.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, relationLabel, shortId, sslText } from '../graph/relations.ts';
 import { parcelRunsheet, runsheetEventLabels, type RunsheetEntry } from '../graph/runsheet.ts';
 import { whyLinked } from '../graph/why-linked.ts';
-import { documentCitation } from './citation.ts';
-import { citationOrder } from './citation-order.ts';
-import type { Cite } from './citation-book.ts';
-import type {
-  CitedValue,
-  Limitation,
-  PortfolioHoldingRow,
-  RunsheetRow,
-  TitleResearchDecision,
-  TitleResearchLink,
-  TitleResearchNode,
-  TitleResearchPortfolio,
-  TitleResearchRunsheet,
-  TitleResearchSection,
-} from './document.ts';
+import { documentCitation } from '../cited/citation.ts';
+import { citationOrder } from '../cited/citation-order.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import type { PortfolioHoldingRow, RunsheetRow, TitleResearchDecision, TitleResearchLink, TitleResearchNode, TitleResearchPortfolio, TitleResearchRunsheet, TitleResearchSection } from './document.ts';
+import type { CitedValue, Limitation } from '../cited/value.ts';
 
 export const TITLE_RESEARCH_TITLE = 'Title research';
 
@@ -161,7 +151,7 @@ function ownerCitations(model: GraphModel, ownerId: string, cite: Cite): string[
   const ids = new Set<string>();
   for (const claim of model.owners.get(ownerId)?.values() ?? []) {
     if (claim.citation) ids.add(cite(documentCitation({ ...claim.citation, recordRef: null, extra: {} })));
-    else if (claim.recordRef) ids.add(cite(uncitedRecord(claim.recordRef)));
+    else if (claim.recordRef) ids.add(cite(refCitation(model, claim.recordRef)));
   }
   return [...ids];
 }

@@ -42,7 +42,13 @@ export interface ServiceOperation {
   path: string;
   /** Whether the operation takes an Idempotency-Key header (replays within seven days are free). */
   idempotencyKey: boolean;
+  /** Plat's price table: the embedded service's prices, known for that service only. */
   price: PriceRule;
+  /**
+   * The price the spec itself states, known for any faithful service (v4 summary, catalog,
+   * connected). Absent: the spec shows none, so on another service it is learnt from its charges.
+   */
+  specPrice?: FlatPriceRule;
   /** The IPC operation the renderer asks for this call by (shared/ipc.ts derives it from here). */
   ipc: string;
   /** How a sentence names one call ("This summary costs $0.10"). */
@@ -68,8 +74,9 @@ const filterParam = (value: v4.SearchFilter | string): unknown => (typeof value 
 const listParam = <T extends string>(value: readonly T[] | string): unknown => (Array.isArray(value) ? value.join(',') : value);
 
 /**
- * Every operation Plat calls. Prices: v4 as the spec states, except the v4 search amount, which the
- * spec leaves open; v2 and v3 are Plat's local-service prices (the spec shows none).
+ * Every operation Plat calls. `price` is Plat's embedded service's table (v4 as the spec states, except
+ * the v4 search amount, which the spec leaves open; v2 and v3 its own, the spec shows none);
+ * `specPrice` is what the spec states, the only price known for another service before it charges.
  */
 export const serviceOperations = {
   'v4.search': {
@@ -93,6 +100,7 @@ export const serviceOperations = {
     path: '/api/v4/catalog',
     idempotencyKey: true,
     price: FREE,
+    specPrice: FREE,
     ipc: 'getSourceCatalog',
     noun: 'catalog request',
     schemas: { query: v4.V4CatalogQuerySchema, headers: RequestHeadersSchema, response: v4.V4CatalogResponseSchema },
@@ -105,6 +113,7 @@ export const serviceOperations = {
     path: '/api/v4/entities/:q_id/connected',
     idempotencyKey: true,
     price: FREE,
+    specPrice: FREE,
     ipc: 'getConnectedEntities',
     noun: 'connected-entity lookup',
     schemas: { path: v4.V4ConnectedPathSchema, query: v4.V4ConnectedQuerySchema, headers: RequestHeadersSchema, response: v4.V4ConnectedResponseSchema },
@@ -117,6 +126,7 @@ export const serviceOperations = {
     path: '/api/v4/entities/:q_id/summary',
     idempotencyKey: true,
     price: { kind: 'per_call', microUsd: 100_000 },
+    specPrice: { kind: 'per_call', microUsd: 100_000 },
     ipc: 'getEntitySummary',
     noun: 'summary',
     schemas: { path: v4.V4SummaryPathSchema, query: v4.V4SummaryQuerySchema, headers: RequestHeadersSchema, response: v4.V4SummaryResponseSchema },
@@ -222,6 +232,12 @@ export function isServiceOperationName(name: string): name is ServiceOperationNa
 export const operationSchemas = Object.fromEntries(serviceOperationNames.map((name) => [name, serviceOperations[name].schemas])) as {
   readonly [N in ServiceOperationName]: (typeof serviceOperations)[N]['schemas'];
 };
+
+/** The price the spec states for `operation`, or null when it shows none. */
+export function specPriceRuleFor(operation: ServiceOperationName): FlatPriceRule | null {
+  const entry: ServiceOperation = serviceOperations[operation];
+  return entry.specPrice ?? null;
+}
 
 /**
  * The flat price rule of one call. For `v3.recordQuery` pass the (parsed) request, whose mode and

@@ -206,12 +206,19 @@ describe('a workfile on another machine', () => {
     const edited = { ...parsed, answers: parsed.answers.map((answer, i) => (i === 0 ? { ...answer, chargedMicroUsd: 1 } : answer)) };
     const newer = { ...parsed, version: 3 };
     const badEnvelope = { ...parsed, answers: parsed.answers.map((answer) => ({ ...answer, envelope: { status: 'ok' } })) };
+    // 5,000 levels inside an answer's envelope. Its checksum cannot even be computed (that walk
+    // recurses), so the file is refused for its nesting before anything walks it.
+    const deep = JSON.stringify({ ...parsed, answers: parsed.answers.map((answer, i) => (i === 0 ? { ...answer, envelope: '@DEEP@' } : answer)) }).replace(
+      '"@DEEP@"',
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    );
     const cases: Array<[string, string, RegExp]> = [
       ['cut short', exported.slice(0, exported.length / 2), /not complete JSON/],
       ['another JSON file', JSON.stringify({ name: 'x' }), /not a Plat assignment workfile/],
       ['a newer format', JSON.stringify(newer), /newer Plat \(format 3/],
       ['edited after export', JSON.stringify(edited), /changed or damaged after Plat exported it/],
       ['damaged shape', JSON.stringify({ ...parsed, answers: 'none' }), /damaged/],
+      ['nested 5,000 levels deep', deep, /This workfile nests deeper than 64 levels; Plat refuses it/],
       ['answers that are not service answers', JSON.stringify({ ...badEnvelope, sha256: workfileChecksum({ ...badEnvelope, sha256: undefined } as unknown as WorkfileContent) }), /answer 1 .* is not an answer the service gives/],
     ];
     for (const [what, json, message] of cases) {

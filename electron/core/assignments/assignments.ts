@@ -27,10 +27,7 @@ import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type KeptAnswer, 
 import { checkWorkfile, ComparablesStore } from './comparables-store.ts';
 import { GraphDecisionsStore, type GraphDecisionChange } from './graph-decisions-store.ts';
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
-import { readSignedWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent, type WorkfileSigner } from './workfile.ts';
-
-/** The largest workfile `importAssignment` takes (shared/ipc.ts): a larger one could never be opened again. */
-const MAX_WORKFILE_LENGTH = 15 * 1024 * 1024;
+import { MAX_WORKFILE_LENGTH, readSignedWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent, type WorkfileSigner } from './workfile.ts';
 
 /** Answers kept in memory while the data folder refuses writes (e.g. a full disk), written at the next chance. */
 const MAX_UNSAVED_ANSWERS = 500;
@@ -402,14 +399,15 @@ export class AssignmentService {
         servedAt: answer.servedAt,
         requestId: answer.requestId ?? '',
         // Served from the cache where it was exported (charge unknown here): it is worth what it costs to buy.
-        chargedMicroUsd: charged > 0 ? charged : this.listPrice(answer.operation, parts, answer.connectionId),
+        // (Not known on that connection: it keeps the largest charge seen for it there, if any.)
+        chargedMicroUsd: charged > 0 ? charged : (this.listPrice(answer.operation, parts, answer.connectionId) ?? 0),
         storedAt: this.#now().getTime(),
       });
     }
   }
 
-  /** What a request costs to buy by the price table or the last observed page charge (whatever the cache holds). */
-  listPrice(operation: ServiceOperationName, parts: RequestParts, connectionId?: string): number {
+  /** What a request costs to buy on a connection (whatever the cache holds); null when its price is not known there. */
+  listPrice(operation: ServiceOperationName, parts: RequestParts, connectionId?: string): number | null {
     const v3Request = v3PriceRequestOf(operation, parts);
     const items = itemsOf(operation, parts);
     return this.#o.estimator.estimate({

@@ -15,12 +15,15 @@ import { ComparablesWorkfileSchema } from '../../../shared/comparables/model.ts'
 import { GraphDecisionsSchema } from '../../../shared/graph/decisions.ts';
 import { QueryLogEntrySchema } from '../../../shared/report/document.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
+import { FILE_JSON_MAX_DEPTH, readBoundedJson } from '../../../shared/bounded-json.ts';
 import { PlatFailure } from '../failure.ts';
 import type { DetachedSignature } from '../installation-identity.ts';
 import type { WorkfileSignature } from '../../../shared/ipc.ts';
 
 export const WORKFILE_FORMAT = 'plat-assignment-workfile';
 export const WORKFILE_VERSION = 2;
+/** The longest workfile Plat writes or reads: `importAssignment` takes no more (shared/ipc.ts), so a longer one could never be opened again. */
+export const MAX_WORKFILE_LENGTH = 15 * 1024 * 1024;
 
 const MicroUsd = z.number().int().nonnegative();
 
@@ -112,12 +115,12 @@ export function readWorkfile(text: string): WorkfileContent {
  * another's, or none. A signature that does not match the content is refused with the reason.
  */
 export function readSignedWorkfile(text: string, ownFingerprint: string | null): { content: WorkfileContent; signature: WorkfileSignature } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
+  const read = readBoundedJson(text, { maxBytes: MAX_WORKFILE_LENGTH, maxDepth: FILE_JSON_MAX_DEPTH });
+  if (!read.ok && read.reason === 'not-json') {
     return refuse('This file cannot be read as a Plat workfile: it is not complete JSON (it may be damaged, cut short, or another kind of file).');
   }
+  if (!read.ok) return refuse(`This workfile ${read.problem}; Plat refuses it.`);
+  const parsed = read.value;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (parsed as { format?: unknown }).format !== WORKFILE_FORMAT) {
     return refuse('This file is not a Plat assignment workfile (export one from an assignment page in Plat).');
   }

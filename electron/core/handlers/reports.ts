@@ -26,7 +26,7 @@ export interface ReportSourcesDeps {
  */
 export function subjectReportBuilder(deps: ReportSourcesDeps): (assignmentId: string) => ReportDocument | null {
   const now = deps.now ?? (() => new Date());
-  const priceNow = (operation: ServiceOperationName, parts: RequestParts): number => {
+  const priceNow = (operation: ServiceOperationName, parts: RequestParts): number | null => {
     try {
       return deps.gateway.preview(operation, parts).expectedCostMicroUsd;
     } catch {
@@ -52,16 +52,16 @@ export function subjectReportBuilder(deps: ReportSourcesDeps): (assignmentId: st
 }
 
 /** What refreshing the report's two sources would cost now (a refresh skips the cache). */
-export function recheckPricer(deps: ReportSourcesDeps): (assignmentId: string) => { expectedCostMicroUsd: number; calls: number } | null {
+export function recheckPricer(deps: ReportSourcesDeps): (assignmentId: string) => { expectedCostMicroUsd: number | null; calls: number } | null {
   return (assignmentId) => {
     const sources = deps.assignments.reportSources(assignmentId);
     if (!sources) return null;
     const ref = sources.assignment.details.subjectRef;
     const connectionId = deps.connectionId() ?? undefined;
-    const expected =
-      deps.assignments.listPrice('v3.recordQuery', subjectReportParts(ref), connectionId) +
-      deps.assignments.listPrice('v4.summary', subjectSummaryParts(ref), connectionId);
-    return { expectedCostMicroUsd: expected, calls: 2 };
+    const report = deps.assignments.listPrice('v3.recordQuery', subjectReportParts(ref), connectionId);
+    const summary = deps.assignments.listPrice('v4.summary', subjectSummaryParts(ref), connectionId);
+    // A price not known on this connection makes the sum not known: never a guess.
+    return { expectedCostMicroUsd: report === null || summary === null ? null : report + summary, calls: 2 };
   };
 }
 

@@ -32,7 +32,7 @@ describe('list and CSV export', () => {
     const h = harness();
     const summary = { owner: 'SMITH, JOHN "JACK"', note: 'line one\nline two\r\nline three', filter: { price: { gte: 1_250_000 } } };
     const id = h.begin({ requestSummary: summary, expectedCostMicroUsd: 1_250_000_000 });
-    h.ledger.recordAnswer(id, ok(1_250_000_000, 0, { errorCode: '=HYPERLINK("x")' }));
+    h.ledger.recordAnswer(id, ok(1_250_000_000, 0, { httpStatus: 404, errorCode: '=HYPERLINK("x")' }));
     const csv = h.ledger.exportCsv();
     expect(csv.endsWith('\r\n')).toBe(true);
     const records = parse(csv, { columns: true }) as Array<Record<string, string>>;
@@ -42,7 +42,7 @@ describe('list and CSV export', () => {
     expect(record).toMatchObject({
       id: String(id),
       kind: 'call',
-      status: 'succeeded',
+      status: 'failed',
       charged_micro_usd: '1250000000',
       charged_usd: '$1,250.00',
       total_charge_usd: '$1,250.00',

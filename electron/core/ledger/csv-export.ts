@@ -1,6 +1,7 @@
 // CSV export of ledger entries (RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled).
 import { formatUsd } from '../../../shared/money.ts';
 import { csvField } from '../../../shared/csv.ts';
+import { chargeMarkText, isUnreadableAnswer, unreadableAnswerText } from '../../../shared/spend-marks.ts';
 import type { SpendEntry } from './spend-entries.ts';
 
 const CSV_COLUMNS: ReadonlyArray<readonly [string, (entry: SpendEntry) => string | number | boolean | null]> = [
@@ -33,7 +34,26 @@ const CSV_COLUMNS: ReadonlyArray<readonly [string, (entry: SpendEntry) => string
   ['project_id', (e) => e.projectId],
   ['session_id', (e) => e.sessionId],
   ['error_code', (e) => e.errorCode],
+  // Added columns go last, so a sheet built on the earlier ones keeps reading them.
+  // A 2xx Plat could not read is closed `failed`; this says what it was (never "succeeded").
+  ['outcome', (e) => (isUnreadableAnswer(e) ? unreadableAnswerText(e.totalChargeMicroUsd) : e.status)],
+  // The balance drop is the truth: what the service's charge header said when Plat booked otherwise.
+  ['overstated_charge_micro_usd', (e) => e.overstatedChargeMicroUsd],
+  ['charge_header', (e) => e.chargeHeader],
+  ['charge_check', (e) => e.chargeCheck],
+  ['charge_note', (e) => chargeNote(e)],
 ];
+
+/** The row's mark in words, when the service's charge header was not booked as sent. */
+function chargeNote(entry: SpendEntry): string | null {
+  return chargeMarkText({
+    chargeCheck: entry.chargeCheck,
+    chargeHeader: entry.chargeHeader,
+    reportedChargeMicroUsd: entry.chargedMicroUsd,
+    bookedChargeMicroUsd: entry.totalChargeMicroUsd,
+    reconciled: entry.reconciled,
+  });
+}
 
 /** RFC 4180 CSV of ledger entries, with a header row. */
 export function spendEntriesToCsv(entries: readonly SpendEntry[]): string {

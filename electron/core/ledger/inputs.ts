@@ -15,6 +15,8 @@ export const CallAnswerSchema = z.object({
   httpStatus: z.int().min(100).max(599).nullable(),
   requestId: z.string().min(1).max(512).nullable(),
   chargedMicroUsd: MicroUsdSchema.nullable(),
+  // The charge header as sent when it was not an amount (the client keeps at most 100 characters).
+  chargeHeader: z.string().max(200).nullable().optional(),
   balanceAfterMicroUsd: MicroUsdSchema.nullable(),
   replayed: z.boolean(),
   errorCode: z.string().min(1).max(200).nullable(),

@@ -56,6 +56,15 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
   // The exact request of a pending call, for its replay (see "Request summaries and replay copies").
   // NULL once the row is closed, and on rows written before this column (their summary was the request).
   `ALTER TABLE spend_ledger ADD COLUMN replay_request TEXT;`,
+  // A service that misreports its charges (see "The balance drop is the truth" in reconciliation.ts):
+  // what a charge header said when Plat did not book it as sent, why (charge_check), and how much of
+  // a reported charge the balance did not bear out (booked = charged + unreported − overstated).
+  // Credits are summed for the net total through their own small index.
+  `ALTER TABLE spend_ledger ADD COLUMN charge_header TEXT;
+   ALTER TABLE spend_ledger ADD COLUMN charge_check TEXT
+     CHECK (charge_check IS NULL OR charge_check IN ('disagrees', 'unreadable', 'failed_call', 'missing'));
+   ALTER TABLE spend_ledger ADD COLUMN overstated_charge_micro_usd INTEGER NOT NULL DEFAULT 0 CHECK (overstated_charge_micro_usd >= 0);
+   CREATE INDEX spend_ledger_credit ON spend_ledger (finished_at) WHERE kind = 'credit';`,
 ];
 
 registerMigrations('ledger', LEDGER_MIGRATIONS);

@@ -32,6 +32,18 @@
 //   gap < 0: the balance rose, so there was a top-up. Each priced candidate is taken to have cost
 //            its E (the top-up also paid for it) and the `credit` row is −gap + ΣE.
 // In an ambiguous window nothing is attributed: gap > 0 becomes a reconciliation row, gap < 0 a credit.
+//
+// The balance drop is the truth (a service may misreport its charge header: inflated, negative,
+// garbage, or a charge on a failed call). When the window has exactly one call that can move the
+// balance (the *mover*: alone, as the gateway serialises such calls), what the balance shows is
+// booked on it, and the row is marked (charge_check) with what the header said:
+//   gap < 0: first a reported charge the balance did not bear out is taken back (overstated) — from
+//            failed calls' headers first (the spec charges no failure), then the mover's — up to
+//            what it reported. A balance that rose was topped up, which cannot be told from an
+//            inflated header: then only failed calls' headers are taken back; the rest is a credit.
+//   gap > 0 with no candidate: the mover bore the drop (its header said less, nothing, or no
+//            amount), so the gap is booked on it rather than as an unattributed row.
+// The net (charges − credits) still equals the balance drop exactly.
 // Reconciliation and credit rows carry the session of the window's last answer and no project.
 //
 // Before the first balance is known there is no baseline and nothing to reconcile against: the
@@ -43,7 +55,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { addMicroUsd } from '../../../shared/money.ts';
 import type { MicroUsd } from '../../../shared/money.ts';
 import { statement } from '../app-db.ts';
-import { num, numOrNull, str } from './rows.ts';
+import { num, numOrNull, str, strOrNull } from './rows.ts';
 
 /** The rows the next reconciliation sums: calls closed (with or without an answer) and not yet measured. */
 export const ANSWERED_UNRECONCILED = `reconciled = 0 AND kind = 'call' AND finished_at IS NOT NULL`;
@@ -54,14 +66,19 @@ export interface WindowAnswer {
   balance: MicroUsd | null;
   /** Expected cost > 0 or a reported charge > 0: this call's commit can move the balance. */
   movesBalance: boolean;
+  /** A plain failure (non-2xx) that claims no charge: without a balance of its own it is not taken to have moved it. */
+  quietFailure?: boolean;
   sessionId: string;
 }
 
 interface UnreconciledCall {
   id: number;
   charged: MicroUsd;
+  /** The charge header could be read (charged is then what it said). */
+  reportedCharge: boolean;
   expected: MicroUsd;
   chargeUnseen: boolean;
+  check: string | null;
 }
 
 /** What closing a window did: the rows it changed or wrote, and the unreported charges it booked against calls. */
@@ -83,7 +100,8 @@ export function keySeenCharged(db: DatabaseSync, idempotencyKey: string | null):
   if (idempotencyKey === null) return false;
   const row = statement(db, 
       `SELECT 1 AS seen FROM spend_ledger WHERE idempotency_key = ?
-         AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0) LIMIT 1`,
+         AND (coalesce(charged_micro_usd, 0) > 0 OR unreported_charge_micro_usd > 0)
+         AND coalesce(charged_micro_usd, 0) + unreported_charge_micro_usd - overstated_charge_micro_usd > 0 LIMIT 1`,
     )
     .get(idempotencyKey);
   return row !== undefined;
@@ -109,15 +127,17 @@ export function reconcileWindow(db: DatabaseSync, window: readonly WindowAnswer[
   if (!lastAnswered) return { closed: false, changed, attributed };
 
   const calls: UnreconciledCall[] = statement(db, 
-      `SELECT id, charged_micro_usd, expected_cost_micro_usd, charge_unseen FROM spend_ledger
+      `SELECT id, charged_micro_usd, expected_cost_micro_usd, charge_unseen, charge_check FROM spend_ledger
        WHERE ${ANSWERED_UNRECONCILED} ORDER BY id`,
     )
     .all()
     .map((row) => ({
       id: num(row, 'id'),
       charged: numOrNull(row, 'charged_micro_usd') ?? 0,
+      reportedCharge: numOrNull(row, 'charged_micro_usd') !== null,
       expected: num(row, 'expected_cost_micro_usd'),
       chargeUnseen: num(row, 'charge_unseen') === 1,
+      check: strOrNull(row, 'charge_check'),
     }));
   const reported = addMicroUsd(...calls.map((call) => call.charged));
   const baseline = readBalanceBaseline(db);
@@ -144,8 +164,30 @@ export function reconcileWindow(db: DatabaseSync, window: readonly WindowAnswer[
     .run(endBalance, at);
   if (baseline === null) return { closed: true, changed, attributed };
 
-  const gap = baseline.balanceMicroUsd - reported - endBalance;
+  let gap = baseline.balanceMicroUsd - reported - endBalance;
   if (gap === 0) return { closed: true, changed, attributed };
+
+  // The one call that can have moved the balance in this window, when there is exactly one.
+  // Its own answer may lack a balance (a header of the wrong type): a free call after it measures it.
+  const movers = window.filter((answer) => answer.movesBalance && !(answer.balance === null && answer.quietFailure === true));
+  const mover = !ambiguous && movers.length === 1 ? calls.find((call) => call.id === movers[0]?.callId) : undefined;
+  // Marks: why a row's booked charge is not its header as sent.
+  const checks = new Map<number, string>();
+  const overstated = new Map<number, MicroUsd>();
+  if (gap < 0 && !ambiguous) {
+    // A balance that rose was topped up, and a top-up cannot be told from an inflated header: then
+    // only failed calls' headers are taken back (the spec charges no failure); the rest is a credit.
+    const rose = baseline.balanceMicroUsd < endBalance;
+    const overReporters = calls.filter((call) => call.check === 'failed_call' && call.charged > 0 && call !== mover);
+    if (mover && mover.charged > 0 && (!rose || mover.check === 'failed_call')) overReporters.push(mover);
+    for (const call of overReporters) {
+      if (gap === 0) break;
+      const taken = Math.min(call.charged, -gap);
+      overstated.set(call.id, taken);
+      checks.set(call.id, call.check ?? 'disagrees');
+      gap += taken;
+    }
+  }
 
   const candidates = ambiguous ? [] : calls.filter((call) => call.chargeUnseen);
   const priced = candidates.filter((call) => call.expected > 0);
@@ -160,12 +202,23 @@ export function reconcileWindow(db: DatabaseSync, window: readonly WindowAnswer[
       unattributed = gap - pricedSum;
     } else if (onlyPriced) attributed.set(onlyPriced.id, gap);
     else if (priced.length === 0 && onlyCandidate) attributed.set(onlyCandidate.id, gap);
-    else unattributed = gap;
-  } else {
+    else if (candidates.length === 0 && mover) {
+      // Alone in flight, the mover bore the whole drop whatever its header said.
+      attributed.set(mover.id, gap);
+      checks.set(mover.id, mover.check ?? (mover.reportedCharge ? 'disagrees' : 'missing'));
+    } else unattributed = gap;
+  } else if (gap < 0) {
     for (const call of priced) attributed.set(call.id, call.expected);
     credit = -gap + pricedSum;
   }
 
+  const takeBack = statement(db, 'UPDATE spend_ledger SET overstated_charge_micro_usd = overstated_charge_micro_usd + ? WHERE id = ?');
+  for (const [id, amount] of overstated) takeBack.run(amount, id);
+  const mark = statement(db, 'UPDATE spend_ledger SET charge_check = ? WHERE id = ?');
+  for (const [id, check] of checks) {
+    mark.run(check, id);
+    if (!attributed.has(id)) changed.push(id);
+  }
   const addUnreported = statement(db, 
     'UPDATE spend_ledger SET unreported_charge_micro_usd = unreported_charge_micro_usd + ? WHERE id = ?',
   );

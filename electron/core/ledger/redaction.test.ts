@@ -126,4 +126,20 @@ describe('replay copies', () => {
     }
     expect(ledger.exportCsv()).not.toContain(key);
   });
+
+  it('scrubs the service\'s words it keeps (request id, charge header text) of the keys in use, whatever the caller passed', () => {
+    const key = 'plat-Sentinel-4f9a2c7e1b88';
+    const db = open();
+    const ledger = new SpendLedger(db, { secrets: () => [key] });
+    const begin = { operation: 'v4.search', requestSummary: { q: 1 }, idempotencyKey: 'k-1', expectedCostMicroUsd: 20_000, projectId: null, sessionId: 'sess_1' };
+    const callId = ledger.beginAttempt(begin);
+    ledger.recordAnswer(callId, { ...ok(20_000, 24_980_000), requestId: `req_Bearer ${key}`, chargeHeader: `about ${key}` });
+    ledger.recordCacheHit({ operation: 'v4.search', requestSummary: { q: 1 }, projectId: null, sessionId: 'sess_1', originalRequestId: `req_${key}`, servedAt: new Date() });
+    const rows = db.prepare('SELECT request_id, charge_header FROM spend_ledger ORDER BY id').all();
+    expect(rows).toEqual([
+      { request_id: 'req_[redacted]', charge_header: 'about [redacted]' },
+      { request_id: 'req_[redacted]', charge_header: null },
+    ]);
+    expect(ledger.exportCsv()).not.toContain(key);
+  });
 });

@@ -4,13 +4,12 @@
 // CSV): bounded, with credentials taken out. The *replay copy* is the exact request, kept only while
 // the row is pending: recovery re-sends it with the same Idempotency-Key, and the service answers a
 // different request under that key with 409, so it must not lose a character (no truncation, no
-// redaction of ordinary words). Once the row is closed the copy is dropped.
+// redaction of ordinary words). Once the row is closed the copy is dropped. Credentials are taken
+// out by the one scrub Plat has (../secret-scrub.ts), which also cleans every answer as it arrives.
+import { Scrubber } from '../secret-scrub.ts';
 
 const MAX_SUMMARY_CHARS = 8192;
 const MAX_SUMMARY_DEPTH = 12;
-const REDACTED = '[redacted]';
-/** Shorter secrets are not scrubbed from text: they would redact ordinary words. Real keys are far longer. */
-const MIN_SECRET_LENGTH = 8;
 /** Ever smaller cuts applied to a summary over MAX_SUMMARY_CHARS: items kept per list or object, characters per text. */
 const SHRINK_STEPS = [
   { items: 10, chars: 200 },
@@ -34,21 +33,6 @@ function isSecretKeyName(name: string): boolean {
     normalized.includes('secret') ||
     normalized.includes('password')
   );
-}
-
-// What a credential looks like in text: the service's key format, or "Bearer" followed by a token (at
-// least 16 characters mixing letters and digits). "12 Bearer Ct" is an address, not a credential.
-const CREDENTIAL_TEXT = /\bbearer\s+(?=[\w.~+/-]*\d)(?=[\w.~+/-]*[a-z])[\w.~+/-]{16,}=*|\bsvc_[a-z]+_[a-z0-9]{16,}/gi;
-
-function usableSecrets(secrets: Iterable<string | null | undefined>): string[] {
-  return [...secrets].filter((secret): secret is string => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH);
-}
-
-/** Text with the given secrets and anything that looks like a credential replaced by [redacted]. */
-function scrubText(text: string, secrets: readonly string[]): string {
-  let scrubbed = text;
-  for (const secret of secrets) scrubbed = scrubbed.split(secret).join(REDACTED);
-  return scrubbed.replace(CREDENTIAL_TEXT, REDACTED);
 }
 
 interface JsonWalk {
@@ -104,8 +88,8 @@ function shrinkValue(value: unknown, limits: { items: number; chars: number }): 
  * summary: a request too large for it is shortened, never refused. Exported for tests.
  */
 export function summaryJson(summary: unknown, secrets: Iterable<string | null | undefined> = []): string {
-  const usable = usableSecrets(secrets);
-  const value = jsonValue(summary, 0, { scrub: (text) => scrubText(text, usable), maxDepth: MAX_SUMMARY_DEPTH });
+  const scrubber = new Scrubber(secrets);
+  const value = jsonValue(summary, 0, { scrub: (text) => scrubber.text(text), maxDepth: MAX_SUMMARY_DEPTH });
   let text = JSON.stringify(value);
   for (const limits of SHRINK_STEPS) {
     if (text.length <= MAX_SUMMARY_CHARS) return text;
@@ -122,6 +106,5 @@ export function summaryJson(summary: unknown, secrets: Iterable<string | null | 
  */
 export function replayJson(request: unknown, secrets: Iterable<string | null | undefined> = []): string | null {
   const text = JSON.stringify(jsonValue(request, 0, { scrub: null, maxDepth: Number.POSITIVE_INFINITY }));
-  const holdsSecret = usableSecrets(secrets).some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
-  return holdsSecret ? null : text;
+  return new Scrubber(secrets).holdsSecret(text) ? null : text;
 }

@@ -1,6 +1,7 @@
 // Ledger rows decoded from SQLite (columns checked, not cast) and the filter shared by list, count and CSV.
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import { addMicroUsd } from '../../../shared/money.ts';
+import { ChargeCheckSchema } from '../../../shared/spend-marks.ts';
 import type { SpendEntry, SpendEntryKind, SpendEntryStatus, SpendFilter } from './spend-entries.ts';
 
 export type Row = Record<string, SQLOutputValue>;
@@ -29,6 +30,8 @@ export function strOrNull(row: Row, column: string): string | null {
 export function entryFrom(row: Row): SpendEntry {
   const charged = numOrNull(row, 'charged_micro_usd');
   const unreported = num(row, 'unreported_charge_micro_usd');
+  const overstated = num(row, 'overstated_charge_micro_usd');
+  const check = strOrNull(row, 'charge_check');
   return {
     id: num(row, 'id'),
     kind: str(row, 'kind') as SpendEntryKind,
@@ -44,7 +47,10 @@ export function entryFrom(row: Row): SpendEntry {
     expectedCostMicroUsd: num(row, 'expected_cost_micro_usd'),
     chargedMicroUsd: charged,
     unreportedChargeMicroUsd: unreported,
-    totalChargeMicroUsd: addMicroUsd(charged ?? 0, unreported),
+    overstatedChargeMicroUsd: overstated,
+    totalChargeMicroUsd: addMicroUsd(charged ?? 0, unreported, -overstated),
+    chargeCheck: check === null ? null : ChargeCheckSchema.parse(check),
+    chargeHeader: strOrNull(row, 'charge_header'),
     creditMicroUsd: num(row, 'credit_micro_usd'),
     balanceAfterMicroUsd: numOrNull(row, 'balance_after_micro_usd'),
     replayed: num(row, 'replayed') === 1,

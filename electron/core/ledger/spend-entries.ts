@@ -1,6 +1,7 @@
 // The ledger's vocabulary: its rows as the rest of the app sees them, and what its writes take and give.
 import type { MicroUsd } from '../../../shared/money.ts';
 import type { StorageProblemKind } from '../app-db.ts';
+import type { ChargeCheck } from '../../../shared/spend-marks.ts';
 
 export type SpendEntryKind = 'call' | 'reconciliation' | 'credit';
 export type SpendEntryStatus = 'pending' | 'succeeded' | 'failed' | 'recovered' | 'recorded';
@@ -24,8 +25,14 @@ export interface SpendEntry {
   chargedMicroUsd: MicroUsd | null;
   /** Charges found by reconciliation (on calls: attributed to this call; on reconciliation rows: the gap). */
   unreportedChargeMicroUsd: MicroUsd;
-  /** chargedMicroUsd + unreportedChargeMicroUsd. */
+  /** The part of the reported charge the balance did not bear out (an inflated header, a header on a failed call). */
+  overstatedChargeMicroUsd: MicroUsd;
+  /** What Plat booked: chargedMicroUsd + unreportedChargeMicroUsd − overstatedChargeMicroUsd. */
   totalChargeMicroUsd: MicroUsd;
+  /** Why the booked charge is not the header as sent (shared/spend-marks.ts); null when it is. */
+  chargeCheck: ChargeCheck | null;
+  /** X-Svc-Charged-Micro-USD as sent, when it was not an amount (chargedMicroUsd is then null). */
+  chargeHeader: string | null;
   /** Credit rows only: the amount the balance rose by (a top-up). */
   creditMicroUsd: MicroUsd;
   balanceAfterMicroUsd: MicroUsd | null;
@@ -65,8 +72,10 @@ export interface CallAnswer {
   /** The final HTTP status, or null when no answer came back at all (the outcome is unknown). */
   httpStatus: number | null;
   requestId: string | null;
-  /** X-Svc-Charged-Micro-USD of the final answer; null when absent. */
+  /** X-Svc-Charged-Micro-USD of the final answer; null when absent or not an amount. */
   chargedMicroUsd: MicroUsd | null;
+  /** X-Svc-Charged-Micro-USD as sent when present but not an amount (garbage, negative); the balance decides what is booked. */
+  chargeHeader?: string | null;
   /** X-Svc-Balance-Micro-USD of the final answer; null when absent. */
   balanceAfterMicroUsd: MicroUsd | null;
   /** X-Svc-Replayed of the final answer. */
@@ -94,10 +103,19 @@ export interface CacheHitInput {
 }
 
 export interface SpendTotals {
+  /** Charges (what Plat booked: what the balance bore out). Caps count these. */
   sessionMicroUsd: MicroUsd;
   /** Charges finished within the local calendar day of `now`. */
   todayMicroUsd: MicroUsd;
   allTimeMicroUsd: MicroUsd;
+  /** Credit rows (the balance rose: a top-up or a refund), by the same periods; their own line, never a negative charge. */
+  sessionCreditMicroUsd: MicroUsd;
+  todayCreditMicroUsd: MicroUsd;
+  allTimeCreditMicroUsd: MicroUsd;
+  /** Charges − credits: what the balance fell by over the period (negative when it rose). */
+  sessionNetMicroUsd: number;
+  todayNetMicroUsd: number;
+  allTimeNetMicroUsd: number;
   /** Charges by project, largest first; projectId null collects calls outside any project and unattributed reconciliation. */
   byProject: Array<{ projectId: string | null; microUsd: MicroUsd }>;
   lastKnownBalanceMicroUsd: MicroUsd | null;
@@ -136,6 +154,8 @@ export interface ClosedCall {
   /** 0 for a free call whose row could not be written yet (see `unsaved`). */
   callId: number;
   totalChargeMicroUsd: MicroUsd;
+  /** Set when the booked charge is not the header as sent (the balance said otherwise). */
+  chargeCheck?: ChargeCheck | null;
   /** Present when the database refused the write: it is kept in memory and written as soon as it can be. */
   unsaved?: true;
 }

@@ -26,12 +26,14 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { addMicroUsd } from '../../../shared/money.ts';
 import type { MicroUsd } from '../../../shared/money.ts';
+import type { ChargeCheck } from '../../../shared/spend-marks.ts';
 import { ModuleStore, inTransaction, statement, storageProblemOf, type StorageProblemKind } from '../app-db.ts';
 import { spendEntriesToCsv } from './csv-export.ts';
 import { BeginAttemptSchema, CacheHitSchema, CallAnswerSchema, PageSchema, type ParsedAnswer } from './inputs.ts';
 import { LEDGER_MIGRATIONS } from './migrations.ts';
 import { ANSWERED_UNRECONCILED, keyAwaitsCharge, keySeenCharged, readBalanceBaseline, reconcileWindow, type Reconciled, type WindowAnswer } from './reconciliation.ts';
 import { replayJson, summaryJson } from './redaction.ts';
+import { Scrubber } from '../secret-scrub.ts';
 import { entryFrom, filterSql, num, str, strOrNull } from './rows.ts';
 import type {
   BeginAttemptInput,
@@ -51,9 +53,19 @@ import type {
 import { storageFailure, storageMessage } from './storage-messages.ts';
 import { addUnsavedCharges, localDayBounds, readTotals, type UnsavedCharge } from './totals.ts';
 
-/** A call's status from its HTTP answer. */
-function answeredStatus(httpStatus: number): 'succeeded' | 'failed' {
-  return httpStatus >= 200 && httpStatus < 300 ? 'succeeded' : 'failed';
+/** A call's status from its HTTP answer: a 2xx Plat could not read (an error code with it) is no success. */
+function answeredStatus(httpStatus: number, errorCode: string | null): 'succeeded' | 'failed' {
+  return httpStatus >= 200 && httpStatus < 300 && errorCode === null ? 'succeeded' : 'failed';
+}
+
+/**
+ * What an answer's charge header says before any balance is measured: not an amount (`unreadable`),
+ * or a charge on a failed call (`failed_call`); reconciliation books what the balance shows.
+ */
+function headerCheck(answer: ParsedAnswer): ChargeCheck | null {
+  if (answer.chargeHeader != null) return 'unreadable';
+  const failed = answer.httpStatus !== null && (answer.httpStatus < 200 || answer.httpStatus > 299);
+  return failed && (answer.chargedMicroUsd ?? 0) > 0 ? 'failed_call' : null;
 }
 
 /** A write the database refused, kept in memory, in order, until the database takes writes again. */
@@ -144,7 +156,7 @@ export class SpendLedger extends ModuleStore {
    */
   recordUnchargedCall(input: BeginAttemptInput, answerInput: CallAnswer): ClosedCall {
     if (input.expectedCostMicroUsd !== 0) throw new Error('ledger: only a free call can be recorded after its answer');
-    const answer = CallAnswerSchema.parse(answerInput);
+    const answer = this.#parseAnswer(answerInput);
     const at = this.#now().toISOString();
     const charged = answer.chargedMicroUsd ?? 0;
     return this.#durably(
@@ -199,13 +211,13 @@ export class SpendLedger extends ModuleStore {
    * the baseline); otherwise null.
    */
   #settledFreeAnswer(answer: ParsedAnswer): { status: SpendEntryStatus; httpStatus: number } | null {
-    if (answer.httpStatus === null || answer.outcomeUnknown || (answer.chargedMicroUsd ?? 0) !== 0 || answer.replayed) return null;
+    if (answer.httpStatus === null || answer.outcomeUnknown || (answer.chargedMicroUsd ?? 0) !== 0 || answer.chargeHeader != null || answer.replayed) return null;
     if (this.#inFlight.size > 0 || this.#window.length > 0) return null;
     const baseline = this.balanceBaseline();
     if (baseline === null || answer.balanceAfterMicroUsd !== baseline.balanceMicroUsd) return null;
     const waiting = statement(this.db, `SELECT 1 AS waiting FROM spend_ledger WHERE ${ANSWERED_UNRECONCILED} LIMIT 1`).get();
     if (waiting) return null;
-    return { status: answeredStatus(answer.httpStatus), httpStatus: answer.httpStatus };
+    return { status: answeredStatus(answer.httpStatus, answer.errorCode), httpStatus: answer.httpStatus };
   }
 
   #insertAttempt(input: BeginAttemptInput, at: string): number {
@@ -228,6 +240,7 @@ export class SpendLedger extends ModuleStore {
   /** Records a response served from the local cache: no request was sent, nothing was charged. Returns its id (0 while unsaved). */
   recordCacheHit(input: CacheHitInput): number {
     const parsed = CacheHitSchema.parse(input);
+    if (parsed.originalRequestId !== null) parsed.originalRequestId = new Scrubber(this.#currentSecrets()).text(parsed.originalRequestId);
     const at = this.#now().toISOString();
     return this.#durably(
       'cache-hit',
@@ -364,8 +377,9 @@ export class SpendLedger extends ModuleStore {
   }
 
   /**
-   * Charges (reported + unreported; credits excluded) for the session, the local day, all time and by
-   * project, including charges in answers kept in memory while the database refuses writes.
+   * Charges (what was booked: the balance's drop where the header disagreed) for the session, the
+   * local day, all time and by project, including charges in answers kept in memory while the
+   * database refuses writes; credits by the same periods; and the net, equal to the balance's drop.
    */
   totals(query: { sessionId: string; now?: Date }): SpendTotals {
     const { dayStart, dayEnd } = localDayBounds(query.now ?? this.#now());
@@ -421,7 +435,7 @@ export class SpendLedger extends ModuleStore {
   }
 
   #closeDurably(callId: number, answerInput: CallAnswer, reason: 'answered' | 'recovered'): ClosedCall {
-    const answer = CallAnswerSchema.parse(answerInput);
+    const answer = this.#parseAnswer(answerInput);
     const at = this.#now().toISOString();
     const charged = answer.chargedMicroUsd ?? 0;
     return this.#durably(
@@ -430,6 +444,18 @@ export class SpendLedger extends ModuleStore {
       () => ({ result: { callId, totalChargeMicroUsd: charged, unsaved: true }, unsaved: { chargeMicroUsd: charged, ...this.#ownerOf(callId), at } }),
       () => this.#inFlight.delete(callId),
     );
+  }
+
+  /**
+   * The answer as the ledger keeps it: the service's own words in it (request id, error code, charge
+   * header text) scrubbed again here, so a row never holds a key even if an answer reached the ledger
+   * some other way than through the service client, which scrubs them first.
+   */
+  #parseAnswer(input: CallAnswer): ParsedAnswer {
+    const answer = CallAnswerSchema.parse(input);
+    const scrubber = new Scrubber(this.#currentSecrets());
+    const scrub = (text: string | null | undefined) => (typeof text === 'string' ? scrubber.text(text) : text);
+    return { ...answer, requestId: scrub(answer.requestId) ?? null, errorCode: scrub(answer.errorCode) ?? null, chargeHeader: scrub(answer.chargeHeader) ?? null };
   }
 
   /** The keys to scrub; if they cannot be read (a locked keychain), the write still goes in, scrubbed by pattern. */
@@ -492,7 +518,7 @@ export class SpendLedger extends ModuleStore {
   // -------------------------------------------------------------------------------------------
 
   #close(callId: number, answer: ParsedAnswer, reason: 'answered' | 'recovered', at: string): ClosedCall {
-    const { changed, totalChargeMicroUsd } = inTransaction(this.db, () => {
+    const { changed, totalChargeMicroUsd, chargeCheck } = inTransaction(this.db, () => {
       const row = statement(this.db, 'SELECT * FROM spend_ledger WHERE id = ?').get(callId);
       if (!row) throw new Error(`ledger: no call ${callId}`);
       const entry = entryFrom(row);
@@ -506,7 +532,8 @@ export class SpendLedger extends ModuleStore {
         statement(
           this.db,
           `UPDATE spend_ledger SET finished_at = ?, attempts = ?, error_code = ?, http_status = ?, request_id = ?,
-             charged_micro_usd = ?, balance_after_micro_usd = ?, charge_unseen = 1, reconciled = 0 WHERE id = ?`,
+             charged_micro_usd = ?, charge_header = ?, charge_check = ?, balance_after_micro_usd = ?, charge_unseen = 1,
+             reconciled = 0 WHERE id = ?`,
         ).run(
           at,
           answer.attempts,
@@ -514,11 +541,13 @@ export class SpendLedger extends ModuleStore {
           answer.httpStatus,
           answer.requestId,
           answer.chargedMicroUsd,
+          answer.chargeHeader ?? null,
+          headerCheck(answer),
           answer.balanceAfterMicroUsd,
           callId,
         );
       } else {
-        const status = reason === 'recovered' ? 'recovered' : answeredStatus(answer.httpStatus);
+        const status = reason === 'recovered' ? 'recovered' : answeredStatus(answer.httpStatus, answer.errorCode);
         // A replay of a key whose charge the ledger never saw is a candidate for it, unless an earlier
         // row of the same key is already waiting for it (the first try whose answer was lost): one
         // charge, one candidate.
@@ -526,8 +555,8 @@ export class SpendLedger extends ModuleStore {
         statement(
           this.db,
           `UPDATE spend_ledger SET status = ?, finished_at = ?, http_status = ?, request_id = ?, charged_micro_usd = ?,
-             balance_after_micro_usd = ?, replayed = ?, error_code = ?, attempts = ?, charge_unseen = ?, reconciled = 0,
-             replay_request = NULL
+             charge_header = ?, charge_check = ?, balance_after_micro_usd = ?, replayed = ?, error_code = ?, attempts = ?,
+             charge_unseen = ?, reconciled = 0, replay_request = NULL
            WHERE id = ?`,
         ).run(
           status,
@@ -535,6 +564,8 @@ export class SpendLedger extends ModuleStore {
           answer.httpStatus,
           answer.requestId,
           answer.chargedMicroUsd,
+          answer.chargeHeader ?? null,
+          headerCheck(answer),
           answer.balanceAfterMicroUsd,
           answer.replayed ? 1 : 0,
           answer.errorCode,
@@ -548,17 +579,27 @@ export class SpendLedger extends ModuleStore {
       this.#window.push({
         callId,
         balance: answer.httpStatus === null ? null : answer.balanceAfterMicroUsd,
-        movesBalance: entry.expectedCostMicroUsd > 0 || (answer.chargedMicroUsd ?? 0) > 0,
+        // A charge header that is not an amount still says the service may have charged.
+        movesBalance: entry.expectedCostMicroUsd > 0 || (answer.chargedMicroUsd ?? 0) > 0 || answer.chargeHeader != null,
+        quietFailure:
+          answer.httpStatus !== null &&
+          !answer.outcomeUnknown &&
+          (answer.httpStatus < 200 || answer.httpStatus > 299) &&
+          (answer.chargedMicroUsd ?? 0) === 0 &&
+          answer.chargeHeader == null,
         sessionId: entry.sessionId,
       });
       const reconciled = this.#reconcile(at);
+      // What the row books now: its header, and whatever the balance showed (attributed or taken back).
+      const closed = this.get(callId);
       return {
-        changed: [callId, ...reconciled.changed],
-        totalChargeMicroUsd: addMicroUsd(entry.unreportedChargeMicroUsd, answer.chargedMicroUsd ?? 0, reconciled.attributed.get(callId) ?? 0),
+        changed: [callId, ...reconciled.changed.filter((id) => id !== callId)],
+        totalChargeMicroUsd: closed?.totalChargeMicroUsd ?? 0,
+        chargeCheck: closed?.chargeCheck ?? null,
       };
     });
     this.#emit(reason, changed);
-    return { callId, totalChargeMicroUsd };
+    return { callId, totalChargeMicroUsd, ...(chargeCheck ? { chargeCheck } : {}) };
   }
 
   /** Closes the current window when no call of this instance is in flight (see reconciliation.ts). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { harness, ok, observe, SUMMARY, TOP_UP } from './ledger-test-kit.ts';
 
 describe('totals', () => {
-  it('sums reported and unreported charges by session, local day and project, excluding credits', () => {
+  it('sums reported and unreported charges by session, local day and project, credits on their own line', () => {
     const h = harness();
     h.setClock(new Date(2024, 4, 9, 23, 59, 0)); // yesterday, local time
     observe(h, 1_000_000);
@@ -30,6 +30,13 @@ describe('totals', () => {
       sessionMicroUsd: SUMMARY + 900_000,
       todayMicroUsd: SUMMARY + 900_000,
       allTimeMicroUsd: 2 * SUMMARY + 900_000,
+      sessionCreditMicroUsd: TOP_UP,
+      todayCreditMicroUsd: TOP_UP,
+      allTimeCreditMicroUsd: TOP_UP,
+      // Net: what the balance fell by (it rose, with the top-up).
+      sessionNetMicroUsd: SUMMARY + 900_000 - TOP_UP,
+      todayNetMicroUsd: SUMMARY + 900_000 - TOP_UP,
+      allTimeNetMicroUsd: 1_000_000 - (TOP_UP - 100_000),
       byProject: [
         { projectId: null, microUsd: 900_000 },
         { projectId: 'proj_a', microUsd: SUMMARY },
@@ -50,6 +57,12 @@ describe('totals', () => {
       sessionMicroUsd: 0,
       todayMicroUsd: 0,
       allTimeMicroUsd: 0,
+      sessionCreditMicroUsd: 0,
+      todayCreditMicroUsd: 0,
+      allTimeCreditMicroUsd: 0,
+      sessionNetMicroUsd: 0,
+      todayNetMicroUsd: 0,
+      allTimeNetMicroUsd: 0,
       byProject: [],
       lastKnownBalanceMicroUsd: null,
       lastChargeMicroUsd: null,

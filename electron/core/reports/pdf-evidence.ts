@@ -9,9 +9,17 @@ import { AFRelationship, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, 
 import { z } from 'zod';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { addSignaturePlaceholder, findSignatures, signPdf, type FoundSignature, type PdfSigner } from './pdf-signature.ts';
+import { FILE_JSON_MAX_DEPTH, readBoundedJson } from '../../../shared/bounded-json.ts';
 
 export const CITATIONS_JSON = 'citations.json';
 export const CITATIONS_CSV = 'citations.csv';
+
+/**
+ * The largest PDF exported: "Verify a report" takes a PDF back over the same bridge, whose requests
+ * stop at 15 MiB of base64 (shared/ipc.ts verifyReport), so a larger one could never be verified.
+ * No JSON inside one (its manifest, its citations.json) is read past this size either.
+ */
+export const MAX_VERIFIED_PDF_BYTES = Math.floor((15 * 1024 * 1024 * 3) / 4);
 /** The document-information key holding the manifest. */
 const MANIFEST_KEY = 'PlatReport';
 const MANIFEST_FORMAT = 'plat-report-evidence';
@@ -172,12 +180,10 @@ export async function readEvidence(bytes: Uint8Array): Promise<ReadEvidence> {
     return { kind: 'not-plat', reason: 'This PDF was not exported by Plat: it carries no Plat citations.' };
   }
   if (rawManifest === null) return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures, foreignAnnotations };
-  let parsedJson: unknown;
-  try {
-    parsedJson = JSON.parse(rawManifest);
-  } catch {
-    return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures, foreignAnnotations };
-  }
+  // A manifest that is too large or too deep to be Plat's reads as a missing one: the PDF was changed.
+  const read = readBoundedJson(rawManifest, { maxBytes: MAX_VERIFIED_PDF_BYTES, maxDepth: FILE_JSON_MAX_DEPTH });
+  if (!read.ok) return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures, foreignAnnotations };
+  const parsedJson = read.value;
   const version = z.object({ format: z.literal(MANIFEST_FORMAT), version: z.number() }).safeParse(parsedJson);
   if (version.success && version.data.version > MANIFEST_VERSION) return { kind: 'evidence', manifest: null, newerVersion: version.data.version, attachments, signatures, foreignAnnotations };
   const manifest = EvidenceManifestSchema.safeParse(parsedJson);

@@ -7,6 +7,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { ReportVerificationSchema } from '../../../shared/ipc.ts';
 import type { ReportDocument } from '../../../shared/report/document.ts';
 import { buildSubjectReport, citationRows, citationsCsv } from '../../../shared/report/build-subject-report.ts';
+import { asIndependentDialect } from '../../../shared/report/test-kit.ts';
 import { PlatFailure } from '../failure.ts';
 import { CITATIONS_CSV, CITATIONS_JSON } from './pdf-evidence.ts';
 import { printedPdf, smallPdf } from './pdf-test-kit.ts';
@@ -19,8 +20,8 @@ const fixture = JSON.parse(readFileSync(new URL('../../../shared/report/fixtures
   summary: unknown;
 };
 
-/** The subject report of 1708 21ST ST NW as the builder makes it from the embedded service's real answers. */
-function subjectReport(name = '1708 21st St NW'): ReportDocument {
+/** The subject report of 1708 21ST ST NW as the builder makes it from the embedded service's real answers (or `answers`). */
+function subjectReport(name = '1708 21st St NW', answers: { subject: unknown; summary: unknown } = fixture): ReportDocument {
   return buildSubjectReport({
     assignment: {
       id: 'prj_1',
@@ -28,8 +29,8 @@ function subjectReport(name = '1708 21st St NW'): ReportDocument {
       capMicroUsd: 5_000_000,
       details: { subjectRef: fixture.subjectRef, subjectLabel: '1708 21ST ST NW', effectiveDate: '2026-03-02', intendedUse: 'Refinance', client: 'First Bank', reference: 'FB-17', notes: '' },
     },
-    subject: fixture.subject,
-    summary: fixture.summary,
+    subject: answers.subject,
+    summary: answers.summary,
     choices: [],
     queryLog: [],
     spentMicroUsd: 410_000,
@@ -127,6 +128,21 @@ describe('ReportPdfService.exportPdf', () => {
     }
   });
 
+  it("names the publisher of every citation it carries when the subject report came from another service (refs `<source_id>@<release_id>`, no record_refs)", async () => {
+    const document = subjectReport('1708 21st St NW', { subject: asIndependentDialect(fixture.subject), summary: null });
+    const exported = await service({ documentFor: () => document }).exportPdf('prj_1');
+    const pdf = await PDFDocument.load(bytesOf(exported.pdfBase64), { updateMetadata: false });
+    const json = pdf.getAttachments().find((attachment) => attachment.name === CITATIONS_JSON)!;
+    const rows = JSON.parse(new TextDecoder().decode(json.data)) as Array<{ status: string; citations: Array<{ publisher: string | null; asOf: string | null }> }>;
+    const cited = rows.filter((row) => row.status !== 'unavailable');
+    expect(cited.length).toBeGreaterThan(10);
+    for (const row of cited) {
+      expect(row.citations.length).toBeGreaterThan(0);
+      for (const citation of row.citations) expect(citation).toMatchObject({ publisher: expect.any(String), asOf: expect.any(String) });
+    }
+    expect(document.citations.every((citation) => citation.publisher !== null)).toBe(true);
+  });
+
   it('prints again when the report changed while it printed, so the attachments match the pages', async () => {
     const before = subjectReport();
     const after = withOwner(before, 'SOMEONE ELSE');
@@ -210,6 +226,16 @@ describe('ReportPdfService.verify', () => {
     expect(altered).toEqual([expect.objectContaining({ field: owner.field, printed: 'FORGED OWNER', current: owner.printed })]);
     // The untouched rows are still compared.
     expect(verification.rows.filter((row) => row.outcome === 'unchanged')).toHaveLength(verification.rows.length - 1);
+  });
+
+  it('refuses a citations.json nested 200,000 levels deep with a reason, not an internal error', async () => {
+    const exported = await service().exportPdf('prj_1');
+    const pdf = await PDFDocument.load(bytesOf(exported.pdfBase64));
+    pdf.detach(CITATIONS_JSON);
+    await pdf.attach(new TextEncoder().encode(`${'['.repeat(200_000)}${']'.repeat(200_000)}`), CITATIONS_JSON, { mimeType: 'application/json' });
+    const verification = await service().verify(base64Of(await pdf.save()));
+    expect(verification.kind).toBe('altered');
+    expect(verification.message).toContain('citations.json nests deeper than 64 levels; Plat refuses to read it');
   });
 
   it('detects an edited citations.csv, and a removed attachment', async () => {

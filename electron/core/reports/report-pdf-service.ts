@@ -9,7 +9,7 @@ import { safeFilename } from '../../../shared/filename.ts';
 import type { ReportDocument } from '../../../shared/report/document.ts';
 import { citationRows, citationsCsv } from '../../../shared/report/build-subject-report.ts';
 import { PlatFailure } from '../failure.ts';
-import { attachEvidence, MAX_VERIFY_BYTES, readEvidence, rowDigest } from './pdf-evidence.ts';
+import { attachEvidence, MAX_VERIFIED_PDF_BYTES, MAX_VERIFY_BYTES, readEvidence, rowDigest } from './pdf-evidence.ts';
 import { checkPdfSignature, type PdfSigner, type SignatureCheck } from './pdf-signature.ts';
 import { pageLines, type PageLine } from './pdf-text.ts';
 import { NoPrinterError, type Printer } from './printer.ts';
@@ -21,7 +21,7 @@ export interface ReportPdfServiceOptions {
   /** The report document as Plat holds it now (built from the assignment's kept answers); null for an unknown assignment. */
   documentFor: (assignmentId: string) => ReportDocument | null;
   /** What re-checking an assignment's sources against the service would cost now (refreshing its report answers). */
-  recheckPrice: (assignmentId: string) => { expectedCostMicroUsd: number; calls: number } | null;
+  recheckPrice: (assignmentId: string) => { expectedCostMicroUsd: number | null; calls: number } | null;
   now?: () => Date;
   /** Names the creator in the PDF's metadata ("Plat 0.1.0"). */
   appVersion?: string;
@@ -35,12 +35,6 @@ export interface ExportedPdf {
   pageCount: number;
   byteLength: number;
 }
-
-/**
- * The largest PDF exported: "Verify a report" takes a PDF back over the same bridge, whose requests
- * stop at 15 MiB of base64 (shared/ipc.ts verifyReport), so a larger one could never be verified.
- */
-const MAX_PDF_BYTES = Math.floor((15 * 1024 * 1024 * 3) / 4);
 
 /** Printing again when the report changed while it printed (an answer bought meanwhile), at most this often. */
 const PRINT_ATTEMPTS = 2;
@@ -138,8 +132,8 @@ export class ReportPdfService {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new PlatFailure('internal', `The printed report could not be read to attach its citations (${reason})`);
     }
-    if (result.bytes.byteLength > MAX_PDF_BYTES) {
-      throw new PlatFailure('internal', `The PDF would be ${Math.ceil(result.bytes.byteLength / 1024 / 1024)} MB, more than Plat can verify later (${Math.floor(MAX_PDF_BYTES / 1024 / 1024)} MB)`);
+    if (result.bytes.byteLength > MAX_VERIFIED_PDF_BYTES) {
+      throw new PlatFailure('internal', `The PDF would be ${Math.ceil(result.bytes.byteLength / 1024 / 1024)} MB, more than Plat can verify later (${Math.floor(MAX_VERIFIED_PDF_BYTES / 1024 / 1024)} MB)`);
     }
     return {
       filename: reportFilename(cover.assignmentName, generatedAt),

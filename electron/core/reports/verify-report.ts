@@ -7,8 +7,9 @@
 // what could not be. Pure: reading the PDF and building the current document are the caller's.
 import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
-import { recompute, type Derivation } from '../../../shared/report/derivation.ts';
-import { CITATIONS_CSV, CITATIONS_JSON, rowDigest, sha256Hex, type ReadEvidence } from './pdf-evidence.ts';
+import { FILE_JSON_MAX_DEPTH, readBoundedJsonBytes } from '../../../shared/bounded-json.ts';
+import { recompute, type Derivation } from '../../../shared/cited/derivation.ts';
+import { CITATIONS_CSV, CITATIONS_JSON, MAX_VERIFIED_PDF_BYTES, rowDigest, sha256Hex, type ReadEvidence } from './pdf-evidence.ts';
 import type { SignatureCheck } from './pdf-signature.ts';
 import { csvRecords } from './csv-records.ts';
 import type { PageLine } from './pdf-text.ts';
@@ -63,7 +64,8 @@ export function verifyEvidence(input: VerifyInput): ReportVerification {
   }
   const signature = signatureOf(input.signature);
   const jsonBytes = evidence.attachments.get(CITATIONS_JSON) ?? null;
-  const rows = jsonBytes === null ? null : parseRows(jsonBytes, input.rowsOf);
+  const read = jsonBytes === null ? null : readCitationsJson(jsonBytes);
+  const rows = read === null || typeof read === 'string' ? null : input.rowsOf(read.value);
   const { manifest } = evidence;
   if (manifest === null) {
     return {
@@ -86,7 +88,8 @@ export function verifyEvidence(input: VerifyInput): ReportVerification {
     if (!bytes) attachmentProblems.push(`${written.name} was removed`);
     else if (sha256Hex(bytes) !== written.sha256) attachmentProblems.push(`${written.name} was edited`);
   }
-  if (jsonBytes !== null && rows === null) attachmentProblems.push(`${CITATIONS_JSON} is no longer readable`);
+  if (typeof read === 'string') attachmentProblems.push(read);
+  else if (jsonBytes !== null && rows === null) attachmentProblems.push(`${CITATIONS_JSON} is no longer readable`);
   const writtenDigests = new Set(manifest.rowDigests);
   const seenDigests = new Set<string>();
   const alteredLabels: string[] = [];
@@ -281,14 +284,14 @@ function compareDerived(rows: ReadRow[] | null, alteredRows: Set<number>): Check
   return { check: 'derived', outcome: checked > 0 ? 'passed' : 'not-checked', detail: `${count(checked, 'derived value')} made again from ${checked === 1 ? 'its' : 'their'} inputs ${checked === 1 ? 'agrees' : 'agree'}.${unknownNote}` };
 }
 
-function parseRows(bytes: Uint8Array, rowsOf: VerifyInput['rowsOf']): ReadRow[] | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    return null;
-  }
-  return rowsOf(json);
+/**
+ * The attached citations.json, or why Plat will not read it: a file past the PDF's own limit or nested
+ * deeper than any Plat writes was made by someone else (not-JSON text is "no longer readable" above).
+ */
+function readCitationsJson(bytes: Uint8Array): { value: unknown } | string | null {
+  const read = readBoundedJsonBytes(bytes, { maxBytes: MAX_VERIFIED_PDF_BYTES, maxDepth: FILE_JSON_MAX_DEPTH });
+  if (read.ok) return { value: read.value };
+  return read.reason === 'not-json' ? null : `${CITATIONS_JSON} ${read.problem}; Plat refuses to read it`;
 }
 
 /** The k-th current value for a field answers the k-th printed one (a field may print more than once). */

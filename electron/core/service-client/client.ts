@@ -2,12 +2,15 @@
 // requests before they can spend money, sends the bearer key read fresh at each attempt (never kept,
 // never echoed), gives every charged call an Idempotency-Key that its retries reuse (so a lost answer
 // is replayed free instead of charged twice), retries only what may succeed, paces itself when the
-// rate limit runs low, and checks every answer against the shared contract. Every operation goes
-// through `call`, driven by the operation table (shared/service/operations.ts).
+// rate limit runs low, checks every answer against the shared contract, and scrubs every answer of
+// the keys in use and of credential-shaped text before anything else in Plat sees it
+// (../secret-scrub.ts). Every operation goes through `call`, driven by the operation table
+// (shared/service/operations.ts).
 import { randomUUID } from 'node:crypto';
 import { toPlatError, type PlatError } from '../../../shared/errors.ts';
 import { RequestHeadersSchema, serviceOperations, type ServiceOperationName } from '../../../shared/service/index.ts';
 import { undiciTransport } from '../http-transport.ts';
+import { Scrubber } from '../secret-scrub.ts';
 import { sendAttempt, type AttemptVia } from './attempt.ts';
 import { cancelledError, ServiceCallError } from './call-error.ts';
 import { DEFAULT_LOW_WATER_MARK, RatePacer } from './pacing.ts';
@@ -32,6 +35,7 @@ export const DEFAULT_MAX_ATTEMPTS = 4;
 export class ServiceClient {
   readonly #base: string;
   readonly #getApiKey: () => string | null;
+  readonly #secrets: () => Iterable<string | null | undefined>;
   readonly #via: AttemptVia;
   readonly #maxAttempts: number;
   readonly #random: () => number;
@@ -53,6 +57,7 @@ export class ServiceClient {
     if (base.search !== '' || base.hash !== '') throw new TypeError('ServiceClient: baseUrl must not carry a query or fragment');
     this.#base = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
     this.#getApiKey = options.getApiKey;
+    this.#secrets = options.secrets ?? (() => []);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new RangeError('ServiceClient: timeoutMs must be positive');
     this.#maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
@@ -119,7 +124,8 @@ export class ServiceClient {
       }
 
       await this.#hook(options, { operation, idempotencyKey, attempt, phase: 'sending' }, (error) => fail(error, attempt - 1));
-      const result = await sendAttempt(this.#via, url, spec.method, body, apiKey, idempotencyKey, plan.response, options.signal);
+      const scrubber = new Scrubber([apiKey, ...this.#otherSecrets()]);
+      const result = await sendAttempt(this.#via, url, spec.method, body, { apiKey, scrubber }, idempotencyKey, plan.response, options.signal);
       lastHttp = result.http;
       // Sent, and not even headers came back: the service may have done (and charged) it.
       outcomeUnknown = !result.ok && result.answerLost && result.http === undefined;
@@ -161,6 +167,15 @@ export class ServiceClient {
       await notify(this.#onRetry, retry);
       await notify(options.onRetry, retry);
       await this.#wait(delayMs, options.signal, () => fail(cancelledError(), attempt, true));
+    }
+  }
+
+  /** The other keys to scrub; when they cannot be read, the key sent and the credential shapes still are. */
+  #otherSecrets(): Iterable<string | null | undefined> {
+    try {
+      return [...this.#secrets()];
+    } catch {
+      return [];
     }
   }
 

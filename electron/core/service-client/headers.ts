@@ -1,5 +1,5 @@
 // What an answer's headers and error body say: billing, rate limit, request id, the service's own
-// error (its message scrubbed of the key).
+// error.
 import { z } from 'zod';
 import { MicroUsdHeaderSchema, type MicroUsd } from '../../../shared/money.ts';
 import type { HttpAnswer } from '../http-transport.ts';
@@ -11,46 +11,48 @@ function integerHeader(headers: HttpAnswer['headers'], name: string): number | n
   return Number(value);
 }
 
-type MoneyHeader = { ok: true; value: MicroUsd | null } | { ok: false };
+/** Longest text of an unreadable money header kept, to show people what the service said. */
+const MAX_HEADER_TEXT = 100;
+
+type MoneyHeader = { value: MicroUsd | null; unreadable: string | null };
 
 function moneyHeader(headers: HttpAnswer['headers'], name: string): MoneyHeader {
   const value = headers.get(name);
-  if (value === null) return { ok: true, value: null };
+  if (value === null) return { value: null, unreadable: null };
   const parsed = MicroUsdHeaderSchema.safeParse(value.trim());
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false };
+  return parsed.success ? { value: parsed.data, unreadable: null } : { value: null, unreadable: value.trim().slice(0, MAX_HEADER_TEXT) };
 }
 
 /**
- * The billing and limit headers of an answer. `moneyMalformed` is set when a money header is present
- * but not plain digits: on a success that is a malformed response (the ledger cannot trust it).
+ * The billing and limit headers of an answer. A money header that is not a whole, non-negative
+ * number of micro-USD (garbage, a sign, a fraction) is unknown (null), never a reason to drop the
+ * answer: the balance the service reports is what the ledger books (reconciliation.ts). An
+ * unreadable charge header's text is kept (`chargedHeader`) so the ledger can show what it said.
  */
-export function readServiceHeaders(status: number, headers: HttpAnswer['headers']): { http: ServiceHttpInfo; moneyMalformed: boolean } {
+export function readServiceHeaders(status: number, headers: HttpAnswer['headers']): { http: ServiceHttpInfo } {
   const charged = moneyHeader(headers, 'X-Svc-Charged-Micro-USD');
   const balance = moneyHeader(headers, 'X-Svc-Balance-Micro-USD');
   return {
     http: {
       status,
-      chargedMicroUsd: charged.ok ? charged.value : null,
-      balanceMicroUsd: balance.ok ? balance.value : null,
+      chargedMicroUsd: charged.value,
+      balanceMicroUsd: balance.value,
       replayed: headers.get('X-Svc-Replayed')?.trim().toLowerCase() === 'true',
       rateLimitRemaining: integerHeader(headers, 'X-RateLimit-Remaining'),
       requestId: null,
+      ...(charged.unreadable === null ? {} : { chargedHeader: charged.unreadable }),
     },
-    moneyMalformed: !charged.ok || !balance.ok,
   };
 }
 
+// Each field of a service's error object is read on its own: one of the wrong type (a numeric
+// code, a retry hint in words) is left out rather than costing the service's message.
 export const ServiceErrorBodySchema = z.looseObject({
   error: z.looseObject({
-    code: z.string().optional(),
-    message: z.string().optional(),
-    retry_after_seconds: z.int().min(0).nullable().optional(),
+    code: z.string().optional().catch(undefined),
+    message: z.string().optional().catch(undefined),
+    retry_after_seconds: z.int().min(0).nullable().optional().catch(undefined),
   }),
 });
-export const RequestIdSchema = z.looseObject({ request_id: z.string() });
-
-
-export function redact(text: string, secret: string): string {
-  return secret === '' ? text : text.split(secret).join('[redacted]');
-}
-
+// An id the ledger can keep: an empty or oversized one is treated as absent, not as a broken answer.
+export const RequestIdSchema = z.looseObject({ request_id: z.string().min(1).max(512) });

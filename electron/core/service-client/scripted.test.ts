@@ -94,7 +94,6 @@ describe('ServiceClient with a scripted fetch', () => {
       ['missing meta', (init) => jsonResponse(200, { ...v4Ok(sentHeader(init, 'Idempotency-Key') ?? '', {}), meta: undefined }, okHeaders)],
       ['error envelope on 200', () => jsonResponse(200, v4Err('service_unavailable', 'x', true), okHeaders)],
       ['another request’s answer', () => jsonResponse(200, v4Ok('someone-else', {}), okHeaders)],
-      ['money header not digits', (init) => ok(init, { ...okHeaders, 'X-Svc-Charged-Micro-USD': '1e5' })],
       ['a redirect', () => new Response(null, { status: 302, headers: { Location: 'https://elsewhere.example/' } })],
     ];
     for (const [label, answer] of answers) {
@@ -111,12 +110,35 @@ describe('ServiceClient with a scripted fetch', () => {
     const full = readServiceHeaders(200, new Headers(okHeaders));
     expect(full).toEqual({
       http: { status: 200, chargedMicroUsd: 100000, balanceMicroUsd: 900000, replayed: false, rateLimitRemaining: 50, requestId: null },
-      moneyMalformed: false,
     });
     const sparse = readServiceHeaders(200, new Headers({ 'X-RateLimit-Remaining': 'lots', 'X-Svc-Replayed': 'true' }));
     expect(sparse.http).toMatchObject({ chargedMicroUsd: null, balanceMicroUsd: null, replayed: true, rateLimitRemaining: null });
     expect(readServiceHeaders(200, new Headers({ 'X-RateLimit-Remaining': '-1' })).http.rateLimitRemaining).toBeNull();
-    expect(readServiceHeaders(200, new Headers({ 'X-Svc-Balance-Micro-USD': '-5' })).moneyMalformed).toBe(true);
+    expect(readServiceHeaders(200, new Headers({ 'X-Svc-Balance-Micro-USD': '-5' })).http.balanceMicroUsd).toBeNull();
+  });
+
+  it('keeps an answer whose money headers cannot be read: the amount is unknown and the charge header\'s text is kept', async () => {
+    for (const header of ['1e5', '-100000', 'about ten cents', '100000.5']) {
+      const script = scripted((init) => ok(init, { ...okHeaders, 'X-Svc-Charged-Micro-USD': header, 'X-Svc-Balance-Micro-USD': 'lots' }));
+      const outcome = await scriptedClient(script.fetch, new FakeTime(0)).call('v4.summary', { path: { q_id: QID } });
+      expect(outcome.http, header).toMatchObject({ status: 200, chargedMicroUsd: null, balanceMicroUsd: null, chargedHeader: header });
+    }
+  });
+
+  it("keeps the service's error message when another field of its error object has the wrong type", async () => {
+    const body = { error: { code: 400, message: 'Unknown filter field ssl; fields are SSL, OWNERNAME', retry_after_seconds: 'soon' } };
+    const script = scripted(() => jsonResponse(400, body));
+    const error = await caught(scriptedClient(script.fetch, new FakeTime(0)).call('v4.summary', { path: { q_id: QID } }));
+    expect(error.platError.code).toBe('invalid_request');
+    expect(error.platError.message).toMatch(/^Unknown filter field ssl; fields are SSL, OWNERNAME — /);
+  });
+
+  it('says what is wrong with a 2xx answer it cannot read', async () => {
+    const script = scripted((init) => jsonResponse(200, { ...v4Ok(sentHeader(init, 'Idempotency-Key') ?? '', {}), meta: undefined }, okHeaders));
+    const error = await caught(scriptedClient(script.fetch, new FakeTime(0)).call('v4.summary', { path: { q_id: QID } }));
+    expect(error.platError.code).toBe('malformed_response');
+    expect(error.platError.message).toMatch(/^The service's answer could not be read: meta: /);
+    expect(error.http).toMatchObject({ status: 200, chargedMicroUsd: 100000 });
   });
 
   it('refuses a base URL that could leak or misroute the key', () => {
@@ -194,5 +216,51 @@ describe('ServiceClient and the rate limit', () => {
     const outcome = await second.call('v4.catalog', {});
     expect(outcome.attempts).toBe(2);
     expect(retries.map((event) => [event.reason, event.delayMs])).toEqual([['rate_limited', 30_000]]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Secrets a service echoes: scrubbed as the answer arrives, before anything in Plat keeps it.
+
+describe('ServiceClient scrubs every answer of the keys in use', () => {
+  const key = 'plat-Current-0123456789';
+  const before = 'plat-Before-9876543210';
+  const client = (fetchFn: typeof fetch) =>
+    new ServiceClient({ baseUrl: 'http://127.0.0.1:9', getApiKey: () => key, secrets: () => [before], transport: fetchFn, maxAttempts: 1, selfThrottle: false });
+
+  it('in data (a field that equals a key included), meta, request_id and the charge header text', async () => {
+    const answer = (init: RequestInit | undefined) => {
+      const body = v4Ok(sentHeader(init, 'Idempotency-Key') ?? '', {
+        year_built: 1925,
+        owner_name: `SMITH ${key}`,
+        note: `quoted ${before}`,
+        account_no: 'svc_live_0123456789abcdef0123',
+        [key]: 'as a name',
+      });
+      return jsonResponse(200, { ...body, meta: { ...(body['meta'] as object), warnings: [`for Bearer ${key}`] } }, { ...okHeaders, 'X-Svc-Charged-Micro-USD': `charged ${key}` });
+    };
+    const outcome = await client((_input, init) => Promise.resolve(answer(init))).call('v4.summary', { path: { q_id: QID } });
+    const text = JSON.stringify(outcome);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(before);
+    expect(outcome.data).toMatchObject({ owner_name: 'SMITH [redacted]', note: 'quoted [redacted]', account_no: '[redacted]', '[redacted]': 'as a name' });
+    expect(outcome.meta).toMatchObject({ warnings: ['for [redacted]'] });
+    expect(outcome.http.chargedHeader).toBe('charged [redacted]');
+  });
+
+  it('in the request id and message of an error, and of an answer it cannot read', async () => {
+    const refused = await caught(
+      client(() => Promise.resolve(jsonResponse(404, { ...v4Err('not_found', `no such thing for ${key}`, false), request_id: `req_${key}` }))).call('v4.summary', { path: { q_id: QID } }),
+    );
+    expect(JSON.stringify(refused)).not.toContain(key);
+    expect(refused.platError.message).toContain('no such thing for [redacted]');
+    expect(refused.http?.requestId).toBe('req_[redacted]');
+
+    const unreadable = await caught(
+      client(() => Promise.resolve(jsonResponse(200, { ...v4Ok(`req_${before}`, { year_built: 1925 }) }, okHeaders))).call('v4.summary', { path: { q_id: QID } }),
+    );
+    expect(unreadable.platError.code).toBe('malformed_response');
+    expect(JSON.stringify(unreadable)).not.toContain(before);
+    expect(unreadable.http?.requestId).toBe('req_[redacted]');
   });
 });

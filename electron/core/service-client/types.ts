@@ -18,6 +18,11 @@ export interface ServiceHttpInfo {
   rateLimitRemaining: number | null;
   /** The envelope's request_id when the body could be read. */
   requestId: string | null;
+  /**
+   * X-Svc-Charged-Micro-USD as sent, when present but not a whole non-negative number of micro-USD
+   * (`chargedMicroUsd` is then null): kept so the ledger can show what the service said.
+   */
+  chargedHeader?: string;
 }
 
 export interface ServiceCallOutcome<T, Envelope extends { meta: unknown } = { meta: unknown }> {
@@ -97,6 +102,11 @@ export interface ServiceClientOptions {
   baseUrl: string;
   /** Read at each attempt; the key is never kept on the client. null: no key configured. */
   getApiKey: () => string | null;
+  /**
+   * Other keys to scrub from every answer besides the one sent (e.g. the key used before a key
+   * change, which a stored answer may still quote). Read at each attempt.
+   */
+  secrets?: () => Iterable<string | null | undefined>;
   /** How a request is sent; default undici (fetch-shaped functions fit too). */
   transport?: HttpTransport;
   /** Per attempt, headers and body together. Default 20 s. */

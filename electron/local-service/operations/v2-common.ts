@@ -11,6 +11,7 @@ import { ENTITY_PREFIX_KIND } from '../sample-keys.ts';
 import { serviceOperations } from '../../../shared/service/index.ts';
 import type { ServiceOperationName } from '../../../shared/service/index.ts';
 import { locationStatus, preferredFact } from './citations.ts';
+import { cursorSeal, sealMatches } from './cursor-seal.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -52,11 +53,12 @@ export function requestFingerprint(scope: string, request: unknown): string {
 }
 
 /**
- * An opaque cursor: base64url of `{"s":scope,"p":[positions],"f":fingerprint}`. Positions are
- * whole numbers (an offset, or an offset and a position inside one result's expansion).
+ * An opaque cursor: base64url of `{"s":scope,"p":[positions],"m":seal}`, the seal (cursor-seal.ts)
+ * covering the scope, the request's fingerprint and the positions. Positions are whole numbers (an
+ * offset, or an offset and a position inside one result's expansion).
  */
 export function encodeCursor(scope: string, fingerprint: string, positions: readonly number[]): string {
-  return Buffer.from(JSON.stringify({ s: scope, p: positions, f: fingerprint }), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify({ s: scope, p: positions, m: cursorSeal('v2', scope, fingerprint, JSON.stringify(positions)) }), 'utf8').toString('base64url');
 }
 
 /** The positions of a cursor issued for this scope and request, or null when it is not one. */
@@ -69,10 +71,10 @@ export function readCursor(cursor: string, scope: string, fingerprint: string, a
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null) return null;
-  const { s, p, f } = parsed as { s?: unknown; p?: unknown; f?: unknown };
-  if (s !== scope || f !== fingerprint || !Array.isArray(p) || p.length !== arity) return null;
+  const { s, p, m } = parsed as { s?: unknown; p?: unknown; m?: unknown };
+  if (s !== scope || typeof m !== 'string' || !Array.isArray(p) || p.length !== arity) return null;
   if (!p.every((n): n is number => Number.isSafeInteger(n) && (n as number) >= 0)) return null;
-  return p;
+  return sealMatches(m, 'v2', scope, fingerprint, JSON.stringify(p)) ? p : null;
 }
 
 /** Like readCursor, but a cursor that is not one answers 400 `invalid_cursor`. */

@@ -15,7 +15,7 @@ import { DATASET_IDS, isCondoUnitSsl, parseSsl } from '../sample-keys.ts';
 import { AREA_ALEXANDRIA, AREA_DC, BUILDING_FACT_FIELDS } from '../sample-store.ts';
 import type { EntityFacts, Fact, FactField, SaleNear, SampleRecord, SampleSource, SampleStore } from '../sample-store.ts';
 import { isoDay, locationStatus, preferredFact, sampleSnapshot, SourceCollector } from './citations.ts';
-import { decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.ts';
+import { cursorNotIssued, decodeOffsetCursor, encodeOffsetCursor } from './offset-cursor.ts';
 import { aggregate, catalogRows, compileFilters, datasetSources, field, saleRangeFilters } from './v3-datasets.ts';
 import type { V3RangeFilterDefinition } from './v3-datasets.ts';
 import { contractOperation, entityLimitations } from './v4.ts';
@@ -514,6 +514,8 @@ export const v3RecordQuery: LocalOperation = contractOperation('v3.recordQuery',
   const sources = new SourceCollector();
   const rule = priceRuleFor('v3.recordQuery', query);
   const snapshot = sampleSnapshot(store);
+  // Only the comparables report pages (its cursors are sealed to it); no other answer issues a cursor.
+  if (query.cursor !== undefined && !(query.mode === 'report' && query.projection === 'report_comparables_v1')) throw cursorNotIssued();
 
   if (query.mode === 'catalog') {
     const datasets = query.dataset === undefined ? v3Datasets : [query.dataset];

@@ -113,6 +113,31 @@ describe('v4 search', () => {
     expect(seen).toEqual(expected.items.map((item) => item.record_ref));
   });
 
+  it('binds its cursor to the request: one from another kind, place or filter, or a made-up one, is refused with 400, free', async () => {
+    const first = V4SearchResponseSchema.parse((await search({ kind: 'ownership', jurisdiction: '11', limit: '5' })).body);
+    if (first.status !== 'ok' || first.data.next_cursor === undefined) throw new Error('expected a second page');
+    const cursor = first.data.next_cursor;
+    expect((await search({ kind: 'ownership', jurisdiction: '11', limit: '5', cursor })).status).toBe(200);
+    const forged = [
+      { kind: 'sale', jurisdiction: '11', cursor },
+      { kind: 'ownership', jurisdiction: '51', cursor },
+      { kind: 'ownership', jurisdiction: '11001', cursor },
+      { kind: 'ownership', jurisdiction: '11', cursor: 'r1' },
+      { kind: 'ownership', jurisdiction: '11', cursor: `${cursor.slice(0, -1)}${cursor.endsWith('0') ? '1' : '0'}` },
+    ];
+    for (const params of forged) {
+      const before = svc.balance();
+      const res = await search(params);
+      expect(res.status, JSON.stringify(params)).toBe(400);
+      expect(errorOf(res).code).toBe('invalid_cursor');
+      expect(res.charged ?? 0).toBe(0);
+      expect(svc.balance()).toBe(before);
+    }
+    const filtered = await search({ kind: 'ownership', jurisdiction: '11', cursor }, { conditions: [{ field: 'owner', op: 'eq', value: 'DISTRICT OF COLUMBIA' }] });
+    expect(filtered.status).toBe(400);
+    expect(errorOf(filtered).code).toBe('invalid_cursor');
+  });
+
   it('applies gte to numbers, and to dates as a year', async () => {
     const values = await search({ kind: 'assessment', jurisdiction: '11', limit: '20' }, { conditions: [{ field: 'assessment_2016', op: 'gte', value: 5_000_000 }] });
     const valueBody = V4SearchResponseSchema.parse(values.body);

@@ -5,6 +5,7 @@
 // ZodError propagates and the server answers 400 `invalid_<parameter>`.
 import { jurisdictionName } from '../../../shared/jurisdictions.ts';
 import type { JurisdictionCode } from '../../../shared/jurisdictions.ts';
+import { canonicalJson } from '../../../shared/canonical-json.ts';
 import {
   chargeFor,
   priceRuleFor,
@@ -119,6 +120,10 @@ export const v4Search = contractOperation('v4.search', (request, { store }) => {
     throw new ServiceFailure(400, 'invalid_kind', `kind: no source publishes "${kind}" records; the catalog lists ${knownKinds.join(', ')}`);
   }
   const filter = query.filter ?? { conditions: [] };
+  // The store pages after a record number; the cursor carries it sealed with what was searched
+  // (checked before anything is read or charged), so another search cannot continue from it.
+  const scope = `search|${kind}|${jurisdiction}|${canonicalJson({ sourceId: filter.sourceId, conditions: filter.conditions })}`;
+  const after = query.cursor === undefined ? null : decodeOffsetCursor(query.cursor, scope);
   let sources = store.listSources({ jurisdiction, kind });
   if (filter.sourceId !== undefined) {
     const source = store.getSource(filter.sourceId);
@@ -159,12 +164,13 @@ export const v4Search = contractOperation('v4.search', (request, { store }) => {
       jurisdiction,
       ...(filter.sourceId === undefined ? {} : { sourceId: filter.sourceId }),
       filters,
-      ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+      ...(after === null ? {} : { cursor: `r${after.toString(36)}` }),
       limit: query.limit,
     });
   } catch (error) {
     storeFailure(error, 'filter');
   }
+  const nextCursor = page.nextCursor === null ? null : encodeOffsetCursor(parseInt(page.nextCursor.slice(1), 36), scope);
   if (page.items.length === 0) {
     throw new ServiceFailure(404, 'not_found', `No search matches: no ${kind} record in ${placeName(jurisdiction)} meets the filter.`);
   }
@@ -172,9 +178,9 @@ export const v4Search = contractOperation('v4.search', (request, { store }) => {
     data: {
       items: page.items.map((record) => searchRecordOf(record, store)),
       total: page.total,
-      ...(page.nextCursor === null ? {} : { next_cursor: page.nextCursor }),
+      ...(nextCursor === null ? {} : { next_cursor: nextCursor }),
     },
-    meta: { next_cursor: page.nextCursor },
+    meta: { next_cursor: nextCursor },
     charge: chargeFor(priceRuleFor('v4.search'), { hasResults: page.items.length > 0 }),
   };
 });

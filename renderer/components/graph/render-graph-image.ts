@@ -23,6 +23,7 @@ import {
   type GraphPalette,
   type SwatchGeometry,
 } from './graph-style.ts';
+import { formatCount } from '../../../shared/format/number.ts';
 
 const IMAGE_TIMEOUT_MS = 20_000;
 const MAX_SIDE_PX = 8192;
@@ -137,7 +138,7 @@ function legend(items: LegendItem[], widthPx: number, scale: number, palette: Gr
 export const renderGraphImage: RenderGraphImage = async ({ spec, widthPx, heightPx }) => {
   const valid = (side: number) => Number.isInteger(side) && side > 0 && side <= MAX_SIDE_PX;
   if (!valid(widthPx) || !valid(heightPx)) {
-    throw new Error(`A graph image is between 1 and ${MAX_SIDE_PX.toLocaleString('en-US')} pixels on each side, in whole pixels; this one was asked for at ${widthPx} × ${heightPx}.`);
+    throw new Error(`A graph image is between 1 and ${formatCount(MAX_SIDE_PX)} pixels on each side, in whole pixels; this one was asked for at ${widthPx} × ${heightPx}.`);
   }
   const drawable = drawableSpec(spec).spec;
   if (drawable.nodes.length === 0) throw new Error('The graph has no entities, so there is no image to draw; its table says so.');

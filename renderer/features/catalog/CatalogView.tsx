@@ -1,18 +1,23 @@
 // Catalog: which sources the service publishes for a jurisdiction (v4 catalog: publisher, dataset,
-// kind, record count, as-of date, and each source's fields), and the v2 catalog facets. Every read
-// here is free, so each is an ordinary query; nothing is ever charged from this view.
-import { useId, useMemo } from 'react';
+// kind, record count, as-of date, and each source's fields), and the v2 catalog facets. The v4
+// catalog is free by the spec, so it is an ordinary query. The v2 catalog's price the spec does not
+// state: it loads by itself only where it is known to be free, and otherwise waits for a priced button.
+import { useId, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { CallBilling, IpcResponse } from '../../../shared/ipc.ts';
+import { formatCount } from '../../../shared/format/number.ts';
 import { jurisdictionName, type JurisdictionCode } from '../../../shared/jurisdictions.ts';
+import { formatFieldValue } from '../../../shared/report/format.ts';
 import { v2CatalogFacets, type V2CatalogFacet } from '../../../shared/service/v2.ts';
-import { callService } from '../../platform/service-calls.ts';
+import { callService, type CallOptions } from '../../platform/service-calls.ts';
+import { useKnownFree } from '../../platform/cost-preview.ts';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { servicePagesQueryKey, serviceQueryKey } from '../../platform/query-keys.ts';
 import { useAppInfo } from '../../platform/core-queries.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { fromV2Source, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV2Source, type CitationView } from '../../../shared/cited/citation.ts';
 import { envelopeData, describeDelivery } from '../../components/service-data.ts';
 import {
   cellDisplay,
@@ -95,7 +100,7 @@ function SourcesPanel() {
         id: 'records',
         header: 'Records',
         text: (row) => String(row.records),
-        render: (row) => row.records.toLocaleString(),
+        render: (row) => formatCount(row.records),
         sortValue: (row) => row.records,
         align: 'right',
       },
@@ -183,7 +188,7 @@ function SourceTotalsLine({ rows, jurisdiction }: { rows: SourceRow[]; jurisdict
   return (
     <p className="catalog__totals">
       <strong>{jurisdictionName(jurisdiction)}</strong>: {totals.sources} {totals.sources === 1 ? 'source' : 'sources'} from {totals.publishers}{' '}
-      {totals.publishers === 1 ? 'publisher' : 'publishers'}, {totals.records.toLocaleString()} records
+      {totals.publishers === 1 ? 'publisher' : 'publishers'}, {formatCount(totals.records)} records
       {totals.synthetic > 0 && (
         <>
           {' '}
@@ -280,10 +285,17 @@ const PAGE_SIZE = 100;
 
 function FacetPanel({ facet }: { facet: V2CatalogFacet }) {
   const firstPage = { query: { facet, page_size: PAGE_SIZE } };
+  const free = useKnownFree('getCatalogFacet', firstPage);
+  // What the person approved with the last priced button (its confirmation): null until one is pressed.
+  const [approved, setApproved] = useState<CallOptions | null>(null);
+  const nextOptions = useRef<CallOptions>({});
   const pages = useInfiniteQuery({
     queryKey: servicePagesQueryKey('getCatalogFacet', firstPage),
     queryFn: ({ pageParam }) =>
-      callService('getCatalogFacet', pageParam === null ? firstPage : { query: { ...firstPage.query, cursor: pageParam } }),
+      pageParam === null
+        ? callService('getCatalogFacet', firstPage, approved ?? {})
+        : callService('getCatalogFacet', { query: { ...firstPage.query, cursor: pageParam } }, nextOptions.current),
+    enabled: free || approved !== null,
     initialPageParam: null as string | null,
     getNextPageParam: (last) => {
       const cursor = last.envelope.meta.next_cursor;
@@ -292,8 +304,18 @@ function FacetPanel({ facet }: { facet: V2CatalogFacet }) {
   });
 
   const view = useMemo(() => (pages.data ? facetView(pages.data.pages) : null), [pages.data]);
+  const lastPage = pages.data?.pages.at(-1);
+  const cursor = lastPage?.envelope.meta.next_cursor;
+  const nextCursor = typeof cursor === 'string' && cursor !== '' ? cursor : null;
 
   const label = facetLabels[facet];
+  if (pages.isPending && pages.fetchStatus === 'idle') {
+    return (
+      <p className="buy-prompt">
+        <ChargeButton operation="getCatalogFacet" request={firstPage} label={`Load the ${label.toLowerCase()} facet`} what={`the ${label.toLowerCase()} facet`} primary={false} onRun={setApproved} />
+      </p>
+    );
+  }
   if (pages.isPending) {
     return (
       <p className="muted" role="status">
@@ -326,12 +348,20 @@ function FacetPanel({ facet }: { facet: V2CatalogFacet }) {
         </p>
       ))}
       <GenericTable label={`${label} (v2 catalog)`} items={view.items} empty={`The service lists nothing under ${label.toLowerCase()}.`} />
-      {pages.hasNextPage && (
+      {pages.hasNextPage && nextCursor !== null && (
         <p className="catalog__more">
-          <button type="button" className="button" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
-            {pages.isFetchingNextPage ? 'Loading…' : `Load the next ${PAGE_SIZE}`}
-          </button>{' '}
-          <span className="muted">Free</span>
+          <ChargeButton
+            operation="getCatalogFacet"
+            request={{ query: { ...firstPage.query, cursor: nextCursor } }}
+            label={`Load the next ${PAGE_SIZE}`}
+            what={`the next ${PAGE_SIZE} of the ${label.toLowerCase()} facet`}
+            busy={pages.isFetchingNextPage}
+            primary={false}
+            onRun={(options) => {
+              nextOptions.current = options;
+              void pages.fetchNextPage();
+            }}
+          />
         </p>
       )}
       {pages.isFetchNextPageError && <ErrorNotice error={pages.error} onRetry={() => void pages.fetchNextPage()} />}
@@ -414,7 +444,7 @@ function GenericTable({ label, items, empty }: { label: string; items: Item[]; e
           ? {
               align: 'right' as const,
               sortValue: (item: Item) => (typeof item[column.key] === 'number' ? (item[column.key] as number) : null),
-              render: (item: Item) => (typeof item[column.key] === 'number' ? (item[column.key] as number).toLocaleString() : cellText(item[column.key])),
+              render: (item: Item) => (typeof item[column.key] === 'number' ? formatFieldValue(column.key, item[column.key]) : cellText(item[column.key])),
             }
           : {}),
       })),

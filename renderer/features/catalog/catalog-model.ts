@@ -5,7 +5,7 @@ import { countiesOf, findJurisdiction, jurisdictions, stateCodes, type Jurisdict
 import { formatDateValue, formatDay } from '../../../shared/format-date.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import type { V4CatalogItem } from '../../../shared/service/v4.ts';
-import { fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
 import { formatCellText as cellText } from '../../../shared/report/format.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 

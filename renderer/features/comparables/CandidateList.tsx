@@ -3,6 +3,7 @@
 // chooses or drops the sale, a header sorts, Ctrl/⌘+C copies a row and "Copy table" all of them.
 // Flags are small badges in words; a chosen sale shows its comp number.
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { formatDay } from '../../../shared/format-date.ts';
 import { candidateFlagLabels, type CandidateFlag, type CandidateSet, type ComparableSale } from '../../../shared/comparables/model.ts';
 import { SortableHeader, sortRows, sortToggled, toTsv, type Column, type TableSort } from '../../components/DataTable.tsx';
 import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
@@ -31,7 +32,7 @@ const columns: Column<CandidateRow>[] = [
   },
   { id: 'address', header: 'Address', text: (row) => row.candidate.address },
   { id: 'distance', header: 'Distance', text: (row) => valueText(row, 'proximity'), sortValue: (row) => row.candidate.distanceMiles, align: 'right' },
-  { id: 'date', header: 'Sold', text: (row) => row.candidate.saleDate ?? '', sortValue: (row) => row.candidate.saleDate },
+  { id: 'date', header: 'Sold', text: (row) => (row.candidate.saleDate === null ? '' : formatDay(row.candidate.saleDate)), sortValue: (row) => row.candidate.saleDate },
   { id: 'price', header: 'Price', text: (row) => valueText(row, 'salePrice'), sortValue: (row) => row.candidate.priceDollars, align: 'right' },
   {
     id: 'ppsf',
@@ -198,7 +199,7 @@ export function CandidateList(props: {
                     <Flags flags={candidate.flags} />
                   </td>
                   <td className="is-numeric">{valueText(row, 'proximity') || '—'}</td>
-                  <td className="comps-table__date">{candidate.saleDate ?? <span className="muted">No date</span>}</td>
+                  <td className="comps-table__date">{candidate.saleDate === null ? <span className="muted">No date</span> : formatDay(candidate.saleDate)}</td>
                   <td className="is-numeric">
                     <CitedCell value={candidate.values.salePrice} index={index} />
                   </td>

@@ -3,8 +3,8 @@
 // numbered chip per source that opens the full citation. Hover shows the sources; so does focus on a
 // chip (its name carries them, and a tip appears under it). An unavailable value says why.
 import type { ReactNode } from 'react';
-import type { Citation, CitedValue } from '../../../shared/report/document.ts';
-import { citationLabel, citationText, citationView } from '../../../shared/report/citation.ts';
+import type { Citation, CitedValue } from '../../../shared/cited/value.ts';
+import { citationLabel, citationText, citationView } from '../../../shared/cited/citation.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
 
 /** The analysis's citations by id, numbered in the order the analysis lists them (the screen's endnotes). */

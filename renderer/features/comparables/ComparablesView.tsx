@@ -11,8 +11,8 @@ import type { ComparablesAnalysis, ComparablesWorkfile } from '../../../shared/c
 import { analyzeComparables } from '../../../shared/comparables/analysis.ts';
 import { mapSpecFor } from '../../../shared/comparables/map-spec.ts';
 import { choosableProblem } from '../../../shared/comparables/candidates.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
-import { citationText, citationView } from '../../../shared/report/citation.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
+import { citationText, citationView } from '../../../shared/cited/citation.ts';
 import { subjectReportParts } from '../../../shared/report/document.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';

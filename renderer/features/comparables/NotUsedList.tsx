@@ -1,6 +1,7 @@
 // Every sale the search returned that is not in the grid stays listed as "analyzed, not used" with a
 // reason, as the UAD 3.6 URAR asks: Plat's screening reason until the appraiser gives their own (a
 // reason from the list and a note), which they can take back.
+import { formatDay } from '../../../shared/format-date.ts';
 import { notUsedReasonLabels, notUsedReasons, type ComparablesWorkfile, type NotUsedEntry, type NotUsedReason } from '../../../shared/comparables/model.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { clearNotUsedReason, setNotUsedReason } from './comparables-model.ts';
@@ -46,7 +47,7 @@ function NotUsedRow({ entry, index, edit, onToggle }: { entry: NotUsedEntry; ind
       <th scope="row" className="comps-notused__address">
         {candidate.address}
       </th>
-      <td>{candidate.saleDate ?? <span className="muted">No date</span>}</td>
+      <td>{candidate.saleDate === null ? <span className="muted">No date</span> : formatDay(candidate.saleDate)}</td>
       <td className="is-numeric">
         <CitedCell value={candidate.values.salePrice} index={index} />
       </td>

@@ -4,12 +4,14 @@
 // coefficient with its interval, the sales used (each cited) and the sales left out and why.
 import { useState } from 'react';
 import { rateKeys, rateLabels, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
-import { formatDollars } from '../../../shared/money.ts';
+import { formatDay } from '../../../shared/format-date.ts';
+import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { CitationChips, type CitationIndex } from './CitedCell.tsx';
 import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
 import './rates.css';
 import { numeric } from '../../components/table-heading.ts';
 import { DetailsSection, PlainTable } from './DetailsSection.tsx';
+import { formatFixed } from '../../../shared/format/number.ts';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
@@ -119,8 +121,8 @@ function RateField(props: { rateKey: RateKey; value: number | null; source: 'app
   );
 }
 
-const formatNumber = (value: number | null, digits = 0): string =>
-  value === null ? '—' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** A statistic to fixed decimals with a real minus sign, as the report prints it. */
+const formatNumber = (value: number | null, digits = 0): string => (value === null ? '—' : formatFixed(value, digits));
 
 /** The regression in full: what was fitted, how well, on which sales. */
 export function SupportDetails({ support, index }: { support: RegressionSupport; index: CitationIndex }) {
@@ -157,7 +159,7 @@ export function SupportDetails({ support, index }: { support: RegressionSupport;
           <ul className="comps-details__list" aria-label="Sales the regression used">
             {support.salesUsed.map((sale) => (
               <li key={sale.id}>
-                {sale.address} · {formatDollars(sale.priceDollars)} · {sale.saleDate ?? 'no date'}
+                {sale.address} · {formatPublishedDollars(sale.priceDollars)} · {sale.saleDate === null ? 'no date' : formatDay(sale.saleDate)}
                 <CitationChips ids={sale.citationIds} index={index} />
               </li>
             ))}

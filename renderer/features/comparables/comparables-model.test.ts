@@ -13,6 +13,7 @@ import {
   compNumber,
   dropComp,
   formatPct,
+  formatRate,
   moveComp,
   nextPageBody,
   parseDollarText,
@@ -133,6 +134,12 @@ describe('rates and adjustments', () => {
     expect(formatPct(-11.84)).toBe('−11.8 %');
     expect(formatPct(25.6)).toBe('25.6 %');
     expect(formatPct(-0.01)).toBe('0.0 %');
+  });
+
+  it('writes a time rate with fixed decimals and a real minus sign, not "-2.26 %"', () => {
+    expect(formatRate('timePctPerMonth', -2.26)).toBe('−2.26 %');
+    expect(formatRate('timePctPerMonth', 0.5)).toBe('0.50 %');
+    expect(formatRate('glaPerSqft', -150)).toBe('−$150');
   });
 });
 

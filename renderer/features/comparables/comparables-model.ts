@@ -17,6 +17,7 @@ import {
   type RateSuggestion,
 } from '../../../shared/comparables/model.ts';
 import { formatDollars } from '../../../shared/money.ts';
+import { formatPercent } from '../../../shared/format/percent.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 
@@ -284,14 +285,13 @@ export function parseCriteriaNumber(text: string): number | null {
 
 /** A percent of the sale price to one decimal, signed as the adjustments are: "−11.8 %". */
 export function formatPct(pct: number): string {
-  const text = Math.abs(pct).toFixed(1);
-  return `${pct < 0 && text !== '0.0' ? '−' : ''}${text} %`;
+  return formatPercent(pct, 1);
 }
 
-/** A rate in its unit: "0.5 % per month", "$150 per sq ft". */
+/** A rate in its unit: "0.50 %" (per month), "$150" (per sq ft). */
 export function formatRate(key: RateKey, value: number): string {
-  if (key === 'timePctPerMonth') return `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
-  return value < 0 ? `−${formatDollars(-value)}` : formatDollars(value);
+  if (key === 'timePctPerMonth') return formatPercent(value, 2);
+  return formatDollars(value);
 }
 
 /** The text a rate's field starts with (what the appraiser would type). */
@@ -302,6 +302,7 @@ export function rateInputText(value: number | null): string {
 /** Short words for a candidate's flags in the list (the full label is the badge's title). */
 export const flagShortLabels: Record<CandidateFlag, string> = {
   non_market: 'Not arm’s length',
+  market_unknown: 'Market?',
   undated: 'No date',
   outside_window: 'Outside dates',
   outside_area_band: 'Size band',

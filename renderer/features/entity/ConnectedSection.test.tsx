@@ -12,13 +12,15 @@ import { ConnectedSection } from './ConnectedSection.tsx';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+/** What previewCost answers for the relationships; null: free, as on the embedded service. */
+const price = vi.hoisted(() => ({ preview: null as unknown }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice } = await import('../../platform/fake-plat.ts');
   const { fixtures: answers } = await import('../../../shared/graph/test-kit.ts');
   const billing = { chargedMicroUsd: 0, cacheHit: false, replayed: false, servedAt: '2026-11-23T21:53:21.544Z' };
   return fakePlatModule(importOriginal, calls, {
-    previewCost: () => listedPrice('v2.traverseRelationships', 0),
+    previewCost: () => price.preview ?? listedPrice('v2.traverseRelationships', 0),
     traverseRelationships: (request) => {
       const { path, query } = (request as { request: { path: { entity_ref: string }; query: { depth: number } } }).request;
       const envelope =
@@ -34,6 +36,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
 
 beforeEach(() => {
   calls.length = 0;
+  price.preview = null;
   useUiStore.setState({ activeView: 'owners', entityTrail: [] });
 });
 afterEach(cleanup);
@@ -91,6 +94,35 @@ describe('ConnectedSection', () => {
     expect(await within(links).findByText('3 entities within 1 link')).toBeTruthy();
     const depths = calls.filter((call) => call.operation === 'traverseRelationships').map((call) => (call.request as { request: { query: { depth: number } } }).request.query.depth);
     expect(depths).toEqual([2, 1]);
+  });
+
+  it('does not buy the links by itself on a service where their price is not known: it waits for a click that shows so', async () => {
+    const { unknownPrice } = await import('../../platform/fake-plat.ts');
+    price.preview = unknownPrice('v2.traverseRelationships');
+    const links = renderLinks(ids.property1708);
+    expect(await within(links).findByText('Price not known')).toBeTruthy();
+    const button = within(links).getByRole('button', { name: 'List its links' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls.filter((call) => call.operation === 'traverseRelationships')).toHaveLength(0);
+
+    // A price not known is always confirmed first, saying so.
+    fireEvent.click(button);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('price not known; no charge for it seen yet');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Buy at a price not known' }));
+    await within(links).findByText('3 entities within 2 links');
+    const bought = calls.filter((call) => call.operation === 'traverseRelationships');
+    expect(bought).toHaveLength(1);
+    expect((bought[0]?.request as { confirmed?: boolean }).confirmed).toBe(true);
+  });
+
+  it('does not buy the links by itself when they have a price, however small', async () => {
+    const { listedPrice } = await import('../../platform/fake-plat.ts');
+    price.preview = { ...listedPrice('v2.traverseRelationships', 5_000), basis: 'last_observed', largestSeenMicroUsd: 5_000 };
+    const links = renderLinks(ids.property1708);
+    expect(await within(links).findByText('About $0.005, from your last call')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls.filter((call) => call.operation === 'traverseRelationships')).toHaveLength(0);
   });
 
   it('warns on every link through a placeholder SSL and never offers a permit record as a page', async () => {

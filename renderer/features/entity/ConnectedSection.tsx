@@ -3,13 +3,14 @@
 // the direction shown ("Holds → Property 1708 21ST ST NW", "Assessed under → Account 0065 0007"),
 // grouped by relation with a count, each with why it exists and its sources; links further out as a
 // path from the entity they start at; an owner one click from its page. From the v2 relationship
-// traversal (free in Plat's price table, so it loads by itself; a price would be shown first) and the
-// entity's own record, which names its owner.
+// traversal and the entity's own record, which names its owner. The traversal loads by itself only
+// where its price is known to be zero (Plat's embedded service); elsewhere it may cost, so it waits
+// for a click on a button that shows its price, or "price not known".
 import { useId, useMemo, useState } from 'react';
 import { useQueries, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
-import { citationView, publisherShortName } from '../../../shared/report/citation.ts';
-import type { Citation } from '../../../shared/report/document.ts';
+import { citationView, publisherShortName } from '../../../shared/cited/citation.ts';
+import type { Citation } from '../../../shared/cited/value.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
@@ -66,7 +67,7 @@ export function ConnectedSection({ entityId, areaUid }: { entityId: string; area
           ))}
         </select>
       </div>
-      {/* Keyed by depth: each depth is its own answer, loaded by itself when free. */}
+      {/* Keyed by depth: each depth is its own answer, loaded by itself only when known to be free. */}
       <ConnectedList key={depth} entityId={entityId} depth={depth} areaUid={areaUid} />
     </section>
   );

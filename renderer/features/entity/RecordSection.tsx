@@ -2,7 +2,7 @@
 // citations and alternatives, the sources behind it, coverage status and validity dates. Fetched
 // only from its button, then kept for the session like any bought answer.
 import { useEffect, useId, useMemo } from 'react';
-import { fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
@@ -10,7 +10,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { V2Entity } from '../../../shared/service/v2.ts';
 import { formatDate } from '../../../shared/format-date.ts';
-import { attributeRows, capitalise, identifierRows, provenanceCitations, type IdentifierRow, type SummaryRow } from './entity-model.ts';
+import { attributeRows, capitalise, identifierRows, provenanceCitations, provenanceViews, type IdentifierRow, type SummaryRow } from './entity-model.ts';
 import { envelopeData } from '../../components/service-data.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { DeliveryLine } from '../../components/DeliveryLine.tsx';
@@ -71,11 +71,11 @@ function recordView(envelope: IpcResponse<'getEntity'>['envelope']): RecordView 
     : null;
   // One chip per publication behind the record (OTR's ownership, assessment and sale rows are one).
   const bySource = new Map<string, CitationView>();
-  for (const citation of citations.values()) bySource.set([citation.publisher, citation.dataset, citation.asOf, citation.synthetic].join('|'), citation);
+  for (const citation of provenanceViews(citations)) bySource.set([citation.publisher, citation.dataset, citation.asOf, citation.synthetic].join('|'), citation);
   return {
     entity,
-    identifiers: identifierRows(entity.identifiers, citations),
-    attributes: attributeRows(entity.attributes, citations),
+    identifiers: identifierRows(entity.identifiers, citations, entity.source_refs),
+    attributes: attributeRows(entity.attributes, citations, entity.source_refs),
     permits,
     location,
     limitations: Array.isArray(extra.limitations) ? extra.limitations.filter((l): l is string => typeof l === 'string') : [],

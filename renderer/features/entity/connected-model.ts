@@ -9,8 +9,8 @@ import { distancesFrom, modelLinks, nodeName, ownerVariants, type LinkRule, type
 import { relationGroups, relationLabel, type EntityName } from '../../../shared/graph/relations.ts';
 import { graphNodeKindLabels } from '../../../shared/graph/graph-spec.ts';
 import { whyLinked } from '../../../shared/graph/why-linked.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
-import type { Citation } from '../../../shared/report/document.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
+import type { Citation } from '../../../shared/cited/value.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { entityPrefix } from '../../../shared/service/common.ts';
 

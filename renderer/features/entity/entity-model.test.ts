@@ -85,8 +85,8 @@ describe('the v2 record', () => {
 
   it('reads the provenance block, synthetic written as text included', () => {
     const citations = provenanceCitations(sources);
-    expect(citations.get('rec_1')?.synthetic).toBe(false);
-    expect(citations.get('rec_2')?.synthetic).toBe(true);
+    expect(citations.records.get('rec_1')?.synthetic).toBe(false);
+    expect(citations.records.get('rec_2')?.synthetic).toBe(true);
   });
 
   it('cites identifiers through their source refs', () => {
@@ -94,6 +94,24 @@ describe('the v2 record', () => {
     expect(rows[0]).toMatchObject({ scheme: 'ssl', value: '0449    0040' });
     expect(rows[0]?.citation?.publisher).toBe('DC Office of Tax and Revenue');
     expect(rows[1]).toEqual({ scheme: '', value: 'bare', citation: null });
+  });
+
+  it('cites identifiers and attributes through refs `<source_id>@<release_id>`, and through the entity’s own source_refs', () => {
+    // The independent dialect: one provenance entry per source, its source_ref the decorated ref.
+    const index = provenanceCitations([
+      { source_ref: 'dc_otr_ownership@20170205', source_kind: 'source', publisher: 'DC Office of Tax and Revenue', release_id: '20170205', captured_at: '2017-02-05T00:00:00Z', official_url: 'https://otr.cfo.dc.gov/' },
+    ]);
+    const entityRefs = ['dc_otr_ownership@20170205'];
+    const identifiers = identifierRows([{ scheme: 'ssl', value: '0065    0007' }, { scheme: 'address', value: '1708 21ST ST NW', source_refs: ['dc_otr_ownership'] }], index, entityRefs);
+    expect(identifiers.map((row) => [row.scheme, row.citation?.publisher, row.citation?.asOf])).toEqual([
+      ['ssl', 'DC Office of Tax and Revenue', '2017-02-05T00:00:00Z'],
+      ['address', 'DC Office of Tax and Revenue', '2017-02-05T00:00:00Z'],
+    ]);
+    const attributes = attributeRows({ owner_name: 'JOEL KUIPERS', use_code: { value: '24', source_refs: ['dc_otr_ownership@20170205'] } }, index, entityRefs);
+    expect(attributes.map((row) => [row.field, row.best?.text ?? null, row.best?.citation?.publisher ?? null])).toEqual([
+      ['owner_name', 'JOEL KUIPERS', 'DC Office of Tax and Revenue'],
+      ['use_code', '24', 'DC Office of Tax and Revenue'],
+    ]);
   });
 
   it('reads cited attributes with their alternatives, cites plain ones by source ref, and leaves the rest uncited', () => {

@@ -6,7 +6,8 @@
 import { entityKindLabelByPrefix, entityPrefix, type EntityIdPrefix } from '../../../shared/service/common.ts';
 import { summaryCanonicalFields, V4SummaryFieldSchema, type V4SummaryField } from '../../../shared/service/v4.ts';
 import { V2EntityResponseSchema, type V2EntityData } from '../../../shared/service/v2.ts';
-import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
+import { placeRef, v2ProvenanceIndex, type RefIndex } from '../../../shared/cited/source-refs.ts';
 import { readAnswer } from '../../../shared/graph/answers.ts';
 import { entityName, kindOfId } from '../../../shared/graph/relations.ts';
 import { formatFieldValue } from '../../../shared/report/format.ts';
@@ -149,51 +150,56 @@ export interface IdentifierRow {
   citation: CitationView | null;
 }
 
-/** A lookup from a v2 `source_ref` to its provenance entry's citation. */
-export function provenanceCitations(sources: readonly Record<string, unknown>[] | undefined): Map<string, CitationView> {
-  const map = new Map<string, CitationView>();
-  for (const source of sources ?? []) {
-    if (typeof source.source_ref !== 'string') continue;
-    const view = fromV2Source(source);
-    // The local service writes `synthetic` as the text "true"/"false" in this string-valued block.
-    map.set(source.source_ref, { ...view, synthetic: view.synthetic || source.synthetic === 'true' });
-  }
-  return map;
+/** A v2 envelope's `provenance.sources` as the index its refs are read through (shared/cited/source-refs.ts). */
+export function provenanceCitations(sources: readonly Record<string, unknown>[] | undefined): RefIndex {
+  return v2ProvenanceIndex(sources ?? []);
 }
 
-function firstCitation(refs: unknown, citations: ReadonlyMap<string, CitationView>): CitationView | null {
+/** Every citation a provenance block holds (its records and the sources it names as a whole). */
+export const provenanceViews = (index: RefIndex): CitationView[] => [...index.records.values(), ...index.sources.values()];
+
+/** The citation of the first ref the answer names a source for; a release the ref names that differs from the entry's is noted. */
+function firstCitation(refs: unknown, citations: RefIndex): CitationView | null {
   if (!Array.isArray(refs)) return null;
   for (const ref of refs) {
-    const citation = typeof ref === 'string' ? citations.get(ref) : undefined;
-    if (citation) return citation;
+    const placed = typeof ref === 'string' ? placeRef(citations, ref) : null;
+    if (placed) return placed.note ? { ...placed.view, extra: { ...placed.view.extra, note: placed.note } } : placed.view;
   }
   return null;
 }
 
-/** v2 identifiers, whatever their shape (`{scheme, value, source_refs}` objects, or plain strings), each cited when it can be. */
-export function identifierRows(identifiers: readonly unknown[] | undefined, citations: ReadonlyMap<string, CitationView> = new Map()): IdentifierRow[] {
+const EMPTY_INDEX: RefIndex = { records: new Map(), sources: new Map() };
+
+/**
+ * v2 identifiers, whatever their shape (`{scheme, value, source_refs}` objects, or plain strings), each
+ * cited when it can be: by its own citation or refs, else by the entity's `source_refs` (the record it is an identifier of).
+ */
+export function identifierRows(identifiers: readonly unknown[] | undefined, citations: RefIndex = EMPTY_INDEX, entityRefs: unknown = []): IdentifierRow[] {
+  const entityCitation = firstCitation(entityRefs, citations);
   return (identifiers ?? []).map((identifier) => {
     if (isRecord(identifier)) {
       return {
         scheme: typeof identifier.scheme === 'string' ? identifier.scheme : '',
         value: formatFieldValue('', identifier.value),
-        citation: isRecord(identifier.citation) ? fromV4Citation(identifier.citation) : firstCitation(identifier.source_refs, citations),
+        citation: isRecord(identifier.citation) ? fromV4Citation(identifier.citation) : (firstCitation(identifier.source_refs, citations) ?? entityCitation),
       };
     }
-    return { scheme: '', value: formatFieldValue('', identifier), citation: null };
+    return { scheme: '', value: formatFieldValue('', identifier), citation: entityCitation };
   });
 }
 
 /**
  * v2 attributes: `{value, citation, alternatives}` per field (Plat's local service), or a plain
- * value. A plain value is cited through its `source_refs` when it has them, and otherwise shown uncited.
+ * value. A plain value is cited through its `source_refs` when it has them, else through the entity's
+ * `source_refs`, and shown uncited only when the answer names no source for it.
  */
-export function attributeRows(attributes: Record<string, unknown> | undefined, citations: ReadonlyMap<string, CitationView> = new Map()): SummaryRow[] {
+export function attributeRows(attributes: Record<string, unknown> | undefined, citations: RefIndex = EMPTY_INDEX, entityRefs: unknown = []): SummaryRow[] {
+  const entityCitation = firstCitation(entityRefs, citations);
   return Object.entries(attributes ?? {}).map(([field, entry]): SummaryRow => {
     const parsed = V4SummaryFieldSchema.safeParse(isRecord(entry) && !('alternatives' in entry) ? { ...entry, alternatives: [] } : entry);
     if (parsed.success) return citedRow(field, parsed.data);
     const value = isRecord(entry) && 'value' in entry ? entry.value : entry;
-    const citation = isRecord(entry) ? firstCitation(entry.source_refs, citations) : null;
+    const citation = (isRecord(entry) ? firstCitation(entry.source_refs, citations) : null) ?? entityCitation;
     if (citation && (value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
       const scalar = value as SummaryScalar;
       return {

@@ -10,6 +10,8 @@ import { renderWithQueries, settle as runTimers, setUpViewTests } from '../../pl
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const cached = vi.hoisted(() => ({ value: false }));
+/** What the next resolution charges when it matches nothing (the independent service charges per call). */
+const noMatch = vi.hoisted(() => ({ chargedMicroUsd: 0 }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
@@ -19,11 +21,13 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
       serviceAnswer({ facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial' }] }, 0),
     previewCost: (request) => {
       const operation = (request as { operation: string }).operation;
-      if (operation === 'v2.getEntity') return listedPrice(operation, 0);
+      if (operation === 'v2.getEntity' || operation === 'v2.getCatalog') return listedPrice(operation, 0);
       return cached.value ? { ...listedPrice(operation, 0), cached: true } : listedPrice(operation, 5_000);
     },
-    resolveEntities: () =>
-      serviceAnswer(
+    resolveEntities: (request) =>
+      JSON.stringify(request).includes('NOWHERE')
+        ? serviceAnswer({ items: [{ client_id: 'find', outcome: 'no_match', total_candidates: 0, candidates: [] }] }, noMatch.chargedMicroUsd)
+        : serviceAnswer(
         {
           items: [
             {
@@ -67,6 +71,7 @@ setUpViewTests({
 beforeEach(() => {
   calls.length = 0;
   cached.value = false;
+  noMatch.chargedMicroUsd = 0;
 });
 
 async function settle(ms = 0) {
@@ -82,7 +87,8 @@ async function renderBox() {
 }
 
 const bought = () => calls.filter((call) => call.operation === 'resolveEntities' || call.operation === 'searchProperties');
-const priced = () => calls.filter((call) => call.operation === 'previewCost' && (call.request as { operation: string }).operation !== 'v2.getEntity');
+// The find's own price (not the free reads beside it: records and coverage).
+const priced = () => calls.filter((call) => call.operation === 'previewCost' && !['v2.getEntity', 'v2.getCatalog'].includes((call.request as { operation: string }).operation));
 
 describe('FindBox', () => {
   it('says what it understood and the price before buying; Enter finds, lists the candidates, and Enter opens the property', async () => {
@@ -153,6 +159,28 @@ describe('FindBox', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Read as' }), { target: { value: 'address' } });
     await settle(1000);
     expect(screen.getByRole('alert').textContent).toBe('Not an address: it has no street name.');
+  });
+
+  it('says a find that matched nothing was charged when the service charged for it, never that it was free', async () => {
+    noMatch.chargedMicroUsd = 10_000;
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: '1 nowhere st nw' } });
+    await settle(1000);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await settle(100);
+    const status = screen.getByText(/Nothing matches the/).closest('p');
+    expect(status?.textContent).toContain('Matched nothing; the service charged $0.01 for the lookup.');
+    expect(status?.textContent).not.toMatch(/nothing was charged|free/i);
+    expect(screen.getByTestId('find-delivery').textContent).toContain('Bought for $0.01');
+  });
+
+  it('says nothing was charged for a find that matched nothing only when its charge was 0', async () => {
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: '1 nowhere st nw' } });
+    await settle(1000);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await settle(100);
+    expect(screen.getByText(/Nothing matches the/).closest('p')?.textContent).toContain('Nothing was charged for the lookup.');
   });
 
   it('Escape clears the box', async () => {

@@ -4,8 +4,7 @@
 // its confirmation rules), ↑/↓ move through the candidates, Enter opens one, Escape closes.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { priceRuleFor } from '../../../shared/service/index.ts';
-import type { IpcResponse } from '../../../shared/ipc.ts';
+import type { CallBilling, IpcResponse } from '../../../shared/ipc.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
@@ -16,7 +15,7 @@ import { useEntityCaptions } from '../../components/entity-captions.ts';
 import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
 import { holdingsFrom, ownerCoverage, ownerCoverageRequest } from '../../components/owner-lookup.ts';
 import { envelopeData } from '../../components/service-data.ts';
-import { useCostPreview } from '../../platform/cost-preview.ts';
+import { useCostPreview, useKnownFree } from '../../platform/cost-preview.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
 import { callService, type CallOptions } from '../../platform/service-calls.ts';
@@ -35,13 +34,13 @@ import { useFindStore, type AskedFind } from './find-store.ts';
 import './find.css';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
 import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 const SETTLE_MS = 250;
-/** Candidates whose owner is read from the property's free record. */
+/** Candidates whose owner is read from the property's record, when reading it is known to be free. */
 const OWNERS_READ = 10;
 /** Holdings an owner find lists (the Owners view lists them all, grouped). */
 const HOLDINGS_SHOWN = 25;
-const recordIsFree = priceRuleFor('v2.getEntity').kind === 'free';
 
 type Answer<N extends 'resolveEntities' | 'searchProperties'> = IpcResponse<N>;
 
@@ -65,11 +64,14 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
     if (focusTick > 0 || autoFocus) inputRef.current?.focus();
   }, [focusTick, autoFocus]);
 
-  // Which areas publish owner names: free, and asked once for the session.
+  // Which areas publish owner names: asked once for the session, without a click only when known to
+  // be free (the Owners view buys it otherwise).
+  const coverageFree = useKnownFree('getCatalogFacet', ownerCoverageRequest);
   const coverage = useQuery({
     queryKey: serviceQueryKey('getCatalogFacet', ownerCoverageRequest),
     queryFn: () => callService('getCatalogFacet', ownerCoverageRequest),
     select: (answer) => ownerCoverage(envelopeData(answer.envelope)),
+    enabled: coverageFree,
     staleTime: Infinity,
   });
   const ownerAreas = coverage.data?.searchable;
@@ -92,7 +94,10 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
   // The text has been changed since the candidates were found: they answer the earlier text.
   const current = asked !== null && ready !== null && asked.sent === ready.sent && asked.kind === ready.kind && settled === text;
 
-  // Owners of resolved properties, from each property's record: free, so read without a click.
+  // Owners of resolved properties, from each property's record: read without a click only when a
+  // record is known to cost nothing on this connection (priced by the first one read).
+  const firstRecord = candidates.find((row) => row.propertyRef !== null && row.owner === null)?.propertyRef ?? null;
+  const recordIsFree = useKnownFree('getEntity', firstRecord === null ? null : { path: { entity_ref: firstRecord } });
   const records = useQueries({
     queries: candidates.slice(0, OWNERS_READ).map((row) => {
       const request = { path: { entity_ref: row.propertyRef ?? '' } };
@@ -287,6 +292,12 @@ function candidatesOf(asked: AskedFind | null, resolved: Answer<'resolveEntities
   };
 }
 
+/** What a find that matched nothing cost, from that call's own charge: never assumed free. */
+function nothingFoundCharge(billing: Pick<CallBilling, 'chargedMicroUsd' | 'cacheHit'>, notSent: boolean): string {
+  if (notSent && billing.chargedMicroUsd === 0 && !billing.cacheHit) return 'It was not sent as a search, and nothing was charged.';
+  return nothingFoundChargeWords(billing, 'the lookup') ?? '';
+}
+
 function FindResults(props: {
   asked: AskedFind;
   current: boolean;
@@ -304,7 +315,7 @@ function FindResults(props: {
     if (platErrorOf(answer.query.error).code === 'not_found') {
       return (
         <p className="notice find__none" role="status" data-testid="find-none">
-          <strong>Nothing matches the {what}.</strong> Nothing was charged: a find that matches nothing is free.
+          <strong>Nothing matches the {what}.</strong> {nothingFoundChargeWords(platErrorOf(answer.query.error), 'the lookup') ?? 'The service answered “not found”.'}
         </p>
       );
     }
@@ -325,7 +336,7 @@ function FindResults(props: {
           {rows.length === 0 ? (
             <>
               <strong>Nothing matches the {what}.</strong> {found.reason ? `${found.reason} ` : ''}
-              {found.outcome === 'invalid_input' ? 'It was not sent as a search, and ' : ''}nothing was charged: a find that matches nothing is free.
+              {nothingFoundCharge(answer.query.data.billing, found.outcome === 'invalid_input')}
             </>
           ) : (
             <>

@@ -104,10 +104,22 @@ describe('readFind', () => {
 
   it('refuses an owner when no area publishes owner names', () => {
     expect(readFind('kuipers', { ownerAreas: [] })).toMatchObject({ status: 'refused', kind: 'owner' });
+    // Coverage not read yet (it may cost, and waits for a click) is not "no area".
+    expect(readFind('kuipers')).toMatchObject({ status: 'refused', kind: 'owner', problem: expect.stringContaining('is not known yet') });
   });
 });
 
 describe('resolutionCandidates', () => {
+  it('reads a candidate’s identity by what each field is, whatever the service calls it', () => {
+    const [row] = resolutionCandidates({
+      client_id: 'find',
+      outcome: 'ok',
+      candidates: [{ entity_kind: 'property', entity_ref: 'prop_1', canonical_identity: { PREMISEADD: '1708 21ST ST NW', SSL: '0065    0007', OWNERNAME: 'JOEL KUIPERS' }, property_ref: 'prop_1' }],
+    });
+    expect(row).toMatchObject({ address: '1708 21ST ST NW', identifier: '0065    0007', owner: 'JOEL KUIPERS' });
+  });
+
+
   it('lists one row per property with every kind that matched, opening the property', () => {
     const rows = resolutionCandidates({
       client_id: 'find',

@@ -8,6 +8,7 @@ import { nonLatinLetters } from '../../../shared/latin-fold.ts';
 import { canonicalIdentifier, identifierProblem, withoutLocality } from '../../../shared/service/identifiers.ts';
 import type { V2Candidate, V2IdentifierScheme, V2ResolutionItemInput, V2ResolutionResult } from '../../../shared/service/index.ts';
 import { candidateTotal, identityText, isSsl, reasonOf, resolutionItemFor } from '../../components/identifier-resolution.ts';
+import { readRole, type RecordFieldRole } from '../../../shared/service/record-fields.ts';
 import { ownerNameProblem, ownerSearchBody, ownerSpellingNote, type Holding, type OwnerArea } from '../../components/owner-lookup.ts';
 
 /** Longer than any address, SSL, account number, entity id or owner name on the rolls. */
@@ -118,7 +119,11 @@ export function readFind(text: string, options: { chosen?: FindKind | null; owne
   if (kind === 'owner') {
     const problem = ownerNameProblem(value);
     if (problem) return { status: 'refused', kind, problem };
-    const area = options.ownerAreas?.[0];
+    // Coverage not read (it may cost on this service, and is bought in the Owners view) is not "none".
+    if (options.ownerAreas === undefined) {
+      return { status: 'refused', kind, problem: 'Which areas publish owner names is not known yet: the Owners view reads the service’s coverage, with its price shown first.' };
+    }
+    const area = options.ownerAreas[0];
     if (!area) return { status: 'refused', kind, problem: 'No area in the service’s coverage publishes owner names, so an owner cannot be looked up.' };
     const spelling = ownerSpellingNote(value);
     const others = (options.ownerAreas?.length ?? 0) > 1 ? ` (owner names are looked up in ${area.name}; the Owners view searches the others)` : '';
@@ -200,6 +205,12 @@ export interface FindCandidate {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
+/** A value of a candidate's identity (a shape the spec does not show) by its role: `owner_name`, `OWNERNAME` and `owner` alike. */
+function identityValue(identity: Record<string, unknown>, role: RecordFieldRole): string | null {
+  const read = readRole(identity, role);
+  return read.status === 'found' ? text(String(read.value)) : null;
+}
+
 /**
  * A resolution's candidates, one per property: the service lists a property with its address, parcel
  * and tax account, which all open the same page. A candidate standing for several properties (a
@@ -215,18 +226,18 @@ export function resolutionCandidates(result: V2ResolutionResult): FindCandidate[
     const existing = propertyRef ? byProperty.get(propertyRef) : undefined;
     if (existing) {
       if (!existing.kinds.includes(kind)) existing.kinds.push(kind);
-      existing.address ??= text(identity.address);
-      existing.identifier ??= text(identity.ssl) ?? text(identity.account_no);
-      existing.owner ??= text(identity.owner_name);
+      existing.address ??= identityValue(identity, 'address');
+      existing.identifier ??= identityValue(identity, 'ssl') ?? identityValue(identity, 'account_no');
+      existing.owner ??= identityValue(identity, 'owner_name');
       continue;
     }
     const row: FindCandidate = {
       key: propertyRef ?? candidate.entity_ref,
       openId: propertyRef ?? candidate.entity_ref,
       kinds: [kind],
-      address: text(identity.address),
-      identifier: text(identity.ssl) ?? text(identity.account_no),
-      owner: text(identity.owner_name),
+      address: identityValue(identity, 'address'),
+      identifier: identityValue(identity, 'ssl') ?? identityValue(identity, 'account_no'),
+      owner: identityValue(identity, 'owner_name'),
       propertyRef,
       basis: basisWords(candidate),
       holding: null,

@@ -5,6 +5,9 @@ import { relationshipPredicates, type RelationshipPredicate } from '../../../sha
 import type { TraversalSettings } from './graph-model.ts';
 import { useGraphStore } from './graph-store.ts';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { ownerCoverageRequest } from '../../components/owner-lookup.ts';
+import type { CallOptions } from '../../platform/service-calls.ts';
 
 const DEPTHS = [1, 2, 3] as const;
 const CAP_OPTIONS = [25, 50, 100, 200].map((cap) => ({ value: cap, label: String(cap) }));
@@ -68,10 +71,30 @@ function SettingSelect<Value extends string | number>(props: { id: string; label
   );
 }
 
-export function OwnerAreaControl({ areas, areaUid, loading }: { areas: Array<{ areaUid: string; name: string }>; areaUid: string | null; loading: boolean }) {
+export function OwnerAreaControl({
+  areas,
+  areaUid,
+  loading,
+  unread = false,
+  onRead,
+}: {
+  areas: Array<{ areaUid: string; name: string }>;
+  areaUid: string | null;
+  loading: boolean;
+  /** The coverage may cost on this service and has not been bought: offered, priced. */
+  unread?: boolean;
+  onRead?: (options: CallOptions) => void;
+}) {
   const setOwnerArea = useGraphStore((state) => state.setOwnerArea);
   const id = useId();
-  if (loading) return <p className="muted">Reading where owner names are published (free)…</p>;
+  if (loading) return <p className="muted">Reading where owner names are published…</p>;
+  if (unread && onRead) {
+    return (
+      <p className="graph-controls__note">
+        <ChargeButton operation="getCatalogFacet" request={ownerCoverageRequest} label="Read where owner names are published" what="the service’s coverage of owner names" primary={false} onRun={onRead} />
+      </p>
+    );
+  }
   const reach = 'From an owner the graph reaches two steps: its holdings, and the parcels or units they sit on; a holding’s Enter shows its other links.';
   if (areas.length <= 1) {
     return (

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CostTag } from '../../components/CostTag.tsx';
+import { knownFree } from '../../platform/cost-preview.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { describeRequest, nextPageRequest, uniqueRequests, type GraphRequest, type MergedGraph } from './graph-model.ts';
 import { buyGraphRequest, type HeldRequest } from './graph-queries.ts';
@@ -30,7 +31,7 @@ export function GraphSources({ held, model, rootId, asked }: { held: HeldRequest
               <ErrorNotice error={entry.answer.error} onRetry={() => void buyGraphRequest(queryClient, entry.request, { confirmed: true })} compact />
             ) : entry.answer.isFetching ? (
               <span className="muted">Asking…</span>
-            ) : entry.preview && (entry.preview.expectedCostMicroUsd > 0 || entry.preview.blockedBy) ? (
+            ) : entry.preview && !knownFree(entry.preview) ? (
               <ChargeButton operation={entry.request.operation} request={entry.request.parts as never} label="Ask" what={describeRequest(entry.request, model).toLowerCase()} primary={false} onRun={(options) => void buyGraphRequest(queryClient, entry.request, options)} />
             ) : (
               <CostTag preview={entry.preview} />

@@ -34,7 +34,22 @@ export function GraphStatus({ caps, notes, problems, cutOff }: { caps: string[];
   );
 }
 
-export function EmptyGraph({ root, held, areaUid, areasLoading, rootName }: { root: GraphRoot; held: HeldRequest[]; areaUid: string | null; areasLoading: boolean; rootName: string }) {
+export function EmptyGraph({
+  root,
+  held,
+  areaUid,
+  areasLoading,
+  areasUnread = false,
+  rootName,
+}: {
+  root: GraphRoot;
+  held: HeldRequest[];
+  areaUid: string | null;
+  areasLoading: boolean;
+  /** Where owner names are published has not been read (it may cost here): not the same as "nowhere". */
+  areasUnread?: boolean;
+  rootName: string;
+}) {
   const queryClient = useQueryClient();
   const failed = held.find((entry) => entry.answer.isError);
   if (failed) {
@@ -46,7 +61,8 @@ export function EmptyGraph({ root, held, areaUid, areasLoading, rootName }: { ro
     );
   }
   if (root.kind === 'owner') {
-    if (areasLoading) return <p className="muted">Reading where owner names are published (free)…</p>;
+    if (areasLoading) return <p className="muted">Reading where owner names are published…</p>;
+    if (areasUnread) return <p className="muted empty-state graph-empty">Owner names are searched in the areas whose rolls publish them: read where they are published first.</p>;
     const search = held[0];
     if (areaUid === null || !search) return <p className="empty-state graph-empty">Owner names cannot be searched: the service lists no area whose rolls publish them.</p>;
     return (

@@ -2,8 +2,8 @@
 // kind, name and steps from the root, every link with its ends, rule, confidence and decision, each
 // with the records it rests on cited. Sortable and copyable; Enter on a row selects it.
 import { useMemo } from 'react';
-import type { Citation } from '../../../shared/report/document.ts';
-import { citationView } from '../../../shared/report/citation.ts';
+import type { Citation } from '../../../shared/cited/value.ts';
+import { citationView } from '../../../shared/cited/citation.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { confidenceText, decisionLabels, type LinkRow, type NodeRow } from './graph-model.ts';

@@ -15,11 +15,12 @@ import { defaultTraversal } from './graph-model.ts';
 import { useGraphStore } from './graph-store.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
-const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false }));
+const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false, dialect: 'embedded' as 'embedded' | 'independent' | 'no-sale-ssl' }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice } = await import('../../platform/fake-plat.ts');
   const { fixtures: answers, ids: refs } = await import('../../../shared/graph/test-kit.ts');
+  const catalogs = await import('../../../shared/service/record-fields-fixtures.ts');
   const { PlatCallError } = await importOriginal<typeof PlatModule>();
   const served = (envelope: unknown, chargedMicroUsd = 0) => ({
     envelope,
@@ -45,16 +46,31 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     previewCost: (request) => {
       const { operation } = request as { operation: string };
       if (operation === 'v4.search' && state.searchesCached) return { ...listedPrice(operation, 0), basis: 'cached', cached: true };
-      return operation === 'v2.searchProperties' || operation === 'v4.search' ? listedPrice(operation, 20_000) : { ...listedPrice(operation, 0), basis: 'free' };
+      return operation === 'v2.searchProperties' || operation === 'v4.search' ? listedPrice(operation, 20_000) : listedPrice(operation, 0);
     },
     getCatalogFacet: () => served({ status: 'ok', data: { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', status: 'full', domain_key: 'ownership' }], capabilities: [] } }),
     traverseRelationships: (request) =>
       served((request as { request: { query: { depth: number } } }).request.query.depth === 1 ? answers.relationships1708Depth1.envelope : answers.relationships1708Depth2.envelope),
+    getSourceCatalog: () =>
+      served({
+        status: 'ok',
+        data: {
+          items:
+            state.dialect === 'embedded'
+              ? catalogs.embeddedCatalog
+              : state.dialect === 'independent'
+                ? catalogs.independentCatalog
+                : catalogs.independentCatalog.map((item) => (item.kind === 'sale' ? { ...item, fields: ['PARCEL', 'SALEPRICE'] } : item)),
+          next_cursor: null,
+        },
+        error: null,
+      }),
     getEntity: (request) => served(entityOf((request as { request: { path: { entity_ref: string } } }).request.path.entity_ref)),
     getConnectedEntities: () => served(answers.connected1708.envelope),
     searchProperties: () => served(answers.searchKuipers.envelope, 20_000),
     searchRecords: () => {
-      throw new PlatCallError({ code: 'not_found', message: 'No search matches', retryable: false });
+      // As the core answers a "not found" the service answered: with the charge it booked for it.
+      throw new PlatCallError({ code: 'not_found', message: 'No search matches', retryable: false, chargedMicroUsd: 0 });
     },
     getGraphDecisions: () => ({ decisions: state.decisions }),
     setGraphDecision: (request) => {
@@ -107,6 +123,7 @@ beforeEach(() => {
   state.decisions = [];
   state.refuseDecision = false;
   state.searchesCached = false;
+  state.dialect = 'embedded';
   graphProps.last = null;
   useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [] });
   useGraphStore.setState({ settings: defaultTraversal, hiddenKinds: [], hiddenRelations: [], tab: 'drawing', selection: null, added: {}, ownerAreaUid: null });
@@ -267,7 +284,7 @@ describe('GraphView', () => {
     fireEvent.click(within(sheet).getByRole('button', { name: 'Search permit records' }));
     await settle(50);
     await settle(50);
-    expect(sheet.textContent).toContain('none carry this SSL (the search found nothing; not charged)');
+    expect(sheet.textContent).toContain('none carry this SSL. Nothing was charged for the search.');
 
     fireEvent.click(within(sheet).getByRole('button', { name: 'Export runsheet CSV' }));
     expect(downloads).toHaveLength(1);
@@ -283,6 +300,28 @@ describe('GraphView', () => {
     for (let step = 0; step < 6; step++) await settle(50);
     expect(asked('searchRecords').map((call) => (call.request as { request: { query: { kind: string } } }).request.query.kind).sort()).toEqual(['ownership', 'permit', 'sale']);
     expect(screen.getByTestId('runsheet').textContent).toContain('The recorded sales of this parcel: none carry this SSL');
+  });
+
+  it('searches the runsheet’s records by the SSL field the service’s catalog names', async () => {
+    state.dialect = 'independent';
+    await renderView();
+    fireEvent.click(screen.getByRole('tab', { name: 'Runsheet' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    fireEvent.click(within(screen.getByTestId('runsheet')).getByRole('button', { name: 'Search sale records' }));
+    for (let step = 0; step < 2; step++) await settle(50);
+    const filters = asked('searchRecords').map((call) => (call.request as { request: { query: { filter: string } } }).request.query.filter);
+    expect(filters).toEqual([JSON.stringify({ SSL: '0065    0007' })]);
+  });
+
+  it('offers no search of a kind whose catalog names no SSL field, and says why before any charge', async () => {
+    state.dialect = 'no-sale-ssl';
+    await renderView();
+    fireEvent.click(screen.getByRole('tab', { name: 'Runsheet' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    const sheet = screen.getByTestId('runsheet');
+    expect(sheet.textContent).toContain('This service’s catalog names no SSL field for sale records in DC; Plat cannot search them by parcel.');
+    expect(within(sheet).queryByRole('button', { name: 'Search sale records' })).toBeNull();
+    expect(within(sheet).getByRole('button', { name: 'Search ownership records' })).toBeTruthy();
   });
 
   it('draws from an owner typed in the view only after the search is bought at its price', async () => {

@@ -6,7 +6,7 @@ import type { Project } from '../../../shared/ipc.ts';
 import { applyDecisions, type GraphDecision, type GraphDecisionKind } from '../../../shared/graph/decisions.ts';
 import { graphSpec } from '../../../shared/graph/graph-view.ts';
 import { nodeName } from '../../../shared/graph/links.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useColorScheme } from '../../platform/use-color-scheme.ts';
@@ -195,13 +195,13 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
         Drawn from <span className="graph-root__name">{rootName}</span>{' '}
         <span className="muted graph-root__kind">{drawn ? (view.spec.nodes.find((node) => node.root)?.sublabel ?? '') : root.kind === 'owner' ? 'Owner' : ''}</span>
       </h2>
-      {root.kind === 'entity' ? <TraversalControls settings={settings} /> : <OwnerAreaControl areas={owners.areas} areaUid={owners.areaUid} loading={owners.loading} />}
+      {root.kind === 'entity' ? <TraversalControls settings={settings} /> : <OwnerAreaControl areas={owners.areas} areaUid={owners.areaUid} loading={owners.loading} unread={owners.unread} onRead={owners.read} />}
       <GraphSources held={held} model={model} rootId={root.id} asked={asked} />
       <GraphStatus caps={view.caps} notes={view.notes} problems={current.problems} cutOff={decided.cutOff.map((id) => view.spec.nodes.find((node) => node.id === id)?.label ?? id)} />
       {decisionsQuery.isError && <ErrorNotice error={decisionsQuery.error} onRetry={() => void decisionsQuery.refetch()} compact />}
       {decisionFailure !== null && <ErrorNotice error={decisionFailure} compact />}
       {!drawn ? (
-        <EmptyGraph root={root} held={held} areaUid={owners.areaUid} areasLoading={owners.loading} rootName={rootName} />
+        <EmptyGraph root={root} held={held} areaUid={owners.areaUid} areasLoading={owners.loading} areasUnread={owners.unread} rootName={rootName} />
       ) : (
         <>
           <GraphFilters kinds={options.kinds} relations={options.relations} />

@@ -5,9 +5,9 @@
 import { useId, useMemo } from 'react';
 import type { GraphModel } from '../../../shared/graph/build-graph.ts';
 import { parcelRunsheet, runsheetCsv, runsheetEventLabels, type RunsheetEntry } from '../../../shared/graph/runsheet.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
-import { citationView } from '../../../shared/report/citation.ts';
-import type { CitedValue } from '../../../shared/report/document.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
+import { citationView } from '../../../shared/cited/citation.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
@@ -16,8 +16,10 @@ import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
 import { downloadTextFile } from '../../components/download.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
-import { entityRequest, parcelLabel, parcelSsl, runsheetFilename, runsheetSearches, runsheetSearchLabels, type RunsheetSearchKind } from './graph-model.ts';
+import { useSourceCatalog } from '../../platform/source-catalog.ts';
+import { entityRequest, parcelLabel, parcelSsl, runsheetCatalogRequest, runsheetFilename, runsheetSearches, runsheetSearchLabels, type RunsheetSearchKind } from './graph-model.ts';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 type SearchParts = ReturnType<typeof runsheetSearches>[number]['parts'];
 
@@ -25,9 +27,10 @@ type SearchParts = ReturnType<typeof runsheetSearches>[number]['parts'];
 function useRecordSearch(parts: SearchParts | null) {
   const paid = usePaidAnswer('searchRecords', parts, { loadWhenFree: true });
   const error = paid.query.error;
-  // The service answers "no search matches" as not found: nothing of this kind carries the SSL (and nothing is charged).
+  // The service answers "no search matches" as not found: nothing of this kind carries the SSL. What that
+  // cost is the failure's own charge.
   const none = error !== null && platErrorOf(error).code === 'not_found';
-  return { paid, none, envelope: paid.query.data?.envelope ?? null };
+  return { paid, none, noneCharge: none ? nothingFoundChargeWords(platErrorOf(error), 'the search') : null, envelope: paid.query.data?.envelope ?? null };
 }
 
 export function RunsheetPanel(props: {
@@ -45,7 +48,10 @@ export function RunsheetPanel(props: {
   const entity = usePaidAnswer('getEntity', entityParts, { loadWhenFree: true });
   const entityEnvelope = entity.query.data?.envelope;
   const ssl = parcelSsl(model, parcelId, entityEnvelope);
-  const searches = useMemo(() => (ssl === null ? null : runsheetSearches(ssl)), [ssl]);
+  // The catalog (free) names the field each kind carries the SSL in, and the fields its records are read by.
+  const catalog = useSourceCatalog(runsheetCatalogRequest.query.jurisdiction);
+  const catalogRead = catalog.query.isSuccess;
+  const searches = useMemo(() => (ssl === null || !catalogRead ? null : runsheetSearches(ssl, catalog.items)), [ssl, catalogRead, catalog.items]);
   const sale = useRecordSearch(searches?.[0]?.parts ?? null);
   const ownership = useRecordSearch(searches?.[1]?.parts ?? null);
   const permit = useRecordSearch(searches?.[2]?.parts ?? null);
@@ -54,9 +60,9 @@ export function RunsheetPanel(props: {
   const built = useMemo(() => {
     const book = new CitationBook();
     const records = [sale.envelope, ownership.envelope, permit.envelope].filter((envelope) => envelope !== null);
-    const sheet = parcelRunsheet({ parcelRef: parcelId, ...(entityEnvelope === undefined ? {} : { entity: entityEnvelope }), records }, book.cite);
+    const sheet = parcelRunsheet({ parcelRef: parcelId, ...(entityEnvelope === undefined ? {} : { entity: entityEnvelope }), records, catalog: catalog.items }, book.cite);
     return { sheet, book, citations: new Map(book.all().map((citation) => [citation.id, citation])) };
-  }, [parcelId, entityEnvelope, sale.envelope, ownership.envelope, permit.envelope]);
+  }, [parcelId, entityEnvelope, sale.envelope, ownership.envelope, permit.envelope, catalog.items]);
   const { sheet, citations } = built;
   const title = parcelLabel(model, parcelId, ssl);
 
@@ -104,21 +110,38 @@ export function RunsheetPanel(props: {
         </p>
       )}
       {entity.query.isError && <ErrorNotice error={entity.query.error} onRetry={() => void entity.retry()} compact />}
-      {entity.query.isPending && !entity.query.isError && <p className="muted">Reading the parcel’s record (free)…</p>}
+      {entity.query.isFetching && entity.query.isPending && <p className="muted">Reading the parcel’s record (free)…</p>}
+      {entity.query.isPending && !entity.query.isFetching && !entity.query.isError && (
+        <p>
+          <ChargeButton operation="getEntity" request={entityParts} label="Read the parcel’s record" what="the parcel’s record" primary={false} onRun={(options) => void entity.buy(options)} />
+        </p>
+      )}
       <div className="graph-runsheet__searches stack gap-1">
+        {catalog.query.isError && <ErrorNotice error={catalog.query.error} onRetry={() => void catalog.query.refetch()} compact />}
         {searches === null ? (
           <p className="muted">
-            {entityEnvelope === undefined ? 'Record searches are offered once the parcel’s record is read.' : 'The parcel has no SSL in the answers, so its records cannot be searched by one.'}
+            {entityEnvelope === undefined
+              ? 'Record searches are offered once the parcel’s record is read.'
+              : ssl === null
+                ? 'The parcel has no SSL in the answers, so its records cannot be searched by one.'
+                : 'Record searches are offered once the catalog of DC’s records (free) is read: it names the fields to search by.'}
           </p>
         ) : (
-          searches.map(({ kind, parts }) => {
+          searches.map(({ kind, parts, problem }) => {
             const search = byKind[kind];
             const label = runsheetSearchLabels[kind];
+            if (parts === null) return <p key={kind} className="graph-runsheet__search">{capitalised(label.what)}: {problem}</p>;
             if (search.envelope !== null) {
               const found = recordCount(search.envelope);
               return <p key={kind} className="graph-runsheet__search">{capitalised(label.what)}: searched, {found === 1 ? '1 record' : `${found} records`} found.</p>;
             }
-            if (search.none) return <p key={kind} className="graph-runsheet__search">{capitalised(label.what)}: none carry this SSL (the search found nothing; not charged).</p>;
+            if (search.none) {
+              return (
+                <p key={kind} className="graph-runsheet__search">
+                  {capitalised(label.what)}: none carry this SSL.{search.noneCharge ? ` ${search.noneCharge}` : ''}
+                </p>
+              );
+            }
             return (
               <div key={kind} className="graph-runsheet__search">
                 <ChargeButton operation="searchRecords" request={parts} label={label.button} what={label.what} primary={false} busy={search.paid.query.isFetching} onRun={(options) => void search.paid.buy(options)} />

@@ -2,8 +2,9 @@
 // requests draw and expand it, merging only new answers, the table's rows and citations, and the
 // runsheet's record searches.
 import { describe, expect, it } from 'vitest';
+import { embeddedCatalog, independentCatalog } from '../../../shared/service/record-fields-fixtures.ts';
 import { buildGraph, graphSpec, type GraphAnswer } from '../../../shared/graph/build-graph.ts';
-import { CitationBook } from '../../../shared/report/citation-book.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { fixtures, envelope, ids } from '../../../shared/graph/test-kit.ts';
 import {
   advanceGraph,
@@ -200,13 +201,31 @@ describe('runsheet', () => {
     const model = buildGraph(ids.parcel934, [answer('entity934', 'entity')]).model;
     const ssl = parcelSsl(model, ids.parcel934);
     expect(ssl).toBe('0368    0909');
-    const searches = runsheetSearches(ssl ?? '');
+    const searches = runsheetSearches(ssl ?? '', embeddedCatalog);
     expect(searches.map((search) => search.kind)).toEqual(['sale', 'ownership', 'permit']);
-    expect(searches.find((search) => search.kind === 'permit')?.parts.query).toMatchObject(fixtures.permits934.request.query);
-    expect(searches.find((search) => search.kind === 'sale')?.parts.query).toMatchObject(fixtures.sales934.request.query);
+    expect(searches.find((search) => search.kind === 'permit')?.parts?.query).toMatchObject(fixtures.permits934.request.query);
+    expect(searches.find((search) => search.kind === 'sale')?.parts?.query).toMatchObject(fixtures.sales934.request.query);
     // A placeholder is searched as the records carry it (the runsheet warns of it); what is no SSL at all is not searched.
     expect(parcelSsl(buildGraph(ids.parcelPlaceholder, [answer('entityPlaceholder', 'entity')]).model, ids.parcelPlaceholder)).toBe('0000    0000');
     expect(parcelSsl(model, ids.parcel934, { data: { entity: { identifiers: [{ scheme: 'ssl', value: 'PAR 01230045' }] } } })).toBeNull();
+  });
+
+  it('filters on the SSL field the service’s catalog names (SSL, SSLCANONICAL), never on Plat’s own name', () => {
+    const searches = runsheetSearches('0368    0909', independentCatalog);
+    const filters = searches.map((search) => [search.kind, search.parts?.query?.filter ?? null, search.problem]);
+    expect(filters).toEqual([
+      ['sale', JSON.stringify({ SSL: '0368    0909' }), null],
+      ['ownership', JSON.stringify({ SSL: '0368    0909' }), null],
+      ['permit', JSON.stringify({ SSLCANONICAL: '0368    0909' }), null],
+    ]);
+  });
+
+  it('sends no search (no paid call) of a kind whose catalog names no SSL field, and says why before any charge', () => {
+    const catalog = independentCatalog.map((item) => (item.kind === 'sale' ? { ...item, fields: { PARCEL: { data_type: 'text', label: 'Parcel' } } } : item));
+    const [sale, ownership] = runsheetSearches('0368    0909', catalog);
+    expect(sale).toEqual({ kind: 'sale', parts: null, problem: 'This service’s catalog names no SSL field for sale records in DC; Plat cannot search them by parcel.' });
+    expect(ownership?.parts).not.toBeNull();
+    expect(runsheetSearches('0368    0909', []).every((search) => search.parts === null && /lists no fields/.test(search.problem ?? ''))).toBe(true);
   });
 
   it('names the CSV safely after the assignment, the parcel and the day', () => {

@@ -4,20 +4,19 @@
 // the table beside the drawing (every node and link, with its rule, confidence, decision and sources),
 // and the runsheet's record searches. The screen (GraphView.tsx) only wires these to the platform.
 import { canonicalJson } from '../../../shared/canonical-json.ts';
-import { buildGraph, mergeAnswer, type GraphAnswer, type GraphModel } from '../../../shared/graph/build-graph.ts';
+import { buildGraph, mergeAnswer, refCitation, type GraphAnswer, type GraphModel } from '../../../shared/graph/build-graph.ts';
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
 import { graphNodeKindLabels, type GraphNodeKind } from '../../../shared/graph/graph-spec.ts';
 import type { GraphFilters, GraphView } from '../../../shared/graph/graph-view.ts';
-import { uncitedRecord } from '../../../shared/graph/answers.ts';
 import { distancesFrom, linkRuleLabels, nodeName, ownerVariants, type ModelLink } from '../../../shared/graph/links.ts';
 import { kindOfId, OWNED_BY, ownerNodeId, relationLabel, sslText } from '../../../shared/graph/relations.ts';
-import { documentCitation } from '../../../shared/report/citation.ts';
-import type { Cite } from '../../../shared/report/citation-book.ts';
+import type { Cite } from '../../../shared/cited/citation-book.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { safeFilename } from '../../../shared/filename.ts';
 import { ConnectedEntityIdSchema, type RelationshipPredicate } from '../../../shared/service/common.ts';
 import { parseSsl } from '../../../shared/service/identifiers.ts';
 import { encodeSearchFilter } from '../../../shared/service/v4.ts';
+import { fieldForRole, recordFieldMap, roleSearchProblem, type CatalogItemFields } from '../../../shared/service/record-fields.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
 import { ownerSearchBody } from '../../components/owner-lookup.ts';
@@ -331,10 +330,7 @@ export function linkRecordRefs(link: ModelLink): string[] {
 /** The graph as rows: every drawn node and link, each with its sources cited in `cite`'s book. */
 export function graphTable(model: GraphModel, view: GraphView, decisions: readonly GraphDecision[], cite: Cite): { nodes: NodeRow[]; links: LinkRow[] } {
   const byKey = new Map(decisions.map((decision) => [decision.edgeKey, decision]));
-  const citeRef = (ref: string) => {
-    const known = model.citations.get(ref);
-    return cite(known ? documentCitation({ ...known, recordRef: ref }) : uncitedRecord(ref));
-  };
+  const citeRef = (ref: string) => cite(refCitation(model, ref));
   const labels = new Map(view.spec.nodes.map((node) => [node.id, node.label]));
   const nodeCitations = new Map<string, Set<string>>();
   const links: LinkRow[] = view.links.map((link) => {
@@ -448,13 +444,25 @@ export const runsheetSearchLabels: Record<RunsheetSearchKind, { what: string; bu
   permit: { what: 'the building permits on this parcel (they name an owner)', button: 'Search permit records' },
 };
 
-/** The v4 searches of records about a parcel, by its SSL: sales and ownership by `ssl`, permits by `SSL_CANONICAL`. */
-export function runsheetSearches(ssl: string): Array<{ kind: RunsheetSearchKind; parts: ServiceRequestParts<'searchRecords'> }> {
-  const search = (kind: RunsheetSearchKind, field: string) => ({
-    kind,
-    parts: { query: { jurisdiction: DC_JURISDICTION, kind, filter: encodeSearchFilter({ conditions: [{ field, op: 'eq', value: ssl }] }), limit: 100 } },
-  });
-  return [search('sale', 'ssl'), search('ownership', 'ssl'), search('permit', 'SSL_CANONICAL')];
+/** The free catalog of DC's sources, which names the field each kind's records carry the SSL in. */
+export const runsheetCatalogRequest = { query: { jurisdiction: DC_JURISDICTION } };
+
+/** One record search of the runsheet: its request, or (no request, no charge) why it cannot be sent. */
+export type RunsheetSearch = { kind: RunsheetSearchKind; parts: ServiceRequestParts<'searchRecords'>; problem: null } | { kind: RunsheetSearchKind; parts: null; problem: string };
+
+/**
+ * The v4 searches of records about a parcel, by its SSL, each filtered on the field the service's
+ * catalog names for the parcel's SSL (`ssl`, `SSL`, a permit's canonical `SSL_CANONICAL`…). A kind
+ * whose catalog names none is not searched: a guessed field would be refused, or ignored and charged.
+ */
+export function runsheetSearches(ssl: string, catalog: readonly CatalogItemFields[]): RunsheetSearch[] {
+  const search = (kind: RunsheetSearchKind): RunsheetSearch => {
+    const map = recordFieldMap(catalog, kind);
+    const field = fieldForRole(map, 'ssl');
+    if (field === null) return { kind, parts: null, problem: roleSearchProblem(map, 'ssl', 'DC', 'parcel') ?? '' };
+    return { kind, parts: { query: { jurisdiction: DC_JURISDICTION, kind, filter: encodeSearchFilter({ conditions: [{ field, op: 'eq', value: ssl }] }), limit: 100 } }, problem: null };
+  };
+  return [search('sale'), search('ownership'), search('permit')];
 }
 
 /** "Dupont row house – runsheet SSL 0065 0007 – 2026-05-01.csv", safe on every file system. */

@@ -10,6 +10,7 @@ import type { GraphDecision } from '../../../shared/graph/decisions.ts';
 import { useAssignmentRead } from '../../platform/assignment-queries.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { buyAnswer, paidAnswerQuery } from '../../platform/paid-answer.ts';
+import { knownFree } from '../../platform/cost-preview.ts';
 import { assignmentQueryKey, graphDecisionsQueryKey, pricingQueryScope, previewCostQueryKey } from '../../platform/query-keys.ts';
 import type { CallOptions, ServiceRequestParts } from '../../platform/service-calls.ts';
 import type { GraphRequest } from './graph-model.ts';
@@ -21,8 +22,6 @@ export interface HeldRequest {
   answer: UseQueryResult<IpcResponse<ServiceCallIpcName>>;
   preview: CostPreview | undefined;
 }
-
-const isFree = (preview: CostPreview | undefined): boolean => preview !== undefined && preview.expectedCostMicroUsd === 0 && preview.blockedBy === null;
 
 /** Buys one request of the graph (the person's click, with its confirmation); the answer is kept under its key. */
 export function buyGraphRequest(queryClient: QueryClient, request: GraphRequest, options: CallOptions) {
@@ -64,7 +63,7 @@ export function useGraphAnswers(requests: readonly GraphRequest[], assignmentId:
       if (answer.data !== undefined) {
         // Held: asked again only to have the assignment keep it, and only for free.
         if (keep === null || keptWith.has(keep) || asked.current.has(keep)) return;
-        if (!isFree(previews[index]?.data)) return;
+        if (!knownFree(previews[index]?.data)) return;
         asked.current.add(keep);
         void buyAnswer(queryClient, request.operation, request.parts as AnyParts, {}, { askCore: true }).then((kept) => {
           if (kept) keptWith.add(keep);
@@ -72,7 +71,7 @@ export function useGraphAnswers(requests: readonly GraphRequest[], assignmentId:
         return;
       }
       if (asked.current.has(request.key)) return;
-      if (!isFree(previews[index]?.data)) return;
+      if (!knownFree(previews[index]?.data)) return;
       asked.current.add(request.key);
       if (keep !== null) asked.current.add(keep);
       void buyGraphRequest(queryClient, request, {}).then((kept) => {
@@ -94,7 +93,7 @@ export async function allFree(queryClient: QueryClient, requests: readonly Graph
       }),
     ),
   ).catch(() => null);
-  return previews !== null && previews.every(isFree);
+  return previews !== null && previews.every(knownFree);
 }
 
 // ---------------------------------------------------------------------------------------------

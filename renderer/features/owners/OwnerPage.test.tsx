@@ -20,13 +20,13 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
   return fakePlatModule(importOriginal, calls, {
     getCatalogFacet: () =>
       serviceAnswer({ facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial' }] }, 0),
-    previewCost: () => listedPrice('v2.searchProperties', 20_000),
+    previewCost: (request) => ((request as { operation: string }).operation === 'v2.getCatalog' ? listedPrice('v2.getCatalog', 0) : listedPrice('v2.searchProperties', 20_000)),
     searchProperties: (request) => {
       const body = (request as { request: { body: { filters: Array<{ value: string }>; cursor?: string } } }).request.body;
       const name = body.filters[0]?.value;
       if (name === 'DISTRICT OF COLUMBIA') return { envelope: body.cursor ? fixtures.searchDc2.envelope : fixtures.searchDc1.envelope, billing };
       if (name === 'JOEL KUIPERS') return { envelope: fixtures.searchKuipers.envelope, billing };
-      return Promise.reject(new PlatCallError({ code: 'not_found', message: 'No property in area_us_dc matches this search.', retryable: false }));
+      return Promise.reject(new PlatCallError({ code: 'not_found', message: 'No property in area_us_dc matches this search.', retryable: false, chargedMicroUsd: 0 }));
     },
   });
 });

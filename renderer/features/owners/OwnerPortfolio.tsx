@@ -7,8 +7,8 @@
 import { useId, type ReactNode } from 'react';
 import { useQueries, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
-import type { Citation, CitedValue } from '../../../shared/report/document.ts';
-import { citationView, publisherShortName } from '../../../shared/report/citation.ts';
+import type { Citation, CitedValue } from '../../../shared/cited/value.ts';
+import { citationView, publisherShortName } from '../../../shared/cited/citation.ts';
 import type { PortfolioHolding, PortfolioOwner } from '../../../shared/graph/portfolio.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
@@ -23,6 +23,7 @@ import { serviceQueryKey } from '../../platform/query-keys.ts';
 import type { CallOptions } from '../../platform/service-calls.ts';
 import { holdingsCountText, holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
 import type { OwnerSearch } from './owners-ui-store.ts';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 type SearchPage = IpcResponse<'searchProperties'>;
 type SearchRequest = { body: ReturnType<typeof ownerSearchBody> };
@@ -100,7 +101,7 @@ export function PortfolioResults({ search, openedAt, lastOptions, pageOwnerKey =
           <strong>
             No owner name contains “{search.name}”{spellingNote(search.name)}.
           </strong>{' '}
-          Nothing was charged: a search that finds nothing is free. Try fewer letters, or another part of the name.
+          {nothingFoundChargeWords(platErrorOf(first.error), 'the search') ?? ''} Try fewer letters, or another part of the name.
         </div>
       );
     }

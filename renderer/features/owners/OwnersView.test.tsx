@@ -8,27 +8,33 @@ import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+/** Whether the coverage facet is known free (the embedded service) or its price is not known (another service). */
+const coverage = vi.hoisted(() => ({ known: true }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
-  const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
+  const { fakePlatModule, listedPrice, serviceAnswer, unknownPrice } = await import('../../platform/fake-plat.ts');
   return fakePlatModule(importOriginal, calls, {
     getCatalogFacet: () =>
       serviceAnswer(
         { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] },
         0,
       ),
-    previewCost: () => listedPrice('v2.searchProperties', 20_000),
+    previewCost: (request) => {
+      if ((request as { operation: string }).operation !== 'v2.getCatalog') return listedPrice('v2.searchProperties', 20_000);
+      return coverage.known ? listedPrice('v2.getCatalog', 0) : unknownPrice('v2.getCatalog');
+    },
   });
 });
 
 setUpViewTests({ afterCleanup: () => useOwnersUi.setState({ draft: '', areaUid: null, submitted: null }) });
 beforeEach(() => {
   calls.length = 0;
+  coverage.known = true;
 });
 
 async function renderForm() {
-  await renderWithQueries(<OwnersView />, 0);
-  await settle();
+  // The coverage is priced first (free here), then read.
+  await renderWithQueries(<OwnersView />, 2);
   return screen.getByRole('searchbox', { name: 'Owner name contains' });
 }
 
@@ -41,6 +47,23 @@ const ownerSearchCalls = () =>
   );
 
 describe('OwnersView', () => {
+  it('reads the coverage by itself only where it is known to be free; elsewhere it waits for a priced button', async () => {
+    coverage.known = false;
+    await renderWithQueries(<OwnersView />, 0);
+    await settle(100);
+    const button = screen.getByRole('button', { name: 'Read the coverage' });
+    expect(button.parentElement?.textContent).toContain('Price not known');
+    expect(calls.filter((call) => call.operation === 'getCatalogFacet')).toEqual([]);
+    expect(screen.queryByText(/No area publishes owner names/)).toBeNull();
+
+    fireEvent.click(button);
+    await settle(100);
+    fireEvent.click(screen.getByRole('button', { name: 'Buy at a price not known' }));
+    await settle(100);
+    expect(calls.filter((call) => call.operation === 'getCatalogFacet').map((call) => (call.request as { confirmed?: boolean }).confirmed)).toEqual([true]);
+    expect(screen.getByRole('searchbox', { name: 'Owner name contains' })).toBeTruthy();
+  });
+
   it('refuses a name in letters the rolls never print, before pricing, and charges nothing', async () => {
     const input = await renderForm();
     for (const name of ['名前', 'MÜLLER 名前']) {

@@ -4,13 +4,13 @@
 // with the price shown beside it; pages already bought stay in the query cache and showing them
 // again is free.
 import { useId, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
-import { useCostPreview } from '../../platform/cost-preview.ts';
+import { useCostPreview, useKnownFree } from '../../platform/cost-preview.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { callService, type CallOptions } from '../../platform/service-calls.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
-import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { buyAnswer, usePaidAnswer } from '../../platform/paid-answer.ts';
 import { envelopeData } from '../../components/service-data.ts';
 import {
   ownerCoverage,
@@ -29,20 +29,39 @@ import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
 
 const DEBOUNCE_MS = 350;
 
-/** Which areas publish owner names (the free v2 catalog coverage facet): the only ones worth searching. */
+/**
+ * Which areas publish owner names (the v2 catalog coverage facet): the only ones worth searching.
+ * Read without a click only where it is known to be free; otherwise CoverageReading offers it, priced.
+ */
 export function useOwnerCoverage() {
+  const free = useKnownFree('getCatalogFacet', ownerCoverageRequest);
   return useQuery({
     queryKey: serviceQueryKey('getCatalogFacet', ownerCoverageRequest),
     queryFn: () => callService('getCatalogFacet', ownerCoverageRequest),
     select: (answer) => ownerCoverage(envelopeData(answer.envelope)),
+    enabled: free,
   });
 }
 
-/** While the coverage is being read, a line saying so; a failure to read it, with a retry. */
+/** While the coverage is being read, a line saying so; its priced button when it may cost; a failure to read it, with a retry. */
 export function CoverageReading({ coverage }: { coverage: ReturnType<typeof useOwnerCoverage> }) {
+  const queryClient = useQueryClient();
   return (
     <>
-      {coverage.isPending && (
+      {coverage.isPending && coverage.fetchStatus === 'idle' && (
+        <p className="buy-prompt">
+          <span className="muted">Owner names are searched only in the areas whose records publish them: the service’s coverage says which. </span>
+          <ChargeButton
+            operation="getCatalogFacet"
+            request={ownerCoverageRequest}
+            label="Read the coverage"
+            what="the service’s coverage of owner names"
+            primary={false}
+            onRun={(options) => void buyAnswer(queryClient, 'getCatalogFacet', ownerCoverageRequest, options)}
+          />
+        </p>
+      )}
+      {coverage.isPending && coverage.fetchStatus !== 'idle' && (
         <p className="muted" role="status">
           Finding which areas publish owner names…
         </p>
@@ -165,7 +184,7 @@ function OwnerSearchForm({ coverage, lastOptionsRef }: { coverage: OwnerCoverage
       <p id={hintId} className={showProblem ? 'owners__problem' : 'muted owners__hint'} role={showProblem ? 'alert' : undefined}>
         {showProblem
           ? `${draftProblem} Nothing is priced or charged until it can be searched.`
-          : 'Any part of the name, in any case and word order; accents are ignored (Ü finds U and UE). Enter searches. Each page of up to 50 holdings is priced on the button; a search that finds nothing is free.'}
+          : 'Any part of the name, in any case and word order; accents are ignored (Ü finds U and UE). Enter searches. Each page of up to 50 holdings is priced on the button before it is bought.'}
       </p>
       {!draftProblem && (
         <p className="owners__query" data-testid="owner-query" aria-live="polite">

@@ -2,8 +2,8 @@
 // (shared/graph/portfolio.ts: holdings grouped by the owner name after normalisation, honest counts,
 // the derived total) with its citations numbered in one book, the searched owner's own group first,
 // and the words the screens put around it.
-import { CitationBook } from '../../../shared/report/citation-book.ts';
-import type { Citation, CitedValue } from '../../../shared/report/document.ts';
+import { CitationBook } from '../../../shared/cited/citation-book.ts';
+import type { Citation, CitedValue } from '../../../shared/cited/value.ts';
 import { ownerPortfolio, type Portfolio, type PortfolioHolding, type PortfolioOwner } from '../../../shared/graph/portfolio.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { isRecord } from '../../../shared/json-data.ts';

@@ -1,7 +1,7 @@
 // "Use this value": the appraiser picks another source's value for a field and must say why. The
 // reason is kept with the assignment and printed beside the value; nothing is saved without one.
 import { useId, useState } from 'react';
-import type { AlternativeValue, CitedValue } from '../../../shared/report/document.ts';
+import type { AlternativeValue, CitedValue } from '../../../shared/cited/value.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
 import { checkChoiceReason, statusWords } from './report-model.ts';

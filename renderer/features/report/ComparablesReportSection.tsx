@@ -3,10 +3,14 @@
 // cell with its endnote markers, the adjustment beneath), the rates beside the regression's
 // suggestions, the regression itself, the sales analyzed and not used, and the prior sales. On paper
 // the grid goes three comps to a table, as URAR pages do, so it fits a portrait page.
-import type { ComparablesGrid, ComparablesMap, ComparablesSection, ComparablesSearch, CitedValue, NotUsedRow } from '../../../shared/report/document.ts';
+import type { ComparablesGrid, ComparablesMap, ComparablesSection, ComparablesSearch, NotUsedRow } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { rateLabels } from '../../../shared/comparables/model.ts';
 import { mapRoleLabels } from '../../../shared/comparables/map-spec.ts';
 import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
+import { formatDay } from '../../../shared/format-date.ts';
+import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
+import { formatFixed } from '../../../shared/format/number.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
@@ -290,10 +294,8 @@ function RatesTable({ grid }: { grid: ComparablesGrid }) {
   );
 }
 
-const MINUS = '−';
 /** A statistic with grouping and a true minus sign ("−167,642.79"). */
-const decimals = (value: number | null, digits: number): string =>
-  value === null ? '—' : `${value < 0 ? MINUS : ''}${Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+const decimals = (value: number | null, digits: number): string => (value === null ? '—' : formatFixed(value, digits));
 
 function RegressionView({ support, unaddressed, context }: { support: NonNullable<ComparablesSection['support']>; unaddressed: ReadonlySet<string>; context: ValueContext }) {
   const groups = excludedGroups(support.excluded, unaddressed);
@@ -331,8 +333,8 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
           {support.salesUsed.map((sale) => (
             <tr key={sale.id}>
               <td>{sale.address}</td>
-              <td className="report-nowrap">{sale.saleDate ?? 'No sale date'}</td>
-              <td className="report-num">{formatDollars(sale.priceDollars)}</td>
+              <td className="report-nowrap">{sale.saleDate === null ? 'No sale date' : formatDay(sale.saleDate)}</td>
+              <td className="report-num">{formatPublishedDollars(sale.priceDollars)}</td>
               <td>
                 <Markers citationIds={sale.citationIds} context={context} />
               </td>

@@ -4,9 +4,10 @@
 // (TitleResearchReportSection.tsx). On screen each marker is a chip that opens its full citation; in
 // print it is "[n]" linking to endnote n, followed by the endnotes and the citation appendix (what
 // the PDF's citations.json carries, as a table).
-import type { AlternativeValue, CitedValue, ReportDocument, ReportSection } from '../../../shared/report/document.ts';
+import type { ReportDocument, ReportSection } from '../../../shared/report/document.ts';
+import type { AlternativeValue, CitedValue } from '../../../shared/cited/value.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
-import { citationText } from '../../../shared/report/citation.ts';
+import { citationText } from '../../../shared/cited/citation.ts';
 import { citationRows } from '../../../shared/report/citation-export.ts';
 import { chargeText, citationIndex, sectionStatusText, spendLine, statusWords } from './report-model.ts';
 import { LimitationItem, TableView, ValueDetails, ValueLine, type ReportMode, type ValueContext } from './ReportValues.tsx';

@@ -3,9 +3,10 @@
 // and the choice between them; and a table of such values. The subject's sections and the
 // comparables section print their values with these, so every value reads one way.
 import type { ReactNode } from 'react';
-import type { AlternativeValue, CitedValue, Limitation, ReportTable } from '../../../shared/report/document.ts';
+import type { ReportTable } from '../../../shared/report/document.ts';
+import type { AlternativeValue, CitedValue, Limitation } from '../../../shared/cited/value.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
-import { citationView } from '../../../shared/report/citation.ts';
+import { citationView } from '../../../shared/cited/citation.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { flagsStatus, markersFor, statusWords, type NumberedCitation } from './report-model.ts';
 import { ReportTableFrame } from './ReportTableFrame.tsx';

@@ -213,7 +213,7 @@ function MissingSources({ assignmentId, missing }: { assignmentId: string; missi
     <section className="report-missing notice notice--warning" aria-labelledby="report-missing-title" data-testid="report-missing">
       <h2 id="report-missing-title">
         {missing.length === 1 ? 'One source is not bought yet' : `${missing.length} sources are not bought yet`}
-        {total > 0 && <span className="muted"> · {formatUsd(total)} in all</span>}
+        {total === null ? <span className="muted"> · price not known</span> : total > 0 && <span className="muted"> · {formatUsd(total)} in all</span>}
       </h2>
       <p>The sections they fill say “unavailable” until then. Each is bought once and kept with this assignment; opening it again is free.</p>
       <ul className="report-missing__list stack">

@@ -4,7 +4,8 @@
 // records' endnotes, its dates, its confidence and the researcher's decision), the decisions with
 // their notes, the owner's portfolio and the parcel's runsheet. An owner's name is a value: wherever
 // it is printed its endnote markers follow it.
-import type { CitedValue, TitleResearchLink, TitleResearchNode, TitleResearchPortfolio, TitleResearchRunsheet, TitleResearchSection } from '../../../shared/report/document.ts';
+import type { TitleResearchLink, TitleResearchNode, TitleResearchPortfolio, TitleResearchRunsheet, TitleResearchSection } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { formatDateTime, formatDay } from '../../../shared/format-date.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { LimitationItem, Markers, ValueDetails, ValueLine, type ValueContext } from './ReportValues.tsx';

@@ -160,7 +160,7 @@ const rank = (outcome: ReportVerification['rows'][number]['outcome']): number =>
  * Re-checking buys the report's sources again, fresh, for the price the core quoted, then verifies
  * the same PDF again. Only for the active assignment: what is bought is attached to it.
  */
-function Recheck(props: { assignmentId: string; price: { expectedCostMicroUsd: number; calls: number }; onRechecked: () => void; busy: boolean }) {
+function Recheck(props: { assignmentId: string; price: { expectedCostMicroUsd: number | null; calls: number }; onRechecked: () => void; busy: boolean }) {
   const queryClient = useQueryClient();
   const projects = useProjects();
   const assignment = useAssignment(props.assignmentId);
@@ -176,7 +176,7 @@ function Recheck(props: { assignmentId: string; price: { expectedCostMicroUsd: n
     onSuccess: () => props.onRechecked(),
     onSettled: () => void refreshAssignment(queryClient, props.assignmentId),
   });
-  const price = formatUsd(props.price.expectedCostMicroUsd);
+  const price = props.price.expectedCostMicroUsd === null ? 'price not known' : formatUsd(props.price.expectedCostMicroUsd);
   const active = projects.data?.activeProjectId === props.assignmentId;
   return (
     <div className="report-verify__recheck">

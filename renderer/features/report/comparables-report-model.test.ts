@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CitedValue } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { chunkColumns, excludedGroups, excludedWords, percentText, rateText, sharedUnavailableReason } from './comparables-report-model.ts';
 
 const cell = (status: CitedValue['status'], limitation: string | null = null): CitedValue => ({
@@ -24,6 +24,9 @@ describe('the comparables section in words', () => {
     expect(rateText('timePctPerMonth', -0.371)).toBe('−0.37 % per month');
     expect(percentText(-8.9)).toBe('−8.9 %');
     expect(percentText(14.6)).toBe('14.6 %');
+    // Fixed decimals: a whole percent keeps its decimal, a time rate its two.
+    expect(percentText(-3)).toBe('−3.0 %');
+    expect(rateText('timePctPerMonth', 0.5)).toBe('0.50 % per month');
   });
 
   it('splits the grid into tables of at most three comps for paper', () => {

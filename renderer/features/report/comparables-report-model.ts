@@ -1,7 +1,8 @@
 // How the report's comparables section reads, as pure functions of the document: rates in their own
 // units, the grid's tables on paper, the rows no source fills, the regression's left-out sales by reason.
 import { rateLabels, type ComparableWeight, type RateKey } from '../../../shared/comparables/model.ts';
-import type { CitedValue } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
+import { formatPercent } from '../../../shared/format/percent.ts';
 import { formatDollars } from '../../../shared/money.ts';
 
 /** Comps per printed grid table: URAR pages carry three, and four value columns fit a portrait page. */
@@ -16,13 +17,12 @@ export function chunkColumns(count: number, size: number): Array<{ from: number;
 }
 
 const MINUS = '−';
-const percent = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
-/** A rate in its unit: "$150 per sq ft", "−$1,667 per year", "0.25 % per month". */
+/** A rate in its unit: "$150 per sq ft", "−$1,667 per year", "0.25 % per month" (a time rate to hundredths of a percent). */
 export function rateText(key: RateKey, value: number): string {
   const { unit } = rateLabels[key];
+  if (unit.startsWith('%')) return `${formatPercent(value, 2)}${unit.slice(1)}`;
   const sign = value < 0 ? MINUS : '';
-  if (unit.startsWith('%')) return `${sign}${percent.format(Math.abs(value))} ${unit}`;
   // "$ per bath (half bath counts ½)": the dollars, then the unit's words (the note stays with the rate's label).
   const words = unit.replace(/^\$\s*/, '').replace(/\s*\(.*\)$/, '');
   return `${sign}${formatDollars(Math.abs(value))} ${words}`;
@@ -34,9 +34,9 @@ export function rateWithInterval(key: RateKey, estimate: { value: number; ciLow:
   return `${rateText(key, estimate.value)}${interval}`;
 }
 
-/** A percent of the sale price as the grid prints it: "−8.9 %", "14.6 %". */
+/** A percent of the sale price as the grid prints it, to one decimal: "−8.9 %", "14.6 %". */
 export function percentText(value: number): string {
-  return `${value < 0 ? MINUS : ''}${percent.format(Math.abs(value))} %`;
+  return formatPercent(value, 1);
 }
 
 export const weightText = (weight: ComparableWeight): string => ({ most: 'Most weight', less: 'Less weight', none: 'No weight' })[weight];

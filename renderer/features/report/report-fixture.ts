@@ -1,6 +1,7 @@
 // Test support (not part of the app): a small subject report as the core builds it, with a reported,
 // a derived, a synthetic-with-conflict and an unavailable value, a table, a query log and endnotes.
-import type { CitedValue, ReportDocument } from '../../../shared/report/document.ts';
+import type { ReportDocument } from '../../../shared/report/document.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
 import { buildSubjectReport } from '../../../shared/report/build-subject-report.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import { comps2016Run } from '../../../shared/comparables/test-kit.ts';

@@ -5,6 +5,7 @@ import {
   checkChoiceReason,
   citationIndex,
   markersFor,
+  missingTotal,
   printDialogUrl,
   printFooterTemplate,
   printHeaderTemplate,
@@ -34,6 +35,14 @@ describe('markers', () => {
     const index = citationIndex(sampleReport());
     expect(markersFor(['gis', 'otr', 'gis', 'nowhere'], index).map((citation) => citation.number)).toEqual([1, 4]);
     expect(markersFor([], index)).toEqual([]);
+  });
+});
+
+describe('what the missing sources cost', () => {
+  const source = (expectedCostMicroUsd: number | null) => ({ ipcOperation: 'getEntitySummary' as const, request: {}, label: 'x', expectedCostMicroUsd });
+  it('is their sum, or not known when one price is not known (never a guess)', () => {
+    expect(missingTotal({ missing: [source(300_000), source(100_000)] })).toBe(400_000);
+    expect(missingTotal({ missing: [source(null), source(100_000)] })).toBeNull();
   });
 });
 

@@ -3,10 +3,12 @@
 // printer's running header and page-number footer, and how a verification reads in words. The
 // document itself (values, citations, formatting) is built in shared/report and never re-formatted
 // here, so the screen and the PDF say the same thing.
-import { subjectReportParts, subjectSummaryParts, type CitedValue, type ReportDocument, type ValueStatus } from '../../../shared/report/document.ts';
+import { subjectReportParts, subjectSummaryParts, type ReportDocument } from '../../../shared/report/document.ts';
+import { type CitedValue, type ValueStatus } from '../../../shared/cited/value.ts';
 import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
+import { formatCount } from '../../../shared/format/number.ts';
 
 export type NumberedCitation = ReportDocument['citations'][number];
 
@@ -77,8 +79,14 @@ export function chargeText(entry: { chargedMicroUsd: number; cacheHit: boolean }
   return formatUsd(entry.chargedMicroUsd);
 }
 
-export function missingTotal(doc: Pick<ReportDocument, 'missing'>): number {
-  return doc.missing.reduce((sum, source) => sum + source.expectedCostMicroUsd, 0);
+/** What the missing sources cost in all; null when a price among them is not known. */
+export function missingTotal(doc: Pick<ReportDocument, 'missing'>): number | null {
+  let total = 0;
+  for (const source of doc.missing) {
+    if (source.expectedCostMicroUsd === null) return null;
+    total += source.expectedCostMicroUsd;
+  }
+  return total;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,7 +185,7 @@ export const OUTCOME_WORDS: Record<ReportVerification['rows'][number]['outcome']
 export function checkChoiceReason(text: string): { ok: true; value: string } | { ok: false; error: string } {
   const reason = text.trim();
   if (reason === '') return { ok: false, error: 'Give the reason for choosing this value: it is kept with the assignment and printed in the report.' };
-  if (reason.length > 2_000) return { ok: false, error: `Keep the reason under 2,000 characters (it has ${reason.length.toLocaleString('en-US')}).` };
+  if (reason.length > 2_000) return { ok: false, error: `Keep the reason under 2,000 characters (it has ${formatCount(reason.length)}).` };
   return { ok: true, value: reason };
 }
 

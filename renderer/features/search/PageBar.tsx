@@ -8,6 +8,7 @@ import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
 import { nextPage, pageCursor, type PagedRun } from './search-store.ts';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 export function PageBar<R>(props: { summary: string; run: PagedRun<R>; onPage: (page: number) => void; next: ReactNode }) {
   const pages = props.run.cursors.length + 1;
@@ -35,11 +36,12 @@ export function PageBar<R>(props: { summary: string; run: PagedRun<R>; onPage: (
   );
 }
 
-/** A search that matched nothing: free, and said plainly. */
-export function NoMatches({ what }: { what: string }) {
+/** A search that matched nothing, said plainly, with what that call was charged (when it is known). */
+export function NoMatches({ what, error }: { what: string; error: unknown }) {
+  const charge = nothingFoundChargeWords(platErrorOf(error), 'the search');
   return (
     <p className="notice search-empty" role="status">
-      No {what} match this search. Nothing was charged: empty results are free. Loosen a filter or try another kind of search.
+      No {what} match this search.{charge ? ` ${charge}` : ''} Loosen a filter or try another kind of search.
     </p>
   );
 }
@@ -78,7 +80,7 @@ export interface PagedSearch<N extends PagedOperation, Q, D> extends PageRead<D>
   page: ReturnType<typeof usePaidAnswer<N>>;
   envelope: IpcResponse<N>['envelope'] | undefined;
   nextRequest: ServiceRequestParts<N> | null;
-  /** "No search matches" may come back as a 404 rather than an empty page; either way it is free. */
+  /** "No search matches" may come back as a 404 rather than an empty page; what it cost is its own charge. */
   noMatches: boolean;
   busy: boolean;
 }
@@ -179,7 +181,7 @@ export function PagedResultsHead<N extends PagedOperation, Q, D>(props: {
           Searching…
         </p>
       )}
-      {paged.noMatches && <NoMatches what={props.noun} />}
+      {paged.noMatches && <NoMatches what={props.noun} error={paged.page.query.error} />}
     </>
   );
 }

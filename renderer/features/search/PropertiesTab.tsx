@@ -10,6 +10,7 @@ import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from './PageBar.tsx';
 import {
   buildPropertySearchBody,
+  describePropertyRun,
   propertyAreas,
   propertyColumnLabel,
   propertyColumnsFor,
@@ -20,7 +21,6 @@ import {
   propertyRowView,
   type PropertyFilterDraft,
   type PropertyRowView,
-  type PropertySearchBody,
 } from './property-search.ts';
 import { cellText } from './record-search.ts';
 import { blankFilterDraft, useSearchStore } from './search-store.ts';
@@ -29,6 +29,7 @@ import { submitOnEnter } from './submit-on-enter.ts';
 import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 interface PropertyRow extends PropertyRowView {
   item: V2EntitySummary;
@@ -138,7 +139,11 @@ export function PropertiesTab() {
               rows={rows}
               rowKey={(row) => row.item.entity_ref}
               onOpen={(row) => openEntity(row.item.entity_ref)}
-              empty={<span role="status">No properties match. Nothing was charged: empty results are free. Loosen a filter.</span>}
+              empty={
+                <span role="status">
+                  No properties match. {nothingFoundChargeWords(paged.page.query.data?.billing ?? {}, 'the search')} Loosen a filter.
+                </span>
+              }
               toolbar={rows.length > 0 ? <span className="muted">Enter or double-click a row to open the property</span> : undefined}
             />
           )}
@@ -226,13 +231,3 @@ function propertyColumns(rows: PropertyRow[]): Column<PropertyRow>[] {
   return columns;
 }
 
-function describePropertyRun(body: PropertySearchBody): string {
-  const parts = [propertyAreas.find((area) => area.areaUid === body.area_uid)?.label ?? body.area_uid];
-  for (const filter of body.filters) {
-    const value = typeof filter.value === 'number' ? filter.value.toLocaleString('en-US') : filter.value;
-    parts.push(`${propertyColumnLabel(filter.field)} ${propertyOperatorLabel[filter.op]} ${value}`);
-  }
-  if (body.sort) parts.push(`sorted by ${propertyColumnLabel(body.sort.field)} ${body.sort.direction === 'asc' ? '↑' : '↓'}`);
-  parts.push(body.projection === 'fact_summary' ? 'facts' : 'identity');
-  return parts.join(' · ');
-}

@@ -5,7 +5,7 @@ import type { V4SearchRecord } from '../../../shared/service/index.ts';
 import { formatDate, formatDateValue } from '../../../shared/format-date.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
-import { fromV4Citation } from '../../../shared/report/citation.ts';
+import { fromV4Citation } from '../../../shared/cited/citation.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { entityLinksOf, kindLabel, rawText, recordData } from './record-search.ts';
 

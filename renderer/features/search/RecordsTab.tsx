@@ -2,16 +2,15 @@
 // The catalog (free) says which kinds and fields exist; a page of results costs money, so every
 // page is fetched only by a click on a priced button, and pages already bought stay one click away.
 import { useMemo, useRef, type KeyboardEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
-import { findJurisdiction, isJurisdictionCode } from '../../../shared/jurisdictions.ts';
+import { findJurisdiction } from '../../../shared/jurisdictions.ts';
 import type { V4SearchRecord } from '../../../shared/service/index.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
-import { fromV4Citation } from '../../../shared/report/citation.ts';
+import { fromV4Citation } from '../../../shared/cited/citation.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { callService } from '../../platform/service-calls.ts';
-import { serviceQueryKey } from '../../platform/query-keys.ts';
+import { useSourceCatalog } from '../../platform/source-catalog.ts';
+import { fieldForRole, recordFieldMap } from '../../../shared/service/record-fields.ts';
 import { JurisdictionPicker } from './JurisdictionPicker.tsx';
 import { RecordPanel } from './RecordPanel.tsx';
 import {
@@ -35,6 +34,8 @@ import { submitOnEnter } from './submit-on-enter.ts';
 import { cellContent, PagedResultsHead, PagedSearchButton, usePagedSearch } from './PageBar.tsx';
 import { FilterRow, type FilterRowProps } from './FilterRow.tsx';
 import { PerPageField, PerPageProblem } from './PerPageField.tsx';
+import { formatCount } from '../../../shared/format/number.ts';
+import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 const MAX_FILTERS = 5;
 
@@ -49,17 +50,10 @@ export function RecordsTab() {
   const tableRef = useRef<HTMLDivElement>(null);
 
   // The catalog of the chosen jurisdiction: free, so an ordinary query.
-  const catalogRequest = { query: { jurisdiction: form.jurisdiction } };
-  const catalog = useQuery({
-    queryKey: serviceQueryKey('getSourceCatalog', catalogRequest),
-    queryFn: () => callService('getSourceCatalog', catalogRequest),
-    enabled: isJurisdictionCode(form.jurisdiction),
-  });
-  const catalogItems = useMemo(
-    () => (catalog.data?.envelope.status === 'ok' ? catalog.data.envelope.data.items : []),
-    [catalog.data],
-  );
+  const { query: catalog, items: catalogItems } = useSourceCatalog(form.jurisdiction);
   const kinds = useMemo(() => kindsOf(catalogItems), [catalogItems]);
+  // The example names the owner field as this service's catalog does (`owner`, `OWNERNAME`…).
+  const ownerField = useMemo(() => fieldForRole(recordFieldMap(catalogItems, 'ownership'), 'owner_name'), [catalogItems]);
   // A kind or source from another jurisdiction's catalog does not apply here.
   const kindOption = kinds.find((option) => option.kind === form.kind);
   const kind = kindOption ? form.kind : '';
@@ -100,7 +94,7 @@ export function RecordsTab() {
               <option value="">{catalog.isFetching ? 'Loading kinds…' : kinds.length === 0 ? 'No kinds here' : 'Choose a kind…'}</option>
               {kinds.map((option) => (
                 <option key={option.kind} value={option.kind}>
-                  {option.label} ({option.records.toLocaleString('en-US')})
+                  {option.label} ({formatCount(option.records)})
                 </option>
               ))}
             </select>
@@ -140,7 +134,7 @@ export function RecordsTab() {
           )}
         />
 
-        <SearchFormActions hostRef={runButtonRef} problems={problems?.form}>
+        <SearchFormActions hostRef={runButtonRef} problems={problems?.form} note="Charged per page with results; an empty result is free (the spec’s rule).">
           <PagedSearchButton
             paged={paged}
             first={check.ok ? check.query : null}
@@ -164,7 +158,7 @@ export function RecordsTab() {
                   onOpen={(record) => openRecord(record.record_ref)}
                   empty={
                     <span role="status">
-                      No records match this search. Nothing was charged: empty results are free. Loosen a filter or choose another kind.
+                      No records match this search. {nothingFoundChargeWords(paged.page.query.data?.billing ?? {}, 'the search')} Loosen a filter or choose another kind.
                     </span>
                   }
                   toolbar={records.length > 0 ? <span className="muted">Enter or double-click a row for its full source row</span> : undefined}
@@ -177,7 +171,13 @@ export function RecordsTab() {
       )}
       {!run && (
         <p className="search-hint muted">
-          Choose a jurisdiction and a record kind, add filters on the source’s own fields (for example <span className="mono">owner</span> equals an owner name), and search. The price shows beside the button before anything is spent.
+          Choose a jurisdiction and a record kind, add filters on the source’s own fields (
+          {ownerField === null ? 'for example an owner name' : (
+            <>
+              for example <span className="mono">{ownerField}</span> equals an owner name
+            </>
+          )}
+          ), and search. The price shows beside the button before anything is spent.
         </p>
       )}
     </div>

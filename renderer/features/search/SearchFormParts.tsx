@@ -57,16 +57,19 @@ export function SearchFilters<D extends { id: string }>(props: {
 export function SearchFormActions({
   hostRef,
   problems,
+  note,
   children,
 }: {
   hostRef: RefObject<HTMLDivElement | null>;
   problems: readonly string[] | undefined;
+  /** How the search is charged, where the spec says so (v4 search); nothing where it does not. */
+  note?: string;
   children: ReactNode;
 }) {
   return (
     <div className="search-form__actions cluster gap-3" ref={hostRef}>
       {children}
-      <span className="muted search-form__note">Charged per page with results; an empty result is free.</span>
+      {note && <span className="muted search-form__note">{note}</span>}
       {problems && problems.length > 0 && (
         <span className="search-problem" role="status">
           {problems.join(' ')}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { V2PropertySearchSchema } from '../../../shared/service/index.ts';
-import { buildPropertySearchBody, propertyColumnsFor, propertyOperatorsFor, propertyRowView, type PropertySearchForm } from './property-search.ts';
+import { buildPropertySearchBody, describePropertyRun, propertyColumnsFor, propertyOperatorsFor, propertyRowView, type PropertySearchForm } from './property-search.ts';
 
 const form = (overrides: Partial<PropertySearchForm> = {}): PropertySearchForm => ({
   areaUid: 'area_us_dc',
@@ -98,4 +98,29 @@ describe('property rows', () => {
     ]);
     expect(row.citations.map((c) => c.publisher)).toEqual(['City of Alexandria GIS Division']);
   });
+
+  it('cites a row without refs of its own (the spec gives search items none) to the sources the answer names', () => {
+    const row = propertyRowView({ entity_ref: 'prop_1', entity_kind: 'property', canonical_identity: { address: '1708 21ST ST NW' } }, [
+      { source_ref: 'dc_otr_ownership@20170205', source_kind: 'source', publisher: 'DC Office of Tax and Revenue', release_id: '20170205', captured_at: '2017-02-05T00:00:00Z', official_url: 'https://otr.cfo.dc.gov/' },
+    ]);
+    expect(row.citations.map((c) => [c.publisher, c.sourceId, c.asOf])).toEqual([['DC Office of Tax and Revenue', 'dc_otr_ownership', '2017-02-05T00:00:00Z']]);
+  });
 });
+
+describe('a run in words', () => {
+  it('reads each filter value by its kind: a year never grouped, dollars with a $', () => {
+    const text = describePropertyRun({
+      area_uid: 'area_us_dc',
+      filters: [
+        { field: 'imputed_year_built', op: 'gte', value: 1985 },
+        { field: 'assessed_value_dollars', op: 'lte', value: 1_500_000 },
+      ],
+      projection: 'fact_summary',
+      limit: 25,
+    });
+    expect(text).toContain('Year built (synthetic) at least 1985 ·');
+    expect(text).not.toContain('1,985');
+    expect(text).toContain('$1,500,000');
+  });
+});
+

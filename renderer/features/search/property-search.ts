@@ -8,7 +8,9 @@ import {
   type V2Projection,
   type V2ProvenanceSource,
 } from '../../../shared/service/index.ts';
-import { fromV2Source, fromV4Citation, type CitationView } from '../../../shared/report/citation.ts';
+import { fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
+import { placeRef, v2ProvenanceIndex } from '../../../shared/cited/source-refs.ts';
+import { formatFieldValue } from '../../../shared/report/format.ts';
 import { parseLimit, parseNumberText, type SearchFormProblems } from './record-search.ts';
 
 export const propertyAreas = [
@@ -185,7 +187,14 @@ export function propertyRowView(item: V2EntitySummary, provenance: readonly V2Pr
   for (const key of Object.keys(values)) if (key.startsWith('imputed_') && !syntheticKeys.includes(key)) syntheticKeys.push(key);
   if (citations.length === 0) {
     const refs = Array.isArray(item.source_refs) ? (item.source_refs as unknown[]) : [];
-    for (const source of provenance) if (refs.includes(source.source_ref)) addCitation(fromV2Source(source));
+    const index = v2ProvenanceIndex(provenance);
+    for (const ref of refs) {
+      const placed = typeof ref === 'string' ? placeRef(index, ref) : null;
+      if (placed) addCitation(placed.view);
+    }
+    // A row that names no ref of its own (the spec gives search items none) is cited by the sources the
+    // answer's provenance names for the whole page: uncited only when the answer names none.
+    if (refs.length === 0) for (const view of [...index.records.values(), ...index.sources.values()]) addCitation(view);
   }
   return { values, syntheticKeys, citations };
 }
@@ -236,3 +245,13 @@ export function propertyColumnLabel(key: string): string {
   return FACT_LABELS[key] ?? propertyFieldInfo(key)?.label ?? key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 }
 
+/** A run in words for its tab: the area, each filter with its value read by its kind (a year never grouped), the sort. */
+export function describePropertyRun(body: PropertySearchBody): string {
+  const parts = [propertyAreas.find((area) => area.areaUid === body.area_uid)?.label ?? body.area_uid];
+  for (const filter of body.filters) {
+    parts.push(`${propertyColumnLabel(filter.field)} ${propertyOperatorLabel[filter.op]} ${formatFieldValue(filter.field, filter.value)}`);
+  }
+  if (body.sort) parts.push(`sorted by ${propertyColumnLabel(body.sort.field)} ${body.sort.direction === 'asc' ? '↑' : '↓'}`);
+  parts.push(body.projection === 'fact_summary' ? 'facts' : 'identity');
+  return parts.join(' · ');
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { independentCatalog } from '../../../shared/service/record-fields-fixtures.ts';
 import { SearchFilterParamSchema, type V4CatalogItem } from '../../../shared/service/index.ts';
 import {
   buildRecordSearchQuery,
@@ -157,6 +158,15 @@ describe('results', () => {
     const records = [{ data: { ssl: '0150    0295', owner: 'X', address: 'A', otr_url: 'u' } }];
     expect(recordColumnsFor('ownership', records, ownershipFields)).toEqual(['ssl', 'address', 'owner']);
     expect(recordColumnsFor('new_kind', [{ data: { b: 1, a: 2 } }], [])).toEqual(['b', 'a']);
+  });
+
+  it('finds the useful columns under another service’s names (its catalog, else the page’s own names)', () => {
+    const row = { SSL: '0065    0007', SSLASPUBLISHED: '0065    0007', PREMISEADD: '1708 21ST ST NW', OWNERNAME: 'JOEL KUIPERS', USECODE: '24', SALEPRICE: '1361000.00', SALEDATE: '2013-12-17', ASSESSMENT: '1302760.00', OTRURL: 'u' };
+    const expected = ['SSL', 'PREMISEADD', 'OWNERNAME', 'USECODE', 'ASSESSMENT', 'SALEPRICE', 'SALEDATE'];
+    expect(recordColumnsFor('ownership', [{ data: row }], fieldsForKind(independentCatalog, 'ownership', ''))).toEqual(expected);
+    expect(recordColumnsFor('ownership', [{ data: row }], [])).toEqual(expected);
+    const permit = { PERMITID: 'B1', ISSUEDATE: '2012-01-03', FULLADDRESS: 'A', OWNERNAME: 'O', DESCOFWORK: 'W', APPLICATIONSTATUSNAME: 'S', SSL: 'x', SSLCANONICAL: 'y' };
+    expect(recordColumnsFor('permit', [{ data: permit }], [])).toEqual(['PERMITID', 'ISSUEDATE', 'FULLADDRESS', 'OWNERNAME', 'DESCOFWORK', 'APPLICATIONSTATUSNAME', 'SSL']);
   });
 
   it('formats whole-dollar fields as money and leaves other values as published', () => {

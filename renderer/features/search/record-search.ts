@@ -13,69 +13,9 @@ import {
 } from '../../../shared/service/index.ts';
 import { isJurisdictionCode, type JurisdictionCode } from '../../../shared/jurisdictions.ts';
 
-export type SourceFieldType = 'number' | 'date' | 'string' | 'boolean' | 'unknown';
-
-/** One searchable column of a source, named as the publisher names it. */
-export interface SourceFieldInfo {
-  name: string;
-  type: SourceFieldType;
-  description: string | null;
-}
-
-const TYPE_WORDS: Record<string, SourceFieldType> = {
-  number: 'number',
-  integer: 'number',
-  int: 'number',
-  float: 'number',
-  decimal: 'number',
-  numeric: 'number',
-  real: 'number',
-  date: 'date',
-  datetime: 'date',
-  'date-time': 'date',
-  timestamp: 'date',
-  string: 'string',
-  text: 'string',
-  boolean: 'boolean',
-  bool: 'boolean',
-};
-
-function fieldType(value: unknown): SourceFieldType {
-  return typeof value === 'string' ? (TYPE_WORDS[value.trim().toLowerCase()] ?? 'unknown') : 'unknown';
-}
-
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
-
-/**
- * A catalog item's `fields`, whose structure the spec does not show: a list of names, a list of
- * `{name, type, description}` objects, or a map from name to type (or to such an object).
- */
-export function sourceFieldsOf(fields: unknown): SourceFieldInfo[] {
-  const out: SourceFieldInfo[] = [];
-  const add = (name: unknown, type: unknown, description: unknown) => {
-    const fieldName = text(name);
-    if (fieldName && !out.some((field) => field.name === fieldName)) {
-      out.push({ name: fieldName, type: fieldType(type), description: text(description) });
-    }
-  };
-  if (Array.isArray(fields)) {
-    for (const entry of fields) {
-      if (typeof entry === 'string') add(entry, null, null);
-      else if (entry && typeof entry === 'object') {
-        const record = entry as Record<string, unknown>;
-        add(record.name ?? record.field ?? record.key, record.type ?? record.data_type, record.description);
-      }
-    }
-  } else if (fields && typeof fields === 'object') {
-    for (const [name, spec] of Object.entries(fields as Record<string, unknown>)) {
-      if (spec && typeof spec === 'object') {
-        const record = spec as Record<string, unknown>;
-        add(name, record.type ?? record.data_type, record.description);
-      } else add(name, spec, null);
-    }
-  }
-  return out;
-}
+// Reading the catalog's `fields` is shared with every reader of v4 records (shared/service/record-fields.ts).
+export { fieldsForKind, sourceFieldsOf, type SourceFieldInfo, type SourceFieldType } from '../../../shared/service/record-fields.ts';
+import { normalisedFieldName, roleOfFieldName, rolesOf, type SourceFieldInfo, type SourceFieldType } from '../../../shared/service/record-fields.ts';
 
 /** A record kind the catalog offers in a jurisdiction, with the sources that publish it. */
 export interface KindOption {
@@ -105,16 +45,6 @@ export function kindsOf(items: readonly V4CatalogItem[]): KindOption[] {
 /** Whether a catalog item is Plat's made-up sample source rather than a public record. */
 export function isSyntheticSource(item: V4CatalogItem): boolean {
   return item.synthetic === true || /synthetic/i.test(item.source) || /synthetic/i.test(item.dataset);
-}
-
-/** The fields searchable for a kind: the chosen source's, or every source's of that kind (first seen wins). */
-export function fieldsForKind(items: readonly V4CatalogItem[], kind: string, sourceId: string): SourceFieldInfo[] {
-  const out: SourceFieldInfo[] = [];
-  for (const item of items) {
-    if (item.kind !== kind || (sourceId !== '' && item.source_id !== sourceId)) continue;
-    for (const field of sourceFieldsOf(item.fields)) if (!out.some((known) => known.name === field.name)) out.push(field);
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -280,11 +210,24 @@ export function recordData(record: { data: unknown }): Record<string, unknown> {
   return record.data && typeof record.data === 'object' && !Array.isArray(record.data) ? (record.data as Record<string, unknown>) : {};
 }
 
-/** Which source fields get a column: the kind's useful ones that the page holds, else the first six. */
+/**
+ * Which source fields get a column: the kind's useful ones that the page holds, else the first six.
+ * A useful column is found under the service's own name for it: the same name in any case and
+ * without underscores (`PERMIT_ID`, `PERMITID`), or the field the catalog (else the page) gives the
+ * same role (`owner` is `OWNERNAME` where the service calls it that).
+ */
 export function recordColumnsFor(kind: string, records: ReadonlyArray<{ data: unknown }>, fields: readonly SourceFieldInfo[]): string[] {
   const present = new Set<string>();
   for (const record of records) for (const key of Object.keys(recordData(record))) present.add(key);
-  const preferred = (PREFERRED_COLUMNS[kind] ?? []).filter((field) => present.has(field));
+  const roles = rolesOf(fields.length > 0 ? fields : [...present].map((name) => ({ name, type: 'unknown' as const, description: null })));
+  const columnFor = (wanted: string): string | null => {
+    const same = [...present].find((name) => normalisedFieldName(name) === normalisedFieldName(wanted));
+    if (same !== undefined) return same;
+    const role = roleOfFieldName(wanted);
+    const field = role === null ? undefined : roles[role];
+    return field !== undefined && present.has(field) ? field : null;
+  };
+  const preferred = [...new Set((PREFERRED_COLUMNS[kind] ?? []).map(columnFor).filter((field): field is string => field !== null))];
   if (preferred.length > 0) return preferred;
   const ordered = [...fields.map((field) => field.name).filter((name) => present.has(name)), ...present];
   return [...new Set(ordered)].slice(0, 6);

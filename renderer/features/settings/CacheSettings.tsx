@@ -23,6 +23,7 @@ import { Outcome, SettingsSection } from './settings-ui.tsx';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { formatCount } from '../../../shared/format/number.ts';
 
 export function CacheSettings() {
   const cache = useCacheStatus();
@@ -50,7 +51,7 @@ function CacheStats({ status }: { status: CacheStatus }) {
     <dl className="settings-stats" data-testid="cache-stats">
       <div>
         <dt>Answers kept</dt>
-        <dd data-testid="cache-entries">{status.entries.toLocaleString('en-US')}</dd>
+        <dd data-testid="cache-entries">{formatCount(status.entries)}</dd>
       </div>
       <div>
         <dt>Size</dt>
@@ -60,11 +61,11 @@ function CacheStats({ status }: { status: CacheStatus }) {
       </div>
       <div>
         <dt>Hits</dt>
-        <dd>{status.hits.toLocaleString('en-US')}</dd>
+        <dd>{formatCount(status.hits)}</dd>
       </div>
       <div>
         <dt>Misses</dt>
-        <dd>{status.misses.toLocaleString('en-US')}</dd>
+        <dd>{formatCount(status.misses)}</dd>
       </div>
       <div>
         <dt>Hit rate</dt>
@@ -196,16 +197,16 @@ function ClearCache({ status }: { status: CacheStatus }) {
       <ConfirmDialog
         open={confirming}
         title="Clear the cache?"
-        confirmLabel={`Clear ${status.entries.toLocaleString('en-US')} ${status.entries === 1 ? 'answer' : 'answers'}`}
+        confirmLabel={`Clear ${formatCount(status.entries)} ${status.entries === 1 ? 'answer' : 'answers'}`}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);
           const before = status.entries;
-          clear.mutate(undefined, { onSuccess: () => setNote(`Cleared ${before.toLocaleString('en-US')} cached ${before === 1 ? 'answer' : 'answers'}.`) });
+          clear.mutate(undefined, { onSuccess: () => setNote(`Cleared ${formatCount(before)} cached ${before === 1 ? 'answer' : 'answers'}.`) });
         }}
       >
         <p>
-          Plat forgets {status.entries.toLocaleString('en-US')} {status.entries === 1 ? 'answer' : 'answers'} ({formatBytes(status.bytes)}). Answers
+          Plat forgets {formatCount(status.entries)} {status.entries === 1 ? 'answer' : 'answers'} ({formatBytes(status.bytes)}). Answers
           you paid for will cost money again the next time you ask for them. The spend ledger is not touched.
         </p>
       </ConfirmDialog>

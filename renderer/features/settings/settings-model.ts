@@ -10,7 +10,7 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 // Money inputs (budgets, project caps). Empty means "none".
 
 // Shared with the assignment form: promoted to renderer/components.
-export { parseOptionalUsd, usdInputText } from '../../components/usd-input.ts';
+export { parseOptionalUsd, parsePositiveUsd, usdInputText } from '../../components/usd-input.ts';
 
 // ---------------------------------------------------------------------------------------------
 // API key

@@ -14,6 +14,7 @@ import { ledgerPageQueryKey, spendQueryKey } from '../../platform/query-keys.ts'
 import { downloadTextFile } from '../../components/download.ts';
 import {
   ALL_PROJECTS,
+  chargeMark,
   emptyLedgerFilterForm,
   formatLocalTime,
   isFiltered,
@@ -92,6 +93,12 @@ function SpendTotals() {
           </Stat>
           <Stat label="All time" testId="total-all-time" value={data?.allTimeMicroUsd}>
             every call in this ledger
+          </Stat>
+          <Stat label="Credits" testId="total-credits" value={data?.allTimeCreditMicroUsd}>
+            the balance rose (top-ups); not spending
+          </Stat>
+          <Stat label="Net" testId="total-net" value={data?.allTimeNetMicroUsd}>
+            all time, charges − credits: what the balance fell by
           </Stat>
           <Stat label="Balance" testId="total-balance" value={data?.lastKnownBalanceMicroUsd}>
             as the service last reported it
@@ -234,13 +241,27 @@ function ledgerColumns(projects: readonly Project[] | undefined): Column<LedgerR
       id: 'charged',
       header: 'Charged',
       align: 'right',
-      text: (row) => (row.kind === 'credit' ? '' : formatUsd(row.chargedMicroUsd)),
-      render: (row) =>
-        row.kind === 'credit' ? (
-          <span className="muted">—</span>
-        ) : (
-          <Money micro={row.chargedMicroUsd} className={row.chargedMicroUsd > 0 ? 'spend-amount--charged' : 'spend-amount--zero'} />
-        ),
+      text: (row) => {
+        if (row.kind === 'credit') return '';
+        const mark = chargeMark(row);
+        return mark ? `${formatUsd(row.chargedMicroUsd)} (${mark})` : formatUsd(row.chargedMicroUsd);
+      },
+      render: (row) => {
+        if (row.kind === 'credit') return <span className="muted">—</span>;
+        const mark = chargeMark(row);
+        return (
+          <>
+            <Money micro={row.chargedMicroUsd} className={row.chargedMicroUsd > 0 ? 'spend-amount--charged' : 'spend-amount--zero'} />
+            {mark && (
+              // The service's charge header was not what its balance showed: the balance was booked.
+              <span className="badge spend-badge spend-badge--mark" title={mark} data-testid="spend-charge-mark">
+                <span aria-hidden="true">from balance</span>
+                <span className="visually-hidden">{mark}</span>
+              </span>
+            )}
+          </>
+        );
+      },
       sortValue: (row) => row.chargedMicroUsd,
     },
     {
@@ -459,7 +480,9 @@ function Ledger() {
         <span className="badge spend-badge spend-badge--reconciliation">Reconciliation</span> a charge the service took without
         reporting it on a call, found by comparing the balance with the reported charges; it counts in the totals.{' '}
         <span className="badge spend-badge spend-badge--credit">Credit</span> the balance rose (a top-up of credit); not a charge,
-        not counted. <strong>Unreported</strong> on a call is the part of its charge found that way.
+        shown under Credits and counted in the net. <strong>Unreported</strong> on a call is the part of its charge found that way.{' '}
+        <span className="badge spend-badge spend-badge--mark">from balance</span> the service&apos;s charge header disagreed with its
+        balance (or could not be read): Plat booked what the balance fell by, and the note says what the header said.
       </p>
     </section>
   );

@@ -9,8 +9,10 @@ import {
   operationLabel,
   pageRange,
   projectName,
+  chargeMark,
   rowKindLabel,
   statusText,
+  statusTone,
   summarizeRequest,
 } from './spend-model.ts';
 
@@ -28,6 +30,10 @@ const row = (patch: Partial<LedgerRow>): LedgerRow => ({
   expectedCostMicroUsd: 20_000,
   chargedMicroUsd: 20_000,
   unreportedChargeMicroUsd: 0,
+  reportedChargeMicroUsd: 20_000,
+  chargeCheck: null,
+  chargeHeader: null,
+  reconciled: true,
   balanceAfterMicroUsd: 24_980_000,
   replayed: false,
   cacheHit: false,
@@ -135,5 +141,30 @@ describe('ledger rows in words', () => {
     expect(pageRange(0, 50, 120)).toBe('Rows 1–50 of 120');
     expect(pageRange(100, 20, 120)).toBe('Rows 101–120 of 120');
     expect(pageRange(0, 0, 0)).toBe('No rows');
+  });
+});
+
+describe('money a service misreported, and answers it charged but Plat could not read', () => {
+  it('never calls a 2xx Plat could not read "OK": it was charged, and its answer could not be read', () => {
+    const unreadable = row({ status: 'failed', httpStatus: 200, errorCode: 'malformed_response', chargedMicroUsd: 100_000 });
+    expect(statusText(unreadable)).toBe('Charged; the answer could not be read 200');
+    expect(statusTone(unreadable)).toBe('failed');
+    expect(statusText({ ...unreadable, chargedMicroUsd: 0 })).toBe('The answer could not be read 200');
+  });
+
+  it('says what the header said, what the balance fell by and what Plat booked', () => {
+    expect(chargeMark(row({}))).toBeNull();
+    expect(chargeMark(row({ chargeCheck: 'disagrees', reportedChargeMicroUsd: 500_000, chargedMicroUsd: 100_000 }))).toBe(
+      'The service reported $0.50; its balance fell by $0.10: Plat booked $0.10',
+    );
+    expect(chargeMark(row({ chargeCheck: 'unreadable', reportedChargeMicroUsd: null, chargeHeader: '-100000', chargedMicroUsd: 100_000 }))).toBe(
+      'The service reported “-100000” (not an amount); its balance fell by $0.10: Plat booked $0.10',
+    );
+    expect(chargeMark(row({ chargeCheck: 'failed_call', status: 'failed', httpStatus: 400, reportedChargeMicroUsd: 100_000, chargedMicroUsd: 0 }))).toBe(
+      'The service reported $0.10 on a failed call; its balance did not fall: Plat booked $0.00',
+    );
+    expect(chargeMark(row({ chargeCheck: 'unreadable', reportedChargeMicroUsd: null, chargeHeader: 'lots', chargedMicroUsd: 0, reconciled: false }))).toBe(
+      'The service reported “lots” (not an amount); Plat books what its balance shows once it is known',
+    );
   });
 });

@@ -3,6 +3,7 @@
 import type { LedgerFilter, LedgerRow, Project } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
+import { chargeMarkText, isUnreadableAnswer, unreadableAnswerText } from '../../../shared/spend-marks.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Filter
@@ -187,12 +188,33 @@ const STATUS_WORDS: Record<string, string> = {
   recorded: 'Recorded',
 };
 
-/** The row's outcome in words: `OK 200`, `Failed 404 · not_found`, `Outcome unknown`. */
+/**
+ * The row's outcome in words: `OK 200`, `Failed 404 · not_found`, `Outcome unknown`, and for a 2xx
+ * Plat could not read `Charged; the answer could not be read 200` (never "OK").
+ */
 export function statusText(row: LedgerRow): string {
+  if (isUnreadableAnswer(row)) {
+    const words = unreadableAnswerText(row.chargedMicroUsd);
+    return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${row.httpStatus ?? ''}`.trimEnd();
+  }
   const words = STATUS_WORDS[row.status] ?? row.status;
   const http = row.httpStatus ? ` ${row.httpStatus}` : '';
   const code = row.errorCode ? ` · ${row.errorCode}` : '';
   return `${words}${http}${code}`;
+}
+
+/**
+ * Why the charge shown is not what the service's header said, in one sentence ("The service reported
+ * $0.50; its balance fell by $0.10: Plat booked $0.10"), or null when it is.
+ */
+export function chargeMark(row: LedgerRow): string | null {
+  return chargeMarkText({
+    chargeCheck: row.chargeCheck,
+    chargeHeader: row.chargeHeader,
+    reportedChargeMicroUsd: row.reportedChargeMicroUsd,
+    bookedChargeMicroUsd: row.chargedMicroUsd,
+    reconciled: row.reconciled,
+  });
 }
 
 export function statusTone(row: LedgerRow): 'ok' | 'failed' | 'pending' | 'neutral' {

@@ -1,14 +1,8 @@
 // Reading the answers the subject report is built from (the v3 subject report and the v4 summary),
 // and how a value or a sentence cites the records and sources they name.
-import {
-  documentCitation,
-  recordCitation,
-  fromV3Source,
-  fromV4Citation,
-  type CitationFields,
-  type CitationView,
-} from '../citation.ts';
-import type { CitedValue } from '../document.ts';
+import { documentCitation, fromV4Citation, type CitationFields, type CitationView } from '../../cited/citation.ts';
+import { citeRef, emptyRefIndex, indexV3Sources, placeRef, sourceIdOfRef } from '../../cited/source-refs.ts';
+import type { CitedValue } from '../../cited/value.ts';
 import { isRecord } from '../../json-data.ts';
 
 export type Json = Record<string, unknown>;
@@ -25,9 +19,9 @@ export interface Answers {
   summary: Json | null;
   /** Why an answer that was kept cannot be read (an error envelope), in the service's words. */
   problems: string[];
-  /** Who published each record the answers cite, by record ref. */
+  /** Records the answers place in a source, by their exact ref (the embedded service's `record_refs`, the summary's `record_ref`s). */
   records: Map<string, CitationView>;
-  /** v3 source entries by source id (their checksums complete the v4 citations). */
+  /** v3 source entries by source id: a ref naming the source, bare or decorated, cites it (their checksums complete the v4 citations). */
   sources: Map<string, CitationView>;
 }
 
@@ -46,13 +40,8 @@ export function readAnswers(subject: unknown, summary: unknown): Answers {
   const subjectData = okData(subject, 'subject report', problems);
   const summaryData = okData(summary, 'summary', problems);
   const items = Array.isArray(subjectData?.items) ? subjectData.items.filter(isRecord) : [];
-  const sources = new Map<string, CitationView>();
-  const records = new Map<string, CitationView>();
-  for (const source of Array.isArray(subjectData?.sources) ? subjectData.sources.filter(isRecord) : []) {
-    const view = fromV3Source(source);
-    if (view.sourceId) sources.set(view.sourceId, view);
-    for (const ref of strings(source.record_refs)) records.set(ref, { ...view, recordRef: ref });
-  }
+  const { sources, records } = emptyRefIndex();
+  indexV3Sources({ sources, records }, subjectData?.sources);
   // The summary's citations name their record and source: they place records the v3 answer does not index.
   const visit = (citation: unknown) => {
     if (!isRecord(citation)) return;
@@ -72,9 +61,9 @@ export function withChecksum(view: CitationView, sources: ReadonlyMap<string, Ci
   return source && !view.sha256 ? { ...view, sha256: source.sha256 ?? null } : view;
 }
 
-/** A record ref's citation; a ref the answers do not place still cites the record, and says so. */
+/** A ref's citation (shared/cited/source-refs.ts); a ref the answers do not place still cites the record, and says so. */
 export function citationForRef(answers: Answers, ref: string): CitationFields {
-  return recordCitation(answers.records, ref);
+  return citeRef(answers, ref);
 }
 
 /** A source as a whole, not one of its records. */
@@ -89,8 +78,8 @@ function citeSource(answers: Answers, sourceId: string | null, refs: readonly st
   if (refs.length === 1) return citationForRef(answers, refs[0]!);
   const source = sourceId ? answers.sources.get(sourceId) : undefined;
   if (source) return sourceCitation(source);
-  const record = refs[0] === undefined ? undefined : answers.records.get(refs[0]);
-  return record ? sourceCitation(record) : null;
+  const placed = refs[0] === undefined ? null : placeRef(answers, refs[0]);
+  return placed ? sourceCitation(placed.view) : null;
 }
 
 /**
@@ -112,7 +101,7 @@ export function sourcesOf(answers: Answers, ...parts: unknown[]): CitationFields
     for (const [key, value] of Object.entries(node)) {
       if (key === 'source_refs') {
         for (const ref of strings(value)) {
-          const sourceId = answers.records.get(ref)?.sourceId ?? null;
+          const sourceId = sourceIdOfRef(answers, ref);
           const found = entry(sourceId ?? `record:${ref}`, sourceId);
           if (!found.refs.includes(ref)) found.refs.push(ref);
         }

@@ -1,10 +1,11 @@
 // The document under construction: one citation book, the appraiser's choices, and the helpers
 // every section builds its values, tables and limitations with.
 import type { ValueChoice } from '../../ipc.ts';
-import type { CitationFields } from '../citation.ts';
-import type { CitationBook } from '../citation-book.ts';
+import type { CitationFields } from '../../cited/citation.ts';
+import type { CitationBook } from '../../cited/citation-book.ts';
 import { alternativeOf, resolveCandidates, type Candidate } from '../conflicts.ts';
-import type { Citation, CitedValue, Limitation, ReportSection, ReportTable, ValueStatus } from '../document.ts';
+import type { ReportSection, ReportTable } from '../document.ts';
+import type { Citation, CitedValue, Limitation, ValueStatus } from '../../cited/value.ts';
 import { isRecord } from '../../json-data.ts';
 import { namedSources, sourcesOf, strings, type Answers, type Json } from './answers.ts';
 import { candidateFromSummary, candidateFromV3, v3Value, type FieldSpec } from './fields.ts';
@@ -77,7 +78,7 @@ export class Builder {
 
   /** A field from the v3 section and the summary together. */
   field(sectionId: string, section: Json | null, spec: FieldSpec, context: FieldContext, extra: Candidate[] = []): CitedValue {
-    const fromReport = v3Value(section, spec.key, spec.numeric ?? false, context.refs, context.status);
+    const fromReport = v3Value(section, spec.key, context.refs, context.status);
     const candidates: Array<Candidate | null> = [fromReport ? candidateFromV3(this.answers, spec, fromReport, 0) : null];
     const summaryEntry = spec.summary ? this.answers.summary?.[spec.summary] : undefined;
     if (isRecord(summaryEntry)) {

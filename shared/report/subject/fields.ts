@@ -1,8 +1,9 @@
 // A field's candidates: each source's value of it, with its status and citations, before the
 // report chooses one.
-import { asSynthetic, documentCitation, fromV4Citation, type CitationFields } from '../citation.ts';
+import { asSynthetic, documentCitation, fromV4Citation, type CitationFields } from '../../cited/citation.ts';
 import type { Candidate, CandidateStatus } from '../conflicts.ts';
-import { formatFieldValue, humanizeCode, ZERO_PRICE_MEANING } from '../format.ts';
+import { formatFieldValue, humanizeCode } from '../format.ts';
+import { acceptanceCodeText } from '../../comparables/sale-market.ts';
 import { isRecord } from '../../json-data.ts';
 import { citationForRef, strings, text, withChecksum, type Answers, type Json, type Raw } from './answers.ts';
 
@@ -37,7 +38,6 @@ export interface FieldSpec {
   format: string;
   /** The v4 summary's canonical field for the same fact. */
   summary?: string;
-  numeric?: boolean;
   /** What a derived value of this field is derived from, when the answer does not say. */
   derivedFrom?: string;
 }
@@ -54,8 +54,8 @@ interface SourceValue {
   limitation: string | null;
 }
 
-function rawOf(value: unknown, numeric: boolean): Raw {
-  if (numeric && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+/** A value as published: a number written as text ("18402.50", "1985") stays that text, formatted only for display. */
+function rawOf(value: unknown): Raw {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   return null;
 }
@@ -69,12 +69,12 @@ export const derivedFromText = (value: unknown): string | null => {
  * A field of a v3 section: a field cell `{value, status, source_refs, …}` or a plain value with the
  * section's refs (and a sibling `<key>_status` when the service gives one).
  */
-export function v3Value(section: Json | null, key: string, numeric: boolean, sectionRefs: string[], sectionStatus: unknown): SourceValue | null {
+export function v3Value(section: Json | null, key: string, sectionRefs: string[], sectionStatus: unknown): SourceValue | null {
   if (!section || !(key in section)) return null;
   const entry = section[key];
   if (isRecord(entry) && 'value' in entry) {
     return {
-      raw: rawOf(entry.value, numeric),
+      raw: rawOf(entry.value),
       status: entry.status,
       refs: strings(entry.source_refs),
       derivedFrom: derivedFromText(entry.derived_from),
@@ -87,7 +87,7 @@ export function v3Value(section: Json | null, key: string, numeric: boolean, sec
     return { raw: null, status, refs: [], derivedFrom: null, note: null, limitation: text(section[`${key}_limitation`]) };
   }
   return {
-    raw: rawOf(entry, numeric),
+    raw: rawOf(entry),
     status: section[`${key}_status`] ?? sectionStatus,
     refs: sectionRefs,
     derivedFrom: text(section[`${key}_derived_from`]),
@@ -117,7 +117,7 @@ export function candidateFromV3(answers: Answers, spec: FieldSpec, value: Source
 /** A summary entry (`{value, status, citation, note, alternatives}`) or one of its alternatives as a candidate. */
 export function candidateFromSummary(answers: Answers, spec: FieldSpec, entry: Json, rank: number): Candidate | null {
   if (!isRecord(entry.citation)) return null;
-  const raw = rawOf(entry.value, spec.numeric ?? false);
+  const raw = rawOf(entry.value);
   if (raw === null || raw === '') return null;
   const view = withChecksum(fromV4Citation(entry.citation), answers.sources);
   const method = text(view.extra?.method);
@@ -158,9 +158,7 @@ function displayFor(spec: FieldSpec, raw: Raw): string {
 
 const CODE_FIELDS = new Set(['property_type', 'sale_type', 'acceptance_code']);
 function codeDisplay(key: string, code: string): string {
-  if (key === 'acceptance_code') {
-    if (/^non[_ -]?market$/i.test(code)) return ZERO_PRICE_MEANING;
-    if (/^market$/i.test(code)) return 'market sale';
-  }
+  // Market or not is decided in one place, which marks a code it does not recognise (`01`) as such.
+  if (key === 'acceptance_code') return acceptanceCodeText(code);
   return humanizeCode(code);
 }

@@ -2,7 +2,8 @@
 // prior sales, building, land and permits.
 import { formatDay } from '../../format-date.ts';
 import { yearBuiltFromPermits, type Candidate, type PermitEvidence } from '../conflicts.ts';
-import type { CitedValue, ReportSection, ReportTable } from '../document.ts';
+import type { ReportSection, ReportTable } from '../document.ts';
+import type { CitedValue } from '../../cited/value.ts';
 import { humanizeCode } from '../format.ts';
 import { isRecord } from '../../json-data.ts';
 import { citationForRef, sourcesOf, strings, text, type Json } from './answers.ts';
@@ -30,19 +31,23 @@ const IDENTITY_FIELDS: FieldSpec[] = [
 const BUILDING_FIELDS: FieldSpec[] = [
   { key: 'building_type', label: 'Building type', format: 'building_type' },
   { key: 'style', label: 'Style', format: 'style' },
-  { key: 'year_built', label: 'Year built', format: 'year_built', summary: 'year_built', numeric: true },
-  { key: 'effective_year_built', label: 'Effective year built', format: 'effective_year_built', numeric: true },
-  { key: 'year_remodeled', label: 'Year remodeled', format: 'year_remodeled', numeric: true },
-  { key: 'gross_area_sqft', label: 'Gross building area', format: 'gross_area_sqft', summary: 'gross_area_sqft', numeric: true },
-  { key: 'living_area_sqft', label: 'Living area', format: 'living_area_sqft', summary: 'living_area_sqft', numeric: true },
-  { key: 'stories', label: 'Stories', format: 'stories', numeric: true },
-  { key: 'rooms', label: 'Rooms', format: 'rooms', numeric: true },
-  { key: 'bedrooms', label: 'Bedrooms', format: 'bedrooms', summary: 'bedrooms', numeric: true },
-  { key: 'full_bathrooms', label: 'Full bathrooms', format: 'full_bathrooms', summary: 'full_bathrooms', numeric: true },
-  { key: 'half_bathrooms', label: 'Half bathrooms', format: 'half_bathrooms', summary: 'half_bathrooms', numeric: true },
+  { key: 'year_built', label: 'Year built', format: 'year_built', summary: 'year_built' },
+  { key: 'effective_year_built', label: 'Effective year built', format: 'effective_year_built' },
+  { key: 'year_remodeled', label: 'Year remodeled', format: 'year_remodeled' },
+  { key: 'gross_area_sqft', label: 'Gross building area', format: 'gross_area_sqft', summary: 'gross_area_sqft' },
+  { key: 'living_area_sqft', label: 'Living area', format: 'living_area_sqft', summary: 'living_area_sqft' },
+  { key: 'stories', label: 'Stories', format: 'stories' },
+  { key: 'rooms', label: 'Rooms', format: 'rooms' },
+  { key: 'bedrooms', label: 'Bedrooms', format: 'bedrooms', summary: 'bedrooms' },
+  { key: 'full_bathrooms', label: 'Full bathrooms', format: 'full_bathrooms', summary: 'full_bathrooms' },
+  { key: 'half_bathrooms', label: 'Half bathrooms', format: 'half_bathrooms', summary: 'half_bathrooms' },
   { key: 'condition', label: 'Condition', format: 'condition' },
   { key: 'grade', label: 'Grade', format: 'grade' },
 ];
+/** A year published as a number or as its digits ("1890"), as a number to compare with the permits; else null. */
+const yearOf = (value: unknown): number | null =>
+  typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}$/.test(value.trim()) ? Number(value) : null;
+
 /** Shown (as unavailable when no source has them) whatever the answer holds: an appraiser looks for these. */
 const BUILDING_ALWAYS = new Set(['year_built', 'gross_area_sqft', 'living_area_sqft', 'bedrooms', 'full_bathrooms', 'half_bathrooms']);
 
@@ -126,14 +131,14 @@ export function assessmentSection(ctx: SectionContext): ReportSection {
   const section = sectionJson(ctx, 'assessment');
   const totalCell = isRecord(section?.total_value_dollars) ? section.total_value_dollars : null;
   const context = contextOf(ctx, section, strings(totalCell?.source_refs));
-  const total = b.field('assessment', section, { key: 'total_value_dollars', label: 'Total assessed value', format: 'assessed_value_dollars', summary: 'assessed_value_dollars', numeric: true }, context);
+  const total = b.field('assessment', section, { key: 'total_value_dollars', label: 'Total assessed value', format: 'assessed_value_dollars', summary: 'assessed_value_dollars' }, context);
   const basis = text(section?.basis);
   if (basis && basis !== 'unavailable' && total.status !== 'unavailable') total.limitation = [total.limitation, `Basis: ${basis}.`].filter(Boolean).join(' ');
   const values = [
-    b.field('assessment', section, { key: 'assessment_year', label: 'Assessment year', format: 'assessment_year', numeric: true }, context),
+    b.field('assessment', section, { key: 'assessment_year', label: 'Assessment year', format: 'assessment_year' }, context),
     total,
-    b.field('assessment', section, { key: 'land_value_dollars', label: 'Land value', format: 'land_value_dollars', numeric: true }, context),
-    b.field('assessment', section, { key: 'improvement_value_dollars', label: 'Improvement value', format: 'improvement_value_dollars', numeric: true }, context),
+    b.field('assessment', section, { key: 'land_value_dollars', label: 'Land value', format: 'land_value_dollars' }, context),
+    b.field('assessment', section, { key: 'improvement_value_dollars', label: 'Improvement value', format: 'improvement_value_dollars' }, context),
   ];
   const dataDate = text(section?.data_date);
   const lines = [...strings(section?.limitations), ...(dataDate ? [`Data as of ${formatDay(dataDate)}.`] : [])];
@@ -147,8 +152,8 @@ export function taxSection(ctx: SectionContext): ReportSection {
   const context = contextOf(ctx, section, strings(section?.source_refs));
   const values = [
     b.field('tax', section, { key: 'tax_period', label: 'Tax period', format: 'tax_period' }, context),
-    b.field('tax', section, { key: 'annual_tax_dollars', label: 'Annual tax', format: 'annual_tax_dollars', numeric: true }, context),
-    b.field('tax', section, { key: 'reported_balance_dollars', label: 'Reported balance', format: 'reported_balance_dollars', numeric: true }, context),
+    b.field('tax', section, { key: 'annual_tax_dollars', label: 'Annual tax', format: 'annual_tax_dollars' }, context),
+    b.field('tax', section, { key: 'reported_balance_dollars', label: 'Reported balance', format: 'reported_balance_dollars' }, context),
   ];
   return sectionOf('tax', 'Tax', values, sectionLimitations(ctx, section, strings(section?.limitations)));
 }
@@ -158,19 +163,17 @@ export function transferSection(ctx: SectionContext): ReportSection {
   const section = sectionJson(ctx, 'transfer');
   const context = contextOf(ctx, section, strings(section?.source_refs), 'No recorded sale for this property in the subject report.');
   const saleDate = b.field('transfer', section, { key: 'sale_date', label: 'Last sale date', format: 'last_sale_date', summary: 'last_sale_date' }, context);
-  const price = b.field('transfer', section, { key: 'price_dollars', label: 'Last sale price', format: 'last_sale_price_dollars', summary: 'last_sale_price_dollars', numeric: true }, context);
-  // Both are the service's reading of the record (the roll's last sale; a price of 0): derived, from its stated basis.
-  const saleType = b.field(
-    'transfer',
-    section,
-    { key: 'sale_type', label: 'Sale type', format: 'sale_type', derivedFrom: 'the kind of record the sale comes from' },
-    { ...context, status: 'derived' },
-  );
+  const price = b.field('transfer', section, { key: 'price_dollars', label: 'Last sale price', format: 'last_sale_price_dollars', summary: 'last_sale_price_dollars' }, context);
+  // Shown as the answer says they are: published (the section's status), unless the answer marks one
+  // derived or, for the market reading, states the basis it read the record by (the embedded
+  // service's `acceptance_basis`: a price of 0 read as non-market).
+  const saleType = b.field('transfer', section, { key: 'sale_type', label: 'Sale type', format: 'sale_type' }, context);
+  const basis = text(section?.acceptance_basis);
   const acceptance = b.field(
     'transfer',
     section,
-    { key: 'acceptance_code', label: 'Market or not', format: 'acceptance_code', derivedFrom: text(section?.acceptance_basis) ?? 'the recorded price' },
-    { ...context, status: 'derived' },
+    { key: 'acceptance_code', label: 'Market or not', format: 'acceptance_code', ...(basis ? { derivedFrom: basis } : {}) },
+    basis ? { ...context, status: 'derived' } : context,
   );
   const values = [saleDate, price, saleType, acceptance];
   // Plat's own sentences about the source (its date, that it gives one sale) cite it like the service's.
@@ -191,7 +194,7 @@ function priorSalesTable(ctx: SectionContext, section: Json | null): ReportTable
   const { b } = ctx;
   const specs: FieldSpec[] = [
     { key: 'sale_date', label: 'Date', format: 'sale_date' },
-    { key: 'price_dollars', label: 'Price', format: 'last_sale_price_dollars', numeric: true },
+    { key: 'price_dollars', label: 'Price', format: 'last_sale_price_dollars' },
     { key: 'sale_type', label: 'Type', format: 'sale_type' },
   ];
   return {
@@ -202,7 +205,7 @@ function priorSalesTable(ctx: SectionContext, section: Json | null): ReportTable
       const cells: Record<string, CitedValue> = {};
       const refs = strings(row.source_refs);
       for (const spec of specs) {
-        const value = v3Value(row, spec.key, spec.numeric ?? false, refs, row.status);
+        const value = v3Value(row, spec.key, refs, row.status);
         cells[spec.key] = b.value(
           `transfer.prior.${index}.${spec.key}`,
           spec.label,
@@ -258,9 +261,9 @@ export function buildingSection(ctx: SectionContext): ReportSection {
     if (!(profile && spec.key in profile) && !inSummary && !BUILDING_ALWAYS.has(spec.key)) continue;
     const extra: Candidate[] = [];
     if (spec.key === 'year_built') {
-      const current = v3Value(profile, 'year_built', true, [], section?.status);
+      const current = v3Value(profile, 'year_built', [], section?.status);
       const summaryYear = isRecord(b.answers.summary?.year_built) ? b.answers.summary.year_built.value : null;
-      const year = typeof current?.raw === 'number' ? current.raw : typeof summaryYear === 'number' ? summaryYear : null;
+      const year = yearOf(current?.raw) ?? yearOf(summaryYear);
       const fromPermit = year !== null ? yearBuiltFromPermits(permits, year, 3) : null;
       if (fromPermit) extra.push(fromPermit);
     }
@@ -278,7 +281,7 @@ export function landSection(ctx: SectionContext): ReportSection {
   const { b } = ctx;
   const section = sectionJson(ctx, 'land');
   const context = contextOf(ctx, section, strings(section?.source_refs));
-  const values = [b.field('land', section, { key: 'land_area_square_feet', label: 'Land area', format: 'land_area_sqft', summary: 'land_area_sqft', numeric: true }, context)];
+  const values = [b.field('land', section, { key: 'land_area_square_feet', label: 'Land area', format: 'land_area_sqft', summary: 'land_area_sqft' }, context)];
   return sectionOf('land', 'Land', values, b.limitations(strings(section?.limitations), sourcesOf(b.answers, section)));
 }
 
@@ -323,7 +326,7 @@ export function permitsSection(ctx: SectionContext): ReportSection {
         cells[spec.key] = b.value(field, spec.label, [candidate], 'The answer does not say how this permit was tied to the property.');
         continue;
       }
-      const value = v3Value(record, spec.key, false, refs, 'reported');
+      const value = v3Value(record, spec.key, refs, 'reported');
       cells[spec.key] = b.value(field, spec.label, [value ? candidateFromV3(b.answers, spec, value, 0) : null], 'Not given for this permit.');
     }
     return cells;

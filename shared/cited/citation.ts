@@ -3,7 +3,7 @@
 // becomes the report document's Citation (its endnotes, the PDF's attachments). Lives in shared/ so
 // the screen, the PDF and every export cite one way.
 import { formatDay } from '../format-date.ts';
-import type { Citation } from './document.ts';
+import type { Citation } from './value.ts';
 
 export interface CitationView {
   publisher: string | null;
@@ -49,30 +49,45 @@ export function fromV4Citation(citation: Record<string, unknown>, extra: { sourc
   };
 }
 
-/** From a v3 `sources[]` entry (source_id, release_id, sha256, official_url). */
+/**
+ * From a v3 `sources[]` entry. The spec promises `source_id`, `release_id`, `sha256` and
+ * `official_url`; the publisher, dataset and date are taken where the service gives them, under
+ * `publisher`/`dataset`/`as_of` or, failing those, `source`/`published_at`/`captured_at`.
+ */
 export function fromV3Source(source: Record<string, unknown>): CitationView {
   // record_refs lists the records of the source an answer cites: an index, not part of a citation.
-  const { source_id, release_id, sha256, official_url, publisher, dataset, as_of, synthetic, record_refs: _recordRefs, ...rest } = source;
+  const {
+    source_id, release_id, sha256, official_url, publisher, dataset, as_of, synthetic, record_refs: _recordRefs,
+    source: sourceName, published_at, captured_at, ...rest
+  } = source;
+  const publisherText = asText(publisher) ?? asText(sourceName);
+  const asOf = asText(as_of) ?? asText(published_at) ?? asText(captured_at);
+  // A fallback that was not used stays with the extras (nothing the service said is dropped).
+  const unused = Object.fromEntries(
+    Object.entries({ source: sourceName, published_at, captured_at }).filter(([key, value]) => value !== undefined && !(key === 'source' ? publisherText === asText(value) : asOf === asText(value))),
+  );
   return {
-    publisher: asText(publisher),
+    publisher: publisherText,
     dataset: asText(dataset),
-    asOf: asText(as_of),
+    asOf,
     sourceId: asText(source_id),
-    releaseId: typeof release_id === 'number' ? release_id : null,
+    releaseId: typeof release_id === 'number' || asText(release_id) !== null ? (release_id as number | string) : null,
     sha256: asText(sha256),
     officialUrl: asText(official_url),
-    synthetic: synthetic === true || SYNTHETIC.test(asText(source_id) ?? '') || SYNTHETIC.test(asText(publisher) ?? ''),
-    extra: rest,
+    synthetic: synthetic === true || SYNTHETIC.test(asText(source_id) ?? '') || SYNTHETIC.test(publisherText ?? ''),
+    extra: { ...rest, ...unused },
   };
 }
 
 /** From a v2 provenance source (source_ref, source_kind, publisher, release_id, captured_at, official_url). */
 export function fromV2Source(source: Record<string, unknown>): CitationView {
-  const { source_ref, source_kind, publisher, release_id, captured_at, official_url, dataset, synthetic, ...rest } = source;
+  const { source_ref, publisher, release_id, captured_at, official_url, dataset, synthetic, ...rest } = source;
+  const { source_kind } = source;
   const publisherText = asText(publisher);
   return {
     publisher: publisherText,
-    dataset: asText(dataset) ?? asText(source_kind),
+    // `source_kind` says what the ref names (a record, a source, a release), not which dataset.
+    dataset: asText(dataset),
     asOf: asText(captured_at),
     sourceId: asText(source_ref),
     releaseId: typeof release_id === 'string' || typeof release_id === 'number' ? release_id : null,
@@ -91,10 +106,21 @@ const ABBREVIATIONS: Array<[RegExp, string]> = [
   [/synthetic/i, 'Synthetic'],
 ];
 
-/** A publisher's short name: "DC OTR", "Alexandria", "Synthetic"; "Unknown source" when none is named. */
+/** A publisher's name in full, as every table, endnote, PDF and export prints it. */
+export function publisherName(publisher: string | null): string {
+  return publisher ?? 'Source not named in the answer';
+}
+
+/**
+ * A publisher's short name, for chips only: "DC OTR", "Alexandria", "Synthetic" for the publishers Plat
+ * knows, any other publisher's name up to its first comma or parenthesis, never cut inside a word.
+ */
 export function publisherShortName(publisher: string | null): string {
   if (publisher === null) return 'Unknown source';
-  return ABBREVIATIONS.find(([pattern]) => pattern.test(publisher))?.[1] ?? publisher.split(/[,(]/)[0]?.trim().slice(0, 24) ?? publisher;
+  const known = ABBREVIATIONS.find(([pattern]) => pattern.test(publisher))?.[1];
+  if (known) return known;
+  const head = publisher.split(/[,(]/)[0]?.trim() ?? '';
+  return head === '' ? publisher : head;
 }
 
 /** The chip's short text: a publisher abbreviation and the as-of date. */
@@ -128,24 +154,6 @@ export function documentCitation(view: CitationView, note: string | null = null)
   return view.synthetic ? asSynthetic(fields) : fields;
 }
 
-/** A record's citation from the records an answer places; a record the answer cites without placing it in a source still cites the record, and says so. */
-export function recordCitation(records: ReadonlyMap<string, CitationView>, ref: string): CitationFields {
-  const view = records.get(ref);
-  if (view) return documentCitation(view);
-  return {
-    publisher: null,
-    dataset: null,
-    asOf: null,
-    sourceId: null,
-    recordRef: ref,
-    releaseId: null,
-    sha256: null,
-    officialUrl: null,
-    synthetic: false,
-    note: 'The answer cites this record without naming its source.',
-  };
-}
-
 /** The same citation marked synthetic, under the sample's name when it named a real publisher. */
 export function asSynthetic(citation: CitationFields): CitationFields {
   if (citation.synthetic && isSyntheticPublisher(citation.publisher)) return citation;
@@ -176,13 +184,14 @@ export function citationKey(citation: CitationFields): string {
   ]);
 }
 
-/** The endnote's text: publisher, dataset, as-of, record, release, checksum, address, note. */
+/** The endnote's text: publisher, dataset, as-of, record (or source id), release, checksum, address, note. */
 export function citationText(citation: CitationFields): string {
   const parts = [
-    citation.publisher ?? 'Source not named in the answer',
+    publisherName(citation.publisher),
     citation.dataset,
     citation.asOf ? `as of ${formatDay(citation.asOf)}` : 'undated',
-    citation.recordRef ? `record ${citation.recordRef}` : null,
+    // A source cited as a whole is told from its siblings (one publisher's ownership, assessment and sale tables) by its id.
+    citation.recordRef ? `record ${citation.recordRef}` : citation.sourceId ? `source ${citation.sourceId}` : null,
     citation.releaseId !== null ? `release ${citation.releaseId}` : null,
     citation.sha256 ? `sha256 ${citation.sha256}` : null,
     citation.officialUrl,

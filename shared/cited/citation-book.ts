@@ -2,7 +2,7 @@
 // source cited by a hundred values is one endnote. The subject report, the comparables analysis and
 // anything built into the same document cite through one book.
 import { citationKey, type CitationFields } from './citation.ts';
-import type { Citation } from './document.ts';
+import type { Citation } from './value.ts';
 
 export type Cite = (citation: CitationFields) => string;
 

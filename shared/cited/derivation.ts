@@ -13,15 +13,17 @@ export type Derivation = z.infer<typeof DerivationSchema>;
 /** A rule: the value as printed, from its inputs; null when the inputs are not the rule's. */
 type Rule = (inputs: readonly (number | string)[]) => string | null;
 
-const integers = (inputs: readonly (number | string)[]): number[] | null =>
-  inputs.every((input): input is number => typeof input === 'number' && Number.isSafeInteger(input)) ? (inputs as number[]) : null;
+const amounts = (inputs: readonly (number | string)[]): number[] | null =>
+  inputs.every((input): input is number => typeof input === 'number' && Number.isFinite(input)) ? (inputs as number[]) : null;
 
 /** Every rule by its name. Comparables' adjusted prices and indicated value join here (issue 21). */
 export const DERIVATION_RULES: Readonly<Record<string, Rule>> = {
-  /** A total of whole-dollar amounts (an owner portfolio's total assessed value). */
+  /** A total of dollar amounts, printed in whole dollars (an owner portfolio's total assessed value; a publisher may give cents). */
   'sum-of-dollars': (inputs) => {
-    const dollars = integers(inputs);
-    return dollars === null || dollars.length === 0 ? null : formatDollars(dollars.reduce((total, value) => total + value, 0));
+    const dollars = amounts(inputs);
+    if (dollars === null || dollars.length === 0) return null;
+    const total = dollars.reduce((sum, value) => sum + value, 0);
+    return Number.isFinite(total) ? formatDollars(total) : null;
   },
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asSynthetic, citationLabel, citationText, documentCitation, fromV3Source, SYNTHETIC_PUBLISHER } from './citation.ts';
+import { asSynthetic, citationLabel, citationText, documentCitation, fromV3Source, publisherName, publisherShortName, SYNTHETIC_PUBLISHER } from './citation.ts';
 
 describe('document citations', () => {
   const otr = fromV3Source({
@@ -20,5 +20,17 @@ describe('document citations', () => {
     expect(synthetic.note).toBe('Made up by the sample, not published by DC Office of Tax and Revenue.');
     const sample = documentCitation({ ...otr, publisher: SYNTHETIC_PUBLISHER, dataset: 'Imputed', synthetic: true });
     expect(asSynthetic(sample)).toBe(sample);
+  });
+});
+
+describe('publisher names', () => {
+  const long = 'Montgomery County Department of Permitting Services';
+
+  it('are never cut: in full everywhere, a short form only for the publishers Plat knows or before a comma', () => {
+    expect(publisherName(long)).toBe(long);
+    expect(publisherShortName(long)).toBe(long);
+    expect(publisherShortName('Prince George’s County Office of Information Technology, GIS')).toBe('Prince George’s County Office of Information Technology');
+    expect(publisherShortName('DC Office of Tax and Revenue')).toBe('DC OTR');
+    expect(citationText(documentCitation({ publisher: long, dataset: 'Permits', asOf: '2020-01-01', synthetic: false }))).toMatch(new RegExp(`^${long}; Permits; as of 2020-01-01`));
   });
 });
