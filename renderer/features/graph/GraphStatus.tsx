@@ -2,11 +2,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { UnrecognisedAnswer } from '../../components/UnrecognisedAnswer.tsx';
+import type { UnreadPart } from '../../../shared/graph/build-graph.ts';
 import type { GraphRoot } from './graph-model.ts';
 import { buyGraphRequest, type HeldRequest } from './graph-queries.ts';
 
-export function GraphStatus({ caps, notes, problems, cutOff }: { caps: string[]; notes: string[]; problems: string[]; cutOff: string[] }) {
-  if (caps.length + notes.length + problems.length + cutOff.length === 0) return null;
+export function GraphStatus({ caps, notes, problems, cutOff, unread = [] }: { caps: string[]; notes: string[]; problems: string[]; cutOff: string[]; unread?: readonly UnreadPart[] }) {
+  if (caps.length + notes.length + problems.length + cutOff.length + unread.length === 0) return null;
   return (
     <div className="graph-status" role="status" data-testid="graph-status">
       {caps.map((line) => (
@@ -29,6 +31,9 @@ export function GraphStatus({ caps, notes, problems, cutOff }: { caps: string[];
         <p key={line} className="graph-status__problem">
           {line}
         </p>
+      ))}
+      {unread.map((part, index) => (
+        <UnrecognisedAnswer key={`${part.part}#${index}`} part={part.part} value={part.value} citations={part.citations} />
       ))}
     </div>
   );
