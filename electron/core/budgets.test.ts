@@ -159,6 +159,15 @@ describe('BudgetPolicy', () => {
     expect(check({ operation: 'v4.search', expectedCostMicroUsd: 20_000, confirmed: false })).toEqual({ allowed: true });
   });
 
+  it('says a price learnt from the last call as what that call cost, in refusals and confirmations', () => {
+    expect(check({ confirmed: false, learnt: true })).toMatchObject({ code: 'confirmation_required', message: 'This summary costs about $0.10 (what your last call cost). Confirm to buy it.' });
+    budgets.update({ sessionCapMicroUsd: 20_000 });
+    expect(check({ operation: 'v4.search', expectedCostMicroUsd: 25_000, learnt: true })).toMatchObject({
+      code: 'budget_exceeded',
+      message: 'This search page costs about $0.025 (what your last call cost), which would take this session to $0.025, over its $0.02 cap. Raise the cap in Settings to continue.',
+    });
+  });
+
   it('threshold 0 confirms every charged call; null never asks', () => {
     budgets.update({ confirmationThresholdMicroUsd: 0 });
     expect(check({ operation: 'v4.search', expectedCostMicroUsd: 1, confirmed: false })).toMatchObject({

@@ -40,6 +40,8 @@ export interface SpendCheckInput {
   expectedCostMicroUsd: MicroUsd | null;
   /** The largest charge seen for this operation on this connection (null or absent: none seen). */
   largestSeenMicroUsd?: MicroUsd | null;
+  /** The expected cost was learnt from the last call on this connection, not stated: said as "about". */
+  learnt?: boolean;
   /** Charged so far in this session (from the ledger). */
   sessionSpentMicroUsd: MicroUsd;
   /** The project the call is for; null when none is active. */
@@ -173,6 +175,8 @@ export class BudgetPolicy {
     const noun = nounFor(input);
     const settings = this.settings();
     const bound = this.spendBound(expected, largestSeen);
+    // A price learnt from the last call is what that call cost, not a price the service stated.
+    const priceText = (amount: MicroUsd) => (input.learnt === true ? `about ${formatUsd(amount)} (what your last call cost)` : formatUsd(amount));
     /** The refusal for a call that might take `what` past its cap, or null when it stays within it. */
     const overCap = (cap: 'session' | 'project', capMicroUsd: MicroUsd | null, spent: MicroUsd, reserved: MicroUsd, what: string, raise: string): SpendRefusal | null => {
       const after = spent + reserved + bound;
@@ -190,7 +194,7 @@ export class BudgetPolicy {
             `less than ${formatUsd(bound)}, ${why}. ${raise}`,
         };
       }
-      const costs = bound > expected ? `may cost ${formatUsd(bound)} (the largest charge seen for it)` : `costs ${formatUsd(expected)}`;
+      const costs = bound > expected ? `may cost ${formatUsd(bound)} (the largest charge seen for it)` : `costs ${priceText(expected)}`;
       return {
         ...refusal,
         message: `This ${noun} ${costs}, which would take ${what} to ${formatUsd(after)}${running}, over its ${formatUsd(capMicroUsd)} cap. ${raise}`,
@@ -220,7 +224,7 @@ export class BudgetPolicy {
         allowed: false,
         code: 'confirmation_required',
         expectedCostMicroUsd: expected,
-        message: `This ${noun} costs ${formatUsd(expected)}. Confirm to buy it.`,
+        message: `This ${noun} costs ${priceText(expected)}. Confirm to buy it.`,
       };
     }
     return { allowed: true };

@@ -140,7 +140,7 @@ describe("prices on a service that is not Plat's own", () => {
       expect(gateway.preview(call.operation, call.parts).blockedBy).toMatchObject({ cap: 'session', capMicroUsd: 45_000 });
       const refusal = await failureOf(gateway.call(call));
       expect(refusal.platError.code).toBe('budget_exceeded');
-      expect(refusal.message).toBe('This search page costs $0.025, which would take this session to $0.05, over its $0.045 cap. Raise the cap in Settings to continue.');
+      expect(refusal.message).toBe('This search page costs about $0.025 (what your last call cost), which would take this session to $0.05, over its $0.045 cap. Raise the cap in Settings to continue.');
       expect(runs('v4.search')).toBe(sent);
     } finally {
       close();

@@ -233,6 +233,7 @@ export class ServiceGateway {
     return this.#o.budgets.checkSpend({
       expectedCostMicroUsd: estimate.expectedCostMicroUsd,
       largestSeenMicroUsd: learntBound(estimate),
+      learnt: estimate.basis === 'last_observed',
       sessionSpentMicroUsd: totals.sessionMicroUsd,
       sessionReservedMicroUsd: sessionReserved,
       projectId,
