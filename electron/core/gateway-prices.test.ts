@@ -178,7 +178,9 @@ describe("prices on a service that is not Plat's own", () => {
       const answer = await gateway.call({ ...request, confirmed: true, actionId: 'links-confirmed' });
       expect(answer.billing.chargedMicroUsd).toBe(5_000);
       // Booked as a call that can charge: written ahead, measured against the balance.
-      expect(ledger.list({ limit: 1 })[0]).toMatchObject({ operation: 'v2.traverseRelationships', status: 'succeeded', totalChargeMicroUsd: 5_000 });
+      expect(ledger.list({ limit: 1 })[0]).toMatchObject({ operation: 'v2.traverseRelationships', status: 'succeeded', totalChargeMicroUsd: 5_000, priceKnown: false });
+      // Its expected cost is the bound it was counted at, never shown as a price quoted.
+      expect(ledger.exportCsv({})).toContain('price not known (counted at up to $1.00 against the caps)');
       // Known now, and under no threshold: not asked again.
       const next = { path: { entity_ref: 'prop_3' } };
       expect(gateway.preview('v2.traverseRelationships', next)).toMatchObject({ expectedCostMicroUsd: 5_000, basis: 'last_observed', needsConfirmation: false });

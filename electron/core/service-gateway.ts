@@ -289,7 +289,7 @@ export class ServiceGateway {
     const job = this.#scheduler.schedule(expected !== 0 || chargeable, priority, drop.signal, async () => {
       // The first charge needs a balance to reconcile against: a free catalog call sets it.
       if (chargeable && this.#o.ledger.balanceBaseline() === null) await this.#establishBaseline(service);
-      return this.#send(service, request, key, expected, projectId, v3Request, reservation);
+      return this.#send(service, request, key, expected, projectId, v3Request, reservation, estimate.expectedCostMicroUsd !== null);
     });
     const flight: Flight = { answer: job.done, started: job.started, waiting: 0, droppable: true, drop, promote: job.promote };
     this.#flights.set(key, flight);
@@ -403,6 +403,7 @@ export class ServiceGateway {
     projectId: string | null,
     v3Request: V3PriceRequest | undefined,
     reservation: Reservation | null,
+    priceKnown = true,
   ): Promise<GatewayAnswer> {
     const { operation, parts } = request;
     // A call that can charge is written ahead with its Idempotency-Key, so a charge whose answer is
@@ -415,7 +416,7 @@ export class ServiceGateway {
     const owedKey = cacheKey ? this.#owedKeys.get(cacheKey) : undefined;
     const idempotencyKey =
       chargeable && serviceOperations[operation].idempotencyKey ? (owedKey ?? `plat-${request.actionId ?? crypto.randomUUID()}`) : null;
-    const attempt = { operation, requestSummary: parts, idempotencyKey, expectedCostMicroUsd, projectId, sessionId: this.#o.sessionId };
+    const attempt = { operation, requestSummary: parts, idempotencyKey, expectedCostMicroUsd, priceKnown, projectId, sessionId: this.#o.sessionId };
     const callId = chargeable ? this.#o.ledger.beginAttempt(attempt) : null;
     // The ledger's write that closes this row ends the reservation (see #onLedgerWrite).
     if (reservation) reservation.callId = callId;

@@ -33,7 +33,7 @@ export function spendHandlers(deps: {
           idempotencyKey: row.idempotencyKey,
           httpStatus: row.httpStatus,
           status: row.status,
-          expectedCostMicroUsd: row.expectedCostMicroUsd,
+          expectedCostMicroUsd: row.priceKnown ? row.expectedCostMicroUsd : null,
           chargedMicroUsd: row.totalChargeMicroUsd,
           unreportedChargeMicroUsd: row.unreportedChargeMicroUsd,
           reportedChargeMicroUsd: row.chargedMicroUsd,

@@ -7,6 +7,8 @@ export const BeginAttemptSchema = z.object({
   requestSummary: z.unknown(),
   idempotencyKey: z.string().min(1).max(256).nullable(),
   expectedCostMicroUsd: MicroUsdSchema,
+  /** False when the price was not known: the expected cost is then the bound the call was counted at. */
+  priceKnown: z.boolean().optional(),
   projectId: z.string().min(1).max(200).nullable(),
   sessionId: z.string().min(1).max(200),
 });

@@ -65,6 +65,9 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
      CHECK (charge_check IS NULL OR charge_check IN ('disagrees', 'unreadable', 'failed_call', 'missing'));
    ALTER TABLE spend_ledger ADD COLUMN overstated_charge_micro_usd INTEGER NOT NULL DEFAULT 0 CHECK (overstated_charge_micro_usd >= 0);
    CREATE INDEX spend_ledger_credit ON spend_ledger (finished_at) WHERE kind = 'credit';`,
+  // A call whose price was not known: its expected cost is the bound it was counted at against the
+  // caps, not a price anyone quoted; shown and exported as "price not known".
+  `ALTER TABLE spend_ledger ADD COLUMN price_known INTEGER NOT NULL DEFAULT 1 CHECK (price_known IN (0, 1));`,
 ];
 
 registerMigrations('ledger', LEDGER_MIGRATIONS);

@@ -45,6 +45,7 @@ export function entryFrom(row: Row): SpendEntry {
     httpStatus: numOrNull(row, 'http_status'),
     attempts: numOrNull(row, 'attempts'),
     expectedCostMicroUsd: num(row, 'expected_cost_micro_usd'),
+    priceKnown: row['price_known'] !== 0,
     chargedMicroUsd: charged,
     unreportedChargeMicroUsd: unreported,
     overstatedChargeMicroUsd: overstated,

@@ -21,6 +21,8 @@ export interface SpendEntry {
   httpStatus: number | null;
   attempts: number | null;
   expectedCostMicroUsd: MicroUsd;
+  /** False when the price was not known before the call: `expectedCostMicroUsd` is then the bound it was counted at. */
+  priceKnown: boolean;
   /** As reported by X-Svc-Charged-Micro-USD; null when no answer carried it. */
   chargedMicroUsd: MicroUsd | null;
   /** Charges found by reconciliation (on calls: attributed to this call; on reconciliation rows: the gap). */

@@ -229,9 +229,9 @@ export class SpendLedger extends ModuleStore {
     const result = statement(
       this.db,
       `INSERT INTO spend_ledger (kind, status, started_at, operation, request_summary, replay_request, idempotency_key,
-         expected_cost_micro_usd, project_id, session_id)
-       VALUES ('call', 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(at, parsed.operation, summary, replay, parsed.idempotencyKey, parsed.expectedCostMicroUsd, parsed.projectId, parsed.sessionId);
+         expected_cost_micro_usd, price_known, project_id, session_id)
+       VALUES ('call', 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(at, parsed.operation, summary, replay, parsed.idempotencyKey, parsed.expectedCostMicroUsd, parsed.priceKnown === false ? 0 : 1, parsed.projectId, parsed.sessionId);
     const callId = Number(result.lastInsertRowid);
     this.#inFlight.add(callId);
     return callId;
