@@ -1,0 +1,63 @@
+/// <reference lib="dom" />
+// Every view, in light and dark, by the keyboard: each view shortcut (in sidebar order) puts the focus
+// on the view's heading, axe finds no violation of any impact on any view, on an owner's page or in
+// the find palette, and Ctrl+K reopens the palette with the previous text selected, so typing replaces it.
+import { test, expect, openApp, searchOwners, shotBoth } from './fixtures.ts';
+import { expectAccessible } from './accessibility.ts';
+
+async function expectAccessibleBoth(page: import('@playwright/test').Page, context: string): Promise<void> {
+  await expectAccessible(page, `${context} (light)`, { every: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page, `${context} (dark)`, { every: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test.describe('accessibility of every view', () => {
+  test('each shortcut, in sidebar order, opens its view with the focus on its heading; axe finds nothing', async ({ page, host, shot }) => {
+    test.setTimeout(180_000);
+    await openApp(page, host.url);
+    const nav = page.getByRole('navigation', { name: 'Views' });
+    const labels = (await nav.locator('.nav-list .app-nav__item > span').allTextContents()).map((label) => label.trim());
+    const shortcuts = (await nav.locator('.nav-list .app-nav__kbd').allTextContents()).map((text) => Number(text.replace(/\D/g, '')));
+    expect(labels).toHaveLength(9);
+    // The sidebar's shortcuts run 1 to 9 from the top.
+    expect(shortcuts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+
+    for (const [index, label] of labels.entries()) {
+      await page.keyboard.press(`Control+${shortcuts[index]}`);
+      const heading = page.getByRole('heading', { level: 1 });
+      await expect(heading).toHaveText(label);
+      await expect(heading, `focus after Ctrl+${shortcuts[index]}`).toBeFocused();
+      await shotBoth(page, shot, `a11y-view-${label.toLowerCase()}`);
+      await expectAccessibleBoth(page, `the ${label} view`);
+    }
+  });
+
+  test('an owner’s page and the find palette have no axe violations; Ctrl+K selects what was typed', async ({ page, host, shot }) => {
+    test.setTimeout(120_000);
+    await openApp(page, host.url);
+    const results = await searchOwners(page, 'joel kuipers');
+    await expectAccessibleBoth(page, 'the owners view with results');
+    await results.getByRole('button', { name: 'Other holdings of this owner' }).first().click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Owner · JOEL KUIPERS');
+    await shotBoth(page, shot, 'a11y-owner-page');
+    await expectAccessibleBoth(page, 'an owner’s page');
+
+    await page.keyboard.press('Control+3');
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Find a property' });
+    const box = palette.getByRole('combobox', { name: 'Find' }).or(palette.getByRole('textbox', { name: 'Find' })).first();
+    await expect(box).toBeFocused();
+    await page.keyboard.type('0451 0828');
+    await shotBoth(page, shot, 'a11y-find-palette');
+    await expectAccessibleBoth(page, 'the find palette');
+    await page.keyboard.press('Escape');
+    await expect(palette).toBeHidden();
+
+    // Reopened, the previous text is selected: what is typed replaces it.
+    await page.keyboard.press('Control+k');
+    await expect(box).toBeFocused();
+    await page.keyboard.type('0157 2449');
+    await expect(box).toHaveValue('0157 2449');
+  });
+});
