@@ -1,7 +1,7 @@
 // The find box with the platform faked: it says what it understood and the price before anything is
 // bought, buys only on Enter (or the button), lists the candidates, and Enter opens the chosen one.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { useUiStore } from '../../app/ui-store.ts';
 import { FindBox } from './FindBox.tsx';
 import { useFindStore } from './find-store.ts';
@@ -188,5 +188,22 @@ describe('FindBox', () => {
     fireEvent.change(input, { target: { value: '1708' } });
     fireEvent.keyDown(input, { key: 'Escape' });
     expect((input as HTMLInputElement).value).toBe('');
+  });
+
+  it('Ctrl+K on the Search view selects the text the box still holds, so typing replaces it', async () => {
+    useFindStore.setState({ text: '0451 0828' });
+    const input = (await renderBox()) as HTMLInputElement;
+    act(() => useFindStore.getState().focusBox());
+    expect(document.activeElement).toBe(input);
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, '0451 0828'.length]);
+  });
+
+  it('the palette opens with the previous text selected', async () => {
+    useFindStore.setState({ text: '0451 0828' });
+    await renderWithQueries(<FindBox autoFocus />, 0);
+    await settle();
+    const input = screen.getByRole('textbox', { name: 'Find' }) as HTMLInputElement;
+    expect(document.activeElement).toBe(input);
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, '0451 0828'.length]);
   });
 });

@@ -60,8 +60,12 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
   const [picked, setPicked] = useState<{ rows: readonly FindCandidate[] | null; index: number }>({ rows: null, index: 0 });
   const ids = { input: useId(), hint: useId(), list: useId(), kind: useId() };
 
+  // Ctrl+K selects what the box still holds: typing replaces it rather than running on from it
+  // ("0451 0828" then "0157 2449" must not read as one 15-digit account).
   useEffect(() => {
-    if (focusTick > 0 || autoFocus) inputRef.current?.focus();
+    if (focusTick === 0 && !autoFocus) return;
+    inputRef.current?.focus();
+    inputRef.current?.select();
   }, [focusTick, autoFocus]);
 
   // Which areas publish owner names: asked once for the session, without a click only when known to
