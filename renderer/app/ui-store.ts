@@ -25,6 +25,11 @@ interface UiState {
    */
   entityTrail: string[];
   openView: (view: ViewId) => void;
+  /**
+   * Bumped each time a view is opened by name (shortcut, sidebar, crumb): the frame then puts the
+   * focus on the view's heading, so the keyboard starts at the top of the view, not on the body.
+   */
+  viewOpenedTick: number;
   /** The Settings section to bring into view when Settings opens (its element id); null: the top. */
   settingsSection: string | null;
   /** Opens Settings at one section (e.g. `settings-budgets`, to raise a cap from a refusal). */
@@ -47,7 +52,8 @@ interface UiState {
 export const useUiStore = create<UiState>((set, get) => ({
   activeView: 'search',
   entityTrail: [],
-  openView: (view) => set({ activeView: view, entityTrail: [] }),
+  openView: (view) => set((state) => ({ activeView: view, entityTrail: [], viewOpenedTick: state.viewOpenedTick + 1 })),
+  viewOpenedTick: 0,
   settingsSection: null,
   openSettings: (section) => set({ activeView: 'settings', entityTrail: [], settingsSection: section }),
   openEntity: (entityId) =>
