@@ -45,8 +45,11 @@ interface UiState {
   openAssignment: (assignmentId: string | null) => void;
   /** The entity (or `owner:NAME`) the Graph view is drawn from; null: the active assignment's subject. */
   graphRootId: string | null;
-  /** Opens the Graph view drawn from this entity id or owner (`owner:NAME`). */
+  /** Opens the Graph view drawn from this entity id or owner (`owner:NAME`), the focus on the graph. */
   openGraph: (entityId: string) => void;
+  /** Set by openGraph: the graph takes the focus once drawn from its new root, then clears it. */
+  focusGraph: boolean;
+  graphFocused: () => void;
 }
 
 export const useUiStore = create<UiState>((set, get) => ({
@@ -63,5 +66,7 @@ export const useUiStore = create<UiState>((set, get) => ({
   openAssignmentId: null,
   openAssignment: (assignmentId) => set({ activeView: 'assignments', entityTrail: [], openAssignmentId: assignmentId }),
   graphRootId: null,
-  openGraph: (entityId) => set({ activeView: 'graph', entityTrail: [], graphRootId: entityId }),
+  openGraph: (entityId) => set({ activeView: 'graph', entityTrail: [], graphRootId: entityId, focusGraph: true }),
+  focusGraph: false,
+  graphFocused: () => set({ focusGraph: false }),
 }));

@@ -125,7 +125,7 @@ beforeEach(() => {
   state.searchesCached = false;
   state.dialect = 'embedded';
   graphProps.last = null;
-  useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [] });
+  useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [], focusGraph: false });
   useGraphStore.setState({ settings: defaultTraversal, hiddenKinds: [], hiddenRelations: [], tab: 'drawing', selection: null, added: {}, ownerAreaUid: null });
 });
 
@@ -214,6 +214,13 @@ describe('GraphView', () => {
     expect(within(dialog).getByRole('alert').getAttribute('data-error-code')).toBe('disk_full');
     expect((within(dialog).getByLabelText(/Note/) as HTMLTextAreaElement).value).toBe('Tax bill checked.');
     expect(ownerLink()?.decision).toBeNull();
+  });
+
+  it('takes the focus to the graph when opened with “Open in the graph”', async () => {
+    useUiStore.getState().openGraph(ids.property1708);
+    await renderView();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: /^Drawn from/ }));
+    expect(useUiStore.getState().focusGraph).toBe(false);
   });
 
   it('without an active assignment reads links but does not offer to decide', async () => {

@@ -71,6 +71,15 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
 
   // A new root starts with nothing selected.
   useEffect(() => select(null), [root.id, select]);
+  // "Open in the graph" (from a property or an owner) lands here: the focus on the graph's heading,
+  // not on the body the button it came from left behind.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusGraph = useUiStore((state) => state.focusGraph);
+  useEffect(() => {
+    if (!focusGraph) return;
+    headingRef.current?.focus();
+    useUiStore.getState().graphFocused();
+  }, [focusGraph]);
 
   const requests = useMemo(() => uniqueRequests([...rootRequests(root, settings, owners.areaUid), ...(added ?? [])]), [root, settings, owners.areaUid, added]);
   const held = useGraphAnswers(requests, assignment?.id ?? null);
@@ -191,7 +200,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      <h2 className="graph-root">
+      <h2 className="graph-root" ref={headingRef} tabIndex={-1}>
         Drawn from <span className="graph-root__name">{rootName}</span>{' '}
         <span className="muted graph-root__kind">{drawn ? (view.spec.nodes.find((node) => node.root)?.sublabel ?? '') : root.kind === 'owner' ? 'Owner' : ''}</span>
       </h2>
