@@ -20,6 +20,7 @@ import { ActionForm } from '../../components/ActionForm.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { AssignmentFields } from './AssignmentFields.tsx';
 import { assignmentsOf, checkDetailsEdit, draftOf, operationLabel, type AssignmentDraft, type DraftErrors } from './assignment-model.ts';
+import { BusyButton } from '../../components/BusyButton.tsx';
 import './assignments.css';
 
 // A workfile travels as one JSON string on the bridge (importAssignment takes up to 15 MiB).
@@ -207,9 +208,9 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
               Make active
             </button>
           )}
-          <button type="button" className="button" disabled={exportFile.isPending} onClick={() => exportFile.mutate()}>
+          <BusyButton className="button" busy={exportFile.isPending} onClick={() => exportFile.mutate()}>
             {exportFile.isPending ? 'Exporting…' : 'Export workfile'}
-          </button>
+          </BusyButton>
           <button
             type="button"
             className="button"
