@@ -216,6 +216,14 @@ describe('GraphView', () => {
     expect(ownerLink()?.decision).toBeNull();
   });
 
+  it('names the ends of a decided link this graph does not draw, never their ids', async () => {
+    state.decisions = [{ edgeKey: `same_owner:${ids.parcel1708}→${ids.property1708}`, decision: 'confirmed', note: 'Same deed.', at: '2026-05-01T10:05:00.000Z' }];
+    await renderView();
+    const listed = screen.getByTestId('graph-decisions');
+    expect(listed.textContent).toContain('SSL 0065 0007 — same owner name as → 1708 21ST ST NW (not drawn in this graph)');
+    expect(listed.textContent).not.toMatch(/parc_|prop_/);
+  });
+
   it('takes the focus to the graph when opened with “Open in the graph”', async () => {
     useUiStore.getState().openGraph(ids.property1708);
     await renderView();

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Project } from '../../../shared/ipc.ts';
 import { applyDecisions, type GraphDecision, type GraphDecisionKind } from '../../../shared/graph/decisions.ts';
 import { graphSpec } from '../../../shared/graph/graph-view.ts';
-import { nodeName } from '../../../shared/graph/links.ts';
+import { describeLinkKey, nodeName } from '../../../shared/graph/links.ts';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -288,7 +288,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
                   expandRef={expandRef}
                 />
               ) : (
-                <SelectionHint decisions={decisions} titles={linkTitles} onShow={(key) => select({ type: 'link', id: key })} hasAssignment={assignment !== null} />
+                <SelectionHint decisions={decisions} titles={linkTitles} describe={(key) => describeLinkKey(model, key)} onShow={(key) => select({ type: 'link', id: key })} hasAssignment={assignment !== null} />
               )}
             </aside>
           </div>
