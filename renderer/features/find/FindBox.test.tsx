@@ -12,6 +12,8 @@ const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const cached = vi.hoisted(() => ({ value: false }));
 /** What the next resolution charges when it matches nothing (the independent service charges per call). */
 const noMatch = vi.hoisted(() => ({ chargedMicroUsd: 0 }));
+/** Whether the property's record names no owner (as Alexandria's do not). */
+const recordWithoutOwner = vi.hoisted(() => ({ value: false }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
@@ -49,7 +51,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
           entity: {
             entity_ref: property,
             entity_kind: 'property',
-            attributes: {
+            attributes: recordWithoutOwner.value ? {} : {
               owner_name: {
                 value: 'JOEL KUIPERS',
                 citation: { source: 'DC Office of Tax and Revenue', dataset: 'Real Property Tax Database', as_of: '2017-02-05T00:00:00Z', synthetic: false },
@@ -72,6 +74,7 @@ beforeEach(() => {
   calls.length = 0;
   cached.value = false;
   noMatch.chargedMicroUsd = 0;
+  recordWithoutOwner.value = false;
 });
 
 async function settle(ms = 0) {
@@ -205,5 +208,17 @@ describe('FindBox', () => {
     const input = screen.getByRole('textbox', { name: 'Find' }) as HTMLInputElement;
     expect(document.activeElement).toBe(input);
     expect([input.selectionStart, input.selectionEnd]).toEqual([0, '0451 0828'.length]);
+  });
+
+  it('says a candidate’s record names no owner when it was read and holds none, never that the property page shows one', async () => {
+    recordWithoutOwner.value = true;
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: '1708 21st st nw' } });
+    await settle(1000);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await settle(100);
+    const option = screen.getByRole('list', { name: 'Candidates for the address “1708 21ST ST NW”' }).querySelector('li');
+    expect(option?.textContent).toContain('its record names no owner');
+    expect(option?.textContent).not.toContain('property page');
   });
 });
