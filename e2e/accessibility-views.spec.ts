@@ -4,10 +4,11 @@
 // so its badges are drawn), on a property's and an owner's page or in the find palette; Escape gives
 // a dialog's focus back to its button, "Open in the graph" focuses the graph, and Ctrl+K reopens the
 // palette with the previous text selected, so typing replaces it.
+import type { Page } from '@playwright/test';
 import { test, expect, confirmChargeIfAsked, findAddress, openApp, searchOwners, shotBoth } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 
-async function expectAccessibleBoth(page: import('@playwright/test').Page, context: string): Promise<void> {
+async function expectAccessibleBoth(page: Page, context: string): Promise<void> {
   await expectAccessible(page, `${context} (light)`, { every: true });
   await page.emulateMedia({ colorScheme: 'dark' });
   await expectAccessible(page, `${context} (dark)`, { every: true });

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { ownerOfTrailEntry, useUiStore } from './ui-store.ts';
-import { viewForShortcut, views, type ViewId } from './views.ts';
+import { firstView, viewForShortcut, views, type ViewId } from './views.ts';
 import { StatusLine } from './StatusLine.tsx';
 import { HostLinkNotice } from './HostLinkNotice.tsx';
 import { ViewNotBuilt } from '../views/ViewNotBuilt.tsx';
@@ -48,7 +48,7 @@ export function AppFrame() {
   }, [viewOpenedTick]);
 
   const entityTrail = useUiStore((state) => state.entityTrail);
-  const current = views.find((view) => view.id === activeView) ?? views[0];
+  const current = views.find((view) => view.id === activeView) ?? firstView;
   const View = viewComponents[current.id];
   // The page on top of the trail: an owner's page or an entity's.
   const top = entityTrail.at(-1);

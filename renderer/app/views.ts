@@ -19,6 +19,8 @@ const viewList = [
 export type ViewId = (typeof viewList)[number]['id'];
 
 export const views = viewList.map((view, index) => ({ ...view, shortcut: index + 1 }));
+/** The view shown first (and when none is chosen). */
+export const firstView = { ...viewList[0], shortcut: 1 };
 export const isViewId = (value: string): value is ViewId => views.some((view) => view.id === value);
 
 /** The view a Ctrl/⌘ + digit opens. */

@@ -25,7 +25,9 @@ function Opener({ elsewhere = false }: { elsewhere?: boolean }) {
           setOpen(false);
         }}
         onCancel={() => setOpen(false)}
-      />
+      >
+        <p>It cannot be undone.</p>
+      </ConfirmDialog>
     </>
   );
 }
