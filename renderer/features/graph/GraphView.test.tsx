@@ -243,6 +243,16 @@ describe('GraphView', () => {
     expect(listed.textContent).not.toMatch(/parc_|prop_/);
   });
 
+  it('Escape in the link panel puts the selection down and the focus on the graph, not the page body', async () => {
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Link owned by owner:JOEL KUIPERS' }));
+    const cut = within(screen.getByTestId('why-linked')).getByRole('button', { name: 'Cut…' });
+    cut.focus();
+    fireEvent.keyDown(cut, { key: 'Escape' });
+    expect(screen.queryByTestId('why-linked')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: /^Drawn from/ }));
+  });
+
   it('takes the focus to the graph when opened with “Open in the graph”', async () => {
     useUiStore.getState().openGraph(ids.property1708);
     await renderView();

@@ -220,7 +220,10 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
             className="graph-main"
             onKeyDown={(event) => {
               if (event.key !== 'Escape' || event.defaultPrevented || (event.target as Element).closest('dialog')) return;
+              const fromPanel = (event.target as Element).closest('.graph-side') !== null;
               select(null);
+              // The panel that held the focus gives way to the hint: the focus goes to the drawing (or the graph's heading), not the body.
+              if (fromPanel) (event.currentTarget.querySelector<HTMLElement>('[role="tabpanel"] [tabindex="0"]') ?? headingRef.current)?.focus();
             }}
           >
             <TabPanel idPrefix="graph" id={tab} className="graph-main__tab">
