@@ -74,7 +74,7 @@ test.describe('app shell in the browser host', () => {
     await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible();
     await page.keyboard.press('Control+3');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Catalog');
-    await page.keyboard.press('Control+8');
+    await page.keyboard.press('Control+9');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
   });
 });

@@ -250,7 +250,7 @@ test.describe('the subject report, from the find box to a verified PDF', () => {
 
   test('bad input in the box: a clear message, nothing charged that should not be, nothing lost from the assignment', async ({ page, host }) => {
     await openApp(page, host.url);
-    await page.keyboard.press('Control+9');
+    await page.keyboard.press('Control+6');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Assignments');
     const assignments = page.getByRole('table', { name: 'Assignments' }).locator('tbody tr');
     await expect(assignments).toHaveCount(1);
@@ -283,7 +283,7 @@ test.describe('the subject report, from the find box to a verified PDF', () => {
     }
 
     // The assignment, its answers and its spend are all still there.
-    await page.keyboard.press('Control+9');
+    await page.keyboard.press('Control+6');
     await expect(page.getByTestId('assignment-page')).toBeVisible();
     expect(await keptAnswers.count()).toBeGreaterThanOrEqual(answersBefore);
     await expect(page.getByTestId('assignment-spent')).toHaveText(spentOnAssignment ?? '');

@@ -413,7 +413,7 @@ test.describe('the main roads against a second service', () => {
     console.log(`[second service] ledger ${booked(rows)} µUSD, balance drop ${drop} µUSD`);
     console.log(`[second service] quoted vs charged per operation:\n${quotedVsCharged(rows)}`);
     expect(booked(rows)).toBe(drop);
-    await page.keyboard.press('Control+7');
+    await page.keyboard.press('Control+8');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Spend');
     await shot('second-spend');
   });
@@ -442,7 +442,7 @@ test.describe('a second service whose charge header is inflated', () => {
       const drop = startingBalance - inflated.balance();
       // Three lookups, each charged whether or not anything matched.
       expect(drop).toBe(30_000);
-      await page.keyboard.press('Control+7');
+      await page.keyboard.press('Control+8');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Spend');
       await expect(page.getByTestId('total-session')).toHaveText('$0.03');
       const rows = await ledger(page);

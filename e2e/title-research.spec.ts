@@ -137,7 +137,7 @@ test.describe('title research', () => {
     expect(csv).toContain('No earlier transfers in the sample');
 
     // The report holds what the graph showed, the decision, the portfolio and the runsheet.
-    await page.keyboard.press('Control+6');
+    await page.keyboard.press('Control+7');
     const title = page.locator('[data-section="title-research"]');
     await expect(title).toBeVisible({ timeout: 20_000 });
     await expect(title).toContainText('Cut Deed book 4417 names a different Joel Kuipers; not this owner.');

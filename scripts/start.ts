@@ -1,11 +1,12 @@
 // `npm start`: Electron when its binary is here (or can be fetched within about 30 s), otherwise the
-// browser host, with a one-line explanation. `npm start -- --browser` goes straight to the browser host;
+// browser host, with a one-line explanation (scripts/start-words.ts). `npm start -- --browser` goes straight to the browser host;
 // `npm start -- --start-fresh` replaces a damaged database with a new one (see docs/core-notes.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronTarget, isCurrent, rendererTarget, serviceTarget, type BuildTarget } from './build-inputs.ts';
+import { FETCH_NOTICE, fallbackLine, fetchEnding } from './start-words.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const electronDir = path.join(root, 'node_modules', 'electron');
@@ -48,17 +49,20 @@ function ensureBuilt(targets: BuildTarget[]): void {
 
 async function main(): Promise<void> {
   const forceBrowser = process.argv.includes('--browser');
-  let reason: string | null = forceBrowser ? 'asked for the browser host' : null;
   let binary = forceBrowser ? null : electronBinary();
+  const canOpenWindow = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
   if (!forceBrowser && !binary) {
-    console.log('Electron’s binary is not installed; trying to fetch it (up to 30 s)…');
-    reason = fetchElectron();
+    // The notice and how the fetch ended share one line.
+    process.stdout.write(FETCH_NOTICE);
+    const failure = fetchElectron();
     binary = electronBinary();
+    console.log(fetchEnding(binary ? null : (failure ?? 'no binary'), canOpenWindow));
+  } else if (forceBrowser) {
+    console.log(fallbackLine('asked'));
+  } else if (!canOpenWindow) {
+    console.log(fallbackLine('no-display'));
   }
-  if (binary && process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    binary = null;
-    reason = 'there is no display to open a window on';
-  }
+  if (!canOpenWindow) binary = null;
 
   const renderer = rendererTarget();
   if (binary) {
@@ -69,7 +73,6 @@ async function main(): Promise<void> {
     return;
   }
   ensureBuilt([renderer, serviceTarget]);
-  console.log(`Electron is not available (${reason ?? 'no binary'}), so Plat starts in the browser host instead.`);
   const { runBrowserHost } = await import('../electron/host/host-main.ts');
   await runBrowserHost([...process.argv.slice(2).filter((arg) => arg !== '--browser'), '--service-entry', serviceTarget.output]);
 }

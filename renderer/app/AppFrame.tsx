@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { ownerOfTrailEntry, useUiStore } from './ui-store.ts';
-import { viewForShortcut, views, type ViewId } from './views.ts';
+import { firstView, viewForShortcut, views, type ViewId } from './views.ts';
 import { StatusLine } from './StatusLine.tsx';
 import { HostLinkNotice } from './HostLinkNotice.tsx';
 import { ViewNotBuilt } from '../views/ViewNotBuilt.tsx';
@@ -40,8 +40,15 @@ export function AppFrame() {
     return () => window.removeEventListener('keydown', onKey);
   }, [openView]);
 
+  // A view opened by name takes the focus to its heading (the page body otherwise keeps it).
+  const viewOpenedTick = useUiStore((state) => state.viewOpenedTick);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (viewOpenedTick > 0) headingRef.current?.focus();
+  }, [viewOpenedTick]);
+
   const entityTrail = useUiStore((state) => state.entityTrail);
-  const current = views.find((view) => view.id === activeView) ?? views[0];
+  const current = views.find((view) => view.id === activeView) ?? firstView;
   const View = viewComponents[current.id];
   // The page on top of the trail: an owner's page or an entity's.
   const top = entityTrail.at(-1);
@@ -83,7 +90,9 @@ export function AppFrame() {
         ) : (
           <>
             <header className="app-main__header">
-              <h1 id="view-title">{current.label}</h1>
+              <h1 id="view-title" ref={headingRef} tabIndex={-1}>
+                {current.label}
+              </h1>
               <p className="muted">{current.summary}</p>
             </header>
             <div className="app-main__body">

@@ -35,31 +35,34 @@ export function StatusLine() {
   const tone = linkWords?.tone ?? (info.isError ? 'down' : (words?.tone ?? 'pending'));
   const label = linkWords?.headline ?? (info.isError ? 'Cannot reach Plat’s core' : (service?.label ?? 'Connecting…'));
   return (
-    <footer className="status-line" role="status" aria-live="polite">
-      {/* status-line__dot--<tone> names the tone for whoever checks it (the tests); the look is the design's. */}
-      <span className={`status-dot status-dot--${tone} status-line__dot--${tone}`} aria-hidden="true" data-testid="service-dot" />
-      <span className="status-line__service" data-testid="service-label">
-        {label}
-      </span>
-      {words && service?.state !== 'ready' && (
-        <span className={`status-line__state status-line__state--${words.tone}`} data-testid="service-state">
-          {words.state}
+    // The footer is the page's contentinfo landmark, which may not also be a status: the live region sits inside it.
+    <footer className="status-line">
+      <div className="status-line__live" role="status" aria-live="polite">
+        {/* status-line__dot--<tone> names the tone for whoever checks it (the tests); the look is the design's. */}
+        <span className={`status-dot status-dot--${tone} status-line__dot--${tone}`} aria-hidden="true" data-testid="service-dot" />
+        <span className="status-line__service" data-testid="service-label">
+          {label}
         </span>
-      )}
-      {service && <span className="status-line__url mono">{service.baseUrl}</span>}
-      {service?.detail && (
-        <span className="status-line__detail" title={service.detail}>
-          {service.detail}
-        </span>
-      )}
-      <CallProgressNotice />
-      <span className="status-line__spacer" />
-      <SpendMeter />
-      {info.data && (
-        <span className="status-line__runtime">
-          {info.data.runtime === 'electron' ? 'Desktop' : 'Browser host'} · v{info.data.appVersion}
-        </span>
-      )}
+        {words && service?.state !== 'ready' && (
+          <span className={`status-line__state status-line__state--${words.tone}`} data-testid="service-state">
+            {words.state}
+          </span>
+        )}
+        {service && <span className="status-line__url mono">{service.baseUrl}</span>}
+        {service?.detail && (
+          <span className="status-line__detail" title={service.detail}>
+            {service.detail}
+          </span>
+        )}
+        <CallProgressNotice />
+        <span className="status-line__spacer" />
+        <SpendMeter />
+        {info.data && (
+          <span className="status-line__runtime">
+            {info.data.runtime === 'electron' ? 'Desktop' : 'Browser host'} · v{info.data.appVersion}
+          </span>
+        )}
+      </div>
     </footer>
   );
 }

@@ -25,6 +25,11 @@ interface UiState {
    */
   entityTrail: string[];
   openView: (view: ViewId) => void;
+  /**
+   * Bumped each time a view is opened by name (shortcut, sidebar, crumb): the frame then puts the
+   * focus on the view's heading, so the keyboard starts at the top of the view, not on the body.
+   */
+  viewOpenedTick: number;
   /** The Settings section to bring into view when Settings opens (its element id); null: the top. */
   settingsSection: string | null;
   /** Opens Settings at one section (e.g. `settings-budgets`, to raise a cap from a refusal). */
@@ -40,14 +45,18 @@ interface UiState {
   openAssignment: (assignmentId: string | null) => void;
   /** The entity (or `owner:NAME`) the Graph view is drawn from; null: the active assignment's subject. */
   graphRootId: string | null;
-  /** Opens the Graph view drawn from this entity id or owner (`owner:NAME`). */
+  /** Opens the Graph view drawn from this entity id or owner (`owner:NAME`), the focus on the graph. */
   openGraph: (entityId: string) => void;
+  /** Set by openGraph: the graph takes the focus once drawn from its new root, then clears it. */
+  focusGraph: boolean;
+  graphFocused: () => void;
 }
 
 export const useUiStore = create<UiState>((set, get) => ({
   activeView: 'search',
   entityTrail: [],
-  openView: (view) => set({ activeView: view, entityTrail: [] }),
+  openView: (view) => set((state) => ({ activeView: view, entityTrail: [], viewOpenedTick: state.viewOpenedTick + 1 })),
+  viewOpenedTick: 0,
   settingsSection: null,
   openSettings: (section) => set({ activeView: 'settings', entityTrail: [], settingsSection: section }),
   openEntity: (entityId) =>
@@ -57,5 +66,7 @@ export const useUiStore = create<UiState>((set, get) => ({
   openAssignmentId: null,
   openAssignment: (assignmentId) => set({ activeView: 'assignments', entityTrail: [], openAssignmentId: assignmentId }),
   graphRootId: null,
-  openGraph: (entityId) => set({ activeView: 'graph', entityTrail: [], graphRootId: entityId }),
+  openGraph: (entityId) => set({ activeView: 'graph', entityTrail: [], graphRootId: entityId, focusGraph: true }),
+  focusGraph: false,
+  graphFocused: () => set({ focusGraph: false }),
 }));

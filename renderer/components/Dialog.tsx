@@ -5,18 +5,29 @@ import { useEffect, useId, useRef, type ReactNode, type TextareaHTMLAttributes }
 
 /**
  * A ref for a <dialog> that is shown modal while `open` and closed when it is not. `onOpen` runs
- * just before it is shown (to clear what the last opening left).
+ * just before it is shown (to clear what the last opening left). Once closed (Escape, Cancel, done),
+ * the focus goes back to the control that had it when the dialog opened, unless what the dialog did
+ * has already put it somewhere else (a page it opened focuses its own heading).
  */
 export function useModalDialog(open: boolean, onOpen?: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
+      opener.current = document.activeElement;
       onOpen?.();
       dialog.showModal();
     }
     if (!open && dialog.open) dialog.close();
+    if (!open && opener.current) {
+      const back = opener.current;
+      opener.current = null;
+      const focused = document.activeElement;
+      const lost = focused === null || focused === document.body || dialog.contains(focused);
+      if (lost && back instanceof HTMLElement && back.isConnected) back.focus();
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of `open` opens or closes it
   }, [open]);
   return ref;

@@ -6,7 +6,7 @@
 // parcel key (SSL 0000 0000 joins permits at unrelated addresses).
 import type { GraphModel, LinkInfo, OwnerClaim } from './build-graph.ts';
 import type { LinkStrength } from './graph-spec.ts';
-import { entityName, OWNED_BY, ownerNameKey, relationLabel, type EntityName } from './relations.ts';
+import { entityName, OWNED_BY, ownerNameKey, relationLabel, shortId, type EntityName } from './relations.ts';
 
 export type LinkRule = 'same_record' | 'same_ssl' | 'owner_of_record' | 'same_owner_name' | 'address_match' | 'invalid_key' | 'unstated';
 
@@ -65,6 +65,18 @@ export function nodeName(model: GraphModel, id: string): EntityName {
   // No identifier to name it by: the service's own label is what a person recognises, not the id.
   if (entity.identifiers.length === 0 && entity.label) return { ...name, label: entity.label, sublabel: name.sublabel.split(' · ')[0] ?? name.sublabel };
   return name;
+}
+
+/**
+ * A link by its key alone (a decision on a link this graph does not draw), in words: its relation
+ * and its two ends by the names this graph gives them, an owner by its name, else a short id.
+ */
+export function describeLinkKey(model: GraphModel, key: string): string {
+  const match = /^([^:]+):(.*)→(.*)$/.exec(key);
+  if (!match) return key;
+  const [, predicate = '', from = '', to = ''] = match;
+  const name = (id: string) => (model.entities.has(id) || model.owners.has(id) ? nodeName(model, id).label : id.startsWith('owner:') ? id.slice('owner:'.length) : shortId(id));
+  return `${name(from)} — ${relationLabel(predicate, 'out')} → ${name(to)}`;
 }
 
 const RULE_OF_METHOD: Record<string, LinkRule> = {

@@ -12,9 +12,9 @@ import { text } from '../graph/answers.ts';
 import { buildGraph, emptyGraph, graphSpec, refCitation, type GraphAnswer, type GraphModel } from '../graph/build-graph.ts';
 import { applyDecisions, type GraphDecision } from '../graph/decisions.ts';
 import { graphNodeKindLabels } from '../graph/graph-spec.ts';
-import { distancesFrom, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
+import { describeLinkKey, distancesFrom, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
 import { ownerPortfolio } from '../graph/portfolio.ts';
-import { kindOfId, ownerNameKey, ownerNodeId, relationLabel, shortId, sslText } from '../graph/relations.ts';
+import { kindOfId, ownerNameKey, ownerNodeId, shortId, sslText } from '../graph/relations.ts';
 import { parcelRunsheet, runsheetEventLabels, type RunsheetEntry } from '../graph/runsheet.ts';
 import { whyLinked } from '../graph/why-linked.ts';
 import { documentCitation } from '../cited/citation.ts';
@@ -164,15 +164,6 @@ function linkDates(link: ModelLink): TitleResearchLink['dates'] {
   const from = link.service?.validFrom ?? null;
   const to = link.service?.validTo ?? null;
   return from === null && to === null ? { kind: 'none', from: null, to: null } : { kind: 'valid', from, to };
-}
-
-/** A decided link the graph does not hold, in words: its relation and its two ends as far as the graph can name them. */
-function describeKey(model: GraphModel, key: string): string {
-  const match = /^([^:]+):(.*)→(.*)$/.exec(key);
-  if (!match) return key;
-  const [, predicate = '', from = '', to = ''] = match;
-  const name = (id: string) => (model.entities.has(id) || model.owners.has(id) ? nodeName(model, id).label : id.startsWith('owner:') ? id.slice('owner:'.length) : shortId(id));
-  return `${name(from)} — ${relationLabel(predicate, 'out')} → ${name(to)}`;
 }
 
 /**
@@ -477,7 +468,7 @@ export function titleResearchSection(input: TitleResearchInput, subject: TitleRe
   const drawn = new Set(part?.graph.links.map((link) => link.key) ?? []);
   const decisions: TitleResearchDecision[] = [...input.decisions]
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
-    .map((decision) => ({ ...decision, onGraph: drawn.has(decision.edgeKey), description: describeKey(model, decision.edgeKey) }));
+    .map((decision) => ({ ...decision, onGraph: drawn.has(decision.edgeKey), description: describeLinkKey(model, decision.edgeKey) }));
   if (part === null && portfolio === null && runsheet === null && decisions.length === 0) return null;
   return { title: TITLE_RESEARCH_TITLE, graph: part?.graph ?? null, decisions, portfolio, runsheet, missing, problems };
 }

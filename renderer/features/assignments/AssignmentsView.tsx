@@ -21,6 +21,7 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { AssignmentFields } from './AssignmentFields.tsx';
 import { ImportedAnswers } from './ImportedAnswers.tsx';
 import { assignmentsOf, checkDetailsEdit, draftOf, operationLabel, type AssignmentDraft, type DraftErrors } from './assignment-model.ts';
+import { BusyButton } from '../../components/BusyButton.tsx';
 import { useImportNotice } from './import-notice.ts';
 import './assignments.css';
 
@@ -230,9 +231,9 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
               Make active
             </button>
           )}
-          <button type="button" className="button" disabled={exportFile.isPending} onClick={() => exportFile.mutate()}>
+          <BusyButton className="button" busy={exportFile.isPending} onClick={() => exportFile.mutate()}>
             {exportFile.isPending ? 'Exporting…' : 'Export workfile'}
-          </button>
+          </BusyButton>
           <button
             type="button"
             className="button"

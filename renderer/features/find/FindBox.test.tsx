@@ -1,7 +1,7 @@
 // The find box with the platform faked: it says what it understood and the price before anything is
 // bought, buys only on Enter (or the button), lists the candidates, and Enter opens the chosen one.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { useUiStore } from '../../app/ui-store.ts';
 import { FindBox } from './FindBox.tsx';
 import { useFindStore } from './find-store.ts';
@@ -16,6 +16,8 @@ const coverage = vi.hoisted(() => ({ data: null as unknown }));
 const EMBEDDED_COVERAGE = { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial' }] };
 /** What the next resolution charges when it matches nothing (the independent service charges per call). */
 const noMatch = vi.hoisted(() => ({ chargedMicroUsd: 0 }));
+/** Whether the property's record names no owner (as Alexandria's do not). */
+const recordWithoutOwner = vi.hoisted(() => ({ value: false }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
@@ -52,7 +54,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
           entity: {
             entity_ref: property,
             entity_kind: 'property',
-            attributes: {
+            attributes: recordWithoutOwner.value ? {} : {
               owner_name: {
                 value: 'JOEL KUIPERS',
                 citation: { source: 'DC Office of Tax and Revenue', dataset: 'Real Property Tax Database', as_of: '2017-02-05T00:00:00Z', synthetic: false },
@@ -76,6 +78,7 @@ beforeEach(() => {
   cached.value = false;
   coverage.data = EMBEDDED_COVERAGE;
   noMatch.chargedMicroUsd = 0;
+  recordWithoutOwner.value = false;
 });
 
 async function settle(ms = 0) {
@@ -201,5 +204,34 @@ describe('FindBox', () => {
     fireEvent.change(input, { target: { value: '1708' } });
     fireEvent.keyDown(input, { key: 'Escape' });
     expect((input as HTMLInputElement).value).toBe('');
+  });
+
+  it('Ctrl+K on the Search view selects the text the box still holds, so typing replaces it', async () => {
+    useFindStore.setState({ text: '0451 0828' });
+    const input = (await renderBox()) as HTMLInputElement;
+    act(() => useFindStore.getState().focusBox());
+    expect(document.activeElement).toBe(input);
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, '0451 0828'.length]);
+  });
+
+  it('the palette opens with the previous text selected', async () => {
+    useFindStore.setState({ text: '0451 0828' });
+    await renderWithQueries(<FindBox autoFocus />, 0);
+    await settle();
+    const input = screen.getByRole('textbox', { name: 'Find' }) as HTMLInputElement;
+    expect(document.activeElement).toBe(input);
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, '0451 0828'.length]);
+  });
+
+  it('says a candidate’s record names no owner when it was read and holds none, never that the property page shows one', async () => {
+    recordWithoutOwner.value = true;
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: '1708 21st st nw' } });
+    await settle(1000);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await settle(100);
+    const option = screen.getByRole('list', { name: 'Candidates for the address “1708 21ST ST NW”' }).querySelector('li');
+    expect(option?.textContent).toContain('its record names no owner');
+    expect(option?.textContent).not.toContain('property page');
   });
 });

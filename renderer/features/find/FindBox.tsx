@@ -42,6 +42,16 @@ const OWNERS_READ = 10;
 /** Holdings an owner find lists (the Owners view lists them all, grouped). */
 const HOLDINGS_SHOWN = 25;
 
+/**
+ * What a candidate property's own record gave: whether it was read (only when known free), and its
+ * owner and address if it names them (Alexandria's records name no owner).
+ */
+interface CandidateRecord {
+  read: boolean;
+  owner: CitedValueModel | null;
+  address: CitedValueModel | null;
+}
+
 type Answer<N extends 'resolveEntities' | 'searchProperties'> = IpcResponse<N>;
 
 export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; autoFocus?: boolean }) {
@@ -60,8 +70,12 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
   const [picked, setPicked] = useState<{ rows: readonly FindCandidate[] | null; index: number }>({ rows: null, index: 0 });
   const ids = { input: useId(), hint: useId(), list: useId(), kind: useId() };
 
+  // Ctrl+K selects what the box still holds: typing replaces it rather than running on from it
+  // ("0451 0828" then "0157 2449" must not read as one 15-digit account).
   useEffect(() => {
-    if (focusTick > 0 || autoFocus) inputRef.current?.focus();
+    if (focusTick === 0 && !autoFocus) return;
+    inputRef.current?.focus();
+    inputRef.current?.select();
   }, [focusTick, autoFocus]);
 
   // Which areas publish owner names: asked once for the session, without a click only when known to
@@ -103,11 +117,11 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
       };
     }),
   });
-  const citedOf = (index: number): { owner: CitedValueModel | null; address: CitedValueModel | null } => {
+  const citedOf = (index: number): CandidateRecord => {
     const data = records[index]?.data?.envelope;
-    if (!data || data.status === 'error' || !data.data) return { owner: null, address: null };
+    if (!data || data.status === 'error' || !data.data) return { read: false, owner: null, address: null };
     const attributes = (data.data.entity.attributes ?? {}) as Record<string, unknown>;
-    return { owner: citedFieldValue('owner_name', attributes.owner_name), address: citedFieldValue('address', attributes.address) };
+    return { read: true, owner: citedFieldValue('owner_name', attributes.owner_name), address: citedFieldValue('address', attributes.address) };
   };
 
   const busy = answer.query.isFetching;
@@ -300,7 +314,7 @@ function FindResults(props: {
   active: number;
   onActive: (index: number) => void;
   onOpen: (row: FindCandidate) => void;
-  citedOf: (index: number) => { owner: CitedValueModel | null; address: CitedValueModel | null };
+  citedOf: (index: number) => CandidateRecord;
 }) {
   const { asked, found, answer } = props;
   const what = `${findKindLabel[asked.kind]} “${asked.sent}”`;
@@ -370,7 +384,7 @@ function FindResults(props: {
                   {(holding?.owner ?? cited.owner) ? (
                     <OwnerOf owner={(holding?.owner ?? cited.owner) as CitedValueModel} areaUid={props.asked.area?.areaUid ?? null} />
                   ) : (
-                    <span className="muted">{row.propertyRef ? 'owner on the property page' : 'several properties'}</span>
+                    <span className="muted">{!row.propertyRef ? 'several properties' : cited.read ? 'its record names no owner' : 'owner not read'}</span>
                   )}
                 </span>
                 <span className="find__option-open" aria-hidden="true">

@@ -127,7 +127,7 @@ beforeEach(() => {
   state.unknownPrices = false;
   state.dialect = 'embedded';
   graphProps.last = null;
-  useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [] });
+  useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [], focusGraph: false });
   useGraphStore.setState({ settings: defaultTraversal, hiddenKinds: [], hiddenRelations: [], tab: 'drawing', selection: null, added: {}, ownerAreaUid: null });
 });
 
@@ -233,6 +233,31 @@ describe('GraphView', () => {
     expect(within(dialog).getByRole('alert').getAttribute('data-error-code')).toBe('disk_full');
     expect((within(dialog).getByLabelText(/Note/) as HTMLTextAreaElement).value).toBe('Tax bill checked.');
     expect(ownerLink()?.decision).toBeNull();
+  });
+
+  it('names the ends of a decided link this graph does not draw, never their ids', async () => {
+    state.decisions = [{ edgeKey: `same_owner:${ids.parcel1708}→${ids.property1708}`, decision: 'confirmed', note: 'Same deed.', at: '2026-05-01T10:05:00.000Z' }];
+    await renderView();
+    const listed = screen.getByTestId('graph-decisions');
+    expect(listed.textContent).toContain('SSL 0065 0007 — same owner name as → 1708 21ST ST NW (not drawn in this graph)');
+    expect(listed.textContent).not.toMatch(/parc_|prop_/);
+  });
+
+  it('Escape in the link panel puts the selection down and the focus on the graph, not the page body', async () => {
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Link owned by owner:JOEL KUIPERS' }));
+    const cut = within(screen.getByTestId('why-linked')).getByRole('button', { name: 'Cut…' });
+    cut.focus();
+    fireEvent.keyDown(cut, { key: 'Escape' });
+    expect(screen.queryByTestId('why-linked')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: /^Drawn from/ }));
+  });
+
+  it('takes the focus to the graph when opened with “Open in the graph”', async () => {
+    useUiStore.getState().openGraph(ids.property1708);
+    await renderView();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: /^Drawn from/ }));
+    expect(useUiStore.getState().focusGraph).toBe(false);
   });
 
   it('without an active assignment reads links but does not offer to decide', async () => {

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Project } from '../../../shared/ipc.ts';
 import { applyDecisions, type GraphDecision, type GraphDecisionKind } from '../../../shared/graph/decisions.ts';
 import { graphSpec } from '../../../shared/graph/graph-view.ts';
-import { nodeName } from '../../../shared/graph/links.ts';
+import { describeLinkKey, nodeName } from '../../../shared/graph/links.ts';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -71,6 +71,15 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
 
   // A new root starts with nothing selected.
   useEffect(() => select(null), [root.id, select]);
+  // "Open in the graph" (from a property or an owner) lands here: the focus on the graph's heading,
+  // not on the body the button it came from left behind.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusGraph = useUiStore((state) => state.focusGraph);
+  useEffect(() => {
+    if (!focusGraph) return;
+    headingRef.current?.focus();
+    useUiStore.getState().graphFocused();
+  }, [focusGraph]);
 
   const requests = useMemo(() => uniqueRequests([...rootRequests(root, settings, owners.areaUid), ...(added ?? [])]), [root, settings, owners.areaUid, added]);
   const held = useGraphAnswers(requests, assignment?.id ?? null);
@@ -191,7 +200,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      <h2 className="graph-root">
+      <h2 className="graph-root" ref={headingRef} tabIndex={-1}>
         Drawn from <span className="graph-root__name">{rootName}</span>{' '}
         <span className="muted graph-root__kind">{drawn ? (view.spec.nodes.find((node) => node.root)?.sublabel ?? '') : root.kind === 'owner' ? 'Owner' : ''}</span>
       </h2>
@@ -211,7 +220,10 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
             className="graph-main"
             onKeyDown={(event) => {
               if (event.key !== 'Escape' || event.defaultPrevented || (event.target as Element).closest('dialog')) return;
+              const fromPanel = (event.target as Element).closest('.graph-side') !== null;
               select(null);
+              // The panel that held the focus gives way to the hint: the focus goes to the drawing (or the graph's heading), not the body.
+              if (fromPanel) (event.currentTarget.querySelector<HTMLElement>('[role="tabpanel"] [tabindex="0"]') ?? headingRef.current)?.focus();
             }}
           >
             <TabPanel idPrefix="graph" id={tab} className="graph-main__tab">
@@ -279,7 +291,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
                   expandRef={expandRef}
                 />
               ) : (
-                <SelectionHint decisions={decisions} titles={linkTitles} onShow={(key) => select({ type: 'link', id: key })} hasAssignment={assignment !== null} />
+                <SelectionHint decisions={decisions} titles={linkTitles} describe={(key) => describeLinkKey(model, key)} onShow={(key) => select({ type: 'link', id: key })} hasAssignment={assignment !== null} />
               )}
             </aside>
           </div>

@@ -3,7 +3,14 @@ import { formatDateTime } from '../../../shared/format-date.ts';
 import { decisionLabels } from './graph-model.ts';
 
 /** The side panel with nothing selected: how to select, and the decisions kept with the assignment. */
-export function SelectionHint(props: { decisions: GraphDecision[]; titles: ReadonlyMap<string, string>; onShow: (key: string) => void; hasAssignment: boolean }) {
+export function SelectionHint(props: {
+  decisions: GraphDecision[];
+  titles: ReadonlyMap<string, string>;
+  /** A decided link this graph does not draw, in words (its ends named, never their ids). */
+  describe: (key: string) => string;
+  onShow: (key: string) => void;
+  hasAssignment: boolean;
+}) {
   const { decisions, titles } = props;
   return (
     <section className="graph-panel graph-panel--hint stack">
@@ -30,8 +37,8 @@ export function SelectionHint(props: { decisions: GraphDecision[]; titles: Reado
                         {title}
                       </button>
                     ) : (
-                      <span>
-                        a link not drawn in this graph <span className="mono graph-records__ref">{decision.edgeKey}</span>
+                      <span title={decision.edgeKey}>
+                        {props.describe(decision.edgeKey)} <span className="muted">(not drawn in this graph)</span>
                       </span>
                     )}{' '}
                     <span className="muted">

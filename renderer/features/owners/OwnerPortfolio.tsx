@@ -214,9 +214,9 @@ function OwnerGroup(props: {
   return (
     <section className="owner-group stack gap-1" aria-labelledby={headingId} data-testid="owner-group">
       <header className="owner-group__header cluster">
-        <h3 id={headingId} className="owner-group__name">
+        <h2 id={headingId} className="owner-group__name">
           {named ? owner.name : 'Holdings whose records publish no owner name'}
-        </h3>
+        </h2>
         {named && owner.holdings[0] && <Sources value={owner.holdings[0].owner} citations={citations} />}
         <span className="owner-group__count" data-testid="owner-group-count">
           {owner.countText}

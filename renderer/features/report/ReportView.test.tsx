@@ -2,7 +2,7 @@
 // what they send when the appraiser chooses another value, what Export PDF saves, and the flag the
 // printers wait for.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
 import { createQueryClient } from '../../app/App.tsx';
 import { serviceAnswer, type RecordedPlatCall } from '../../platform/fake-plat.ts';
@@ -15,7 +15,7 @@ import { PrintReport } from './PrintReport.tsx';
 import { sampleReport } from './report-fixture.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
-const state = vi.hoisted(() => ({ active: 'p1' as string | null, report: null as unknown, exportFails: false, buyFails: false }));
+const state = vi.hoisted(() => ({ active: 'p1' as string | null, report: null as unknown, exportFails: false, buyFails: false, exportMs: 0 }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
@@ -36,7 +36,8 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     },
     exportReportPdf: () => {
       if (state.exportFails) throw new PlatCallError({ code: 'internal', message: 'No Chromium-family browser was found on this machine.', retryable: false });
-      return { filename: 'Dupont row house – subject report – 2026-05-01.pdf', pdfBase64: btoa('%PDF-1.7 test'), pageCount: 7, byteLength: 183_000 };
+      const exported = { filename: 'Dupont row house – subject report – 2026-05-01.pdf', pdfBase64: btoa('%PDF-1.7 test'), pageCount: 7, byteLength: 183_000 };
+      return state.exportMs === 0 ? exported : new Promise((resolve) => setTimeout(() => resolve(exported), state.exportMs));
     },
   });
 });
@@ -55,6 +56,7 @@ beforeEach(() => {
   state.report = sampleReport();
   state.exportFails = false;
   state.buyFails = false;
+  state.exportMs = 0;
 });
 
 async function renderView(node: React.ReactNode, client?: QueryClient) {
@@ -194,6 +196,22 @@ describe('ReportView', () => {
     await settle();
     expect(downloads).toEqual([{ filename: 'Dupont row house – subject report – 2026-05-01.pdf', base64: btoa('%PDF-1.7 test') }]);
     expect((screen.getByTestId('report-export-status')).textContent).toContain('7 pages, 179 KB');
+  });
+
+  it('keeps the focus on Export PDF while it prints (busy, not disabled) and after, exporting once', async () => {
+    state.exportMs = 1000;
+    await renderView(<ReportView />);
+    const button = screen.getByRole('button', { name: 'Export PDF' });
+    button.focus();
+    act(() => fireEvent.click(button));
+    await settle();
+    const busy = screen.getByRole('button', { name: 'Exporting…' });
+    expect(busy).toBe(button);
+    expect([button.hasAttribute('disabled'), button.getAttribute('aria-disabled')]).toEqual([false, 'true']);
+    act(() => fireEvent.click(button));
+    await settle(1000);
+    expect(downloads).toHaveLength(1);
+    expect(document.activeElement).toBe(button);
   });
 
   it('when no printer is found, says so and offers the browser’s own print dialog', async () => {

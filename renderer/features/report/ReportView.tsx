@@ -23,6 +23,7 @@ import { ReportDocumentView } from './ReportDocumentView.tsx';
 import { ChoiceDialog, type ChoiceRequest } from './ChoiceDialog.tsx';
 import { VerifyReport } from './VerifyReport.tsx';
 import { missingTotal, printDialogUrl } from './report-model.ts';
+import { BusyButton } from '../../components/BusyButton.tsx';
 import './report.css';
 
 type Tab = 'report' | 'verify';
@@ -174,15 +175,15 @@ function ExportPdf({ assignmentId, doc }: { assignmentId: string; doc: ReportDoc
   const incomplete = (doc?.missing.length ?? 0) > 0;
   return (
     <div className="report-export stack align-end gap-1">
-      <button
-        type="button"
+      <BusyButton
         className="button button--primary"
-        disabled={!doc || exportPdf.isPending}
+        disabled={!doc}
+        busy={exportPdf.isPending}
         onClick={() => exportPdf.mutate()}
         title={incomplete ? 'Sources not bought yet are printed as unavailable' : undefined}
       >
         {exportPdf.isPending ? 'Exporting…' : 'Export PDF'}
-      </button>
+      </BusyButton>
       <p className="report-export__status" role="status" data-testid="report-export-status">
         {exportPdf.isPending && 'Printing the report and attaching its citations…'}
         {exportPdf.isSuccess &&

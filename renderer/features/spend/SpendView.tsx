@@ -29,6 +29,7 @@ import {
   summarizeRequest,
   type LedgerFilterForm,
 } from './spend-model.ts';
+import { BusyButton } from '../../components/BusyButton.tsx';
 import './spend.css';
 
 export const LEDGER_PAGE_SIZE = 50;
@@ -408,17 +409,17 @@ function Ledger() {
           </button>
         )}
         <span className="spend-filters__spacer" />
-        <button
-          type="button"
+        <BusyButton
           className="button button--small"
           onClick={() => {
             setExported(null);
             exportCsv.mutate();
           }}
-          disabled={exportCsv.isPending || !checked.ok}
+          busy={exportCsv.isPending}
+          disabled={!checked.ok}
         >
           {exportCsv.isPending ? 'Exporting…' : 'Export CSV'}
-        </button>
+        </BusyButton>
       </form>
       {!checked.ok && (
         <p className="spend-filters__error" id={ids.error} role="alert">
