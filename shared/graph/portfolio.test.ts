@@ -126,3 +126,54 @@ describe('ownerPortfolio from v4 ownership records', () => {
     expect(holding?.address.display).toBe('934 N ST NW');
   });
 });
+
+describe('a holding is a parcel (the real roll: parcels the OTR roll lists on two rows)', () => {
+  const groupOf = (result: ReturnType<typeof ownerPortfolio>, key: string) => result.owners.find((owner) => owner.key === key);
+
+  it('BRUNO A CHUMPITAZI MD PC: 3 holdings worth $5,235,130, not 5 rows worth $7,784,560', () => {
+    const { result, book } = portfolio('BRUNO A CHUMPITAZI MD PC', [envelope('searchBruno')]);
+    const bruno = groupOf(result, 'BRUNO A CHUMPITAZI MD PC');
+    expect(bruno?.holdings.map((holding) => [holding.identifier.display, holding.assessed.raw])).toEqual([
+      ['0451 0022', 1656250],
+      ['0451 0827', 2685700],
+      ['0451 0829', 893180],
+    ]);
+    expect(bruno?.countText).toBe('3 holdings');
+    expect(bruno?.totalAssessed).toMatchObject({ raw: 5235130, display: '$5,235,130', derivedFrom: 'Sum of the assessed values of all 3 holdings.' });
+    // The search's count: 4 parcels (0451 0828 is published under another name) from the service's 6 rows.
+    expect(result).toMatchObject({ loaded: 4, rows: 6, matched: 6, complete: true, countText: '4 holdings' });
+    // A parcel on two rows cites both rows.
+    const twoRows = bruno?.holdings[0];
+    expect(twoRows?.records.map((record) => book.all().find((citation) => citation.id === record.owner.citationIds[0])?.recordRef?.slice(0, 12))).toEqual([
+      'rec_4286a245',
+      'rec_f0b6f55c',
+    ]);
+  });
+
+  it('CINDY CHANG: 3 parcels worth $446,040, not 4 holdings worth $817,080', () => {
+    const { result } = portfolio('CINDY CHANG', [envelope('searchCindyChang')]);
+    const cindy = groupOf(result, 'CINDY CHANG');
+    expect(cindy?.holdings).toHaveLength(3);
+    expect(cindy?.totalAssessed.raw).toBe(446040);
+    expect(cindy?.variants).toEqual([{ published: 'CINDY CHANG', count: 3 }]);
+  });
+
+  it('"anthony c cheng": 4 parcels; the spouse-form group shows only what its own rows carry', () => {
+    const { result } = portfolio('anthony c cheng', [envelope('searchCheng')]);
+    expect(result.holdings).toHaveLength(4);
+    expect(result.totalAssessed.raw).toBe(734150 + 1792610 + 434860 + 285800);
+    const own = groupOf(result, 'ANTHONY C CHENG');
+    expect(own?.holdings).toHaveLength(4);
+    expect(own?.totalAssessed.raw).toBe(3247420);
+    expect(own?.holdings.every((holding) => holding.fromOtherRow.length === 0)).toBe(true);
+    const spouse = groupOf(result, 'ANTHONY C CHENG YUN L CHENG');
+    expect(spouse?.holdings).toHaveLength(4);
+    // The assessment is on the other row: shown, marked as such, and not summed for this name.
+    for (const holding of spouse?.holdings ?? []) {
+      expect(holding.fromOtherRow).toContain('assessed_value_dollars');
+      expect(holding.assessed.limitation).toBe('Shown from the parcel’s other row (published under ANTHONY C CHENG): no row of this name carries it.');
+    }
+    expect(spouse?.totalAssessed).toMatchObject({ status: 'unavailable', raw: null });
+    expect(spouse?.totalAssessed.limitation).toBe('None of the 4 holdings has an assessed value on its own rows (the parcel’s other row carries it).');
+  });
+});
