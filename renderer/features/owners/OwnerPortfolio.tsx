@@ -9,7 +9,7 @@ import { useQueries, useQueryClient, type UseQueryResult } from '@tanstack/react
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { Citation, CitedValue } from '../../../shared/cited/value.ts';
 import { citationView, publisherShortName } from '../../../shared/cited/citation.ts';
-import type { PortfolioHolding, PortfolioOwner } from '../../../shared/graph/portfolio.ts';
+import { holdingsCountText, type PortfolioHolding, type PortfolioOwner } from '../../../shared/graph/portfolio.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
@@ -21,7 +21,7 @@ import { ownerSearchBody, ownerSpellingNote } from '../../components/owner-looku
 import { buyAnswer, paidAnswerQuery } from '../../platform/paid-answer.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
 import type { CallOptions } from '../../platform/service-calls.ts';
-import { holdingsCountText, holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
+import { holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
 import type { OwnerSearch } from './owners-ui-store.ts';
 import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
@@ -358,6 +358,13 @@ function PortfolioValue({ value, citations, mono = false, withSources = false }:
     <span className={`cited-value${value.status === 'synthetic' ? ' cited-value--synthetic' : ''}`}>
       <span className={`cited-value__text${mono ? ' mono' : ''}`}>{value.display}</span>
       {value.status !== 'reported' && <span className={`owners__flag owners__flag--${value.status}`}>{value.status}</span>}
+      {value.limitation && value.status !== 'derived' && (
+        // A value only the parcel's other row carries says so (shared/graph/holdings.ts words it).
+        <span className="owners__from-other muted" title={value.limitation}>
+          {' '}
+          {value.limitation}
+        </span>
+      )}
       {withSources && <Sources value={value} citations={citations} />}
     </span>
   );
