@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CitationBook } from '../cited/citation-book.ts';
 import { CitedValueSchema } from '../cited/value.ts';
-import { ownerPortfolio } from './portfolio.ts';
+import { ownerPortfolio, searchCovers } from './portfolio.ts';
 import { embeddedCatalog, independentCatalog, independentSearchEnvelope } from '../service/record-fields-fixtures.ts';
 import { envelope, ids } from './test-kit.ts';
 
@@ -110,8 +110,8 @@ describe('ownerPortfolio from v4 ownership records', () => {
     result.holdings.map((holding) => [holding.owner.display, holding.address.display, holding.identifier.display, holding.lastSaleDate.raw, holding.openId]);
 
   it('reads owner, address, SSL and last sale from either dialect’s names, and totals the assessed value published as text', () => {
-    const embedded = ownerPortfolio('GERRY M COATES', [ownershipPage('embedded')], new CitationBook().cite, embeddedCatalog);
-    const independent = ownerPortfolio('GERRY M COATES', [ownershipPage('independent')], new CitationBook().cite, independentCatalog);
+    const embedded = ownerPortfolio('GERRY M COATES', [ownershipPage('embedded')], new CitationBook().cite, { catalog: embeddedCatalog });
+    const independent = ownerPortfolio('GERRY M COATES', [ownershipPage('independent')], new CitationBook().cite, { catalog: independentCatalog });
     expect(row(independent)).toEqual(row(embedded));
     expect(row(independent)).toEqual([['GERRY M COATES', '934 N ST NW', '0368 0909', '2014-02-26', ids.parcel934]]);
     expect(independent).toMatchObject({ complete: true, countText: '1 holding', problems: [] });
@@ -121,7 +121,7 @@ describe('ownerPortfolio from v4 ownership records', () => {
 
   it('says a value whose field it cannot find is not recognised, not missing', () => {
     const catalog = independentCatalog.map((item) => (item.kind === 'ownership' ? { ...item, fields: ['SSL', 'TITULAR', 'PREMISEADD'] } : item));
-    const [holding] = ownerPortfolio('X', [ownershipPage('independent')], new CitationBook().cite, catalog).holdings;
+    const [holding] = ownerPortfolio('X', [ownershipPage('independent')], new CitationBook().cite, { catalog }).holdings;
     expect(holding?.owner).toMatchObject({ status: 'unavailable', limitation: expect.stringMatching(/^Not recognised by Plat: .*owner name/) });
     expect(holding?.address.display).toBe('934 N ST NW');
   });
@@ -175,5 +175,20 @@ describe('a holding is a parcel (the real roll: parcels the OTR roll lists on tw
     }
     expect(spouse?.totalAssessed).toMatchObject({ status: 'unavailable', raw: null });
     expect(spouse?.totalAssessed.limitation).toBe('None of the 4 holdings has an assessed value on its own rows (the parcel’s other row carries it).');
+  });
+});
+
+describe('a wider search read as one owner’s', () => {
+  it('covers an owner whose name holds the searched words, never a name that merely shares letters', () => {
+    expect(searchCovers('PUGH', 'NORMAN A PUGH-NEWBY')).toBe(true);
+    expect(searchCovers('norman a pugh newby', 'NORMAN A PUGH-NEWBY')).toBe(true);
+    expect(searchCovers('PUG', 'NORMAN A PUGH-NEWBY')).toBe(false);
+    expect(searchCovers('NORMAN A PUGH-NEWBY', 'PUGH')).toBe(false);
+  });
+
+  it('keeps only the rows published under a name containing the owner’s, and counts them whole', () => {
+    const { result } = { result: ownerPortfolio('PUGH', [envelope('searchPugh')], new CitationBook().cite, { within: 'NORMAN A PUGH-NEWBY' }) };
+    expect(result.owners.map((owner) => owner.key)).toEqual(['NORMAN A PUGH NEWBY']);
+    expect(result).toMatchObject({ searched: 'NORMAN A PUGH-NEWBY', complete: true, loaded: 4, matched: 4, countText: '4 holdings' });
   });
 });

@@ -14,8 +14,8 @@ import { V2SearchResponseSchema, type V2SearchData } from '../service/v2.ts';
 import { V4SearchResponseSchema, type V4SearchData } from '../service/v4.ts';
 import { recordFactItem, recordFieldMap, type CatalogItemFields } from '../service/record-fields.ts';
 import { readAnswer, text, unavailable, type Json } from './answers.ts';
-import { assessedAmount, holdingsOf, type PortfolioHolding } from './holdings.ts';
-import { ownerNodeId } from './relations.ts';
+import { assessedAmount, holdingsOf, rowNameKey, type PortfolioHolding } from './holdings.ts';
+import { ownerNameKey, ownerNodeId } from './relations.ts';
 
 export type { PortfolioHolding } from './holdings.ts';
 
@@ -111,10 +111,32 @@ export function holdingsCountText(portfolio: Pick<Portfolio, 'complete' | 'loade
 }
 
 /**
+ * Whether an owner-name search for `searched` lists every holding of the owner named `owner`: the
+ * searched words, after normalisation, are words of the owner's name (a search for KUIPERS lists every
+ * holding of JOEL KUIPERS). Plat's one reading of "an owner name containing it".
+ */
+export function searchCovers(searched: string, owner: string): boolean {
+  const key = ownerNameKey(searched);
+  const ownerKey = ownerNameKey(owner);
+  return key !== '' && (key === ownerKey || ` ${ownerKey} `.includes(` ${key} `));
+}
+
+export interface PortfolioOptions {
+  /** The v4 catalog, to read ownership records by the fields it names. */
+  catalog?: readonly CatalogItemFields[];
+  /**
+   * Read a wider search's pages as the search for this owner name: only the rows published under a
+   * name containing it (searchCovers) are kept, and the count is theirs.
+   */
+  within?: string;
+}
+
+/**
  * The portfolio of the owners an owner-name search found, from its pages in order. A page that is
  * an error or unreadable is named in `problems`; the holdings of the other pages are kept.
  */
-export function ownerPortfolio(searched: string, pages: readonly unknown[], cite: Cite, catalog: readonly CatalogItemFields[] = []): Portfolio {
+export function ownerPortfolio(searched: string, pages: readonly unknown[], cite: Cite, options: PortfolioOptions = {}): Portfolio {
+  const { catalog = [], within } = options;
   const problems: string[] = [];
   const byProperty = new Map<string, Item[]>();
   let matched: number | null = null;
@@ -147,10 +169,13 @@ export function ownerPortfolio(searched: string, pages: readonly unknown[], cite
     if (!text(read.meta.next_cursor)) lastPageHeld = true;
     for (const item of read.data.items as Item[]) addItem(item);
   }
-  const found = holdingsOf([...byProperty].map(([propertyRef, items]) => ({ propertyRef, items })), cite);
+  const rows = [...byProperty].map(([propertyRef, items]) => ({ propertyRef, items }));
+  const kept = within === undefined ? rows : rows.filter((row) => rowNameKey(row) !== '' && searchCovers(within, rowNameKey(row)));
+  const found = holdingsOf(kept, cite);
   const { holdings } = found;
   const loaded = holdings.length;
-  const total = matched;
+  // The service counted the wider search's rows; a narrowed reading counts its own once every page is held.
+  const total = within === undefined ? matched : lastPageHeld && problems.length === 0 ? found.rows : null;
   const complete = lastPageHeld && problems.length === 0 && (total === null || found.rows >= total);
   const countText = countTextOf(complete, loaded, found.rows, total);
   const partial = complete ? null : `Not every holding of the search is loaded (${countText}).`;
@@ -173,7 +198,7 @@ export function ownerPortfolio(searched: string, pages: readonly unknown[], cite
     };
   });
   return {
-    searched: searched.trim(),
+    searched: (within ?? searched).trim(),
     matched: total,
     loaded,
     rows: found.rows,

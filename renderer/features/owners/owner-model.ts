@@ -18,11 +18,14 @@ export interface PortfolioScreen {
   exact: PortfolioOwner | null;
 }
 
-/** The portfolio of the owner-search pages held, in page order (a page not yet bought is left out by the caller). */
-export function portfolioScreen(searched: string, envelopes: readonly unknown[]): PortfolioScreen {
+/**
+ * The portfolio of the owner-search pages held, in page order (a page not yet bought is left out by the
+ * caller); read as the search for `within` when the pages are a wider search's that covers it.
+ */
+export function portfolioScreen(searched: string, envelopes: readonly unknown[], within?: string): PortfolioScreen {
   const book = new CitationBook();
-  const portfolio = ownerPortfolio(searched, envelopes, book.cite);
-  const key = ownerNameKey(searched);
+  const portfolio = ownerPortfolio(searched, envelopes, book.cite, within === undefined ? {} : { within });
+  const key = ownerNameKey(within ?? searched);
   const exact = portfolio.owners.find((owner) => owner.key === key) ?? null;
   const owners = exact ? [exact, ...portfolio.owners.filter((owner) => owner !== exact)] : portfolio.owners;
   return { portfolio, citations: new Map(book.all().map((citation) => [citation.id, citation])), owners, exact };
