@@ -9,11 +9,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { CallOptions } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
-import { ownerSearchBody } from '../../components/owner-lookup.ts';
+import { ownerAreaFor, ownerSearchBody } from '../../components/owner-lookup.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { coveringOwnerSearch, PortfolioResults } from './OwnerPortfolio.tsx';
-import { CoverageReading, useOwnerCoverage } from './OwnersView.tsx';
+import { CoverageReading } from './OwnersView.tsx';
+import { useOwnerCoverage } from '../../components/owner-coverage.ts';
 import './owners.css';
 
 export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | null }) {
@@ -27,7 +28,7 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
   }, [name]);
 
   const searchable = coverage.data?.searchable ?? [];
-  const area = areaUid === null ? searchable[0] : searchable.find((candidate) => candidate.areaUid === areaUid);
+  const area = ownerAreaFor(searchable, areaUid);
   const queryClient = useQueryClient();
   // A search already bought whole that lists every holding of this owner is read again, free.
   const covering = area ? coveringOwnerSearch(queryClient, name, area.areaUid) : null;
