@@ -29,6 +29,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
       const name = body.filters[0]?.value;
       if (name === 'DISTRICT OF COLUMBIA') return { envelope: body.cursor ? fixtures.searchDc2.envelope : fixtures.searchDc1.envelope, billing };
       if (name === 'JOEL KUIPERS') return { envelope: fixtures.searchKuipers.envelope, billing };
+      if (name === 'anthony c cheng') return { envelope: fixtures.searchCheng.envelope, billing };
       return Promise.reject(new PlatCallError({ code: 'not_found', message: 'No property in area_us_dc matches this search.', retryable: false, chargedMicroUsd: 0 }));
     },
   });
@@ -113,5 +114,18 @@ describe('OwnerPage', () => {
     expect(screen.queryByRole('button', { name: 'Find every holding' })).toBeNull();
     expect(searches()).toEqual([]);
     expect(calls.filter((call) => call.operation === 'previewCost' && (call.request as { operation?: string }).operation === 'v2.searchProperties')).toEqual([]);
+  });
+
+  it('shows a name group only the values its own rows carry: the parcel’s other row’s value is marked and not summed', async () => {
+    renderPage('anthony c cheng');
+    await findEveryHolding();
+    expect((await screen.findByTestId('portfolio-count')).textContent).toBe('4 holdings');
+    const [own, spouse] = screen.getAllByTestId('owner-group');
+    expect(within(own!).getByTestId('owner-group-count').textContent).toBe('4 holdings');
+    expect(within(own!).getByText('$3,247,420')).toBeTruthy();
+    expect(within(own!).queryAllByText(/parcel’s other row/)).toEqual([]);
+    expect(within(spouse!).getByRole('heading').textContent).toBe('ANTHONY C CHENG YUN L CHENG');
+    expect(within(spouse!).getAllByText(/^Shown from the parcel’s other row \(published under ANTHONY C CHENG\)/)).toHaveLength(4);
+    expect(within(spouse!).getByText(/None of the 4 holdings has an assessed value on its own rows/)).toBeTruthy();
   });
 });
