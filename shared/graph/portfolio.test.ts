@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CitationBook } from '../cited/citation-book.ts';
 import { CitedValueSchema } from '../cited/value.ts';
-import { ownerPortfolio, searchCovers } from './portfolio.ts';
+import { holdingsCountText, ownerPortfolio, searchCovers } from './portfolio.ts';
 import { embeddedCatalog, independentCatalog, independentSearchEnvelope } from '../service/record-fields-fixtures.ts';
 import { envelope, ids } from './test-kit.ts';
 
@@ -148,6 +148,15 @@ describe('a holding is a parcel (the real roll: parcels the OTR roll lists on tw
       'rec_4286a245',
       'rec_f0b6f55c',
     ]);
+  });
+
+  it('counts a partial search’s parcels apart from the rows the service counts', () => {
+    const page = envelope('searchBruno');
+    (page.meta as Record<string, unknown>).next_cursor = 'eyJuZXh0IjoxfQ';
+    (page.data as Record<string, unknown>).properties_matched = 60;
+    const { result } = portfolio('BRUNO A CHUMPITAZI MD PC', [page]);
+    expect(result).toMatchObject({ complete: false, loaded: 4, rows: 6, countText: '4 holdings from 6 of 60 records loaded' });
+    expect(holdingsCountText(result)).toBe('4 holdings from 6 of 60 records loaded');
   });
 
   it('CINDY CHANG: 3 parcels worth $446,040, not 4 holdings worth $817,080', () => {

@@ -92,23 +92,23 @@ function totalAssessed(holdings: readonly PortfolioHolding[], partial: string | 
   );
 }
 
-/** The count of holdings (parcels) of a search: "252 holdings", "20 of 252 loaded", never a partial count alone. */
-function countTextOf(complete: boolean, parcels: number, rows: number, matched: number | null): string {
-  if (complete) return plural(parcels, 'holding');
-  if (matched === null) return `${parcels.toLocaleString('en-US')} loaded; more pages not loaded (the service does not say how many)`;
-  // The service counts rows of the roll; a parcel on two rows is one holding.
-  if (rows !== parcels) return `${plural(parcels, 'holding')} from ${rows.toLocaleString('en-US')} of ${plural(matched, 'record')} loaded`;
-  return `${parcels.toLocaleString('en-US')} of ${matched.toLocaleString('en-US')} loaded`;
+/**
+ * The count of a search's holdings (parcels), never partial without saying so: "252 holdings" when
+ * every page is held, else "20 of 252 loaded" (the summary line names the unit: "20 of 252 holdings
+ * loaded"). The service counts rows of the roll; a parcel on two rows is one holding, and then the
+ * rows are counted apart.
+ */
+function countWords(portfolio: Pick<Portfolio, 'complete' | 'loaded' | 'matched' | 'rows'>, unit: boolean): string {
+  const { complete, loaded, matched, rows } = portfolio;
+  const holdings = unit ? plural(loaded, 'holding') : loaded.toLocaleString('en-US');
+  if (complete) return plural(loaded, 'holding');
+  if (matched === null) return `${holdings} loaded; more pages not loaded (the service does not say how many)`;
+  if (rows !== loaded) return `${plural(loaded, 'holding')} from ${rows.toLocaleString('en-US')} of ${plural(matched, 'record')} loaded`;
+  return `${loaded.toLocaleString('en-US')} of ${unit ? plural(matched, 'holding') : matched.toLocaleString('en-US')} loaded`;
 }
 
-/** The summary line's count of holdings: "252 holdings", "50 of 252 holdings loaded", never a partial count alone. */
-export function holdingsCountText(portfolio: Pick<Portfolio, 'complete' | 'loaded' | 'matched' | 'rows'>): string {
-  const { complete, loaded, matched, rows } = portfolio;
-  if (complete) return plural(loaded, 'holding');
-  if (matched === null) return `${plural(loaded, 'holding')} loaded; more pages not loaded (the service does not say how many)`;
-  if (rows !== loaded) return `${plural(loaded, 'holding')} from ${rows.toLocaleString('en-US')} of ${plural(matched, 'record')} loaded`;
-  return `${loaded.toLocaleString('en-US')} of ${plural(matched, 'holding')} loaded`;
-}
+/** The summary line's count of holdings: "252 holdings", "50 of 252 holdings loaded". */
+export const holdingsCountText = (portfolio: Pick<Portfolio, 'complete' | 'loaded' | 'matched' | 'rows'>): string => countWords(portfolio, true);
 
 /**
  * Whether an owner-name search for `searched` lists every holding of the owner named `owner`: the
@@ -177,7 +177,7 @@ export function ownerPortfolio(searched: string, pages: readonly unknown[], cite
   // The service counted the wider search's rows; a narrowed reading counts its own once every page is held.
   const total = within === undefined ? matched : lastPageHeld && problems.length === 0 ? found.rows : null;
   const complete = lastPageHeld && problems.length === 0 && (total === null || found.rows >= total);
-  const countText = countTextOf(complete, loaded, found.rows, total);
+  const countText = countWords({ complete, loaded, matched: total, rows: found.rows }, false);
   const partial = complete ? null : `Not every holding of the search is loaded (${countText}).`;
 
   const owners = [...found.byName].map(([key, list]): PortfolioOwner => {
