@@ -15,6 +15,20 @@ export const serviceQueryScope = ['service'] as const;
 export const serviceQueryKey = <N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N>) =>
   ['service', operation, canonicalJson(request)] as const;
 
+/** Every answer of one operation (to look through what this session already bought). */
+export const serviceOperationScope = (operation: ServiceCallIpcName) => ['service', operation] as const;
+
+/** The request a service answer's key names (its canonical JSON, read back); null for an idle or paged key. */
+export function requestOfServiceKey(queryKey: readonly unknown[]): unknown {
+  const part = queryKey[0] === 'service' && queryKey.length === 3 ? queryKey[2] : null;
+  if (typeof part !== 'string' || !part.startsWith('{')) return null;
+  try {
+    return JSON.parse(part) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** A hook's key while it has nothing to ask yet (an incomplete form): never fetched. */
 export const idleServiceQueryKey = (operation: ServiceCallIpcName) => ['service', operation, 'not-asked'] as const;
 

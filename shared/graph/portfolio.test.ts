@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CitationBook } from '../cited/citation-book.ts';
 import { CitedValueSchema } from '../cited/value.ts';
-import { ownerPortfolio } from './portfolio.ts';
+import { holdingsCountText, ownerPortfolio, searchCovers } from './portfolio.ts';
 import { embeddedCatalog, independentCatalog, independentSearchEnvelope } from '../service/record-fields-fixtures.ts';
 import { envelope, ids } from './test-kit.ts';
 
@@ -110,8 +110,8 @@ describe('ownerPortfolio from v4 ownership records', () => {
     result.holdings.map((holding) => [holding.owner.display, holding.address.display, holding.identifier.display, holding.lastSaleDate.raw, holding.openId]);
 
   it('reads owner, address, SSL and last sale from either dialect’s names, and totals the assessed value published as text', () => {
-    const embedded = ownerPortfolio('GERRY M COATES', [ownershipPage('embedded')], new CitationBook().cite, embeddedCatalog);
-    const independent = ownerPortfolio('GERRY M COATES', [ownershipPage('independent')], new CitationBook().cite, independentCatalog);
+    const embedded = ownerPortfolio('GERRY M COATES', [ownershipPage('embedded')], new CitationBook().cite, { catalog: embeddedCatalog });
+    const independent = ownerPortfolio('GERRY M COATES', [ownershipPage('independent')], new CitationBook().cite, { catalog: independentCatalog });
     expect(row(independent)).toEqual(row(embedded));
     expect(row(independent)).toEqual([['GERRY M COATES', '934 N ST NW', '0368 0909', '2014-02-26', ids.parcel934]]);
     expect(independent).toMatchObject({ complete: true, countText: '1 holding', problems: [] });
@@ -123,8 +123,83 @@ describe('ownerPortfolio from v4 ownership records', () => {
 
   it('says a value whose field it cannot find is not recognised, not missing', () => {
     const catalog = independentCatalog.map((item) => (item.kind === 'ownership' ? { ...item, fields: ['SSL', 'TITULAR', 'PREMISEADD'] } : item));
-    const [holding] = ownerPortfolio('X', [ownershipPage('independent')], new CitationBook().cite, catalog).holdings;
+    const [holding] = ownerPortfolio('X', [ownershipPage('independent')], new CitationBook().cite, { catalog }).holdings;
     expect(holding?.owner).toMatchObject({ status: 'unavailable', limitation: expect.stringMatching(/^Not recognised by Plat: .*owner name/) });
     expect(holding?.address.display).toBe('934 N ST NW');
+  });
+});
+
+describe('a holding is a parcel (the real roll: parcels the OTR roll lists on two rows)', () => {
+  const groupOf = (result: ReturnType<typeof ownerPortfolio>, key: string) => result.owners.find((owner) => owner.key === key);
+
+  it('BRUNO A CHUMPITAZI MD PC: 3 holdings worth $5,235,130, not 5 rows worth $7,784,560', () => {
+    const { result, book } = portfolio('BRUNO A CHUMPITAZI MD PC', [envelope('searchBruno')]);
+    const bruno = groupOf(result, 'BRUNO A CHUMPITAZI MD PC');
+    expect(bruno?.holdings.map((holding) => [holding.identifier.display, holding.assessed.raw])).toEqual([
+      ['0451 0022', 1656250],
+      ['0451 0827', 2685700],
+      ['0451 0829', 893180],
+    ]);
+    expect(bruno?.countText).toBe('3 holdings');
+    expect(bruno?.totalAssessed).toMatchObject({ raw: 5235130, display: '$5,235,130', derivedFrom: 'Sum of the assessed values of all 3 holdings.' });
+    // The search's count: 4 parcels (0451 0828 is published under another name) from the service's 6 rows.
+    expect(result).toMatchObject({ loaded: 4, rows: 6, matched: 6, complete: true, countText: '4 holdings' });
+    // A parcel on two rows cites both rows.
+    const twoRows = bruno?.holdings[0];
+    expect(twoRows?.records.map((record) => book.all().find((citation) => citation.id === record.owner.citationIds[0])?.recordRef?.slice(0, 12))).toEqual([
+      'rec_4286a245',
+      'rec_f0b6f55c',
+    ]);
+  });
+
+  it('counts a partial search’s parcels apart from the rows the service counts', () => {
+    const page = envelope('searchBruno');
+    (page.meta as Record<string, unknown>).next_cursor = 'eyJuZXh0IjoxfQ';
+    (page.data as Record<string, unknown>).properties_matched = 60;
+    const { result } = portfolio('BRUNO A CHUMPITAZI MD PC', [page]);
+    expect(result).toMatchObject({ complete: false, loaded: 4, rows: 6, countText: '4 holdings from 6 of 60 records loaded' });
+    expect(holdingsCountText(result)).toBe('4 holdings from 6 of 60 records loaded');
+  });
+
+  it('CINDY CHANG: 3 parcels worth $446,040, not 4 holdings worth $817,080', () => {
+    const { result } = portfolio('CINDY CHANG', [envelope('searchCindyChang')]);
+    const cindy = groupOf(result, 'CINDY CHANG');
+    expect(cindy?.holdings).toHaveLength(3);
+    expect(cindy?.totalAssessed.raw).toBe(446040);
+    expect(cindy?.variants).toEqual([{ published: 'CINDY CHANG', count: 3 }]);
+  });
+
+  it('"anthony c cheng": 4 parcels; the spouse-form group shows only what its own rows carry', () => {
+    const { result } = portfolio('anthony c cheng', [envelope('searchCheng')]);
+    expect(result.holdings).toHaveLength(4);
+    expect(result.totalAssessed.raw).toBe(734150 + 1792610 + 434860 + 285800);
+    const own = groupOf(result, 'ANTHONY C CHENG');
+    expect(own?.holdings).toHaveLength(4);
+    expect(own?.totalAssessed.raw).toBe(3247420);
+    expect(own?.holdings.every((holding) => holding.fromOtherRow.length === 0)).toBe(true);
+    const spouse = groupOf(result, 'ANTHONY C CHENG YUN L CHENG');
+    expect(spouse?.holdings).toHaveLength(4);
+    // The assessment is on the other row: shown, marked as such, and not summed for this name.
+    for (const holding of spouse?.holdings ?? []) {
+      expect(holding.fromOtherRow).toContain('assessed_value_dollars');
+      expect(holding.assessed.limitation).toBe('Shown from the parcel’s other row (published under ANTHONY C CHENG): no row of this name carries it.');
+    }
+    expect(spouse?.totalAssessed).toMatchObject({ status: 'unavailable', raw: null });
+    expect(spouse?.totalAssessed.limitation).toBe('None of the 4 holdings has an assessed value on its own rows (the parcel’s other row carries it).');
+  });
+});
+
+describe('a wider search read as one owner’s', () => {
+  it('covers an owner whose name holds the searched words, never a name that merely shares letters', () => {
+    expect(searchCovers('PUGH', 'NORMAN A PUGH-NEWBY')).toBe(true);
+    expect(searchCovers('norman a pugh newby', 'NORMAN A PUGH-NEWBY')).toBe(true);
+    expect(searchCovers('PUG', 'NORMAN A PUGH-NEWBY')).toBe(false);
+    expect(searchCovers('NORMAN A PUGH-NEWBY', 'PUGH')).toBe(false);
+  });
+
+  it('keeps only the rows published under a name containing the owner’s, and counts them whole', () => {
+    const { result } = { result: ownerPortfolio('PUGH', [envelope('searchPugh')], new CitationBook().cite, { within: 'NORMAN A PUGH-NEWBY' }) };
+    expect(result.owners.map((owner) => owner.key)).toEqual(['NORMAN A PUGH NEWBY']);
+    expect(result).toMatchObject({ searched: 'NORMAN A PUGH-NEWBY', complete: true, loaded: 4, matched: 4, countText: '4 holdings' });
   });
 });

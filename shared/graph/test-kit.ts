@@ -15,6 +15,9 @@ import relationshipsPlaceholder from './fixtures/dc-placeholder-ssl-parcel-relat
 import relationshipsPoozesh from './fixtures/dc-poozesh-property-relationships-depth-2.json' with { type: 'json' };
 import relationshipsPoozeshRefetch from './fixtures/dc-poozesh-property-relationships-depth-2-refetch.json' with { type: 'json' };
 import sales934 from './fixtures/dc-934-n-st-nw-sales.json' with { type: 'json' };
+import searchBruno from './fixtures/owner-search-bruno-a-chumpitazi-md-pc.json' with { type: 'json' };
+import searchCheng from './fixtures/owner-search-anthony-c-cheng.json' with { type: 'json' };
+import searchCindyChang from './fixtures/owner-search-cindy-chang.json' with { type: 'json' };
 import searchDc1 from './fixtures/owner-search-district-of-columbia-page-1.json' with { type: 'json' };
 import searchDc2 from './fixtures/owner-search-district-of-columbia-page-2.json' with { type: 'json' };
 import searchKuipers from './fixtures/owner-search-joel-kuipers.json' with { type: 'json' };
@@ -37,6 +40,9 @@ export const fixtures = {
   relationshipsPoozesh,
   relationshipsPoozeshRefetch,
   sales934,
+  searchBruno,
+  searchCheng,
+  searchCindyChang,
   searchDc1,
   searchDc2,
   searchKuipers,

@@ -130,6 +130,20 @@ describe('titleResearchSection', () => {
     expect(dc.portfolio?.holdings.filter((row) => row.subject)).toHaveLength(1);
   });
 
+  it('prints a parcel on two rows as one holding, the subject’s whichever row it is (BRUNO A CHUMPITAZI MD PC: 3 holdings, $5,235,130)', () => {
+    // The subject is the row of 0451 0022 that carries no assessment (its other row does).
+    const owner: CitedValue = { field: 'ownership.owner_name', label: 'Owner of record', raw: 'BRUNO A CHUMPITAZI MD PC', display: 'BRUNO A CHUMPITAZI MD PC', status: 'reported', citationIds: ['c9'], derivedFrom: null, limitation: null, alternatives: [], choice: null };
+    const subjectRef = (fixtures.searchBruno.envelope.data.items[0] as { property_ref: string }).property_ref;
+    const portfolio = section([ownerSearch('searchBruno')], [], { subjectRef, owner, ssl: null }).built!.portfolio!;
+    expect(portfolio).toMatchObject({ ownerName: 'BRUNO A CHUMPITAZI MD PC', countText: '3 holdings', complete: true });
+    expect(portfolio.holdings.map((row) => [row.identifier.display, row.assessed.display, row.subject])).toEqual([
+      ['0451 0022', '$1,656,250', true],
+      ['0451 0827', '$2,685,700', false],
+      ['0451 0829', '$893,180', false],
+    ]);
+    expect(portfolio.totalAssessed).toMatchObject({ raw: 5235130, display: '$5,235,130' });
+  });
+
   it('says so when the researcher cut the subject’s own link to its owner of record', () => {
     const ownerLink = 'owned_by:rec_23cf6780-2221-547e-b0e2-eaf741fda9ee→owner:JOEL KUIPERS';
     const { built } = section(answers1708(), [{ edgeKey: ownerLink, decision: 'cut', note: 'Sold before the roll was printed.', at: AT }]);

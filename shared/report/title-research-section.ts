@@ -13,7 +13,7 @@ import { buildGraph, emptyGraph, graphSpec, refCitation, type GraphAnswer, type 
 import { applyDecisions, type GraphDecision } from '../graph/decisions.ts';
 import { graphNodeKindLabels } from '../graph/graph-spec.ts';
 import { describeLinkKey, distancesFrom, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
-import { ownerPortfolio } from '../graph/portfolio.ts';
+import { ownerPortfolio, searchCovers } from '../graph/portfolio.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, shortId, sslText } from '../graph/relations.ts';
 import { parcelRunsheet, runsheetEventLabels, type RunsheetEntry } from '../graph/runsheet.ts';
 import { whyLinked } from '../graph/why-linked.ts';
@@ -313,8 +313,7 @@ const placed = (value: CitedValue, field: string, label: string): CitedValue => 
  * the name contains (a search for KUIPERS lists every holding of JOEL KUIPERS); its pages in order.
  */
 function coveringSearch(ownerKey: string, searches: Classified['ownerSearches']): { name: string; pages: unknown[] } | null {
-  const covers = (key: string) => key === ownerKey || ` ${ownerKey} `.includes(` ${key} `);
-  const best = searches.filter((search) => covers(search.key)).sort((a, b) => Number(b.key === ownerKey) - Number(a.key === ownerKey) || b.key.length - a.key.length)[0];
+  const best = searches.filter((search) => searchCovers(search.key, ownerKey)).sort((a, b) => Number(b.key === ownerKey) - Number(a.key === ownerKey) || b.key.length - a.key.length)[0];
   if (!best) return null;
   const pages = searches.filter((search) => search.key === best.key);
   return { name: pages.at(-1)?.name ?? best.name, pages: pages.map((search) => search.envelope) };
@@ -359,7 +358,8 @@ function portfolioPart(
     const name = `Holding (${holding.address.status === 'unavailable' ? shortId(holding.propertyRef) : holding.address.display})`;
     return {
       propertyRef: holding.propertyRef,
-      subject: holding.propertyRef === subjectRef,
+      // A parcel on two rows is the subject's when either row is.
+      subject: holding.records.some((record) => record.propertyRef === subjectRef),
       address: placed(holding.address, `${at}.address`, `${name}: address`),
       identifier: placed(holding.identifier, `${at}.identifier`, `${name}: ${holding.identifier.label}`),
       use: placed(holding.use, `${at}.use`, `${name}: ${holding.use.label}`),
@@ -370,7 +370,7 @@ function portfolioPart(
     };
   });
   // The name cites the ownership record of the subject's own holding when the search lists it.
-  const named = holdings.find((holding) => holding.propertyRef === subjectRef && holding.owner.status !== 'unavailable') ?? holdings.find((holding) => holding.owner.status !== 'unavailable');
+  const named = holdings.find((holding) => holding.records.some((record) => record.propertyRef === subjectRef) && holding.owner.status !== 'unavailable') ?? holdings.find((holding) => holding.owner.status !== 'unavailable');
   const spellingCitations = (published: string) => holdings.find((holding) => holding.published === published)?.owner.citationIds ?? [];
   const total = group?.totalAssessed ?? portfolio.totalAssessed;
   return {

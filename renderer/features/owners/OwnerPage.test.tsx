@@ -7,6 +7,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../../app/App.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { OwnerPage } from './OwnerPage.tsx';
+import { ownerSearchBody } from '../../components/owner-lookup.ts';
+import { serviceQueryKey } from '../../platform/query-keys.ts';
+import { fixtures } from '../../../shared/graph/test-kit.ts';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import type * as PlatModule from '../../platform/plat.ts';
 
@@ -26,6 +29,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
       const name = body.filters[0]?.value;
       if (name === 'DISTRICT OF COLUMBIA') return { envelope: body.cursor ? fixtures.searchDc2.envelope : fixtures.searchDc1.envelope, billing };
       if (name === 'JOEL KUIPERS') return { envelope: fixtures.searchKuipers.envelope, billing };
+      if (name === 'anthony c cheng') return { envelope: fixtures.searchCheng.envelope, billing };
       return Promise.reject(new PlatCallError({ code: 'not_found', message: 'No property in area_us_dc matches this search.', retryable: false, chargedMicroUsd: 0 }));
     },
   });
@@ -37,9 +41,9 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-function renderPage(name: string) {
+function renderPage(name: string, client = createQueryClient()) {
   render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={client}>
       <OwnerPage name={name} areaUid="area_us_dc" />
     </QueryClientProvider>,
   );
@@ -96,5 +100,32 @@ describe('OwnerPage', () => {
     await findEveryHolding();
     expect((await screen.findByTestId('owners-none')).textContent).toContain('No owner name contains “ZZQX”. Nothing was charged');
     expect(screen.queryByRole('button', { name: 'Find every holding' })).toBeNull();
+  });
+
+  it('buys nothing when a search already bought whole lists every holding of the owner', async () => {
+    const client = createQueryClient();
+    // The Owners view's search for PUGH, every page held: it lists every holding of NORMAN A PUGH-NEWBY.
+    const billing = { chargedMicroUsd: 20_000, cacheHit: false, replayed: false, servedAt: '2026-11-23T21:53:21.692Z' };
+    client.setQueryData(serviceQueryKey('searchProperties', { body: ownerSearchBody('area_us_dc', 'PUGH') }), { envelope: fixtures.searchPugh.envelope, billing });
+    renderPage('NORMAN A PUGH-NEWBY', client);
+    expect((await screen.findByTestId('portfolio-count')).textContent).toBe('4 holdings');
+    // Only the owner's names: NORMAN A PUGH-NEWBY and its spelling without the hyphen, not DANIEL or RICHARD A PUGH.
+    expect(screen.getAllByTestId('owner-group').map((group) => within(group).getByRole('heading').textContent)).toEqual(['NORMAN A PUGH-NEWBY']);
+    expect(screen.queryByRole('button', { name: 'Find every holding' })).toBeNull();
+    expect(searches()).toEqual([]);
+    expect(calls.filter((call) => call.operation === 'previewCost' && (call.request as { operation?: string }).operation === 'v2.searchProperties')).toEqual([]);
+  });
+
+  it('shows a name group only the values its own rows carry: the parcel’s other row’s value is marked and not summed', async () => {
+    renderPage('anthony c cheng');
+    await findEveryHolding();
+    expect((await screen.findByTestId('portfolio-count')).textContent).toBe('4 holdings');
+    const [own, spouse] = screen.getAllByTestId('owner-group');
+    expect(within(own!).getByTestId('owner-group-count').textContent).toBe('4 holdings');
+    expect(within(own!).getByText('$3,247,420')).toBeTruthy();
+    expect(within(own!).queryAllByText(/parcel’s other row/)).toEqual([]);
+    expect(within(spouse!).getByRole('heading').textContent).toBe('ANTHONY C CHENG YUN L CHENG');
+    expect(within(spouse!).getAllByText(/^Shown from the parcel’s other row \(published under ANTHONY C CHENG\)/)).toHaveLength(4);
+    expect(within(spouse!).getByText(/None of the 4 holdings has an assessed value on its own rows/)).toBeTruthy();
   });
 });

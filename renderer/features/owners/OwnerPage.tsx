@@ -5,13 +5,14 @@
 // holding one click from its entity page. The search behind it is priced per page: shown free when
 // already bought (here, in the Owners view or the find box), otherwise bought from its button.
 import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { CallOptions } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ownerAreaFor, ownerSearchBody } from '../../components/owner-lookup.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
-import { PortfolioResults } from './OwnerPortfolio.tsx';
+import { coveringOwnerSearch, PortfolioResults } from './OwnerPortfolio.tsx';
 import { CoverageReading } from './OwnersView.tsx';
 import { useOwnerCoverage } from '../../components/owner-coverage.ts';
 import './owners.css';
@@ -28,8 +29,11 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
 
   const searchable = coverage.data?.searchable ?? [];
   const area = ownerAreaFor(searchable, areaUid);
-  const search = area ? { name, areaUid: area.areaUid } : null;
-  const request = search ? { body: ownerSearchBody(search.areaUid, search.name) } : null;
+  const queryClient = useQueryClient();
+  // A search already bought whole that lists every holding of this owner is read again, free.
+  const covering = area ? coveringOwnerSearch(queryClient, name, area.areaUid) : null;
+  const search = covering ?? (area ? { name, areaUid: area.areaUid } : null);
+  const request = search && !covering ? { body: ownerSearchBody(search.areaUid, search.name) } : null;
   const first = usePaidAnswer('searchProperties', request, { loadWhenFree: true });
 
   return (
@@ -77,7 +81,9 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
             />
           </div>
         )}
-        {search && <PortfolioResults search={search} openedAt={openedAt} lastOptions={lastOptions} pageOwnerKey={ownerNameKey(name)} />}
+        {search && (
+          <PortfolioResults search={search} openedAt={openedAt} lastOptions={lastOptions} pageOwnerKey={ownerNameKey(name)} {...(covering ? { within: name } : {})} />
+        )}
       </div>
     </article>
   );

@@ -5,11 +5,12 @@
 // page offered at its price. The Owners view and the owner page both show this; the pages come from
 // the query cache, so a page bought on one is shown free on the other.
 import { useId, type ReactNode } from 'react';
-import { useQueries, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useQueries, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { Citation, CitedValue } from '../../../shared/cited/value.ts';
 import { citationView, publisherShortName } from '../../../shared/cited/citation.ts';
-import type { PortfolioHolding, PortfolioOwner } from '../../../shared/graph/portfolio.ts';
+import { holdingsCountText, searchCovers, type PortfolioHolding, type PortfolioOwner } from '../../../shared/graph/portfolio.ts';
+import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
@@ -19,9 +20,9 @@ import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
 import { useEntityCaptions } from '../../components/entity-captions.ts';
 import { ownerSearchBody, ownerSpellingNote } from '../../components/owner-lookup.ts';
 import { buyAnswer, paidAnswerQuery } from '../../platform/paid-answer.ts';
-import { serviceQueryKey } from '../../platform/query-keys.ts';
+import { requestOfServiceKey, serviceOperationScope, serviceQueryKey } from '../../platform/query-keys.ts';
 import type { CallOptions } from '../../platform/service-calls.ts';
-import { holdingsCountText, holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
+import { holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
 import type { OwnerSearch } from './owners-ui-store.ts';
 import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
@@ -60,6 +61,46 @@ export function useOwnerSearchPages(search: OwnerSearch | null): { requests: Sea
   return { requests, pages };
 }
 
+/** The envelopes of an owner search when every one of its pages is held (none left to buy); otherwise null. */
+function wholeSearchHeld(queryClient: QueryClient, search: OwnerSearch): unknown[] | null {
+  const envelopes: unknown[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const held = queryClient.getQueryData<SearchPage>(serviceQueryKey('searchProperties', { body: ownerSearchBody(search.areaUid, search.name, cursor) }));
+    if (!held) return null;
+    envelopes.push(held.envelope);
+    const next = nextCursorOf(held.envelope);
+    if (next === null) return envelopes;
+    cursor = next;
+  }
+  return null;
+}
+
+/**
+ * An owner search already bought whole (here, in the Owners view or the find box) that lists every
+ * holding of the owner `name` (shared/graph/portfolio.ts searchCovers decides), the narrowest first;
+ * null when none is held, so the owner page buys its own. Buying it again would be paying twice.
+ */
+export function coveringOwnerSearch(queryClient: QueryClient, name: string, areaUid: string): OwnerSearch | null {
+  const searched = queryClient
+    .getQueryCache()
+    .findAll({ queryKey: serviceOperationScope('searchProperties') })
+    .map((query) => {
+      const body = (requestOfServiceKey(query.queryKey) as { body?: Partial<SearchRequest['body']> } | null)?.body;
+      const filter = body?.filters?.[0];
+      const single = body !== undefined && body.cursor === undefined && body.filters?.length === 1 && filter?.field === 'owner_name' && filter.op === 'contains';
+      return single && body.area_uid === areaUid && typeof filter.value === 'string' ? filter.value : null;
+    })
+    // The owner's own search is the page's usual one; only a wider one is read for it.
+    .filter((value): value is string => value !== null && searchCovers(value, name) && ownerNameKey(value) !== ownerNameKey(name))
+    .sort((a, b) => b.length - a.length);
+  for (const value of searched) {
+    const search = { name: value, areaUid };
+    if (wholeSearchHeld(queryClient, search) !== null) return search;
+  }
+  return null;
+}
+
 export interface PortfolioResultsProps {
   search: OwnerSearch;
   /** When the screen opened: pages older than this were bought before and are shown again free. */
@@ -70,9 +111,11 @@ export interface PortfolioResultsProps {
   pageOwnerKey?: string | null;
   /** What to say before page 1 is bought (null: say nothing). */
   notYet?: ReactNode;
+  /** The owner name to read a wider search's pages for (the owner page shown from a search already bought). */
+  within?: string;
 }
 
-export function PortfolioResults({ search, openedAt, lastOptions, pageOwnerKey = null, notYet = null }: PortfolioResultsProps) {
+export function PortfolioResults({ search, openedAt, lastOptions, pageOwnerKey = null, notYet = null, within }: PortfolioResultsProps) {
   const queryClient = useQueryClient();
   const { requests, pages } = useOwnerSearchPages(search);
   const retry = (index: number) => {
@@ -109,7 +152,7 @@ export function PortfolioResults({ search, openedAt, lastOptions, pageOwnerKey =
   }
 
   const held = pages.filter((page) => page.data !== undefined).map((page) => page.data as SearchPage);
-  const screen = portfolioScreen(search.name, held.map((page) => page.envelope));
+  const screen = portfolioScreen(search.name, held.map((page) => page.envelope), within);
   const { portfolio } = screen;
   const lastHeld = [...pages].reverse().find((page) => page.data !== undefined);
   const pending = pages.at(-1);
@@ -358,6 +401,13 @@ function PortfolioValue({ value, citations, mono = false, withSources = false }:
     <span className={`cited-value${value.status === 'synthetic' ? ' cited-value--synthetic' : ''}`}>
       <span className={`cited-value__text${mono ? ' mono' : ''}`}>{value.display}</span>
       {value.status !== 'reported' && <span className={`owners__flag owners__flag--${value.status}`}>{value.status}</span>}
+      {value.limitation && value.status !== 'derived' && (
+        // A value only the parcel's other row carries says so (shared/graph/holdings.ts words it).
+        <span className="owners__from-other muted" title={value.limitation}>
+          {' '}
+          {value.limitation}
+        </span>
+      )}
       {withSources && <Sources value={value} citations={citations} />}
     </span>
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../shared/graph/test-kit.ts';
-import { holdingsCountText, holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
+import { holdingsCountText } from '../../../shared/graph/portfolio.ts';
+import { holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
 
 describe('portfolioScreen', () => {
   it('never gives a partial count alone: the screen and each owner group say how much is loaded', () => {
@@ -22,7 +23,7 @@ describe('portfolioScreen', () => {
   });
 
   it('says when the service does not say how many more there are', () => {
-    expect(holdingsCountText({ complete: false, loaded: 50, matched: null })).toBe('50 holdings loaded; more pages not loaded (the service does not say how many)');
+    expect(holdingsCountText({ complete: false, loaded: 50, rows: 50, matched: null })).toBe('50 holdings loaded; more pages not loaded (the service does not say how many)');
   });
 
   it('lists the other published spellings of a name with their counts', () => {
@@ -32,15 +33,26 @@ describe('portfolioScreen', () => {
   });
 });
 
+/** The answer with its last sale price published as 0 (OTR's way of writing a transfer without a market price). */
+function withZeroPrice(answer: Record<string, unknown>): Record<string, unknown> {
+  for (const item of (answer.data as { items: Array<{ facts: Record<string, { value: unknown }> }> }).items) {
+    const price = item.facts.last_sale_price_dollars;
+    if (price) price.value = 0;
+  }
+  return answer;
+}
+
 describe('a holding', () => {
   const [kuipers] = portfolioScreen('JOEL KUIPERS', [envelope('searchKuipers')]).portfolio.holdings;
 
-  it('reads its last sale with its price and date, a zero price as a transfer without one', () => {
+  it('reads its last sale with its price and date, a zero price in the one wording: non-market or no price', () => {
     expect(kuipers && lastSaleText(kuipers)).toBe('$1,361,000 on 2013-12-17');
     const dated = { status: 'reported' as const, display: '2001-09-13' };
-    expect(lastSaleText({ lastSalePrice: { ...kuipers!.lastSalePrice, raw: 0, display: '$0' }, lastSaleDate: { ...kuipers!.lastSaleDate, ...dated } })).toBe(
-      'no price (non-market transfer) on 2001-09-13',
-    );
+    // A $0 sale, as the answer publishes it: formatted once (shared/report/format.ts), in the project's words.
+    const sold = { ...kuipers!.lastSaleDate, ...dated };
+    const price = portfolioScreen('JOEL KUIPERS', [withZeroPrice(envelope('searchKuipers'))]).portfolio.holdings[0]!.lastSalePrice;
+    expect(lastSaleText({ lastSalePrice: price, lastSaleDate: sold })).toBe('$0 (non-market or no price) on 2001-09-13');
+    expect(lastSaleText({ lastSalePrice: price, lastSaleDate: sold })).not.toMatch(/non-market transfer/);
     const none = { ...kuipers!.lastSaleDate, status: 'unavailable' as const, raw: null, display: '—' };
     expect(lastSaleText({ lastSalePrice: none, lastSaleDate: none })).toBe('no recorded sale');
   });

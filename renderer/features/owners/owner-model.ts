@@ -18,11 +18,14 @@ export interface PortfolioScreen {
   exact: PortfolioOwner | null;
 }
 
-/** The portfolio of the owner-search pages held, in page order (a page not yet bought is left out by the caller). */
-export function portfolioScreen(searched: string, envelopes: readonly unknown[]): PortfolioScreen {
+/**
+ * The portfolio of the owner-search pages held, in page order (a page not yet bought is left out by the
+ * caller); read as the search for `within` when the pages are a wider search's that covers it.
+ */
+export function portfolioScreen(searched: string, envelopes: readonly unknown[], within?: string): PortfolioScreen {
   const book = new CitationBook();
-  const portfolio = ownerPortfolio(searched, envelopes, book.cite);
-  const key = ownerNameKey(searched);
+  const portfolio = ownerPortfolio(searched, envelopes, book.cite, within === undefined ? {} : { within });
+  const key = ownerNameKey(within ?? searched);
   const exact = portfolio.owners.find((owner) => owner.key === key) ?? null;
   const owners = exact ? [exact, ...portfolio.owners.filter((owner) => owner !== exact)] : portfolio.owners;
   return { portfolio, citations: new Map(book.all().map((citation) => [citation.id, citation])), owners, exact };
@@ -35,12 +38,12 @@ export function nextCursorOf(envelope: unknown): string | null {
   return typeof cursor === 'string' && cursor !== '' ? cursor : null;
 }
 
-/** "$1,361,000 on 2013-12-17", "no price (non-market transfer) on 1998-07-22", "no recorded sale". */
+/** "$1,361,000 on 2013-12-17", "$0 (non-market or no price) on 1998-07-22", "no recorded sale". */
 export function lastSaleText(holding: Pick<PortfolioHolding, 'lastSalePrice' | 'lastSaleDate'>): string {
   const { lastSalePrice: price, lastSaleDate: date } = holding;
   const dated = date.status === 'unavailable' ? null : date.display;
-  // OTR writes 0 for a transfer without a market price.
-  const priced = price.status === 'unavailable' ? null : price.raw === 0 ? 'no price (non-market transfer)' : price.display;
+  // The price as formatted once (shared/report/format.ts): OTR's 0 reads "non-market or no price" there.
+  const priced = price.status === 'unavailable' ? null : price.display;
   if (priced === null && dated === null) return 'no recorded sale';
   if (priced === null) return `on ${dated}`;
   return dated === null ? priced : `${priced} on ${dated}`;
@@ -67,7 +70,8 @@ export interface HoldingSource {
  * record's other values', yet it is one record), with the values it gives and the notes on them.
  */
 export function holdingSources(holding: PortfolioHolding, citations: ReadonlyMap<string, Citation>): HoldingSource[] {
-  const values: CitedValue[] = [holding.owner, holding.address, holding.identifier, holding.use, holding.assessed, holding.lastSalePrice, holding.lastSaleDate];
+  // Every row of the parcel is a record the holding rests on, each cited once.
+  const values: CitedValue[] = [...holding.records.map((record) => record.owner), holding.address, holding.identifier, holding.use, holding.assessed, holding.lastSalePrice, holding.lastSaleDate];
   const sources = new Map<string, HoldingSource>();
   for (const value of values) {
     for (const id of value.citationIds) {
@@ -81,13 +85,4 @@ export function holdingSources(holding: PortfolioHolding, citations: ReadonlyMap
     }
   }
   return [...sources.values()];
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-
-/** The summary line's count of holdings: "252 holdings", "50 of 252 holdings loaded", never a partial count alone. */
-export function holdingsCountText(portfolio: Pick<Portfolio, 'complete' | 'loaded' | 'matched'>): string {
-  if (portfolio.complete) return plural(portfolio.loaded, 'holding');
-  if (portfolio.matched === null) return `${plural(portfolio.loaded, 'holding')} loaded; more pages not loaded (the service does not say how many)`;
-  return `${portfolio.loaded.toLocaleString('en-US')} of ${plural(portfolio.matched, 'holding')} loaded`;
 }
