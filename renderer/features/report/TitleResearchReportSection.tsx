@@ -147,10 +147,11 @@ function LinkDates({ link, context }: { link: TitleResearchLink; context: ValueC
   if (dates.kind === 'none' || dates.from === null) {
     return dates.to === null ? <span className="muted">Not given</span> : <>Until {dated(dates.to)}</>;
   }
-  if (dates.kind === 'owner_as_of') return <>Owner of record as of {dated(dates.from)}</>;
+  // Both are the release the record was read from: an as-of date, never the day the owner or the link began.
+  if (dates.kind === 'owner_as_of') return <>Owner of record as of the roll released {dated(dates.from)}</>;
   return (
     <>
-      From {dated(dates.from)}
+      As of the records released {dated(dates.from)}
       {dates.to === null ? '; no end date given' : <> until {dated(dates.to)}</>}
     </>
   );
