@@ -43,7 +43,7 @@ describe('parcelRunsheet', () => {
       'The sale record names no buyer or seller. The owner of record as of the roll released 2017-02-05, GERRY M COATES, may or may not be the buyer of 2014-02-26: the records do not say.',
       'The permit of 2012-07-30 names 934 N STREET COLLABORATIVE LLC; the owner of record as of the roll released 2017-02-05 is GERRY M COATES. The recorded sale of 2014-02-26 falls between them. The records do not say how ownership passed between them.',
     ]);
-    expect(sheet.entries.find((entry) => entry.event === 'owner_of_record')?.detail).toBe('Owner on the tax roll as of the roll released 2017-02-05.');
+    expect(sheet.entries.find((entry) => entry.event === 'owner_of_record')?.detail).toBe('As of the roll released 2017-02-05.');
     expect(JSON.stringify(sheet)).not.toMatch(/valid from|still valid/i);
   });
 

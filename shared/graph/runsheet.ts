@@ -168,7 +168,7 @@ function saleEntry(ref: string, publisher: string | null, date: CitedValue, pric
 
 function ownerEntry(ref: string, publisher: string | null, date: CitedValue, party: CitedValue): RunsheetEntry {
   const day = dayOf(date);
-  return { key: `owner:${ref}`, event: 'owner_of_record', day, date, party, price: null, detail: `Owner on the tax roll ${day === '' ? 'as of its release' : asOfRoll(day)}.`, recordRef: ref, publisher, conflict: false };
+  return { key: `owner:${ref}`, event: 'owner_of_record', day, date, party, price: null, detail: day === '' ? 'On the tax roll as of its release.' : `${asOfRoll(day).replace(/^a/, 'A')}.`, recordRef: ref, publisher, conflict: false };
 }
 
 function permitEntry(ref: string, publisher: string | null, date: CitedValue, party: CitedValue, detail: string): RunsheetEntry {
