@@ -12,10 +12,10 @@ export const screenshotDir = path.join(root, 'e2e', 'screenshots');
 
 export type RunningHost = Omit<SpawnedHost, 'child'>;
 
-export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<{ host: RunningHost; child: ChildProcess }> {
-  // Its own data folder (a fresh one per host), and verbose: the service's request log is part of
-  // the output, so tests can check what logs hold.
-  const { child, ...host } = await spawnBrowserHost({ env: { PLAT_VERBOSE: '1', ...env } });
+export async function startHost(env: NodeJS.ProcessEnv = {}, options: { dataDir?: string } = {}): Promise<{ host: RunningHost; child: ChildProcess }> {
+  // Its own data folder (a fresh one per host unless given: a given one is Plat started again), and
+  // verbose: the service's request log is part of the output, so tests can check what logs hold.
+  const { child, ...host } = await spawnBrowserHost({ ...options, env: { PLAT_VERBOSE: '1', ...env } });
   return { child, host };
 }
 
@@ -71,7 +71,7 @@ export function findBox(page: Page) {
 /** Confirms the charge Plat asks about, if it asks (a price it already has cached is not asked about). */
 export async function confirmChargeIfAsked(page: Page): Promise<void> {
   const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy for/ }).click();
+  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy (?:for|at a price not known)/ }).click();
 }
 
 /**
@@ -111,6 +111,20 @@ export async function liveServiceForm(page: Page) {
   const connection = page.getByRole('form', { name: 'Choose the service' });
   await connection.getByLabel(/^Live service/).check();
   return { connection, address: connection.getByLabel('Base address'), connect: connection.getByRole('button', { name: 'Connect to live service' }) };
+}
+
+/**
+ * Switches Settings › Live service to `address` as a person would and waits until the status line
+ * names it and says it is ready (the key is the host's PLAT_API_KEY).
+ */
+export async function connectLiveService(page: Page, address: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Settings/ }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
+  const form = await liveServiceForm(page);
+  await form.address.fill(address);
+  await form.connect.click();
+  await expect(page.getByTestId('service-label')).toHaveText(`Live service · ${new URL(address).host}`);
+  await expect(page.locator('.status-line__dot--ready')).toBeVisible({ timeout: 30_000 });
 }
 
 /** The images a PDF holds, as `pdfimages -list` reports them (page numbers from 1). */

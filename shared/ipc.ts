@@ -251,8 +251,38 @@ export const AssignmentAnswerSchema = z.object({
   label: z.string(),
   /** How many citations the answer carries. */
   citationCount: z.number().int().min(0),
+  /** Set when the answer came in a workfile, not from a purchase here: "Received in workfile …" (shared/workfile/received.ts). */
+  receivedIn: z.string().nullable(),
 });
 export type AssignmentAnswer = z.infer<typeof AssignmentAnswerSchema>;
+
+/** What an imported assignment holds from its workfile, and the price of re-checking it against the service. */
+export const ImportedAnswersSchema = z.object({
+  /** "Received in workfile “…”, exported by Plat … on … for “…”". */
+  receivedIn: z.string(),
+  /** How many of its answers still came from the file (a re-check replaces them). */
+  answers: z.number().int().min(0),
+  /** Buying each of their requests again now: how many calls, and their expected cost (null when a price is not known on the connection: never a guess). */
+  recheck: z.object({ expectedCostMicroUsd: MicroUsd.nullable(), calls: z.number().int().min(0) }),
+});
+export type ImportedAnswers = z.infer<typeof ImportedAnswersSchema>;
+
+/** What a re-check of imported answers did: each request bought again with what changed (old → new), and what could not be. */
+export const RecheckResultSchema = z.object({
+  replaced: z.array(
+    z.object({
+      label: z.string(),
+      changes: z.array(z.object({ path: z.string(), before: z.string(), after: z.string() })),
+      /** Changes past the listed ones. */
+      more: z.number().int().min(0),
+    }),
+  ),
+  failed: z.array(z.object({ label: z.string(), message: z.string() })),
+  chargedMicroUsd: MicroUsd,
+  /** Answers still from the file afterwards (those that failed). */
+  remaining: z.number().int().min(0),
+});
+export type RecheckResult = z.infer<typeof RecheckResultSchema>;
 
 /** The appraiser's choice of another value for a field, with the reason (kept and printed). */
 export const ValueChoiceSchema = z.object({
@@ -459,6 +489,8 @@ export const ipcOperations = {
       answers: z.array(AssignmentAnswerSchema),
       spentMicroUsd: MicroUsd,
       choices: z.array(ValueChoiceSchema),
+      /** For an assignment imported from a workfile: where its answers came from, how many it still holds, and what re-checking them would cost. */
+      imported: ImportedAnswersSchema.nullable(),
     }),
   },
   /** A kept answer, served from the local store: free, and works with the service unreachable. */
@@ -487,6 +519,8 @@ export const ipcOperations = {
       workfile: ComparablesWorkfileSchema,
       subject: z.unknown().nullable(),
       pages: z.array(z.unknown()),
+      /** Set when the subject or a page read here came in a workfile: "Received in workfile …". */
+      receivedIn: z.string().nullable(),
     }),
   },
   /** Saves the appraiser's comparables work (free, local); answers it as stored, savedAt set by the core. */
@@ -519,8 +553,18 @@ export const ipcOperations = {
     response: z.object({ filename: z.string(), json: z.string() }),
   },
   importAssignment: {
-    request: z.strictObject({ json: z.string().min(2).max(15 * 1024 * 1024) }),
+    /** `fileName`: the file's name as the person chose it, kept with the answers it brings (their provenance). */
+    request: z.strictObject({ json: z.string().min(2).max(15 * 1024 * 1024), fileName: z.string().max(300).optional() }),
     response: ProjectSchema,
+  },
+  /**
+   * Buys again, from the service, every answer the assignment holds from a workfile (each request once,
+   * skipping the cache; the assignment becomes the active one, so the purchases are charged to it), keeps
+   * the bought answers in their place, and says what changed, field by field.
+   */
+  recheckImportedAnswers: {
+    request: z.strictObject({ assignmentId: z.string().min(1).max(64), confirmed: z.boolean().optional() }),
+    response: RecheckResultSchema,
   },
 
   // Reports: built from the assignment's kept answers (free), printed to PDF with its evidence attached.

@@ -33,6 +33,7 @@ import { connectionHandlers, type ConnectionCheck, type ConnectionControl, type 
 import { serviceCallHandlers } from './handlers/service-calls.ts';
 import { spendHandlers } from './handlers/spend.ts';
 import { projectHandlers } from './handlers/projects.ts';
+import { recheckHandlers } from './handlers/recheck.ts';
 import { comparablesHandlers } from './handlers/comparables.ts';
 import { graphHandlers } from './handlers/graph.ts';
 import { budgetHandlers } from './handlers/budgets.ts';
@@ -182,7 +183,6 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const assignments = new AssignmentService({
     db: opened.db,
     projects,
-    cache,
     estimator,
     appVersion: options.appVersion,
     // The ledger's own total for the project: the same figure its cap is checked against.
@@ -467,7 +467,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     ...connectionHandlers({ connection: connectionControl, appInfo: { appName: 'Plat', appVersion: options.appVersion, runtime: options.runtime } }),
     ...serviceCallHandlers({ ready, call: observedCall, gateway }),
     ...spendHandlers({ ledger, gateway }),
-    ...projectHandlers({ projects, assignments }),
+    ...projectHandlers({ projects, assignments, connectionId: () => active?.connectionId ?? null }),
+    ...recheckHandlers({ ready, projects, assignments, call: observedCall }),
     ...comparablesHandlers({ assignments }),
     ...graphHandlers({ assignments }),
     ...budgetHandlers({ budgets }),

@@ -1,10 +1,9 @@
 // A value with where it came from, as the entity page, the owner lookup and the find box show it:
 // read from Plat's cited shape (`{value, citation, status?, synthetic?, note?}`, the shape of search
 // facts, record attributes and summary entries), formatted one way (shared/report/format.ts).
-import { V4SummaryFieldSchema } from '../../shared/service/v4.ts';
+import { summaryEntryOf } from '../../shared/service/summary-fields.ts';
 import { fromV4Citation, type CitationView } from '../../shared/cited/citation.ts';
 import { formatFieldValue } from '../../shared/report/format.ts';
-import { isRecord } from '../../shared/json-data.ts';
 
 export type SummaryScalar = string | number | boolean | null;
 
@@ -32,6 +31,6 @@ export function citedValue(field: string, entry: { value: SummaryScalar; citatio
 
 /** One cited value, or null when the entry is not in Plat's cited shape (never a made-up citation). */
 export function citedFieldValue(field: string, entry: unknown): CitedValue | null {
-  const parsed = V4SummaryFieldSchema.safeParse(isRecord(entry) && !('alternatives' in entry) ? { ...entry, alternatives: [] } : entry);
-  return parsed.success ? citedValue(field, parsed.data) : null;
+  const parsed = summaryEntryOf(entry);
+  return parsed ? citedValue(field, parsed) : null;
 }

@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { V2PropertySearchSchema } from '../../shared/service/v2.ts';
+import { V2PropertySearchSchema, type V2CatalogData } from '../../shared/service/v2.ts';
+import { independentCoverage } from '../../shared/service/dialect-test-kit.ts';
 import { embeddedCatalog, independentCatalog, independentSearchEnvelope } from '../../shared/service/record-fields-fixtures.ts';
 import type { V4SearchRecord } from '../../shared/service/v4.ts';
 import { fixtures, ids } from '../../shared/graph/test-kit.ts';
-import { describeOwnerQuery, holdingsFrom, holdingsFromRecords, ownerCoverage, ownerNameProblem, ownerRecordSearch, ownerSearchBody, ownerSpellingNote } from './owner-lookup.ts';
+import {
+  areaIdsByJurisdiction,
+  describeOwnerQuery,
+  holdingsFrom,
+  holdingsFromRecords,
+  ownerAreaFor,
+  ownerCoverage,
+  ownerNameProblem,
+  ownerRecordSearch,
+  ownerSearchBody,
+  ownerSpellingNote,
+  withAreaIds,
+} from './owner-lookup.ts';
 
 const otr = {
   source: 'DC Office of Tax and Revenue',
@@ -91,8 +104,57 @@ describe('ownerCoverage', () => {
         { area_uid: null, name: 'Maryland', domain_key: 'ownership', status: 'none', note: 'No Maryland records.' },
       ],
     });
-    expect(coverage.searchable).toEqual([{ areaUid: 'area_us_dc', name: 'Washington, DC', note: 'OLD CITY II only.' }]);
+    expect(coverage.searchable).toEqual([{ areaUid: 'area_us_dc', jurisdiction: null, areaGiven: true, name: 'Washington, DC', note: 'OLD CITY II only.' }]);
     expect(coverage.without.map((place) => place.name)).toEqual(['Alexandria, VA', 'Maryland']);
+  });
+
+  it('reads rows without area_uid by their jurisdiction and domain (another service): DC publishes owner names', () => {
+    const coverage = ownerCoverage(independentCoverage() as V2CatalogData);
+    expect(coverage.searchable).toEqual([{ areaUid: '11001', jurisdiction: '11001', areaGiven: false, name: 'District of Columbia', note: '' }]);
+    // Rows about other domains are not about owners; Alexandria's ownership row says unavailable.
+    expect(coverage.without).toEqual([{ name: 'Alexandria city', note: '' }]);
+  });
+
+  it('finds the area an owner opened from a record is searched in, by area id or jurisdiction; one area known by jurisdiction only stands for it', () => {
+    const dc = { areaUid: 'area_us_dc', jurisdiction: '11001', areaGiven: true, name: 'Washington, DC', note: '' };
+    const va = { areaUid: 'area_us_va_alexandria', jurisdiction: '51510', areaGiven: true, name: 'Alexandria, VA', note: '' };
+    expect(ownerAreaFor([dc, va], 'area_us_va_alexandria')).toBe(va);
+    expect(ownerAreaFor([dc, va], '11001')).toBe(dc);
+    expect(ownerAreaFor([dc, va], null)).toBe(dc);
+    expect(ownerAreaFor([dc, va], 'area_us_md')).toBeNull();
+    const independent = ownerCoverage(independentCoverage() as V2CatalogData).searchable;
+    expect(ownerAreaFor(independent, 'area_us_dc')?.areaUid).toBe('11001');
+  });
+
+  it('takes the one area id the jurisdictions facet lists for a jurisdiction, never one of several', () => {
+    const ids = areaIdsByJurisdiction({
+      facet: 'jurisdictions',
+      items: [
+        { jurisdiction: '11001', area_uids: ['area_us_dc'] },
+        { jurisdiction: '51', area_uids: ['area_us_va_alexandria', 'area_us_va_arlington'] },
+        { fips: '24031', areas: [{ area_id: 'area_md_montgomery' }] },
+        { jurisdiction: '24033', area_uids: [] },
+      ],
+    });
+    expect([...ids]).toEqual([
+      ['11001', 'area_us_dc'],
+      ['24031', 'area_md_montgomery'],
+    ]);
+    const coverage = withAreaIds(ownerCoverage(independentCoverage() as V2CatalogData), ids);
+    expect(coverage.searchable).toEqual([{ areaUid: 'area_us_dc', jurisdiction: '11001', areaGiven: true, name: 'District of Columbia', note: '' }]);
+  });
+
+  it('reads a row’s parts under other names too: fips, a list of domains, a status of coverage', () => {
+    const coverage = ownerCoverage({
+      facet: 'coverage',
+      items: [
+        { fips: 24031, label: 'Montgomery County', domains: ['owner_names', 'sales'], coverage: 'full' },
+        { fips: '24033', label: "Prince George's County", domains: ['sales'], coverage: 'full' },
+        { fips: '51059', label: 'Fairfax County', domains: ['owner_names'], coverage: 'not available' },
+      ],
+    });
+    expect(coverage.searchable.map((area) => [area.areaUid, area.name])).toEqual([['24031', 'Montgomery County']]);
+    expect(coverage.without.map((place) => place.name)).toEqual(['Fairfax County']);
   });
 });
 

@@ -77,7 +77,15 @@ export function ownerSearchBody(areaUid: string, name: string, cursor?: string):
 // Areas that hold owner names (v2 catalog, coverage facet, ownership domain)
 
 export interface OwnerArea {
+  /**
+   * What an owner search names as its area: the coverage row's area id, or, when the service gives
+   * none, its jurisdiction code (the spec leaves the area id's form open).
+   */
   areaUid: string;
+  /** The jurisdiction code the row gives, when it gives one. */
+  jurisdiction: string | null;
+  /** Whether the service named the area by an area id (else `areaUid` is its jurisdiction code). */
+  areaGiven: boolean;
   name: string;
   note: string;
 }
@@ -92,21 +100,103 @@ export interface OwnerCoverage {
   without: Array<{ name: string; note: string }>;
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+// The spec does not show a coverage row's keys: each part is read under any of the names a service may
+// give it, first found wins.
+const AREA_KEYS = ['area_uid', 'area_id', 'area_ref', 'area'];
+const JURISDICTION_KEYS = ['jurisdiction', 'jurisdiction_code', 'fips', 'county_fips', 'geoid', 'state'];
+const DOMAIN_KEYS = ['domain_key', 'domain', 'domains', 'covers', 'coverage_domain', 'data_domain'];
+const STATUS_KEYS = ['status', 'coverage_status', 'availability', 'coverage'];
+const NAME_KEYS = ['name', 'label', 'jurisdiction_name', 'area_name'];
+const NOTE_KEYS = ['note', 'notes', 'description', 'limitation'];
 
+/** A status saying the area has none of it: anything else (partial, available, full, a date…) says it has some. */
+const NONE_STATUS = /^(none|unavailable|not[ _-]?available|not[ _-]?covered|no|absent|missing|no[ _-]?data)$/i;
+/** A domain about owners (`ownership`, `owner`, `owner_names`). */
+const OWNERSHIP_DOMAIN = /owner/i;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : '');
+const firstText = (row: Record<string, unknown>, keys: readonly string[]): string => keys.map((key) => text(row[key])).find((value) => value !== '') ?? '';
+
+/** The domains a row speaks for (one, or a list); null when it names none (the request asked for ownership). */
+function domainsOf(row: Record<string, unknown>): string[] | null {
+  for (const key of DOMAIN_KEYS) {
+    const value = row[key];
+    if (Array.isArray(value)) return value.map(text).filter((domain) => domain !== '');
+    if (text(value) !== '') return [text(value)];
+  }
+  return null;
+}
+
+/**
+ * Which areas publish owner names, from the coverage rows as the service writes them: an area id if
+ * given, else a jurisdiction code; a row about another domain is not about owners; a row whose status
+ * says none (or unavailable) is listed among the places without owner names, with its note.
+ */
 export function ownerCoverage(data: V2CatalogData): OwnerCoverage {
-  const rows = data.items.filter((item) => item.domain_key === undefined || item.domain_key === 'ownership');
   const searchable: OwnerArea[] = [];
   const without: OwnerCoverage['without'] = [];
-  for (const row of rows) {
-    const name = text(row.name) || text(row.area_uid) || text(row.jurisdiction);
-    if (row.status !== 'none' && typeof row.area_uid === 'string' && row.area_uid !== '') {
-      if (!searchable.some((area) => area.areaUid === row.area_uid)) searchable.push({ areaUid: row.area_uid, name, note: text(row.note) });
+  for (const row of data.items) {
+    const domains = domainsOf(row);
+    if (domains !== null && !domains.some((domain) => OWNERSHIP_DOMAIN.test(domain))) continue;
+    const areaId = firstText(row, AREA_KEYS);
+    const jurisdiction = firstText(row, JURISDICTION_KEYS);
+    const name = firstText(row, NAME_KEYS) || areaId || jurisdiction;
+    const note = firstText(row, NOTE_KEYS);
+    const areaUid = areaId || jurisdiction;
+    if (!NONE_STATUS.test(firstText(row, STATUS_KEYS)) && areaUid !== '') {
+      if (!searchable.some((area) => area.areaUid === areaUid)) searchable.push({ areaUid, jurisdiction: jurisdiction || null, areaGiven: areaId !== '', name, note });
     } else {
-      without.push({ name, note: text(row.note) });
+      without.push({ name, note });
     }
   }
   return { searchable, without };
+}
+
+/** The free catalog request that lists the jurisdictions, for the area ids a coverage without them leaves out. */
+export const areaDirectoryRequest = { query: { facet: 'jurisdictions' as const } };
+
+/** The area ids a catalog item names: `area_uids` (a list), `area_uid`, or `areas` (ids or `{area_uid}` objects). */
+function areaIdsIn(item: Record<string, unknown>): string[] {
+  const list = Array.isArray(item.area_uids) ? item.area_uids : Array.isArray(item.areas) ? item.areas : [item.area_uid ?? item.area_id];
+  return [...new Set(list.map((entry) => (isRecord(entry) ? firstText(entry, AREA_KEYS) : text(entry))).filter((id) => id !== ''))];
+}
+
+/**
+ * Each jurisdiction's one area id, from the jurisdictions facet (the spec does not show its items:
+ * read as coverage rows are). A jurisdiction naming several areas, or none, is left out: Plat does
+ * not pick one for it.
+ */
+export function areaIdsByJurisdiction(data: V2CatalogData): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const item of data.items) {
+    const jurisdiction = firstText(item, JURISDICTION_KEYS);
+    const areas = areaIdsIn(item);
+    if (jurisdiction !== '' && areas.length === 1 && areas[0] !== undefined) ids.set(jurisdiction, areas[0]);
+  }
+  return ids;
+}
+
+/** The coverage with each area known only by its jurisdiction code given the area id the service lists for it, when it lists one. */
+export function withAreaIds(coverage: OwnerCoverage, ids: ReadonlyMap<string, string>): OwnerCoverage {
+  const searchable = coverage.searchable.map((area) => {
+    const id = area.areaGiven || area.jurisdiction === null ? undefined : ids.get(area.jurisdiction);
+    return id === undefined ? area : { ...area, areaUid: id, areaGiven: true };
+  });
+  return { ...coverage, searchable };
+}
+
+/**
+ * The area an owner opened from elsewhere (an entity record's area id, or none) is searched in: the
+ * one with that area id or jurisdiction code; with none asked, the first. A coverage that names its
+ * areas by jurisdiction code only cannot be compared with a record's area id: its one area is taken
+ * then (and the page names it), never one of several.
+ */
+export function ownerAreaFor(searchable: readonly OwnerArea[], asked: string | null): OwnerArea | null {
+  if (asked === null) return searchable[0] ?? null;
+  const found = searchable.find((area) => area.areaUid === asked || area.jurisdiction === asked);
+  if (found) return found;
+  const only = searchable.length === 1 ? searchable[0] : undefined;
+  return only && !only.areaGiven ? only : null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildGraph, emptyGraph, graphSpec, linkKey, mergeAnswer, type GraphAnswer } from './build-graph.ts';
+import { buildGraph, emptyGraph, graphSpec, linkKey, mergeAnswer, refCitation, type GraphAnswer } from './build-graph.ts';
 import { GraphSpecSchema } from './graph-spec.ts';
 import { envelope, ids } from './test-kit.ts';
+import { independentRelationships, RELATIONSHIP_IDS } from '../service/dialect-test-kit.ts';
 
 const relationships = (name: Parameters<typeof envelope>[0]): GraphAnswer => ({ kind: 'relationships', envelope: envelope(name) });
 const graph1708 = () =>
@@ -155,5 +156,59 @@ describe('graphSpec', () => {
     expect(byKind.notes).toEqual(['3 entities hidden by the filters.']);
     const byRelation = graphSpec(model, { relations: ['taxed_in', 'owned_by'] });
     expect(byRelation.spec.edges.map((edge) => edge.label)).toEqual(['taxed under', 'owned by']);
+  });
+});
+
+describe('a traversal of another service (nodes {entity_ref, entity_kind, label, depth}, predicates Plat has no words for)', () => {
+  it('reads each node by the keys it carries and keeps every link, cited by its refs', () => {
+    const { model, problems } = buildGraph(RELATIONSHIP_IDS.property, [{ kind: 'relationships', envelope: independentRelationships() }]);
+    expect(problems).toEqual([]);
+    expect([...model.entities.values()].map((entity) => [entity.id, entity.kind, entity.label])).toEqual([
+      [RELATIONSHIP_IDS.property, 'property', '1708 21ST ST NW'],
+      [RELATIONSHIP_IDS.parcel, 'parcel', 'SSL 0065 0007'],
+      [RELATIONSHIP_IDS.account, 'tax_account', 'Account 0065 0007'],
+      [RELATIONSHIP_IDS.address, 'address', '1708 21ST ST NW'],
+    ]);
+    expect([...model.links.values()].map((link) => link.predicate)).toEqual(['situs_of', 'account_for', 'owner_of']);
+    expect(refCitation(model, 'dc_otr_ownership@20170205')).toMatchObject({ publisher: 'DC Office of Tax and Revenue', asOf: '2017-02-05T00:00:00Z' });
+    expect(model.expanded.has(RELATIONSHIP_IDS.property)).toBe(true);
+    // Drawn: every node and link, the links under the service's own words, marked.
+    const { spec } = graphSpec(model);
+    expect(spec.nodes).toHaveLength(4);
+    expect(spec.edges.map((edge) => edge.label)).toContain('owner_of — not recognised by Plat');
+  });
+
+  it('reads nodes under `ref`/`type` and `q_id` too, and keeps a link whose end the nodes do not list when its id says its kind', () => {
+    const answer = independentRelationships();
+    const data = answer.data as { nodes: Array<Record<string, unknown>> };
+    data.nodes = [
+      { ref: RELATIONSHIP_IDS.property, type: 'property', label: '1708 21ST ST NW', depth: 0 },
+      { q_id: RELATIONSHIP_IDS.parcel, kind: 'parcel', depth: 1 },
+    ];
+    const { model } = buildGraph(RELATIONSHIP_IDS.property, [{ kind: 'relationships', envelope: answer }]);
+    expect([...model.entities.keys()]).toEqual([RELATIONSHIP_IDS.property, RELATIONSHIP_IDS.parcel, RELATIONSHIP_IDS.account, RELATIONSHIP_IDS.address]);
+    expect(model.links.size).toBe(3);
+  });
+});
+
+describe('an answer Plat cannot read', () => {
+  it('is kept as published with its citations, and its problem said; an error answer carries nothing bought', () => {
+    const answer = independentRelationships();
+    (answer.data as Record<string, unknown>).edges = [{ from: RELATIONSHIP_IDS.parcel, rel: 'situs_of' }];
+    const { problems, unread } = buildGraph(RELATIONSHIP_IDS.property, [
+      { kind: 'relationships', envelope: answer },
+      { kind: 'connected', qId: ids.parcel1708, depth: 2, envelope: envelope('connectedNotFound') },
+    ]);
+    expect(problems).toHaveLength(2);
+    expect(unread).toEqual([{ part: 'the relationships answer', value: answer.data, citations: [expect.objectContaining({ sourceId: 'dc_otr_ownership' }), expect.objectContaining({ sourceId: 'dc_otr_assessment' })] }]);
+  });
+
+  it('keeps a node naming no id Plat reads, and every node and link it can read', () => {
+    const answer = independentRelationships();
+    (answer.data as { nodes: unknown[] }).nodes.push({ handle: 'n-7', what: 'loan' });
+    const { model, unread } = buildGraph(RELATIONSHIP_IDS.property, [{ kind: 'relationships', envelope: answer }]);
+    expect(model.links.size).toBe(3);
+    expect(unread.map((part) => [part.part, part.value])).toEqual([['node 5 of the relationships answer (it names no id Plat reads)', { handle: 'n-7', what: 'loan' }]]);
+    expect(unread[0]?.citations).toHaveLength(2);
   });
 });

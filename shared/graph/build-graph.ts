@@ -10,6 +10,7 @@ import { V2EntityResponseSchema, V2SearchResponseSchema, V2TraversalResponseSche
 import { V4ConnectedResponseSchema, type V4ConnectedData } from '../service/v4.ts';
 import { citationOf, readAnswer, strings, text, type Json } from './answers.ts';
 import { placeRef, unplacedRef, v2ProvenanceIndex, type PlacedRef } from '../cited/source-refs.ts';
+import { answerCitations } from '../service/unrecognised.ts';
 import { graphNodeKinds, type GraphNodeKind } from './graph-spec.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, type Identifier } from './relations.ts';
 
@@ -22,6 +23,8 @@ export interface EntityInfo {
   identifiers: Identifier[];
   /** For a record: what it is (`permit`). */
   recordKind: string | null;
+  /** The service's own label for it, used when the answers carry no identifier to name it by. */
+  label?: string | null;
 }
 
 /** A link the service states, with everything "why linked" needs. */
@@ -87,11 +90,22 @@ export type GraphAnswer =
   /** One page of the v2 property search by owner name; `name` is the text searched for. */
   | { kind: 'owner-search'; name: string; envelope: unknown };
 
+/** A part of an answer Plat could not read, kept to be shown as published with its citations. */
+export interface UnreadPart {
+  /** Which part, as a noun phrase: "the relationships answer", "node 3 of the relationships answer". */
+  part: string;
+  value: unknown;
+  /** Every citation the answer it is part of carries. */
+  citations: CitationView[];
+}
+
 export interface MergeResult {
   model: GraphModel;
   /** Nodes the answer added (an expansion draws only these). */
   added: string[];
   problems: string[];
+  /** What of the answer Plat could not read: never dropped, shown as published. */
+  unread: UnreadPart[];
 }
 
 export function emptyGraph(rootId: string): GraphModel {
@@ -118,6 +132,37 @@ function graphKind(kind: unknown, id: string): GraphNodeKind | null {
   return typeof kind === 'string' && (graphNodeKinds as readonly string[]).includes(kind) ? (kind as GraphNodeKind) : kindOfId(id);
 }
 
+/** A traversal node as Plat reads it: its id, kind and label, whichever keys the service gave them. */
+export interface TraversalNode {
+  id: string;
+  /** The kind as published (`parcel`, `tax_account`, `permit`…), or null when the node gives none. */
+  kind: string | null;
+  /** A record (a permit), not an entity. */
+  record: boolean;
+  label: string | null;
+  depth: number | null;
+  identifiers: Identifier[];
+}
+
+/**
+ * A v2 traversal node, whose inner shape the spec does not show: the id under `entity_ref`, `ref`,
+ * `id`, `q_id` or `node_ref`, the kind under `entity_kind`, `kind`, `type` or `node_kind`; null when
+ * it names no id.
+ */
+export function readTraversalNode(node: Json): TraversalNode | null {
+  const id = text(node.entity_ref) ?? text(node.ref) ?? text(node.id) ?? text(node.q_id) ?? text(node.node_ref);
+  if (id === null) return null;
+  const kind = text(node.entity_kind) ?? text(node.kind) ?? text(node.type) ?? text(node.node_kind);
+  return {
+    id,
+    kind,
+    record: node.node_type === 'record' || kind === 'record',
+    label: text(node.label) ?? text(node.name),
+    depth: num(node.depth),
+    identifiers: identifiersOf(node.identifiers),
+  };
+}
+
 function identifiersOf(value: unknown): Identifier[] {
   if (isRecord(value)) {
     // A search item's canonical_identity: { address, ssl, account_no }.
@@ -137,6 +182,7 @@ class Draft {
   expanded: Set<string>;
   caps: Map<string, CapCount>;
   added: string[] = [];
+  unread: UnreadPart[] = [];
   readonly copied = new Set<string>();
   readonly before: GraphModel;
   constructor(before: GraphModel) {
@@ -150,17 +196,17 @@ class Draft {
     this.caps = new Map(before.caps);
   }
 
-  entity(id: string, kind: GraphNodeKind | 'record' | null, identifiers: Identifier[], recordKind: string | null = null): void {
+  entity(id: string, kind: GraphNodeKind | 'record' | null, identifiers: Identifier[], recordKind: string | null = null, label: string | null = null): void {
     if (kind === null) return;
     const known = this.entities.get(id);
     if (!known) {
-      this.entities.set(id, { id, kind, identifiers, recordKind });
+      this.entities.set(id, { id, kind, identifiers, recordKind, ...(label === null ? {} : { label }) });
       if (!this.before.entities.has(id)) this.added.push(id);
       return;
     }
     const fresh = identifiers.filter((i) => !known.identifiers.some((k) => k.scheme === i.scheme && k.value === i.value));
-    if (fresh.length > 0 || (known.recordKind === null && recordKind !== null)) {
-      this.entities.set(id, { ...known, identifiers: [...known.identifiers, ...fresh], recordKind: known.recordKind ?? recordKind });
+    if (fresh.length > 0 || (known.recordKind === null && recordKind !== null) || (!known.label && label !== null)) {
+      this.entities.set(id, { ...known, identifiers: [...known.identifiers, ...fresh], recordKind: known.recordKind ?? recordKind, label: known.label ?? label });
     }
   }
 
@@ -219,7 +265,16 @@ class Draft {
   finish(problems: string[]): MergeResult {
     const { rootId } = this.before;
     const model: GraphModel = { rootId, entities: this.entities, links: this.links, owners: this.owners, citations: this.citations, sources: this.sources, expanded: this.expanded, caps: this.caps };
-    return { model, added: this.added, problems };
+    return { model, added: this.added, problems, unread: this.unread };
+  }
+
+  /**
+   * An answer that is not in the contract's shape: its problem, and (unless it is an error answer,
+   * which carries nothing bought) the answer kept to be shown as published with its citations.
+   */
+  unreadable(envelope: unknown, what: string, problem: string): string[] {
+    if (isRecord(envelope) && envelope.status !== 'error') this.unread.push({ part: `the ${what} answer`, value: envelope.data ?? envelope, citations: answerCitations(envelope) });
+    return [problem];
   }
 }
 
@@ -241,20 +296,29 @@ function serviceLink(raw: Json, subject: string, object: string): Omit<LinkInfo,
 
 function mergeRelationships(draft: Draft, envelope: unknown): string[] {
   const read = readAnswer<V2TraversalData>(V2TraversalResponseSchema, envelope, 'relationships');
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return draft.unreadable(envelope, 'relationships', read.problem);
   const { data, meta } = read;
   draft.provenance(read.provenance);
-  for (const node of data.nodes) {
-    const id = text(node.id);
-    if (id === null) continue;
-    const record = node.node_type === 'record';
-    draft.entity(id, record ? 'record' : graphKind(node.kind, id), identifiersOf(node.identifiers), record ? text(node.kind) : null);
+  const nodes: TraversalNode[] = [];
+  data.nodes.forEach((raw, index) => {
+    const node = readTraversalNode(raw);
+    if (node) nodes.push(node);
+    else draft.unread.push({ part: `node ${index + 1} of the relationships answer (it names no id Plat reads)`, value: raw, citations: answerCitations({ raw, provenance: read.provenance }) });
+  });
+  for (const node of nodes) {
+    // A kind Plat has no node for, on an id of no known prefix, is still listed: as a record of that kind.
+    const kind = node.record ? 'record' : (graphKind(node.kind, node.id) ?? 'record');
+    draft.entity(node.id, kind, node.identifiers, kind === 'record' ? (node.record ? node.kind : (node.kind ?? 'linked')) : null, node.label);
   }
-  for (const edge of data.edges) draft.link(serviceLink(edge, edge.subject_ref, edge.object_ref));
+  for (const edge of data.edges) {
+    // An end the nodes do not list is still an entity when its id says its kind: the link is never dropped for it.
+    for (const end of [edge.subject_ref, edge.object_ref]) if (!draft.entities.has(end)) draft.entity(end, kindOfId(end), []);
+    draft.link(serviceLink(edge, edge.subject_ref, edge.object_ref));
+  }
   const complete = !text(meta.next_cursor) && meta.truncated !== true;
   if (complete) {
     draft.expanded.add(data.root_ref);
-    for (const node of data.nodes) if (typeof node.id === 'string' && num(node.depth) !== null && (num(node.depth) ?? 0) < data.depth) draft.expanded.add(node.id);
+    for (const node of nodes) if (node.depth !== null && node.depth < data.depth) draft.expanded.add(node.id);
   }
   const nodeCount = num(data.node_count) ?? data.nodes.length;
   const edgeCount = num(data.edge_count) ?? data.edges.length;
@@ -265,7 +329,7 @@ function mergeRelationships(draft: Draft, envelope: unknown): string[] {
 
 function mergeConnected(draft: Draft, qId: string, depth: number, envelope: unknown): string[] {
   const read = readAnswer<V4ConnectedData>(V4ConnectedResponseSchema, envelope, 'connected');
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return draft.unreadable(envelope, 'connected', read.problem);
   draft.entity(qId, kindOfId(qId), []);
   for (const item of read.data.items) {
     const extra = item as Json;
@@ -288,7 +352,7 @@ function mergeConnected(draft: Draft, qId: string, depth: number, envelope: unkn
 
 function mergeEntity(draft: Draft, envelope: unknown): string[] {
   const read = readAnswer<V2EntityData>(V2EntityResponseSchema, envelope, 'entity');
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return draft.unreadable(envelope, 'entity', read.problem);
   const { entity } = read.data;
   draft.provenance(read.provenance);
   const kind = graphKind(entity.entity_kind, entity.entity_ref);
@@ -299,7 +363,7 @@ function mergeEntity(draft: Draft, envelope: unknown): string[] {
 
 function mergeOwnerSearch(draft: Draft, name: string, envelope: unknown): string[] {
   const read = readAnswer<V2SearchData>(V2SearchResponseSchema, envelope, 'owner search');
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return draft.unreadable(envelope, 'owner search', read.problem);
   draft.provenance(read.provenance);
   const groups = new Set<string>();
   for (const item of read.data.items) {
@@ -342,10 +406,10 @@ export function mergeAnswer(model: GraphModel, answer: GraphAnswer): MergeResult
 
 /** A model of several answers, merged in order. */
 export function buildGraph(rootId: string, answers: readonly GraphAnswer[]): MergeResult {
-  let result: MergeResult = { model: emptyGraph(rootId), added: [], problems: [] };
+  let result: MergeResult = { model: emptyGraph(rootId), added: [], problems: [], unread: [] };
   for (const answer of answers) {
     const next = mergeAnswer(result.model, answer);
-    result = { model: next.model, added: [...result.added, ...next.added], problems: [...result.problems, ...next.problems] };
+    result = { model: next.model, added: [...result.added, ...next.added], problems: [...result.problems, ...next.problems], unread: [...result.unread, ...next.unread] };
   }
   return result;
 }

@@ -64,7 +64,10 @@ export function nodeName(model: GraphModel, id: string): EntityName {
   }
   const entity = model.entities.get(id);
   if (!entity) return entityName({ id, kind: 'record', identifiers: [] });
-  return entityName({ id, kind: entity.kind, identifiers: entity.identifiers, recordKind: entity.recordKind });
+  const name = entityName({ id, kind: entity.kind, identifiers: entity.identifiers, recordKind: entity.recordKind });
+  // No identifier to name it by: the service's own label is what a person recognises, not the id.
+  if (entity.identifiers.length === 0 && entity.label) return { ...name, label: entity.label, sublabel: name.sublabel.split(' · ')[0] ?? name.sublabel };
+  return name;
 }
 
 const RULE_OF_METHOD: Record<string, LinkRule> = {

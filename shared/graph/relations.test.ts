@@ -20,9 +20,9 @@ describe('relationLabel', () => {
     expect(both('same_owner')).toEqual(['same owner name as', 'same owner name as']);
   });
 
-  it('marks a predicate it does not know as the service’s term, reversed when read backwards', () => {
-    expect(relationLabel('mortgaged_by', 'out')).toBe('mortgaged by');
-    expect(relationLabel('mortgaged_by', 'in')).toBe('mortgaged by (reverse)');
+  it('shows a predicate it does not know as published, marked not recognised, and says when it is read backwards', () => {
+    expect(relationLabel('owner_of', 'out')).toBe('owner_of — not recognised by Plat');
+    expect(relationLabel('owner_of', 'in')).toBe('owner_of, read backwards — not recognised by Plat');
   });
 });
 

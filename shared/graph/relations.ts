@@ -33,16 +33,21 @@ const UNIT_WORDS = { out: 'located in', in: 'holds' };
 
 export type LinkDirection = 'out' | 'in';
 
+/** What Plat adds to a predicate it has no words for: it is shown as published, never read. */
+export const NOT_RECOGNISED = 'not recognised by Plat';
+
+/** Whether Plat has its own words for a predicate (the spec's and Plat's); any other is shown as published. */
+export const isKnownPredicate = (predicate: string): boolean => predicate in RELATION_WORDS;
+
 /**
  * The label of a link seen from one end: `out` when that end is the link's subject. `objectKind`
- * picks "located in" for a unit. An unknown predicate reads as its own words, marked as the
- * service's term so nobody takes it for Plat's reading.
+ * picks "located in" for a unit. An unknown predicate is shown as published ("owner_of — not
+ * recognised by Plat"), so nobody takes the service's term for Plat's reading; read backwards it says so.
  */
 export function relationLabel(predicate: string, direction: LinkDirection, objectKind?: string): string {
   const words = predicate === 'located_in' && objectKind === 'unit' ? UNIT_WORDS : RELATION_WORDS[predicate];
   if (words) return words[direction];
-  const plain = predicate.replace(/_/g, ' ');
-  return direction === 'out' ? plain : `${plain} (reverse)`;
+  return direction === 'out' ? `${predicate} — ${NOT_RECOGNISED}` : `${predicate}, read backwards — ${NOT_RECOGNISED}`;
 }
 
 /** A link as the service states it: from its subject (`source`) to its object (`target`). ModelLink is one. */
@@ -83,7 +88,9 @@ export function relationGroups<L extends RelationLink>(focusId: string, links: r
     const key = `${link.predicate}:${direction}`;
     let group = groups.get(key);
     if (!group) {
-      group = { key, predicate: link.predicate, direction, label: capitalise(relationLabel(link.predicate, direction, kindOf(link.target))), entries: [] };
+      // A predicate shown as published keeps its spelling: capitalising it would change what the service wrote.
+      const label = relationLabel(link.predicate, direction, kindOf(link.target));
+      group = { key, predicate: link.predicate, direction, label: isKnownPredicate(link.predicate) ? capitalise(label) : label, entries: [] };
       groups.set(key, group);
     }
     group.entries.push({ link, other });

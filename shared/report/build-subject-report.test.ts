@@ -13,6 +13,7 @@ import dcUnit from './fixtures/dc-1711-massachusetts-ave-nw-unit.json' with { ty
 import vaAdams from './fixtures/va-304-adams-av.json' with { type: 'json' };
 import { asIndependentDialect } from './test-kit.ts';
 import { citationRows, citationsCsv } from './citation-export.ts';
+import { independentSummary } from '../service/dialect-test-kit.ts';
 
 interface Fixture {
   subjectRef: string;
@@ -456,6 +457,32 @@ describe('what is missing', () => {
     expect(value(doc, 'transfer.sale_date').limitation).toBe('No sales for Alexandria in the sample.');
     expect(byId.permits).toMatchObject({ status: 'unavailable', limitations: [{ text: 'No permits for Alexandria in the sample.', citationIds: [] }], tables: [] });
     expect(value(doc, 'identity.location').derivedFrom).toMatch(/address point/);
+  });
+});
+
+describe('a summary of another service (its fields under data.fields, other names)', () => {
+  it('gives the identity and location from it, each cited, instead of “Unavailable”', () => {
+    const doc = buildSubjectReport(input({ ...dc1708, subject: null, summary: independentSummary() }));
+    const address = value(doc, 'identity.address');
+    expect(address).toMatchObject({ display: '1708 21ST ST NW', status: 'reported' });
+    expect(citationsOf(doc, address.citationIds)).toEqual([expect.objectContaining({ publisher: 'DC Office of Tax and Revenue', sourceId: 'dc_otr_ownership' })]);
+    const location = value(doc, 'identity.location');
+    expect(location).toMatchObject({ display: '38.912800, -77.046800', status: 'derived' });
+    expect(citationsOf(doc, location.citationIds).map((c) => c.publisher)).toEqual(['DC Office of the Chief Technology Officer']);
+    // `assessed_value` and `last_sale_price` are Plat's `…_dollars` fields.
+    expect(value(doc, 'assessment.total_value_dollars')).toMatchObject({ raw: 1361000, status: 'reported' });
+    expect(value(doc, 'transfer.price_dollars')).toMatchObject({ raw: 1361000 });
+    expect(value(doc, 'ownership.owner_name')).toMatchObject({ display: 'JOEL KUIPERS' });
+    expect(value(doc, 'building.effective_year_built')).toMatchObject({ raw: '1985', display: '1985', status: 'reported' });
+    expect(() => ReportDocumentSchema.parse(doc)).not.toThrow();
+  });
+
+  it('says which summary entry it could not read instead of dropping it silently', () => {
+    const doc = buildSubjectReport(input({ ...dc1708, subject: null, summary: independentSummary({ roof: { material: 'slate' } }) }));
+    const identity = doc.sections.find((section) => section.id === 'identity');
+    expect(identity?.limitations.map((limitation) => limitation.text)).toContain(
+      'The summary’s entry “roof” is not recognised by Plat: not used in this report; the property’s page shows it as published.',
+    );
   });
 });
 

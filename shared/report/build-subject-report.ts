@@ -62,6 +62,12 @@ export interface SubjectReportInput {
    * decisions on links; null or absent when there are none.
    */
   titleResearch?: TitleResearchInput | null;
+  /**
+   * Set when some of the answers above came in a workfile, not from a purchase: the sentence saying
+   * where from (shared/workfile/received.ts) and the labels of those answers. Every citation's note
+   * then says it, since the file's word is all that stands behind its values.
+   */
+  received?: { note: string; text: string; answers: string[] } | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -115,11 +121,12 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
         book.cite,
       )
     : null;
+  const received = input.received ?? null;
   const citations = numberInOrderOfUse(
     sections,
     [...(comparables ? comparablesCitationOrder(comparables) : []), ...(titleResearch ? titleResearchCitationOrder(titleResearch) : [])],
     b.allCitations(),
-  );
+  ).map((citation) => (received ? { ...citation, note: [citation.note, received.note].filter((note) => note !== null).join(' ') } : citation));
   const address = sections[0]?.values.find((value) => value.field === 'identity.address');
   return {
     kind: 'subject-report',
@@ -144,6 +151,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
     queryLog: [...input.queryLog].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
     spend: { totalMicroUsd: input.spentMicroUsd, capMicroUsd: input.assignment.capMicroUsd },
     missing: missingSources(input, answers),
+    received: received && { text: received.text, answers: received.answers },
   };
 }
 

@@ -364,5 +364,10 @@ export const ReportDocumentSchema = z.object({
   spend: z.object({ totalMicroUsd: z.number().int(), capMicroUsd: z.number().int().nullable() }),
   /** Purchases still needed; empty when the report is complete. */
   missing: z.array(MissingSourceSchema),
+  /**
+   * Set when answers the report reads came in a workfile rather than from a purchase: where from (the
+   * sentence every citation's note repeats) and which answers. Null when every answer was bought here.
+   */
+  received: z.object({ text: z.string(), answers: z.array(z.string()) }).nullable(),
 });
 export type ReportDocument = z.infer<typeof ReportDocumentSchema>;

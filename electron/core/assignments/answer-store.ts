@@ -8,6 +8,7 @@ import type { AssignmentAnswer, ValueChoice } from '../../../shared/ipc.ts';
 import type { QueryLogEntry } from '../../../shared/report/document.ts';
 import type { ServiceOperationName } from '../../../shared/service/index.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
+import type { ReceivedFrom } from '../../../shared/workfile/received.ts';
 import { ModuleStore, inTransaction, statement } from '../app-db.ts';
 
 export const ASSIGNMENT_ANSWERS_MODULE = 'assignment-answers';
@@ -49,16 +50,29 @@ export const ASSIGNMENT_ANSWERS_MIGRATIONS: readonly string[] = [
      at TEXT NOT NULL,
      PRIMARY KEY (project_id, field)
    ) STRICT;`,
+  // An imported assignment's answers came from a workfile, not from a purchase: the file's words about
+  // itself are kept once per assignment, and each answer it brought is marked until a re-check replaces it.
+  `CREATE TABLE assignment_imports (
+     project_id TEXT PRIMARY KEY REFERENCES projects (id),
+     file_name TEXT NOT NULL,
+     exported_by TEXT NOT NULL,
+     exported_at TEXT NOT NULL,
+     assignment_name TEXT NOT NULL,
+     imported_at TEXT NOT NULL
+   ) STRICT;
+   ALTER TABLE assignment_answers ADD COLUMN imported INTEGER NOT NULL DEFAULT 0 CHECK (imported IN (0, 1));`,
 ];
 
 /** One kept answer as stored, with what is needed to use it again (its request and connection). */
-export interface KeptAnswer extends AssignmentAnswer {
+export interface KeptAnswer extends Omit<AssignmentAnswer, 'receivedIn'> {
   projectId: string;
   /** The gateway's normalised request parts. */
   parts: Record<string, unknown>;
   connectionId: string;
   servedAt: string;
   replayed: boolean;
+  /** It came in a workfile (assignment_imports says which), not from a purchase on this machine. */
+  imported: boolean;
 }
 
 export interface NewKeptAnswer {
@@ -77,6 +91,8 @@ export interface NewKeptAnswer {
   requestId: string | null;
   citationCount: number;
   envelope: unknown;
+  /** Brought by a workfile (see KeptAnswer.imported); false when absent. */
+  imported?: boolean;
 }
 
 /** What a kept answer says about how it was bought, carried unchanged between the store and a workfile. */
@@ -119,8 +135,8 @@ export class AnswerStore extends ModuleStore {
     statement(
       this.db,
       `INSERT INTO assignment_answers (id, project_id, operation, request_json, connection_id, parameters, label, at, served_at,
-         charged_micro_usd, cache_hit, replayed, request_id, citation_count, envelope_sha256)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         charged_micro_usd, cache_hit, replayed, request_id, citation_count, envelope_sha256, imported)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       answer.projectId,
@@ -137,6 +153,7 @@ export class AnswerStore extends ModuleStore {
       answer.requestId,
       answer.citationCount,
       sha,
+      answer.imported === true ? 1 : 0,
     );
     return id;
   }
@@ -197,6 +214,29 @@ export class AnswerStore extends ModuleStore {
       .map((row) => ({ answer: answerFromRow(row), envelope: JSON.parse(String(row['envelope_json'])) as unknown }));
   }
 
+  /** Keeps what the workfile an assignment was imported from says about itself. */
+  setImportedFrom(projectId: string, from: ReceivedFrom, importedAt: string): void {
+    statement(
+      this.db,
+      'INSERT INTO assignment_imports (project_id, file_name, exported_by, exported_at, assignment_name, imported_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(projectId, from.fileName, from.exportedBy, from.exportedAt, from.assignmentName, importedAt);
+  }
+
+  /** The workfile the assignment was imported from; null for one made here. */
+  importedFrom(projectId: string): ReceivedFrom | null {
+    const row = statement(this.db, 'SELECT file_name, exported_by, exported_at, assignment_name FROM assignment_imports WHERE project_id = ?').get(projectId);
+    return row
+      ? { fileName: String(row['file_name']), exportedBy: String(row['exported_by']), exportedAt: String(row['exported_at']), assignmentName: String(row['assignment_name']) }
+      : null;
+  }
+
+  /** Drops answers a re-check replaced with bought ones (their envelopes stay: another row may share one). */
+  remove(projectId: string, answerIds: readonly string[]): void {
+    inTransaction(this.db, () => {
+      for (const id of answerIds) statement(this.db, 'DELETE FROM assignment_answers WHERE project_id = ? AND id = ?').run(projectId, id);
+    });
+  }
+
   choices(projectId: string): ValueChoice[] {
     return statement(this.db, 'SELECT field, alternative_key, reason, at FROM assignment_choices WHERE project_id = ? ORDER BY field')
       .all(projectId)
@@ -229,13 +269,14 @@ export function queryLogEntry(answer: KeptAnswer) {
   } satisfies QueryLogEntry;
 }
 
-/** The contract's view of a kept answer (what the assignment page lists). */
-export function toIpcAnswer(answer: KeptAnswer): AssignmentAnswer {
+/** The contract's view of a kept answer (what the assignment page lists); `receivedIn` is the sentence of the workfile it came in, if it did. */
+export function toIpcAnswer(answer: KeptAnswer, receivedIn: string | null): AssignmentAnswer {
   return {
     id: answer.id,
     ...queryLogEntry(answer),
     label: answer.label,
     citationCount: answer.citationCount,
+    receivedIn: answer.imported ? receivedIn : null,
   };
 }
 
@@ -256,5 +297,6 @@ function answerFromRow(row: Record<string, unknown>): KeptAnswer {
     replayed: Number(row['replayed']) === 1,
     requestId: requestId === null || requestId === undefined ? null : String(requestId),
     citationCount: Number(row['citation_count']),
+    imported: Number(row['imported']) === 1,
   };
 }

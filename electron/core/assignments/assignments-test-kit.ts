@@ -10,7 +10,6 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { CallBilling } from '../../../shared/ipc.ts';
 import type { ServiceOperationName } from '../../../shared/service/index.ts';
 import { openAppDatabase } from '../app-db.ts';
-import { ResponseCache } from '../cache.ts';
 import { CostEstimator } from '../cost-estimator.ts';
 import { PlatFailure } from '../failure.ts';
 import { ProjectStore } from '../projects.ts';
@@ -75,7 +74,6 @@ export function openAssignment(options: { name: string; subjectRef: string; star
   const assignments = new AssignmentService({
     db,
     projects,
-    cache: new ResponseCache(db),
     estimator: new CostEstimator(db),
     projectSpent: () => 0,
     appVersion: 'test',

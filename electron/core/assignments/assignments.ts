@@ -2,14 +2,16 @@
 // plus every answer used while it was active. Attaching happens where every service call the person
 // asks for passes (app-core's observed call), so the gateway is untouched; everything here reads the
 // local store only: reopening an assignment or anything in it is free and works with the service
-// unreachable. Export and import carry the whole workfile, and an import also fills the response
-// cache, so the same requests are free on the reviewer's machine.
+// unreachable. Export and import carry the whole workfile. An imported answer is the file's word, not
+// a purchase: it stays inside the assignment it was imported into (never in the response cache, where
+// it would answer any assignment's question), says where it came from everywhere it is shown, and a
+// re-check buys it again from the service and says what changed.
 //
 // The comparable-sales work is saved as the appraiser's workfile (comparables-store.ts); the answers
 // its searches bought are kept like any other and found again by the request bodies each search
 // recorded, so the grid, the report and a reviewer read the very answers that were paid for.
 import type { DatabaseSync } from 'node:sqlite';
-import type { AssignmentDetails, CallBilling, Project as IpcProject, ValueChoice } from '../../../shared/ipc.ts';
+import type { AssignmentDetails, CallBilling, ImportedAnswers, Project as IpcProject, RecheckResult, ValueChoice } from '../../../shared/ipc.ts';
 import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
 import { titleResearchOperations, type TitleResearchInput } from '../../../shared/report/title-research-section.ts';
@@ -17,7 +19,8 @@ import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { operationSchemas, type ServiceOperationName } from '../../../shared/service/index.ts';
 import { safeFilename } from '../../../shared/filename.ts';
 import { inTransaction, storageProblemOf } from '../app-db.ts';
-import { canonicalRequestKey, type ResponseCache } from '../cache.ts';
+import { answerChanges } from '../../../shared/workfile/answer-changes.ts';
+import { receivedFrom, receivedNote, receivedText } from '../../../shared/workfile/received.ts';
 import type { CostEstimator } from '../cost-estimator.ts';
 import { PlatFailure } from '../failure.ts';
 import { localDay, normalizeProjectName, PROJECT_NAME_MAX_LENGTH, ProjectError, projectIdentity, toIpcProject, type AssignmentDetailsInput, type ProjectStore } from '../projects.ts';
@@ -35,7 +38,6 @@ const MAX_UNSAVED_ANSWERS = 500;
 export interface AssignmentServiceOptions {
   db: DatabaseSync;
   projects: ProjectStore;
-  cache: ResponseCache;
   estimator: CostEstimator;
   /** What the ledger has booked against a project (its byProject total). */
   projectSpent: (projectId: string) => number;
@@ -72,7 +74,20 @@ export interface ComparablesSources {
   subject: unknown;
   /** The kept envelope of each page of the last search, in page order (a page not kept is left out). */
   pages: unknown[];
+  /** Where the subject or a page came from when a workfile brought it ("Received in workfile …"); null when all were bought here. */
+  receivedIn: string | null;
 }
+
+/** One request whose answer came in the workfile: its latest imported answer and every imported row of it. */
+interface ImportedRequest {
+  operation: ServiceOperationName;
+  /** The request as this Plat normalises it; null when this Plat no longer accepts it as the file recorded it. */
+  parts: Record<string, unknown> | null;
+  latest: KeptAnswer;
+  ids: string[];
+}
+
+type Kept = { answer: KeptAnswer; envelope: unknown };
 
 export class AssignmentService {
   readonly #o: AssignmentServiceOptions;
@@ -118,15 +133,22 @@ export class AssignmentService {
     return this.ipcProject(id);
   }
 
-  /** The assignment page: details, every kept answer, the spend against its cap, the choices. */
-  get(id: string) {
+  /**
+   * The assignment page: details, every kept answer (each imported one saying where it came from), the
+   * spend against its cap, the choices, and for an imported assignment the price of re-checking what
+   * the file brought on `connectionId` (the service calls go to now).
+   */
+  get(id: string, connectionId?: string) {
     this.#require(id);
     this.#flushUnsaved();
+    const receivedIn = this.#receivedIn(id);
+    const answers = this.#answers.list(id);
     return {
       project: this.ipcProject(id),
-      answers: this.#answers.list(id).map(toIpcAnswer),
+      answers: answers.map((answer) => toIpcAnswer(answer, receivedIn)),
       spentMicroUsd: this.#o.projectSpent(id),
       choices: this.#answers.choices(id),
+      imported: receivedIn === null ? null : this.#imported(id, receivedIn, answers, connectionId),
     };
   }
 
@@ -136,7 +158,89 @@ export class AssignmentService {
     this.#flushUnsaved();
     const kept = this.#answers.get(id, answerId);
     if (!kept) throw new PlatFailure('not_found', 'This assignment holds no such answer');
-    return { answer: toIpcAnswer(kept.answer), envelope: kept.envelope };
+    return { answer: toIpcAnswer(kept.answer, this.#receivedIn(id)), envelope: kept.envelope };
+  }
+
+  /** The sentence of the workfile the assignment was imported from; null for one made here. */
+  #receivedIn(id: string): string | null {
+    const from = this.#answers.importedFrom(id);
+    return from ? receivedText(from) : null;
+  }
+
+  #imported(id: string, receivedIn: string, answers: readonly KeptAnswer[], connectionId: string | undefined): ImportedAnswers {
+    const requests = this.#importedRequests(id).filter((request) => request.parts !== null);
+    return {
+      receivedIn,
+      answers: answers.filter((answer) => answer.imported).length,
+      recheck: {
+        calls: requests.length,
+        // A price not known on this connection makes the sum not known: never a guess.
+        expectedCostMicroUsd: requests.reduce<number | null>((sum, request) => {
+          const price = this.listPrice(request.operation, request.parts as RequestParts, connectionId);
+          return sum === null || price === null ? null : sum + price;
+        }, 0),
+      },
+    };
+  }
+
+  /** The requests the workfile brought answers to and no re-check has replaced, each once, in the order they were first asked. */
+  #importedRequests(id: string): ImportedRequest[] {
+    const byRequest = new Map<string, ImportedRequest>();
+    for (const answer of this.#answers.list(id)) {
+      if (!answer.imported) continue;
+      let parts: Record<string, unknown> | null;
+      try {
+        parts = normalizeParts(answer.operation, answer.parts as RequestParts);
+      } catch {
+        parts = null;
+      }
+      const key = `${answer.operation} ${parts === null ? `row ${answer.id}` : canonicalJson(parts)}`;
+      const earlier = byRequest.get(key);
+      if (earlier) {
+        earlier.latest = answer;
+        earlier.ids.push(answer.id);
+      } else byRequest.set(key, { operation: answer.operation, parts, latest: answer, ids: [answer.id] });
+    }
+    return [...byRequest.values()];
+  }
+
+  /**
+   * Buys again every request the workfile brought an answer to (`buy` goes through the gateway with
+   * the cache skipped and keeps the bought answer with this assignment, the active one), drops the
+   * imported answers it replaced, and says field by field what changed. A request that fails keeps
+   * its imported answer, and says why.
+   */
+  async recheckImported(
+    id: string,
+    how: {
+      /** Makes the assignment the active one before anything is bought, so the purchases are charged to it and kept with it. */
+      activate: () => void;
+      buy: (operation: ServiceOperationName, parts: RequestParts) => Promise<{ envelope: unknown; billing: CallBilling }>;
+    },
+  ): Promise<RecheckResult> {
+    this.#require(id);
+    this.#flushUnsaved();
+    const result: RecheckResult = { replaced: [], failed: [], chargedMicroUsd: 0, remaining: 0 };
+    const requests = this.#importedRequests(id);
+    if (requests.some((request) => request.parts !== null)) how.activate();
+    for (const request of requests) {
+      const label = request.latest.label;
+      if (request.parts === null) {
+        result.failed.push({ label, message: 'This Plat no longer asks this request as the workfile recorded it, so it cannot buy it again.' });
+        continue;
+      }
+      const before = this.#answers.get(id, request.latest.id)?.envelope;
+      try {
+        const bought = await how.buy(request.operation, request.parts as RequestParts);
+        result.chargedMicroUsd += bought.billing.chargedMicroUsd;
+        this.#answers.remove(id, request.ids);
+        result.replaced.push({ label, ...answerChanges(before, bought.envelope) });
+      } catch (error) {
+        result.failed.push({ label, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    result.remaining = this.#answers.list(id).filter((answer) => answer.imported).length;
+    return result;
   }
 
   setChoice(assignmentId: string, field: string, choice: { alternativeKey: string; reason: string } | null): ValueChoice[] {
@@ -194,17 +298,32 @@ export class AssignmentService {
     this.#flushUnsaved();
     const ref = details.subjectRef;
     const summary = this.#answers.latest(assignmentId, 'v4.summary', (parts) => record(parts.path).q_id === ref);
+    const subject = this.#subjectReport(assignmentId, ref);
     const workfile = this.#comparables.get(assignmentId);
+    const pages = workfile.searches.length === 0 ? [] : this.#lastSearchPages(assignmentId, workfile);
+    const titleResearch = this.#titleResearch(assignmentId);
+    const read = [summary, subject, ...pages].flatMap((kept) => (kept ? [kept.answer] : [])).concat(titleResearch.answers);
     return {
       assignment: { ...projectIdentity(project), details },
-      subject: this.#subjectReport(assignmentId, ref),
+      subject: subject?.envelope ?? null,
       summary: summary?.envelope ?? null,
       choices: this.#answers.choices(assignmentId),
       queryLog: this.#answers.list(assignmentId).map(queryLogEntry),
       spentMicroUsd: this.#o.projectSpent(assignmentId),
-      comparables: workfile.searches.length === 0 ? null : { workfile, pages: this.#lastSearchPages(assignmentId, workfile) },
-      titleResearch: this.#titleResearch(assignmentId),
+      comparables: workfile.searches.length === 0 ? null : { workfile, pages: pages.map((kept) => kept.envelope) },
+      titleResearch: titleResearch.input,
+      received: this.#received(assignmentId, read),
     };
+  }
+
+  /** What the report says of the answers it reads that came in the workfile; null when it reads none. */
+  #received(assignmentId: string, read: readonly KeptAnswer[]): SubjectReportInput['received'] {
+    const from = this.#answers.importedFrom(assignmentId);
+    const labels = [...new Set(read.filter((answer) => answer.imported).map((answer) => answer.label))];
+    if (!from || labels.length === 0) return null;
+    // Every citation carries the note; with answers bought here too, it names the file's answers.
+    const mixed = read.some((answer) => !answer.imported);
+    return { text: receivedText(from), note: mixed ? receivedNote(from, labels) : receivedNote(from), answers: labels };
   }
 
   /**
@@ -212,7 +331,7 @@ export class AssignmentService {
    * operations (the latest answer to each request, with its normalised request parts) and the
    * researcher's decisions on links; null when the assignment holds neither.
    */
-  #titleResearch(assignmentId: string): TitleResearchInput | null {
+  #titleResearch(assignmentId: string): { input: TitleResearchInput | null; answers: KeptAnswer[] } {
     const latest = new Map<string, KeptAnswer>();
     for (const answer of this.#answers.list(assignmentId)) {
       if (!titleResearchOperations.has(answer.operation)) continue;
@@ -220,12 +339,13 @@ export class AssignmentService {
       latest.delete(key);
       latest.set(key, answer);
     }
-    const answers = [...latest.values()].flatMap((answer) => {
+    const read = [...latest.values()].flatMap((answer) => {
       const kept = this.#answers.get(assignmentId, answer.id);
-      return kept ? [{ operation: answer.operation, request: answer.parts, envelope: kept.envelope }] : [];
+      return kept ? [kept] : [];
     });
+    const answers = read.map(({ answer, envelope }) => ({ operation: answer.operation, request: answer.parts, envelope }));
     const decisions = this.graphDecisions(assignmentId);
-    return answers.length === 0 && decisions.length === 0 ? null : { answers, decisions };
+    return { input: answers.length === 0 && decisions.length === 0 ? null : { answers, decisions }, answers: read.map(({ answer }) => answer) };
   }
 
   /** The comparables workfile with the kept answers it reads, all local: free, and it works with the service unreachable. */
@@ -233,7 +353,10 @@ export class AssignmentService {
     const { details } = this.#require(assignmentId);
     this.#flushUnsaved();
     const workfile = this.#comparables.get(assignmentId);
-    return { workfile, subject: this.#subjectReport(assignmentId, details.subjectRef), pages: this.#lastSearchPages(assignmentId, workfile) };
+    const subject = this.#subjectReport(assignmentId, details.subjectRef);
+    const pages = this.#lastSearchPages(assignmentId, workfile);
+    const from = [subject, ...pages].some((kept) => kept?.answer.imported === true) ? this.#receivedIn(assignmentId) : null;
+    return { workfile, subject: subject?.envelope ?? null, pages: pages.map((kept) => kept.envelope), receivedIn: from };
   }
 
   /** Saves the appraiser's comparables work (checked; savedAt set here) and returns it as stored. */
@@ -254,13 +377,13 @@ export class AssignmentService {
     return this.#graphDecisions.set(assignmentId, edgeKey, decision);
   }
 
-  /** The latest kept report_subject_v1 envelope for the subject, or null. */
-  #subjectReport(assignmentId: string, ref: string): unknown {
+  /** The latest kept report_subject_v1 answer for the subject, with its envelope, or null. */
+  #subjectReport(assignmentId: string, ref: string): Kept | null {
     const subject = this.#answers.latest(assignmentId, 'v3.recordQuery', (parts) => {
       const body = record(parts.body);
       return body.mode === 'report' && body.projection === 'report_subject_v1' && body.subject_property_ref === ref;
     });
-    return subject?.envelope ?? null;
+    return subject;
   }
 
   /**
@@ -268,10 +391,10 @@ export class AssignmentService {
    * body normalised as the gateway normalises it, so defaults the renderer left out still match).
    * A body this Plat no longer accepts, or a page not kept, is left out.
    */
-  #lastSearchPages(assignmentId: string, workfile: ComparablesWorkfile): unknown[] {
+  #lastSearchPages(assignmentId: string, workfile: ComparablesWorkfile): Kept[] {
     const run = workfile.searches.at(-1);
     if (!run) return [];
-    const pages: unknown[] = [];
+    const pages: Kept[] = [];
     for (const body of run.pages) {
       let parts: Record<string, unknown>;
       try {
@@ -280,7 +403,7 @@ export class AssignmentService {
         continue;
       }
       const kept = this.#answers.latestFor(assignmentId, 'v3.recordQuery', parts);
-      if (kept) pages.push(kept.envelope);
+      if (kept) pages.push(kept);
     }
     return pages;
   }
@@ -325,10 +448,12 @@ export class AssignmentService {
 
   /**
    * Opens a workfile exported by a Plat: a new assignment (named "… (imported)" when the name is
-   * taken) holding every answer and choice, its answers put in the response cache under the service
-   * that gave them. One commit: a refused file or a failed write leaves nothing behind.
+   * taken) holding every answer and choice, each answer marked as received in that file (`fileName`,
+   * as the person chose it). Nothing goes in the response cache: anyone can write a workfile and
+   * reseal its checksum, so its answers must never answer a question asked elsewhere, and the
+   * connection id it names chooses nothing. One commit: a refused file or a failed write leaves nothing behind.
    */
-  importWorkfile(json: string): IpcProject {
+  importWorkfile(json: string, fileName = ''): IpcProject {
     const content = readWorkfile(json);
     if (content.comparables !== null) {
       // Its shape was checked with the file; what a save would refuse is refused here too.
@@ -345,14 +470,7 @@ export class AssignmentService {
       if (!envelope.success || record(envelope.data).status !== 'ok') {
         throw new PlatFailure('invalid_payload', `This workfile is damaged: answer ${index + 1} (${answer.label}) is not an answer the service gives. Nothing was imported`);
       }
-      let parts: Record<string, unknown> | null;
-      try {
-        parts = normalizeParts(answer.operation, answer.request as RequestParts);
-      } catch {
-        // A request this Plat no longer accepts: its answer is kept and readable, but no request can reach it.
-        parts = null;
-      }
-      return { answer, parts };
+      return answer;
     });
     const created = inTransaction(this.#o.db, () => {
       const project = this.#o.projects.createAssignment({
@@ -361,7 +479,12 @@ export class AssignmentService {
         details: content.assignment.details,
         createdAt: content.assignment.createdAt,
       });
-      for (const { answer } of checked) {
+      this.#answers.setImportedFrom(
+        project.id,
+        receivedFrom({ fileName, exportedBy: content.exportedBy, exportedAt: content.exportedAt, assignmentName: content.assignment.name }),
+        this.#now().toISOString(),
+      );
+      for (const answer of checked) {
         this.#answers.add({
           projectId: project.id,
           operation: answer.operation,
@@ -369,39 +492,15 @@ export class AssignmentService {
           ...answerFacts(answer),
           citationCount: citationsOf(answer.envelope).length,
           envelope: answer.envelope,
+          imported: true,
         });
       }
       for (const choice of content.choices) this.#answers.setChoice(project.id, choice.field, choice);
       if (content.comparables !== null) this.#comparables.put(project.id, content.comparables, content.comparables.savedAt ?? content.exportedAt);
       if (content.graphDecisions) this.#graphDecisions.restore(project.id, content.graphDecisions);
-      this.#cacheAnswers(checked);
       return project;
     });
     return this.ipcProject(created.id);
-  }
-
-  /** The latest answer per request goes in the cache, marked with what it cost (so it does not expire as a free answer would). */
-  #cacheAnswers(checked: Array<{ answer: WorkfileContent['answers'][number]; parts: Record<string, unknown> | null }>): void {
-    const byKey = new Map<string, { answer: WorkfileContent['answers'][number]; parts: Record<string, unknown>; charged: number }>();
-    for (const { answer, parts } of checked) {
-      if (parts === null) continue;
-      const key = canonicalRequestKey(answer.connectionId, answer.operation, parts);
-      const earlier = byKey.get(key);
-      const charged = Math.max(earlier?.charged ?? 0, answer.chargedMicroUsd);
-      if (!earlier || answer.at >= earlier.answer.at) byKey.set(key, { answer, parts, charged });
-      else earlier.charged = charged;
-    }
-    for (const [key, { answer, parts, charged }] of byKey) {
-      this.#o.cache.put(key, {
-        value: answer.envelope,
-        servedAt: answer.servedAt,
-        requestId: answer.requestId ?? '',
-        // Served from the cache where it was exported (charge unknown here): it is worth what it costs to buy.
-        // (Not known on that connection: it keeps the largest charge seen for it there, if any.)
-        chargedMicroUsd: charged > 0 ? charged : (this.listPrice(answer.operation, parts, answer.connectionId) ?? 0),
-        storedAt: this.#now().getTime(),
-      });
-    }
   }
 
   /** What a request costs to buy on a connection (whatever the cache holds); null when its price is not known there. */

@@ -55,7 +55,7 @@ describe('the kept answers of a comparables search', () => {
     keep(otherSearch.request, otherSearch.envelope);
 
     // Nothing saved yet: an empty workfile, the kept subject report, no pages; the report has no comparables.
-    expect(assignments.comparablesSources(id)).toEqual({ workfile: emptyComparablesWorkfile(), subject: subjectFixture.subject, pages: [] });
+    expect(assignments.comparablesSources(id)).toEqual({ workfile: emptyComparablesWorkfile(), subject: subjectFixture.subject, pages: [], receivedIn: null });
     expect(assignments.reportSources(id)?.comparables).toBeNull();
 
     // The bodies as the screen recorded them: keys in another order are the same request.
@@ -127,10 +127,12 @@ describe('the workfile file with comparables', () => {
     expect(content.comparables).toMatchObject({ ...withComparables(), savedAt: expect.any(String) });
 
     const elsewhere = setUp();
-    const imported = elsewhere.assignments.importWorkfile(json);
+    const imported = elsewhere.assignments.importWorkfile(json, 'comps.plat-workfile.json');
     const sources = elsewhere.assignments.comparablesSources(imported.id);
     expect(sources.workfile).toEqual(content.comparables);
     expect(sources.pages).toEqual([page1.envelope, page2.envelope]);
+    // The pages came in the file, not from a purchase here: the comparables screen says so.
+    expect(sources.receivedIn).toMatch(/^Received in workfile “comps\.plat-workfile\.json”, exported by Plat test on /);
   });
 
   it('writes null for an assignment without comparables, and imports it without any', () => {

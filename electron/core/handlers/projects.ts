@@ -19,7 +19,12 @@ type ProjectHandlers = Pick<
   | 'importAssignment'
 >;
 
-export function projectHandlers(deps: { projects: ProjectStore; assignments: AssignmentService }): ProjectHandlers {
+export function projectHandlers(deps: {
+  projects: ProjectStore;
+  assignments: AssignmentService;
+  /** The service calls go to now, for the price of re-checking imported answers; null when none is usable. */
+  connectionId: () => string | null;
+}): ProjectHandlers {
   const { projects, assignments } = deps;
   return {
     listProjects: async () => ({ projects: assignments.ipcProjects(), activeProjectId: projects.activeProjectId() }),
@@ -36,10 +41,10 @@ export function projectHandlers(deps: { projects: ProjectStore; assignments: Ass
     createAssignment: async (request) =>
       assignments.create({ name: request.name, capMicroUsd: request.capMicroUsd, details: request.details, activate: request.activate }),
     updateAssignment: async (request) => assignments.update(request.id, request.details),
-    getAssignment: async (request) => assignments.get(request.id),
+    getAssignment: async (request) => assignments.get(request.id, deps.connectionId() ?? undefined),
     getAssignmentAnswer: async (request) => assignments.answer(request.id, request.answerId),
     setValueChoice: async (request) => ({ choices: assignments.setChoice(request.assignmentId, request.field, request.choice) }),
     exportAssignment: async (request) => assignments.exportWorkfile(request.id),
-    importAssignment: async (request) => assignments.importWorkfile(request.json),
+    importAssignment: async (request) => assignments.importWorkfile(request.json, request.fileName),
   };
 }

@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { ReportVerificationSchema } from '../../../shared/ipc.ts';
 import type { ReportDocument } from '../../../shared/report/document.ts';
-import { buildSubjectReport, citationRows, citationsCsv } from '../../../shared/report/build-subject-report.ts';
+import { buildSubjectReport, citationRows, citationsCsv, type SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
 import { asIndependentDialect } from '../../../shared/report/test-kit.ts';
+import { receivedNote, receivedText } from '../../../shared/workfile/received.ts';
 import { PlatFailure } from '../failure.ts';
 import { CITATIONS_CSV, CITATIONS_JSON } from './pdf-evidence.ts';
 import { smallPdf } from './pdf-test-kit.ts';
@@ -22,7 +23,11 @@ const fixture = JSON.parse(readFileSync(new URL('../../../shared/report/fixtures
 
 /** The subject report of 1708 21ST ST NW as the builder makes it from the embedded service's real answers (or `answers`). */
 function subjectReport(name = '1708 21st St NW', answers: { subject: unknown; summary: unknown } = fixture): ReportDocument {
-  return buildSubjectReport({
+  return buildSubjectReport(subjectReportInput(name, answers));
+}
+
+function subjectReportInput(name = '1708 21st St NW', answers: { subject: unknown; summary: unknown } = fixture): SubjectReportInput {
+  return {
     assignment: {
       id: 'prj_1',
       name,
@@ -36,7 +41,7 @@ function subjectReport(name = '1708 21st St NW', answers: { subject: unknown; su
     spentMicroUsd: 410_000,
     generatedAt: '2026-03-02T15:04:05.000Z',
     prices: { subjectReportMicroUsd: 250_000, summaryMicroUsd: 160_000 },
-  });
+  };
 }
 
 /** The same report with one printed value changed, as if a newer answer said otherwise. */
@@ -197,6 +202,22 @@ describe('ReportPdfService.verify', () => {
     const changed = verification.rows.filter((row) => row.outcome === 'changed');
     expect(changed).toEqual([expect.objectContaining({ field: owner.field, printed: owner.printed, current: 'SOMEONE ELSE' })]);
     expect(verification.message).toContain(`1 of ${verification.rows.length} values differ from the data Plat holds now`);
+  });
+
+  it('says the values came from a workfile when the report was built from imported answers, never that they agree with bought data', async () => {
+    const from = { fileName: 'forged.plat-workfile.json', exportedBy: 'Plat 0.1.0', exportedAt: '2026-03-01T10:00:00.000Z', assignmentName: '1708 21st St NW' };
+    const received = { text: receivedText(from), note: receivedNote(from), answers: ['Summary of 1708 21ST ST NW'] };
+    const imported = buildSubjectReport({ ...subjectReportInput(), received });
+    const exported = await service({ documentFor: () => imported }).exportPdf('prj_1');
+    const held = await service({ documentFor: () => imported }).verify(exported.pdfBase64);
+    expect(held.kind).toBe('plat');
+    expect(held.message).not.toContain('agree with the data Plat holds now');
+    expect(held.message).toContain('agree with the workfile’s answers this machine holds');
+    expect(held.message).toContain('Received in workfile “forged.plat-workfile.json”, exported by Plat 0.1.0 on 2026-03-01 for “1708 21st St NW”');
+    expect(held.rows.find((row) => row.field === ownerRow(imported).field)?.citation).toMatch(/Received in workfile “forged\.plat-workfile\.json”.*not bought by this Plat/);
+    // Re-checked since: the data now is bought, and the PDF still says where its own values came from.
+    const rechecked = await service().verify(exported.pdfBase64);
+    expect(rechecked.message).toContain('Its values were printed from answers received in a workfile, not bought from the service');
   });
 
   it('says when this machine does not hold the assignment, and offers no re-check', async () => {

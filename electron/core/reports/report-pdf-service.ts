@@ -68,6 +68,7 @@ export class ReportPdfService {
         return document === null ? null : printedValuesOf(citationRows(document));
       },
       recheck: (assignmentId) => this.options.recheckPrice(assignmentId),
+      received: (assignmentId) => this.options.documentFor(assignmentId)?.received?.text ?? null,
     });
   }
 

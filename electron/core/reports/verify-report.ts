@@ -4,6 +4,7 @@
 import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { FILE_JSON_MAX_DEPTH, readBoundedJsonBytes } from '../../../shared/bounded-json.ts';
+import { saysReceived } from '../../../shared/workfile/received.ts';
 import { CITATIONS_JSON, MAX_VERIFIED_PDF_BYTES, rowDigest, sha256Hex, type ReadEvidence } from './pdf-evidence.ts';
 
 /** One printed value as verification compares it. */
@@ -24,6 +25,8 @@ export interface VerifyInput {
   /** The printed values of the assignment's report as Plat holds it now; null for an assignment this machine does not hold. */
   current: (assignmentId: string) => PrintedValue[] | null;
   recheck: (assignmentId: string) => ReportVerification['recheck'];
+  /** Where the answers the assignment's report reads now came from when a workfile brought them ("Received in workfile …"); null when bought here. */
+  received: (assignmentId: string) => string | null;
 }
 
 type Row = ReportVerification['rows'][number];
@@ -88,18 +91,25 @@ export function verifyEvidence(input: VerifyInput): ReportVerification {
   if (removed > alteredLabels.length) problems.push(`${count(removed - alteredLabels.length, 'value')} Plat wrote ${removed - alteredLabels.length === 1 ? 'is' : 'are'} missing`);
 
   const exported = `Exported by Plat on ${formatDateTime(manifest.generatedAt)} for “${manifest.assignmentName}”.`;
-  const comparison = compareSummary(result, currentRows !== null);
+  // Values that came in a workfile agree with the file, not with anything bought: said so, whichever way Plat learns it.
+  const printedReceived = (rows ?? []).some(({ view }) => view !== null && saysReceived(view.citation));
+  const heldReceived = currentRows === null ? null : input.received(manifest.assignmentId);
+  const comparison = compareSummary(result, currentRows !== null, heldReceived !== null);
+  const provenance = [
+    printedReceived ? 'Its values were printed from answers received in a workfile, not bought from the service (each citation says which file).' : null,
+    heldReceived !== null ? `The answers this machine holds for it came from a workfile, not from the service (${heldReceived}): they are only that file’s word until re-checked.` : null,
+  ].filter((line) => line !== null).join(' ');
   const base = { assignmentId: manifest.assignmentId, assignmentName: manifest.assignmentName, generatedAt: manifest.generatedAt, rows: result };
   const recheck = currentRows === null ? null : input.recheck(manifest.assignmentId);
   if (problems.length > 0) {
     return {
       kind: 'altered',
-      message: `${exported} This PDF was changed after it was exported: ${problems.join('; ')}. Do not rely on its attachments. ${comparison}`.trim(),
+      message: `${exported} This PDF was changed after it was exported: ${problems.join('; ')}. Do not rely on its attachments. ${comparison} ${provenance}`.trim(),
       ...base,
       recheck,
     };
   }
-  return { kind: 'plat', message: `${exported} Its attachments are intact. ${comparison}`.trim(), ...base, recheck };
+  return { kind: 'plat', message: `${exported} Its attachments are intact. ${comparison} ${provenance}`.trim(), ...base, recheck };
 }
 
 /**
@@ -134,14 +144,15 @@ function alteredRow(view: PrintedValue | null, now: PrintedValue | null): Row {
     : { ...rowOf(view), current: now?.printed ?? null, outcome: 'altered' };
 }
 
-function compareSummary(rows: Row[], held: boolean): string {
+function compareSummary(rows: Row[], held: boolean, heldFromWorkfile: boolean): string {
   if (!held) return 'This machine does not hold that assignment: import its workfile to compare the values with the data.';
   const compared = rows.filter((row) => row.outcome !== 'altered');
   const changed = compared.filter((row) => row.outcome === 'changed').length;
   const notHeld = compared.filter((row) => row.outcome === 'not-held').length;
   if (compared.length === 0) return '';
-  if (changed === 0 && notHeld === 0) return `All ${count(compared.length, 'value')} agree with the data Plat holds now.`;
-  const parts = [changed > 0 ? `${changed} of ${count(compared.length, 'value')} differ from the data Plat holds now` : null, notHeld > 0 ? `${count(notHeld, 'value')} ${notHeld === 1 ? 'is' : 'are'} no longer held` : null];
+  const data = heldFromWorkfile ? 'the workfile’s answers this machine holds' : 'the data Plat holds now';
+  if (changed === 0 && notHeld === 0) return `All ${count(compared.length, 'value')} agree with ${data}.`;
+  const parts = [changed > 0 ? `${changed} of ${count(compared.length, 'value')} differ from ${data}` : null, notHeld > 0 ? `${count(notHeld, 'value')} ${notHeld === 1 ? 'is' : 'are'} no longer held` : null];
   return `${parts.filter(Boolean).join('; ')} (listed below).`;
 }
 

@@ -1,7 +1,7 @@
 // The Assignments view: every assignment (the workfiles), and one assignment's page: its details
 // (editable), the answers kept with it (each opens again free, from the local store), what it has
-// spent against its cap, and its workfile to export or import so a reviewer opens the same answers
-// on another machine without buying them again.
+// spent against its cap, and its workfile to export or import so a reviewer reads the same answers on
+// another machine, each labelled as the file's until a re-check buys it from the service.
 import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AssignmentAnswer, Project } from '../../../shared/ipc.ts';
@@ -19,6 +19,7 @@ import { usdInputText, parseOptionalUsd } from '../../components/usd-input.ts';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { AssignmentFields } from './AssignmentFields.tsx';
+import { ImportedAnswers } from './ImportedAnswers.tsx';
 import { assignmentsOf, checkDetailsEdit, draftOf, operationLabel, type AssignmentDraft, type DraftErrors } from './assignment-model.ts';
 import './assignments.css';
 
@@ -66,7 +67,7 @@ function AssignmentList() {
     <div className="assignments stack gap-3">
       {projects.isError && <ErrorNotice error={projects.error} onRetry={() => void projects.refetch()} />}
       <div className="assignments__toolbar">
-        <p className="muted">Start an assignment from a property page (Ctrl+K finds the property). Import a workfile someone sent you to open its answers without buying them again.</p>
+        <p className="muted">Start an assignment from a property page (Ctrl+K finds the property). Import a workfile someone sent you to read its answers: they stay in that assignment, labelled as the file’s, until you re-check them.</p>
         <ImportWorkfile />
       </div>
       <DataTable
@@ -88,7 +89,7 @@ function ImportWorkfile() {
   const inputRef = useRef<HTMLInputElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const importing = useMutation({
-    mutationFn: (json: string) => callPlat('importAssignment', { json }),
+    mutationFn: (file: { json: string; fileName: string }) => callPlat('importAssignment', file),
     onSuccess: (project) => {
       void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
       void queryClient.invalidateQueries({ queryKey: pricingQueryScope });
@@ -108,7 +109,7 @@ function ImportWorkfile() {
       return;
     }
     setProblem(null);
-    importing.mutate(text);
+    importing.mutate({ json: text, fileName: file.name });
   };
   return (
     <div className="assignments__import stack align-end">
@@ -171,7 +172,7 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
       </div>
     );
   }
-  const { project, answers, spentMicroUsd, choices } = assignment.data;
+  const { project, answers, spentMicroUsd, choices, imported } = assignment.data;
   const details = project.assignment;
   const active = projects.data?.activeProjectId === project.id;
   const capLeft = project.capMicroUsd === null ? null : Math.max(0, project.capMicroUsd - spentMicroUsd);
@@ -226,9 +227,11 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
       {[setActive, archive, exportFile].map((mutation, index) => (mutation.isError ? <ErrorNotice key={index} error={mutation.error} compact /> : null))}
       {exportFile.isSuccess && (
         <p className="muted" role="status">
-          Exported “{exportFile.data.filename}”: {answers.length} {answers.length === 1 ? 'answer' : 'answers'} with their citations. Importing it elsewhere buys nothing again.
+          Exported “{exportFile.data.filename}”: {answers.length} {answers.length === 1 ? 'answer' : 'answers'} with their citations. Imported elsewhere, its answers open labelled as received in this file.
         </p>
       )}
+
+      {imported && <ImportedAnswers assignmentId={assignmentId} imported={imported} />}
 
       <section className="assignment-spend" aria-label="Spent against the cap">
         <p>
@@ -337,6 +340,7 @@ function AnswersSection(props: { assignmentId: string; answers: AssignmentAnswer
             {row.label}
           </button>
           <span className="assignment-answers__params mono">{row.parameters}</span>
+          {row.receivedIn && <span className="assignment-answers__received">{row.receivedIn}</span>}
         </>
       ),
     },
@@ -345,7 +349,8 @@ function AnswersSection(props: { assignmentId: string; answers: AssignmentAnswer
       id: 'cost',
       header: 'Cost',
       align: 'right',
-      text: (row) => (row.cacheHit ? `${formatUsd(row.chargedMicroUsd)} (cached)` : formatUsd(row.chargedMicroUsd)),
+      // An imported answer's charge is what the file says was paid where it was exported, not a charge here.
+      text: (row) => `${formatUsd(row.chargedMicroUsd)}${row.receivedIn ? ' (as the file says)' : row.cacheHit ? ' (cached)' : ''}`,
       sortValue: (row) => row.chargedMicroUsd,
     },
     { id: 'citations', header: 'Citations', align: 'right', text: (row) => String(row.citationCount), sortValue: (row) => row.citationCount },
@@ -391,6 +396,7 @@ function KeptAnswer(props: { assignmentId: string; answerId: string; onClose: ()
             {answer.data.answer.cacheHit ? 'served from the cache' : `charged ${formatUsd(answer.data.answer.chargedMicroUsd)}`}
             {answer.data.answer.requestId ? ` · request ${answer.data.answer.requestId}` : ''} · opened free from Plat’s store
           </p>
+          {answer.data.answer.receivedIn && <p className="notice notice--warning">{answer.data.answer.receivedIn}: not bought by this Plat.</p>}
           <pre className="assignment-kept__envelope">{JSON.stringify(answer.data.envelope, null, 2)}</pre>
         </>
       )}

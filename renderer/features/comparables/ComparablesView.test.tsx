@@ -43,7 +43,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
       ],
       activeProjectId: state.active,
     }),
-    getComparables: () => ({ workfile: state.workfile, subject: state.subject, pages: state.pages }),
+    getComparables: () => ({ workfile: state.workfile, subject: state.subject, pages: state.pages, receivedIn: null }),
     saveComparables: (request) => {
       const { workfile } = request as { workfile: ComparablesWorkfile };
       state.saves.push(workfile);

@@ -39,6 +39,7 @@ import { PriorSales } from './PriorSales.tsx';
 import { ExportButtons } from './ExportButtons.tsx';
 import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import { DetailsSection } from './DetailsSection.tsx';
+import { ReceivedNotice } from '../../components/ReceivedNotice.tsx';
 
 // maplibre (and its worker) load with the view, not with the app.
 const PlatMap = lazy(() => import('../../components/map/PlatMap.tsx').then((module) => ({ default: module.PlatMap })));
@@ -76,7 +77,17 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
 
   if (comparables.isError) return <ErrorNotice error={comparables.error} onRetry={() => void comparables.refetch()} />;
   if (!comparables.data || !workfile) return <p className="muted">Reading this assignment’s comparables…</p>;
-  return <Workspace assignment={assignment} subjectEnvelope={comparables.data.subject} pages={comparables.data.pages} workfile={workfile} />;
+  const { receivedIn } = comparables.data;
+  return (
+    <>
+      {receivedIn && (
+        <ReceivedNotice receivedIn={receivedIn}>
+          <p>The subject or the sales read here came in that file; re-check them from the assignment’s page.</p>
+        </ReceivedNotice>
+      )}
+      <Workspace assignment={assignment} subjectEnvelope={comparables.data.subject} pages={comparables.data.pages} workfile={workfile} />
+    </>
+  );
 }
 
 type Analyzed = { ok: true; analysis: ComparablesAnalysis } | { ok: false; message: string };

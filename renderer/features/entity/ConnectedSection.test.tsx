@@ -8,10 +8,13 @@ import { createQueryClient } from '../../app/App.tsx';
 import { ownerOfTrailEntry, useUiStore } from '../../app/ui-store.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
 import { fixtures, ids } from '../../../shared/graph/test-kit.ts';
+import { independentRelationships, RELATIONSHIP_IDS } from '../../../shared/service/dialect-test-kit.ts';
 import { ConnectedSection } from './ConnectedSection.tsx';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+/** An answer a test puts in place of the embedded service's. */
+const override = vi.hoisted(() => ({ envelope: null as unknown }));
 /** What previewCost answers for the relationships; null: free, as on the embedded service. */
 const price = vi.hoisted(() => ({ preview: null as unknown }));
 
@@ -24,7 +27,9 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     traverseRelationships: (request) => {
       const { path, query } = (request as { request: { path: { entity_ref: string }; query: { depth: number } } }).request;
       const envelope =
-        path.entity_ref === answers.relationshipsPlaceholder.envelope.data.root_ref
+        override.envelope !== null
+          ? override.envelope
+          : path.entity_ref === answers.relationshipsPlaceholder.envelope.data.root_ref
           ? answers.relationshipsPlaceholder.envelope
           : query.depth === 1
             ? answers.relationships1708Depth1.envelope
@@ -36,6 +41,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
 
 beforeEach(() => {
   calls.length = 0;
+  override.envelope = null;
   price.preview = null;
   useUiStore.setState({ activeView: 'owners', entityTrail: [] });
 });
@@ -131,5 +137,27 @@ describe('ConnectedSection', () => {
     expect(within(permits).getByText(/^A lead, not a fact: SSL 0000 0000 is a placeholder/)).toBeTruthy();
     expect(within(permits).queryByRole('button', { name: /^Permit record/ })).toBeNull();
     expect(within(permits).getByText('Permit B1401123')).toBeTruthy();
+  });
+
+  it('lists another service’s links (nodes by entity_ref, predicates it has no words for) as published, cited, never “Nothing is linked”', async () => {
+    override.envelope = independentRelationships();
+    const links = renderLinks(RELATIONSHIP_IDS.property);
+    const group = await within(links).findByRole('region', { name: 'owner_of, read backwards — not recognised by Plat: 1' });
+    expect(within(group).getByRole('button', { name: 'Address 1708 21ST ST NW' })).toBeTruthy();
+    expect(within(group).getByRole('button', { name: /^DC OTR/ })).toBeTruthy();
+    expect(within(links).getByRole('button', { name: 'Parcel SSL 0065 0007' })).toBeTruthy();
+    expect(within(links).queryByText(/Nothing is linked/)).toBeNull();
+  });
+
+  it('shows an answer of a shape it cannot read as published with its citations, saying so, instead of “Nothing is linked”', async () => {
+    const answer = independentRelationships();
+    (answer.data as Record<string, unknown>).edges = [{ from: RELATIONSHIP_IDS.parcel, rel: 'situs_of', to: RELATIONSHIP_IDS.property }];
+    override.envelope = answer;
+    const links = renderLinks(RELATIONSHIP_IDS.property);
+    const unread = await within(links).findByTestId('unrecognised-answer');
+    expect(unread.textContent).toContain('Plat could not read the relationships answer: it is shown as published, not recognised by Plat.');
+    expect(within(unread).getByText('edges[0].rel')).toBeTruthy();
+    expect(within(unread).getAllByRole('button', { name: /^DC OTR/ })).toHaveLength(2);
+    expect(within(links).queryByText(/Nothing is linked/)).toBeNull();
   });
 });

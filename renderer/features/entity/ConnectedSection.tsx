@@ -15,6 +15,7 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { UnrecognisedAnswer } from '../../components/UnrecognisedAnswer.tsx';
 import { useEntityCaptions } from '../../components/entity-captions.ts';
 import { buyAnswer, paidAnswerQuery, usePaidAnswer } from '../../platform/paid-answer.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
@@ -140,11 +141,14 @@ function ConnectedList({ entityId, depth, areaUid }: { entityId: string; depth: 
               {problem}
             </p>
           ))}
-          {view.ok.groups.length === 0 ? (
-            <p className="muted">Nothing is linked to this entity within {depth === 1 ? '1 link' : `${depth} links`}.</p>
-          ) : (
+          {view.ok.unread.map((unread) => (
+            <UnrecognisedAnswer key={unread.part} part={unread.part} value={unread.value} citations={unread.citations} />
+          ))}
+          {view.ok.groups.length > 0 ? (
             <Groups view={view.ok} areaUid={areaUid} />
-          )}
+          ) : view.ok.unread.length === 0 ? (
+            <p className="muted">Nothing is linked to this entity within {depth === 1 ? '1 link' : `${depth} links`}.</p>
+          ) : null}
           {nextRequest && (
             <p>
               <ChargeButton

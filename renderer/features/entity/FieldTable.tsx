@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { CitedValue, UncitedValue } from '../../components/CitedValue.tsx';
+import { UnrecognisedAnswer } from '../../components/UnrecognisedAnswer.tsx';
 import type { CitedValue as CitedValueModel } from '../../components/cited-value.ts';
 import type { SummaryRow } from './entity-model.ts';
 
@@ -34,6 +35,8 @@ function columns(onOwner: OpenOwner | undefined): Column<SummaryRow>[] {
             <CitedValue value={row.best} />
             <OwnerLink field={row.field} value={row.best} onOwner={onOwner} />
           </span>
+        ) : row.published ? (
+          <UnrecognisedAnswer part={`the “${row.label}” entry`} value={row.published.value} citations={row.published.citations} compact />
         ) : (
           <UncitedValue text={row.raw ?? '—'} />
         ),

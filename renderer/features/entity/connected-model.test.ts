@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { envelope, ids } from '../../../shared/graph/test-kit.ts';
 import { connectedView } from './connected-model.ts';
 import { countText } from './ConnectedSection.tsx';
+import { independentRelationships, RELATIONSHIP_IDS } from '../../../shared/service/dialect-test-kit.ts';
 
 const lines = (view: ReturnType<typeof connectedView>) =>
   view.groups.map((group) => [group.label, group.entries.map((entry) => `${entry.via ? `${entry.via.name.label} — ${entry.label} → ` : ''}${entry.other.kindLabel} ${entry.other.name.label}`)]);
@@ -63,5 +64,21 @@ describe('connectedView', () => {
     const view = connectedView(ids.parcel1708, [envelope('connectedNotFound')]);
     expect(view.groups).toEqual([]);
     expect(view.problems).toEqual([expect.stringMatching(/^The relationships answer is an error \(not_found\)/)]);
+  });
+});
+
+describe('connectedView of another service’s traversal', () => {
+  it('lists every link of nodes {entity_ref, entity_kind, label, depth}, an unknown predicate as published and marked, each cited', () => {
+    const view = connectedView(RELATIONSHIP_IDS.property, [independentRelationships()]);
+    expect(view.problems).toEqual([]);
+    expect(lines(view)).toEqual([
+      ['situs_of, read backwards — not recognised by Plat', ['Parcel SSL 0065 0007']],
+      ['account_for, read backwards — not recognised by Plat', ['Tax account Account 0065 0007']],
+      ['owner_of, read backwards — not recognised by Plat', ['Address 1708 21ST ST NW']],
+    ]);
+    const parcel = view.groups[0]?.entries[0];
+    expect(parcel?.citationIds.map((id) => view.citations.get(id)?.publisher)).toEqual(['DC Office of Tax and Revenue']);
+    expect(parcel?.other.openable).toBe(true);
+    expect(countText(view, 1)).toBe('3 entities within 1 link');
   });
 });

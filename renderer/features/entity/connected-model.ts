@@ -4,9 +4,9 @@
 // the direction shown ("Parcel SSL 0065 0007 — assessed under → Account 0065 0007"), grouped by
 // relation, each with why it exists, its supporting records and how sure it is (shared/graph), and
 // the links further out said as a path from the entity they start at. Pure.
-import { buildGraph, type GraphAnswer, type GraphModel } from '../../../shared/graph/build-graph.ts';
+import { buildGraph, readTraversalNode, type GraphAnswer, type GraphModel, type UnreadPart } from '../../../shared/graph/build-graph.ts';
 import { distancesFrom, modelLinks, nodeName, ownerVariants, type LinkRule, type ModelLink } from '../../../shared/graph/links.ts';
-import { relationGroups, relationLabel, type EntityName } from '../../../shared/graph/relations.ts';
+import { isKnownPredicate, relationGroups, relationLabel, type EntityName } from '../../../shared/graph/relations.ts';
 import { graphNodeKindLabels } from '../../../shared/graph/graph-spec.ts';
 import { whyLinked } from '../../../shared/graph/why-linked.ts';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
@@ -73,6 +73,8 @@ export interface ConnectedView {
   stopped: string | null;
   citations: ReadonlyMap<string, Citation>;
   problems: string[];
+  /** Parts of the answers Plat could not read, kept to be shown as published with their citations. */
+  unread: UnreadPart[];
 }
 
 const capitalise = (text: string): string => (text === '' ? text : text.charAt(0).toUpperCase() + text.slice(1));
@@ -111,8 +113,9 @@ function readPages(pages: readonly unknown[]): { limitations: Map<string, string
       stopped = typeof data.max_nodes === 'number' && nodes >= data.max_nodes ? `${data.max_nodes} entities` : `${String(data.max_edges)} links`;
     }
     for (const node of Array.isArray(data.nodes) ? data.nodes : []) {
-      if (!isRecord(node) || typeof node.id !== 'string' || !Array.isArray(node.limitations)) continue;
-      limitations.set(node.id, node.limitations.filter((line): line is string => typeof line === 'string'));
+      const read = isRecord(node) ? readTraversalNode(node) : null;
+      if (read === null || !isRecord(node) || !Array.isArray(node.limitations)) continue;
+      limitations.set(read.id, node.limitations.filter((line): line is string => typeof line === 'string'));
     }
   }
   return { limitations, found, stopped };
@@ -126,7 +129,7 @@ function readPages(pages: readonly unknown[]): { limitations: Map<string, string
 export function connectedView(rootId: string, traversalPages: readonly unknown[], entityRecord: unknown = null): ConnectedView {
   const answers: GraphAnswer[] = traversalPages.map((envelope) => ({ kind: 'relationships', envelope }));
   if (entityRecord !== null) answers.push({ kind: 'entity', envelope: entityRecord });
-  const { model, problems } = buildGraph(rootId, answers);
+  const { model, problems, unread } = buildGraph(rootId, answers);
   const links = modelLinks(model);
   const { limitations, found, stopped } = readPages(traversalPages);
   const book = new CitationBook();
@@ -179,7 +182,8 @@ export function connectedView(rootId: string, traversalPages: readonly unknown[]
     const via = link.source === id ? link.target : link.source;
     const made = entry(link, id, via, depth);
     const key = `${link.predicate}:${link.source === via ? 'out' : 'in'}:further`;
-    const group = further.get(key) ?? { key, label: capitalise(made.label), further: true, entries: [], leads: false, ownerName: null };
+    const label = isKnownPredicate(link.predicate) ? capitalise(made.label) : made.label;
+    const group = further.get(key) ?? { key, label, further: true, entries: [], leads: false, ownerName: null };
     group.entries.push(made);
     further.set(key, group);
   }
@@ -201,5 +205,6 @@ export function connectedView(rootId: string, traversalPages: readonly unknown[]
     stopped,
     citations: new Map(book.all().map((citation) => [citation.id, citation])),
     problems,
+    unread,
   };
 }

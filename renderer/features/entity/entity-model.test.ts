@@ -9,6 +9,7 @@ import {
   summaryView,
 } from './entity-model.ts';
 import { envelope, ids } from '../../../shared/graph/test-kit.ts';
+import { independentSummary, OTR_CITATION } from '../../../shared/service/dialect-test-kit.ts';
 
 const PARCEL = 'parc_b224a646-7a37-5c5f-8006-5d110b6f4942';
 const PROPERTY = 'prop_37d633c0-1111-5222-8333-944455556666';
@@ -68,12 +69,33 @@ describe('summaryView', () => {
     expect(view.limitations).toHaveLength(1);
   });
 
-  it('shows an entry of another shape as given, uncited, rather than inventing a citation', () => {
+  it('shows an entry of another shape as published, with no citation invented', () => {
     const view = summaryView({ bedrooms: 4, custom_field: { anything: true } });
-    expect(view.rows.map((row) => [row.field, row.best, row.raw])).toEqual([
-      ['bedrooms', null, '4'],
-      ['custom_field', null, '{"anything":true}'],
+    expect(view.rows.map((row) => [row.field, row.best, row.published])).toEqual([
+      ['bedrooms', null, { value: 4, citations: [] }],
+      ['custom_field', null, { value: { anything: true }, citations: [] }],
     ]);
+  });
+
+  it('reads another service’s summary under data.fields, by Plat’s names, each cited; an entry it cannot read keeps its citations', () => {
+    const data = independentSummary({ roof: { material: 'slate', citation: OTR_CITATION } }).data as Record<string, unknown>;
+    const view = summaryView(data);
+    expect(view.rows.map((row) => [row.label, row.best?.text ?? null, row.best?.citation.publisher ?? null])).toEqual([
+      ['Address', '1708 21ST ST NW', 'DC Office of Tax and Revenue'],
+      ['Owner name', 'JOEL KUIPERS', 'DC Office of Tax and Revenue'],
+      ['Year built', '1900', 'DC Office of Tax and Revenue'],
+      ['Assessed value', '$1,361,000', 'DC Office of Tax and Revenue'],
+      ['Last sale price', '$1,361,000', 'DC Office of Tax and Revenue'],
+      ['Last sale date', '2013-12-17', 'DC Office of Tax and Revenue'],
+      ['Effective year built', expect.any(String), 'DC Office of Tax and Revenue'],
+      ['Latitude', '38.9128', 'DC Office of the Chief Technology Officer'],
+      ['Longitude', '-77.0468', 'DC Office of the Chief Technology Officer'],
+      ['Roof', null, null],
+    ]);
+    expect(view.rows[1]?.alternatives.map((alternative) => alternative.text)).toEqual(['KUIPERS JOEL']);
+    expect(view.rows.at(-1)?.published).toEqual({ value: { material: 'slate', citation: OTR_CITATION }, citations: [expect.objectContaining({ sourceId: 'dc_otr_ownership' })] });
+    // Nothing about the answer itself (its q_id, the `fields` holder) is shown as a field.
+    expect(view.rows.some((row) => row.field === 'q_id' || row.field === 'fields')).toBe(false);
   });
 });
 
@@ -124,7 +146,7 @@ describe('the v2 record', () => {
       },
       provenanceCitations(sources),
     );
-    expect(rows.map((row) => [row.field, row.best?.text ?? null, row.best?.synthetic ?? null, row.raw])).toEqual([
+    expect(rows.map((row) => [row.field, row.best?.text ?? null, row.best?.synthetic ?? null, row.published?.value ?? null])).toEqual([
       ['owner_name', 'GALBRAITH AME ZION CHURCH', false, null],
       ['bedrooms', '4', true, null],
       ['zoning', 'R-4', false, null],

@@ -4,7 +4,9 @@
 // shapes open, so each reader takes Plat's local-service shape first and falls back to showing the
 // raw value, uncited, never inventing a citation.
 import { entityKindLabelByPrefix, entityPrefix, type EntityIdPrefix } from '../../../shared/service/common.ts';
-import { summaryCanonicalFields, V4SummaryFieldSchema, type V4SummaryField } from '../../../shared/service/v4.ts';
+import type { V4SummaryField } from '../../../shared/service/v4.ts';
+import { summaryEntryOf, summaryFields } from '../../../shared/service/summary-fields.ts';
+import { answerCitations } from '../../../shared/service/unrecognised.ts';
 import { V2EntityResponseSchema, type V2EntityData } from '../../../shared/service/v2.ts';
 import { fromV4Citation, type CitationView } from '../../../shared/cited/citation.ts';
 import { placeRef, v2ProvenanceIndex, type RefIndex } from '../../../shared/cited/source-refs.ts';
@@ -78,9 +80,11 @@ export interface SummaryRow {
   field: string;
   label: string;
   best: CitedValue | null;
-  /** Shown when the entry is not in a shape Plat reads: the raw value, uncited. */
+  /** The entry's text when it is not in a shape Plat reads (for sorting and copying). */
   raw: string | null;
   alternatives: CitedValue[];
+  /** An entry Plat could not read: shown as published with every citation found in it, never dropped. */
+  published: { value: unknown; citations: CitationView[] } | null;
 }
 
 export interface SummaryView {
@@ -103,6 +107,9 @@ const FIELD_LABELS: Record<string, string> = {
   assessed_value_dollars: 'Assessed value',
   last_sale_price_dollars: 'Last sale price',
   last_sale_date: 'Last sale date',
+  effective_year_built: 'Effective year built',
+  latitude: 'Latitude',
+  longitude: 'Longitude',
   ssl: 'SSL',
   account_no: 'Account number',
   zip: 'ZIP code',
@@ -124,20 +131,23 @@ function citedRow(field: string, parsed: V4SummaryField): SummaryRow {
     best: citedValue(field, parsed),
     raw: null,
     alternatives: parsed.alternatives.map((alternative) => citedValue(field, alternative)),
+    published: null,
   };
 }
 
-/** The summary's canonical fields in Plat's order (then any others), and its limitations. */
+/** A row for an entry Plat could not read: as published, with the citations it carries. */
+function publishedRow(field: string, entry: unknown, citations: CitationView[] = answerCitations(entry)): SummaryRow {
+  return { field, label: fieldLabel(field), best: null, raw: formatFieldValue(field, entry), alternatives: [], published: { value: entry, citations } };
+}
+
+/**
+ * The summary's canonical fields in Plat's order (then any others), and its limitations. The entries
+ * are read wherever the service put them (shared/service/summary-fields.ts) under Plat's names; an
+ * entry of another shape is kept as published.
+ */
 export function summaryView(data: Record<string, unknown>): SummaryView {
-  const limitations = Array.isArray(data.limitations) ? data.limitations.filter((l): l is string => typeof l === 'string') : [];
-  const known = summaryCanonicalFields as readonly string[];
-  const fields = [...known.filter((field) => field in data), ...Object.keys(data).filter((field) => !known.includes(field) && field !== 'limitations')];
-  const rows = fields.map((field): SummaryRow => {
-    const entry = data[field];
-    const parsed = V4SummaryFieldSchema.safeParse(entry);
-    if (!parsed.success) return { field, label: fieldLabel(field), best: null, raw: formatFieldValue(field, entry), alternatives: [] };
-    return citedRow(field, parsed.data);
-  });
+  const { entries, limitations } = summaryFields(data);
+  const rows = entries.map(({ published, name, raw, entry }): SummaryRow => (entry ? citedRow(name ?? published, entry) : publishedRow(name ?? published, raw)));
   return { rows, limitations };
 }
 
@@ -196,8 +206,8 @@ export function identifierRows(identifiers: readonly unknown[] | undefined, cita
 export function attributeRows(attributes: Record<string, unknown> | undefined, citations: RefIndex = EMPTY_INDEX, entityRefs: unknown = []): SummaryRow[] {
   const entityCitation = firstCitation(entityRefs, citations);
   return Object.entries(attributes ?? {}).map(([field, entry]): SummaryRow => {
-    const parsed = V4SummaryFieldSchema.safeParse(isRecord(entry) && !('alternatives' in entry) ? { ...entry, alternatives: [] } : entry);
-    if (parsed.success) return citedRow(field, parsed.data);
+    const parsed = summaryEntryOf(entry);
+    if (parsed) return citedRow(field, parsed);
     const value = isRecord(entry) && 'value' in entry ? entry.value : entry;
     const citation = (isRecord(entry) ? firstCitation(entry.source_refs, citations) : null) ?? entityCitation;
     if (citation && (value === null || ['string', 'number', 'boolean'].includes(typeof value))) {
@@ -208,8 +218,9 @@ export function attributeRows(attributes: Record<string, unknown> | undefined, c
         best: { value: scalar, text: formatFieldValue(field, scalar), citation, synthetic: citation.synthetic, note: null },
         raw: null,
         alternatives: [],
+        published: null,
       };
     }
-    return { field, label: fieldLabel(field), best: null, raw: formatFieldValue(field, value), alternatives: [] };
+    return publishedRow(field, entry, citation ? [citation] : answerCitations(entry));
   });
 }

@@ -7,9 +7,13 @@ import { FindBox } from './FindBox.tsx';
 import { useFindStore } from './find-store.ts';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { renderWithQueries, settle as runTimers, setUpViewTests } from '../../platform/view-test-kit.tsx';
+import { independentCoverage } from '../../../shared/service/dialect-test-kit.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const cached = vi.hoisted(() => ({ value: false }));
+/** The coverage the service answers: the embedded service's unless a test says otherwise. */
+const coverage = vi.hoisted(() => ({ data: null as unknown }));
+const EMBEDDED_COVERAGE = { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial' }] };
 /** What the next resolution charges when it matches nothing (the independent service charges per call). */
 const noMatch = vi.hoisted(() => ({ chargedMicroUsd: 0 }));
 
@@ -17,8 +21,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
   const property = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
   return fakePlatModule(importOriginal, calls, {
-    getCatalogFacet: () =>
-      serviceAnswer({ facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial' }] }, 0),
+    getCatalogFacet: () => serviceAnswer(coverage.data, 0),
     previewCost: (request) => {
       const operation = (request as { operation: string }).operation;
       if (operation === 'v2.getEntity' || operation === 'v2.getCatalog') return listedPrice(operation, 0);
@@ -71,6 +74,7 @@ setUpViewTests({
 beforeEach(() => {
   calls.length = 0;
   cached.value = false;
+  coverage.data = EMBEDDED_COVERAGE;
   noMatch.chargedMicroUsd = 0;
 });
 
@@ -159,6 +163,15 @@ describe('FindBox', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Read as' }), { target: { value: 'address' } });
     await settle(1000);
     expect(screen.getByRole('alert').textContent).toBe('Not an address: it has no street name.');
+  });
+
+  it('reads a name as an owner in the jurisdiction a coverage without area ids lists for ownership, not refusing it', async () => {
+    coverage.data = independentCoverage();
+    const input = await renderBox();
+    fireEvent.change(input, { target: { value: 'kuipers' } });
+    await settle(1000);
+    expect(screen.getByTestId('find-understood').textContent).toContain('Understood as owner: KUIPERS · District of Columbia');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('says a find that matched nothing was charged when the service charged for it, never that it was free', async () => {

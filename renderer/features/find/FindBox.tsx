@@ -3,7 +3,7 @@
 // it costs (free when Plat already holds the answer); Enter finds it through the priced button (with
 // its confirmation rules), ↑/↓ move through the candidates, Enter opens one, Escape closes.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import type { CallBilling, IpcResponse } from '../../../shared/ipc.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
@@ -13,8 +13,8 @@ import { citedFieldValue, type CitedValue as CitedValueModel } from '../../compo
 import { DeliveryLine } from '../../components/DeliveryLine.tsx';
 import { useEntityCaptions } from '../../components/entity-captions.ts';
 import { ErrorNotice, platErrorOf } from '../../components/ErrorNotice.tsx';
-import { holdingsFrom, ownerCoverage, ownerCoverageRequest } from '../../components/owner-lookup.ts';
-import { envelopeData } from '../../components/service-data.ts';
+import { holdingsFrom } from '../../components/owner-lookup.ts';
+import { useOwnerCoverage } from '../../components/owner-coverage.ts';
 import { useCostPreview, useKnownFree } from '../../platform/cost-preview.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
@@ -66,14 +66,7 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
 
   // Which areas publish owner names: asked once for the session, without a click only when known to
   // be free (the Owners view buys it otherwise).
-  const coverageFree = useKnownFree('getCatalogFacet', ownerCoverageRequest);
-  const coverage = useQuery({
-    queryKey: serviceQueryKey('getCatalogFacet', ownerCoverageRequest),
-    queryFn: () => callService('getCatalogFacet', ownerCoverageRequest),
-    select: (answer) => ownerCoverage(envelopeData(answer.envelope)),
-    enabled: coverageFree,
-    staleTime: Infinity,
-  });
+  const coverage = useOwnerCoverage();
   const ownerAreas = coverage.data?.searchable;
 
   const [settled, flush] = useSettled(text, SETTLE_MS);

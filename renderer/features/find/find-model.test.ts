@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { V2PropertySearchSchema, V2ResolutionsRequestSchema } from '../../../shared/service/v2.ts';
+import { V2PropertySearchSchema, V2ResolutionsRequestSchema, type V2CatalogData } from '../../../shared/service/v2.ts';
+import { independentCoverage } from '../../../shared/service/dialect-test-kit.ts';
+import { ownerCoverage } from '../../components/owner-lookup.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { detectFindKind, FIND_MAX, readFind, resolutionCandidates, type FindReading } from './find-model.ts';
 
@@ -36,6 +38,12 @@ describe('detectFindKind', () => {
 describe('readFind', () => {
   it('says nothing for an empty box', () => {
     expect(read('   ')).toEqual({ status: 'empty' });
+  });
+
+  it('looks an owner up in the jurisdiction a coverage without area ids says publishes owner names', () => {
+    const reading = ready(readFind('joel kuipers', { ownerAreas: ownerCoverage(independentCoverage() as V2CatalogData).searchable }));
+    expect(reading.area).toEqual({ areaUid: '11001', name: 'District of Columbia' });
+    expect(reading.ask.operation).toBe('searchProperties');
   });
 
   it('sends an address in one form, however it is typed, and takes a typed city as the area', () => {

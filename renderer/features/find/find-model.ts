@@ -94,7 +94,7 @@ const areaOfKind: Partial<Record<FindKind, FindArea>> = { ssl: DC_AREA, mar_id: 
  * Reads the typed text. `chosen` is a kind picked by hand (it wins over the detected one);
  * `ownerAreas` are the areas whose rolls publish owner names (the owners' coverage), searched for an owner.
  */
-export function readFind(text: string, options: { chosen?: FindKind | null; ownerAreas?: readonly OwnerArea[] } = {}): FindReading {
+export function readFind(text: string, options: { chosen?: FindKind | null; ownerAreas?: ReadonlyArray<Pick<OwnerArea, 'areaUid' | 'name'>> } = {}): FindReading {
   const value = text.trim();
   if (value === '') return { status: 'empty' };
   if (value.length > FIND_MAX) {

@@ -2,11 +2,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { knownFree } from '../../platform/cost-preview.ts';
+import { UnrecognisedAnswer } from '../../components/UnrecognisedAnswer.tsx';
+import type { UnreadPart } from '../../../shared/graph/build-graph.ts';
 import type { GraphRoot } from './graph-model.ts';
 import { buyGraphRequest, type HeldRequest } from './graph-queries.ts';
 
-export function GraphStatus({ caps, notes, problems, cutOff }: { caps: string[]; notes: string[]; problems: string[]; cutOff: string[] }) {
-  if (caps.length + notes.length + problems.length + cutOff.length === 0) return null;
+export function GraphStatus({ caps, notes, problems, cutOff, unread = [] }: { caps: string[]; notes: string[]; problems: string[]; cutOff: string[]; unread?: readonly UnreadPart[] }) {
+  if (caps.length + notes.length + problems.length + cutOff.length + unread.length === 0) return null;
   return (
     <div className="graph-status" role="status" data-testid="graph-status">
       {caps.map((line) => (
@@ -29,6 +32,9 @@ export function GraphStatus({ caps, notes, problems, cutOff }: { caps: string[];
         <p key={line} className="graph-status__problem">
           {line}
         </p>
+      ))}
+      {unread.map((part, index) => (
+        <UnrecognisedAnswer key={`${part.part}#${index}`} part={part.part} value={part.value} citations={part.citations} />
       ))}
     </div>
   );
@@ -77,6 +83,29 @@ export function EmptyGraph({
           busy={search.answer.isFetching}
           onRun={(options) => void buyGraphRequest(queryClient, search.request, options)}
         />
+      </div>
+    );
+  }
+  // Where the links may cost (a service whose prices Plat has not seen), nothing is asked by itself:
+  // each answer waits at its button with its price, or "price not known".
+  const unasked = held.some((entry) => entry.answer.isFetching) ? [] : held.filter((entry) => entry.answer.data === undefined && entry.preview !== undefined && !knownFree(entry.preview));
+  if (unasked.length > 0) {
+    return (
+      <div className="empty-state graph-empty stack gap-1" data-testid="graph-unasked">
+        <p>The links of {rootName} may cost on this service: nothing is read until you ask.</p>
+        {unasked.map((entry) => (
+          <p key={entry.request.key}>
+            <ChargeButton
+              operation={entry.request.operation}
+              request={entry.request.parts as never}
+              label={entry.request.kind === 'entity' ? 'Read its record' : 'Read its links'}
+              what={entry.request.kind === 'entity' ? `the record of ${rootName}` : `the links of ${rootName}`}
+              busy={entry.answer.isFetching}
+              primary={false}
+              onRun={(options) => void buyGraphRequest(queryClient, entry.request, options)}
+            />
+          </p>
+        ))}
       </div>
     );
   }

@@ -15,10 +15,10 @@ import { defaultTraversal } from './graph-model.ts';
 import { useGraphStore } from './graph-store.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
-const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false, dialect: 'embedded' as 'embedded' | 'independent' | 'no-sale-ssl' }));
+const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false, unknownPrices: false, dialect: 'embedded' as 'embedded' | 'independent' | 'no-sale-ssl' }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
-  const { fakePlatModule, listedPrice } = await import('../../platform/fake-plat.ts');
+  const { fakePlatModule, listedPrice, unknownPrice } = await import('../../platform/fake-plat.ts');
   const { fixtures: answers, ids: refs } = await import('../../../shared/graph/test-kit.ts');
   const catalogs = await import('../../../shared/service/record-fields-fixtures.ts');
   const { PlatCallError } = await importOriginal<typeof PlatModule>();
@@ -52,6 +52,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     previewCost: (request) => {
       const { operation } = request as { operation: string };
       if (operation === 'v4.search' && state.searchesCached) return { ...listedPrice(operation, 0), basis: 'cached', cached: true };
+      if (state.unknownPrices && operation.startsWith('v2.')) return unknownPrice(operation);
       return operation === 'v2.searchProperties' || operation === 'v4.search' ? listedPrice(operation, 20_000) : listedPrice(operation, 0);
     },
     getCatalogFacet: () => served({ status: 'ok', data: { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', status: 'full', domain_key: 'ownership' }], capabilities: [] } }),
@@ -129,6 +130,7 @@ beforeEach(() => {
   state.decisions = [];
   state.refuseDecision = false;
   state.searchesCached = false;
+  state.unknownPrices = false;
   state.dialect = 'embedded';
   graphProps.last = null;
   useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [] });
@@ -158,6 +160,23 @@ describe('GraphView', () => {
     expect(asked('searchProperties')).toEqual([]);
     expect(asked('searchRecords')).toEqual([]);
     expect(screen.getByTestId('graph-sources').textContent).toContain('Drawn from 2 of 2 answers');
+  });
+
+  it('on a service whose link prices are not known, offers them at a button instead of “reading (free)” forever', async () => {
+    state.unknownPrices = true;
+    await renderView();
+    // Nothing that may cost is asked by itself.
+    expect(asked('traverseRelationships')).toEqual([]);
+    expect(asked('getEntity')).toEqual([]);
+    expect(screen.queryByText(/\(free\)…/)).toBeNull();
+    const empty = screen.getByTestId('graph-unasked');
+    expect(empty.textContent).toContain('may cost on this service');
+    expect(within(empty).getAllByText('Price not known').length).toBeGreaterThan(0);
+    fireEvent.click(within(empty).getByRole('button', { name: 'Read its links' }));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Buy at a price not known' }));
+    await settle();
+    expect(asked('traverseRelationships')).toHaveLength(1);
   });
 
   it('explains a link in plain words with its record cited', async () => {

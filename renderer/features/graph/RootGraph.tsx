@@ -197,7 +197,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
       </h2>
       {root.kind === 'entity' ? <TraversalControls settings={settings} /> : <OwnerAreaControl areas={owners.areas} areaUid={owners.areaUid} loading={owners.loading} unread={owners.unread} onRead={owners.read} />}
       <GraphSources held={held} model={model} rootId={root.id} asked={asked} />
-      <GraphStatus caps={view.caps} notes={view.notes} problems={current.problems} cutOff={decided.cutOff.map((id) => view.spec.nodes.find((node) => node.id === id)?.label ?? id)} />
+      <GraphStatus caps={view.caps} notes={view.notes} problems={current.problems} unread={current.unread} cutOff={decided.cutOff.map((id) => view.spec.nodes.find((node) => node.id === id)?.label ?? id)} />
       {decisionsQuery.isError && <ErrorNotice error={decisionsQuery.error} onRetry={() => void decisionsQuery.refetch()} compact />}
       {decisionFailure !== null && <ErrorNotice error={decisionFailure} compact />}
       {!drawn ? (

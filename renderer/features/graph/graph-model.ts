@@ -4,7 +4,7 @@
 // the table beside the drawing (every node and link, with its rule, confidence, decision and sources),
 // and the runsheet's record searches. The screen (GraphView.tsx) only wires these to the platform.
 import { canonicalJson } from '../../../shared/canonical-json.ts';
-import { buildGraph, mergeAnswer, refCitation, type GraphAnswer, type GraphModel } from '../../../shared/graph/build-graph.ts';
+import { buildGraph, mergeAnswer, refCitation, type GraphAnswer, type GraphModel, type UnreadPart } from '../../../shared/graph/build-graph.ts';
 import { linkStanding, type GraphDecision, type LinkStanding } from '../../../shared/graph/decisions.ts';
 import { graphNodeKindLabels, type GraphNodeKind } from '../../../shared/graph/graph-spec.ts';
 import type { GraphFilters, GraphView } from '../../../shared/graph/graph-view.ts';
@@ -219,6 +219,8 @@ export interface MergedGraph {
   /** Nodes the last merge added. */
   added: string[];
   problems: string[];
+  /** What of the answers Plat could not read, shown as published. */
+  unread: UnreadPart[];
 }
 
 /**
@@ -233,19 +235,21 @@ export function advanceGraph(previous: MergedGraph | null, rootId: string, answe
       rootId,
       answers.map((entry) => entry.answer),
     );
-    return { rootId, model: built.model, merged: answers.map((entry) => entry.key), added: built.added, problems: built.problems };
+    return { rootId, model: built.model, merged: answers.map((entry) => entry.key), added: built.added, problems: built.problems, unread: built.unread };
   }
   let { model } = previous;
   const added: string[] = [];
   const problems = [...previous.problems];
+  const unread = [...previous.unread];
   for (const entry of answers.slice(previous.merged.length)) {
     const next = mergeAnswer(model, entry.answer);
     model = next.model;
     added.push(...next.added);
     problems.push(...next.problems);
+    unread.push(...next.unread);
   }
   if (answers.length === previous.merged.length) return previous;
-  return { rootId, model, merged: answers.map((entry) => entry.key), added, problems };
+  return { rootId, model, merged: answers.map((entry) => entry.key), added, problems, unread };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
-import { ownerCoverage, ownerCoverageRequest } from '../../components/owner-lookup.ts';
-import { envelopeData } from '../../components/service-data.ts';
-import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { ownerAreaFor } from '../../components/owner-lookup.ts';
+import { useOwnerCoverage } from '../../components/owner-coverage.ts';
 import type { CallOptions } from '../../platform/service-calls.ts';
 import { useGraphStore } from './graph-store.ts';
 
@@ -17,24 +16,16 @@ export function useOwnerArea(rootArea: string | null): {
   unread: boolean;
   read: (options: CallOptions) => void;
 } {
-  const coverage = usePaidAnswer('getCatalogFacet', ownerCoverageRequest, { loadWhenFree: true });
+  const coverage = useOwnerCoverage();
   const chosen = useGraphStore((state) => state.ownerAreaUid);
-  const areas = useMemo(() => {
-    const data = coverage.query.data;
-    if (!data) return [];
-    try {
-      return ownerCoverage(envelopeData(data.envelope)).searchable;
-    } catch {
-      return [];
-    }
-  }, [coverage.query.data]);
+  const areas = useMemo(() => coverage.data?.searchable ?? [], [coverage.data]);
   // The area picked here, else the one the owner was opened in (an owner page's), else the first.
-  const areaUid = areas.find((area) => area.areaUid === (chosen ?? rootArea))?.areaUid ?? areas[0]?.areaUid ?? null;
+  const areaUid = (chosen === null ? null : areas.find((area) => area.areaUid === chosen)?.areaUid) ?? ownerAreaFor(areas, rootArea)?.areaUid ?? areas[0]?.areaUid ?? null;
   return {
     areaUid,
     areas,
-    loading: coverage.query.isPending && coverage.query.isFetching,
-    unread: coverage.query.isPending && !coverage.query.isFetching && !coverage.query.isError,
-    read: (options) => void coverage.buy(options),
+    loading: coverage.isPending && coverage.fetchStatus !== 'idle',
+    unread: coverage.isPending && coverage.fetchStatus === 'idle' && !coverage.isError,
+    read: coverage.read,
   };
 }

@@ -8,11 +8,12 @@ import { useEffect, useRef, useState } from 'react';
 import type { CallOptions } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
-import { ownerSearchBody } from '../../components/owner-lookup.ts';
+import { ownerAreaFor, ownerSearchBody } from '../../components/owner-lookup.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { PortfolioResults } from './OwnerPortfolio.tsx';
-import { CoverageReading, useOwnerCoverage } from './OwnersView.tsx';
+import { CoverageReading } from './OwnersView.tsx';
+import { useOwnerCoverage } from '../../components/owner-coverage.ts';
 import './owners.css';
 
 export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | null }) {
@@ -26,7 +27,7 @@ export function OwnerPage({ name, areaUid }: { name: string; areaUid: string | n
   }, [name]);
 
   const searchable = coverage.data?.searchable ?? [];
-  const area = areaUid === null ? searchable[0] : searchable.find((candidate) => candidate.areaUid === areaUid);
+  const area = ownerAreaFor(searchable, areaUid);
   const search = area ? { name, areaUid: area.areaUid } : null;
   const request = search ? { body: ownerSearchBody(search.areaUid, search.name) } : null;
   const first = usePaidAnswer('searchProperties', request, { loadWhenFree: true });

@@ -6,19 +6,21 @@ import { useOwnersUi } from './owners-ui-store.ts';
 
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
+import { independentCoverage } from '../../../shared/service/dialect-test-kit.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
-/** Whether the coverage facet is known free (the embedded service) or its price is not known (another service). */
-const coverage = vi.hoisted(() => ({ known: true }));
+const EMBEDDED_COVERAGE = { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] };
+/**
+ * The coverage the service answers (the embedded service's unless a test says otherwise), its
+ * jurisdictions facet, and whether the catalog is known free (the embedded service) or its price is not known.
+ */
+const coverage = vi.hoisted(() => ({ data: null as unknown, jurisdictions: null as unknown, known: true }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer, unknownPrice } = await import('../../platform/fake-plat.ts');
   return fakePlatModule(importOriginal, calls, {
-    getCatalogFacet: () =>
-      serviceAnswer(
-        { facet: 'coverage', items: [{ area_uid: 'area_us_dc', name: 'Washington, DC', domain_key: 'ownership', status: 'partial', note: 'OLD CITY II.' }] },
-        0,
-      ),
+    getCatalogFacet: (request) =>
+      serviceAnswer((request as { request: { query: { facet: string } } }).request.query.facet === 'jurisdictions' ? coverage.jurisdictions : coverage.data, 0),
     previewCost: (request) => {
       if ((request as { operation: string }).operation !== 'v2.getCatalog') return listedPrice('v2.searchProperties', 20_000);
       return coverage.known ? listedPrice('v2.getCatalog', 0) : unknownPrice('v2.getCatalog');
@@ -29,12 +31,16 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
 setUpViewTests({ afterCleanup: () => useOwnersUi.setState({ draft: '', areaUid: null, submitted: null }) });
 beforeEach(() => {
   calls.length = 0;
+  coverage.data = EMBEDDED_COVERAGE;
+  coverage.jurisdictions = { facet: 'jurisdictions', items: [] };
   coverage.known = true;
 });
 
 async function renderForm() {
-  // The coverage is priced first (free here), then read.
-  await renderWithQueries(<OwnersView />, 2);
+  // The coverage is priced first (free here), then read; the jurisdictions facet, when the coverage
+  // leaves area ids out, is priced and asked after the coverage lands.
+  await renderWithQueries(<OwnersView />, 4);
+  await settle();
   return screen.getByRole('searchbox', { name: 'Owner name contains' });
 }
 
@@ -90,5 +96,34 @@ describe('OwnersView', () => {
 
     fireEvent.change(input, { target: { value: 'smith' } });
     expect(screen.getByTestId('owner-query').textContent).toBe('Owner name contains “smith”');
+  });
+
+  it('searches the jurisdiction a coverage without area ids lists for ownership, instead of refusing', async () => {
+    coverage.data = independentCoverage();
+    const input = await renderForm();
+    expect(screen.queryByText(/No area publishes owner names/)).toBeNull();
+    fireEvent.change(input, { target: { value: 'kuipers' } });
+    await settle(1000);
+    const priced = ownerSearchCalls().map((call) => (call.request as { request: { body: { area_uid: string } } }).request.body.area_uid);
+    // The jurisdictions facet names no area for it: the search names the jurisdiction code.
+    expect(priced.at(-1)).toBe('11001');
+  });
+
+  it('names the area the jurisdictions facet lists for a jurisdiction the coverage gives without an area id', async () => {
+    coverage.data = independentCoverage();
+    coverage.jurisdictions = { facet: 'jurisdictions', items: [{ jurisdiction: '11001', name: 'District of Columbia', area_uids: ['area_us_dc'] }] };
+    const input = await renderForm();
+    fireEvent.change(input, { target: { value: 'kuipers' } });
+    await settle(1000);
+    const priced = ownerSearchCalls().map((call) => (call.request as { request: { body: { area_uid: string } } }).request.body.area_uid);
+    expect(priced.at(-1)).toBe('area_us_dc');
+    const facets = calls.filter((call) => call.operation === 'getCatalogFacet').map((call) => (call.request as { request: { query: { facet: string } } }).request.query.facet);
+    expect(new Set(facets)).toEqual(new Set(['coverage', 'jurisdictions']));
+  });
+
+  it('does not ask the jurisdictions facet when the coverage names its areas', async () => {
+    await renderForm();
+    const facets = calls.filter((call) => call.operation === 'getCatalogFacet').map((call) => (call.request as { request: { query: { facet: string } } }).request.query.facet);
+    expect(facets).toEqual(['coverage']);
   });
 });

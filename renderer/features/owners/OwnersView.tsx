@@ -4,18 +4,15 @@
 // with the price shown beside it; pages already bought stay in the query cache and showing them
 // again is free.
 import { useId, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
-import { useCostPreview, useKnownFree } from '../../platform/cost-preview.ts';
+import { useCostPreview } from '../../platform/cost-preview.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { callService, type CallOptions } from '../../platform/service-calls.ts';
-import { serviceQueryKey } from '../../platform/query-keys.ts';
-import { buyAnswer, usePaidAnswer } from '../../platform/paid-answer.ts';
-import { envelopeData } from '../../components/service-data.ts';
+import type { CallOptions } from '../../platform/service-calls.ts';
+import { usePaidAnswer } from '../../platform/paid-answer.ts';
+import { useOwnerCoverage, type OwnerCoverageAnswer } from '../../components/owner-coverage.ts';
 import {
-  ownerCoverage,
-  ownerCoverageRequest,
   describeOwnerQuery,
+  ownerCoverageRequest,
   ownerNameProblem,
   ownerSearchBody,
   OWNER_NAME_MAX,
@@ -29,23 +26,8 @@ import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
 
 const DEBOUNCE_MS = 350;
 
-/**
- * Which areas publish owner names (the v2 catalog coverage facet): the only ones worth searching.
- * Read without a click only where it is known to be free; otherwise CoverageReading offers it, priced.
- */
-export function useOwnerCoverage() {
-  const free = useKnownFree('getCatalogFacet', ownerCoverageRequest);
-  return useQuery({
-    queryKey: serviceQueryKey('getCatalogFacet', ownerCoverageRequest),
-    queryFn: () => callService('getCatalogFacet', ownerCoverageRequest),
-    select: (answer) => ownerCoverage(envelopeData(answer.envelope)),
-    enabled: free,
-  });
-}
-
 /** While the coverage is being read, a line saying so; its priced button when it may cost; a failure to read it, with a retry. */
-export function CoverageReading({ coverage }: { coverage: ReturnType<typeof useOwnerCoverage> }) {
-  const queryClient = useQueryClient();
+export function CoverageReading({ coverage }: { coverage: OwnerCoverageAnswer }) {
   return (
     <>
       {coverage.isPending && coverage.fetchStatus === 'idle' && (
@@ -57,7 +39,7 @@ export function CoverageReading({ coverage }: { coverage: ReturnType<typeof useO
             label="Read the coverage"
             what="the service’s coverage of owner names"
             primary={false}
-            onRun={(options) => void buyAnswer(queryClient, 'getCatalogFacet', ownerCoverageRequest, options)}
+            onRun={coverage.read}
           />
         </p>
       )}
@@ -66,7 +48,7 @@ export function CoverageReading({ coverage }: { coverage: ReturnType<typeof useO
           Finding which areas publish owner names…
         </p>
       )}
-      {coverage.isError && <ErrorNotice error={coverage.error} onRetry={() => void coverage.refetch()} />}
+      {coverage.isError && <ErrorNotice error={coverage.error} onRetry={coverage.refetch} />}
     </>
   );
 }
@@ -203,7 +185,8 @@ function CoverageNotes({ coverage }: { coverage: OwnerCoverage }) {
       <ul>
         {coverage.searchable.map((candidate) => (
           <li key={candidate.areaUid}>
-            <strong>{candidate.name}:</strong> {candidate.note}
+            <strong>{candidate.name}:</strong> {candidate.note || 'owner names published.'}
+            {!candidate.areaGiven && ` The service’s coverage names it by its jurisdiction code ${candidate.areaUid}, not an area id: the search names that code.`}
           </li>
         ))}
         {coverage.without.map((place) => (

@@ -16,6 +16,7 @@ import type { MapImageState } from './map-image.ts';
 import { TitleResearchReportSection } from './TitleResearchReportSection.tsx';
 import type { GraphImageState } from './graph-image.ts';
 import { ReportSectionFrame } from './ReportSectionFrame.tsx';
+import { ReceivedNotice } from '../../components/ReceivedNotice.tsx';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
 
 export type { ReportMode } from './ReportValues.tsx';
@@ -44,6 +45,11 @@ export function ReportDocumentView(props: ReportDocumentViewProps) {
   return (
     <div className={`report-doc report-doc--${mode} stack gap-4`} data-testid="report-document">
       {mode === 'print' ? <PrintCover doc={doc} /> : null}
+      {doc.received ? (
+        <ReceivedNotice receivedIn={doc.received.text}>
+          <p>Read from the file: {doc.received.answers.join('; ')}. Each of their citations says so; re-check them from the assignment’s page.</p>
+        </ReceivedNotice>
+      ) : null}
       {doc.sections.map((section) => (
         <SectionView key={section.id} section={section} context={context} />
       ))}

@@ -70,6 +70,15 @@ describe('ReportView', () => {
     expect(calls.some((call) => call.operation === 'getSubjectReport')).toBe(false);
   });
 
+  it('says, above the values, that answers it reads came in a workfile and which ones', async () => {
+    const text = 'Received in workfile “forged.plat-workfile.json”, exported by Plat 0.1.0 on 2026-11-27 for “Dupont row house”';
+    state.report = sampleReport({ received: { text, answers: ['Summary of 1708 21ST ST NW'] } });
+    await renderView(<ReportView />);
+    const notice = screen.getByTestId('received-notice').textContent;
+    expect(notice).toContain(`${text}. Not bought by this Plat`);
+    expect(notice).toContain('Read from the file: Summary of 1708 21ST ST NW.');
+  });
+
   it('shows every value with its status and its endnote number; unavailable values say why', async () => {
     await renderView(<ReportView />);
     const owner = document.querySelector('[data-field="ownership.owner_name"]')!;

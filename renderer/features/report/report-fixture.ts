@@ -97,6 +97,7 @@ export function sampleReport(overrides: Partial<ReportDocument> = {}): ReportDoc
     titleResearch: null,
     spend: { totalMicroUsd: 250_000, capMicroUsd: 5_000_000 },
     missing: [],
+    received: null,
     ...overrides,
   };
 }

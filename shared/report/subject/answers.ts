@@ -4,6 +4,7 @@ import { documentCitation, fromV4Citation, type CitationFields, type CitationVie
 import { citeRef, emptyRefIndex, indexV3Sources, placeRef, sourceIdOfRef } from '../../cited/source-refs.ts';
 import type { CitedValue } from '../../cited/value.ts';
 import { isRecord } from '../../json-data.ts';
+import { canonicalSummary, summaryFields } from '../../service/summary-fields.ts';
 
 export type Json = Record<string, unknown>;
 export type Raw = CitedValue['raw'];
@@ -15,7 +16,7 @@ export const strings = (value: unknown): string[] =>
 export interface Answers {
   /** The subject's v3 item, or null when not bought (or answered with an error). */
   item: Json | null;
-  /** The v4 summary's data, or null. */
+  /** The v4 summary's entries under Plat's canonical names (and its `limitations`), or null. */
   summary: Json | null;
   /** Why an answer that was kept cannot be read (an error envelope), in the service's words. */
   problems: string[];
@@ -38,7 +39,14 @@ function okData(envelope: unknown, what: string, problems: string[]): Json | nul
 export function readAnswers(subject: unknown, summary: unknown): Answers {
   const problems: string[] = [];
   const subjectData = okData(subject, 'subject report', problems);
-  const summaryData = okData(summary, 'summary', problems);
+  const published = okData(summary, 'summary', problems);
+  // The summary under Plat's names, wherever the service put its fields (data or data.fields).
+  const summaryData = published === null ? null : canonicalSummary(published);
+  const unread = published === null ? [] : summaryFields(published).entries.filter((entry) => entry.entry === null);
+  if (unread.length > 0) {
+    const names = unread.map((entry) => `“${entry.published}”`).join(', ');
+    problems.push(`The summary’s ${unread.length === 1 ? 'entry' : 'entries'} ${names} ${unread.length === 1 ? 'is' : 'are'} not recognised by Plat: not used in this report; the property’s page shows ${unread.length === 1 ? 'it' : 'them'} as published.`);
+  }
   const items = Array.isArray(subjectData?.items) ? subjectData.items.filter(isRecord) : [];
   const { sources, records } = emptyRefIndex();
   indexV3Sources({ sources, records }, subjectData?.sources);

@@ -1,6 +1,7 @@
 // The subject's sections: identity (with the location), ownership, assessment, tax, transfer and
 // prior sales, building, land and permits.
 import { formatDay } from '../../format-date.ts';
+import type { CitationFields } from '../../cited/citation.ts';
 import { yearBuiltFromPermits, type Candidate, type PermitEvidence } from '../conflicts.ts';
 import type { ReportSection, ReportTable } from '../document.ts';
 import type { CitedValue } from '../../cited/value.ts';
@@ -8,7 +9,7 @@ import { humanizeCode } from '../format.ts';
 import { isRecord } from '../../json-data.ts';
 import { citationForRef, sourcesOf, strings, text, type Json } from './answers.ts';
 import { contextOf, missingText, NOT_BOUGHT, sectionJson, sectionLimitations, sectionOf, unavailable, type SectionContext } from './builder.ts';
-import { candidateFromV3, citationsFor, derivedFromText, keyFor, statusOf, v3Value, type FieldSpec } from './fields.ts';
+import { candidateFromSummary, candidateFromV3, citationsFor, derivedFromText, keyFor, statusOf, v3Value, type FieldSpec } from './fields.ts';
 
 const IDENTITY_FIELDS: FieldSpec[] = [
   { key: 'address', label: 'Address', format: 'address', summary: 'address' },
@@ -32,7 +33,7 @@ const BUILDING_FIELDS: FieldSpec[] = [
   { key: 'building_type', label: 'Building type', format: 'building_type' },
   { key: 'style', label: 'Style', format: 'style' },
   { key: 'year_built', label: 'Year built', format: 'year_built', summary: 'year_built' },
-  { key: 'effective_year_built', label: 'Effective year built', format: 'effective_year_built' },
+  { key: 'effective_year_built', label: 'Effective year built', format: 'effective_year_built', summary: 'effective_year_built' },
   { key: 'year_remodeled', label: 'Year remodeled', format: 'year_remodeled' },
   { key: 'gross_area_sqft', label: 'Gross building area', format: 'gross_area_sqft', summary: 'gross_area_sqft' },
   { key: 'living_area_sqft', label: 'Living area', format: 'living_area_sqft', summary: 'living_area_sqft' },
@@ -92,6 +93,8 @@ function locationValue(ctx: SectionContext): CitedValue {
   const lat = location?.latitude;
   const lon = location?.longitude;
   if (!location || typeof lat !== 'number' || typeof lon !== 'number') {
+    const fromSummary = summaryLocation(ctx);
+    if (fromSummary) return b.value('identity.location', 'Location', [fromSummary], '');
     return unavailable('identity.location', 'Location', missingText(ctx, 'The subject report gives no location for this property.'));
   }
   const precision = text(location.precision);
@@ -112,6 +115,32 @@ function locationValue(ctx: SectionContext): CitedValue {
     rank: 0,
   };
   return b.value('identity.location', 'Location', [candidate], '');
+}
+
+/** The summary's latitude and longitude as one location, each cited; null unless both are there, numbers and cited. */
+function summaryLocation(ctx: SectionContext): Candidate | null {
+  const { answers } = ctx.b;
+  const spec = (key: string): FieldSpec => ({ key, label: key, format: key });
+  const lat = isRecord(answers.summary?.latitude) ? candidateFromSummary(answers, spec('latitude'), answers.summary.latitude, 1) : null;
+  const lon = isRecord(answers.summary?.longitude) ? candidateFromSummary(answers, spec('longitude'), answers.summary.longitude, 1) : null;
+  // A coordinate may be published as a number or as text ("38.9128").
+  const latitude = lat === null ? NaN : Number(lat.raw);
+  const longitude = lon === null ? NaN : Number(lon.raw);
+  if (!lat || !lon || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+  const same = (a: CitationFields, b: CitationFields) => a.sourceId === b.sourceId && a.publisher === b.publisher && a.asOf === b.asOf && a.recordRef === b.recordRef;
+  const citations = [...lat.citations, ...lon.citations.filter((c) => !lat.citations.some((l) => same(l, c)))];
+  const status = lat.status === 'synthetic' || lon.status === 'synthetic' ? 'synthetic' : 'derived';
+  return {
+    key: keyFor(citations, `${latitude},${longitude}`, 'summary-location'),
+    raw: `${latitude}, ${longitude}`,
+    display: `${latitude.toFixed(6)}, ${longitude.toFixed(6)}`,
+    status,
+    citations: citationsFor(status, citations),
+    // Coordinates are located by someone (matched, or a centroid): the summary says by whom only in its citation.
+    derivedFrom: 'the summary’s latitude and longitude, as the cited source located the property',
+    note: null,
+    rank: 1,
+  };
 }
 
 export function ownershipSection(ctx: SectionContext): ReportSection {
