@@ -183,4 +183,11 @@ describe('runsheetCsv', () => {
     expect(lines.filter((line) => line.includes(',Gap,'))).toHaveLength(4);
     expect(csv.endsWith('\r\n')).toBe(true);
   });
+
+  it('marks each owner of record in conflict, and writes the conflict as the first gap', () => {
+    const { sheet, book } = runsheet({ parcelRef: ids.parcel0451, entity: envelope('entityParcel0451'), records: [envelope('ownership0451')] });
+    const lines = runsheetCsv(sheet, book.all()).split('\r\n');
+    expect(lines.filter((line) => line.startsWith('SSL 0451 0828,2017-02-05,Owner of record (conflict),'))).toHaveLength(2);
+    expect(lines.find((line) => line.includes(',Gap,'))).toMatch(/^SSL 0451 0828,,Gap,,,"Conflict: 2 records name 2 different owners of record/);
+  });
 });

@@ -326,7 +326,8 @@ export function runsheetCsv(runsheet: Runsheet, citations: readonly Citation[]):
   const lines = [['Parcel', 'Date', 'Event', 'Owner named', 'Price', 'Detail', 'Status', 'Record', 'Sources'].join(',')];
   for (const entry of runsheet.entries) {
     const statuses = [...new Set([entry.date, entry.party, entry.price].filter((v): v is CitedValue => v !== null && v.status !== 'unavailable').map((v) => v.status))].join('/');
-    const row = [runsheet.parcel, entry.day, runsheetEventLabels[entry.event], shown(entry.party), shown(entry.price), entry.detail, statuses, entry.recordRef, sources(entry.date, entry.party, entry.price)];
+    const event = `${runsheetEventLabels[entry.event]}${entry.conflict ? ' (conflict)' : ''}`;
+    const row = [runsheet.parcel, entry.day, event, shown(entry.party), shown(entry.price), entry.detail, statuses, entry.recordRef, sources(entry.date, entry.party, entry.price)];
     lines.push(row.map(csvField).join(','));
   }
   for (const gap of runsheet.gaps) lines.push([runsheet.parcel, '', 'Gap', '', '', gap, '', '', ''].map(csvField).join(','));
