@@ -35,8 +35,18 @@ describe('one strength per link', () => {
     expect(links.get(LOCATED_ON_1708)).toBe('Stated by the service, rule not given — lead');
     const { model } = buildGraph('owner:JOEL KUIPERS', [{ kind: 'owner-search', name: 'JOEL KUIPERS', envelope: envelope('searchKuipers') }]);
     const why = whyLinked(model, LOCATED_ON_1708, new CitationBook().cite);
-    expect(why?.warning).toMatch(/^A lead, not a fact: the service states this link without the rule/);
+    expect(why?.warning).toMatch(/^A lead, not a fact: the service states this link without a rule Plat reads as one/);
     expect(why?.confidenceText).not.toMatch(/1 \(/);
+  });
+
+  it('keeps a link made by a method Plat does not read (another service’s `record_match`) a lead, naming the method', () => {
+    const answer = envelope('relationships1708Depth2');
+    for (const edge of (answer.data as { edges: Array<Record<string, unknown>> }).edges) Object.assign(edge, { method: 'record_match', confidence: 1 });
+    const { model } = buildGraph(ids.property1708, [{ kind: 'relationships', envelope: answer }]);
+    const key = linkKey(ids.account1708, 'assessed_in', ids.parcel1708);
+    expect(modelLinks(model).find((link) => link.key === key)).toMatchObject({ rule: 'unstated', strength: 'lead', confidence: 1 });
+    expect(whyLinked(model, key, new CitationBook().cite)?.confidenceText).toMatch(/still a lead/);
+    expect(whyLinked(model, key, new CitationBook().cite)?.because).toMatch(/^Stated by the service, rule not given: .*\(method “record_match”, not one Plat reads as a rule\)/);
   });
 
   it('makes a spelling joined to the owner’s name only by normalisation a lead, whatever the root', () => {

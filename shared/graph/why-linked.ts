@@ -104,7 +104,7 @@ function warningOf(link: ModelLink): string | null {
   if (link.rule === 'same_owner_name') return NAME_WARNING;
   if (link.rule === 'address_match') return ADDRESS_WARNING;
   if (link.rule === 'invalid_key') return `A lead, not a fact: ${link.invalidKey ?? 'the key is not valid.'}`;
-  if (link.rule === 'unstated') return 'A lead, not a fact: the service states this link without the rule or the records that make it. Confirm it from the records before relying on it.';
+  if (link.rule === 'unstated') return 'A lead, not a fact: the service states this link without a rule Plat reads as one (one record naming both, the same SSL). Confirm it from the records before relying on it.';
   return 'A lead, not a fact: the service is not certain of this link (confidence below 1).';
 }
 
@@ -125,7 +125,7 @@ function confidenceText(link: ModelLink): string {
   if (link.confidence === null) {
     return link.strength === 'lead' ? 'None given: Plat grouped the names itself, and the service gives no confidence for this match.' : 'Not given by the service.';
   }
-  if (link.confidence >= 1) return '1 (the records state it).';
+  if (link.confidence >= 1) return link.strength === 'fact' ? '1 (the records state it).' : '1, as the service gives it; still a lead, for the rule behind it is not one Plat reads.';
   return `${link.confidence} (the service’s estimate for this kind of match; below 1, so a lead).`;
 }
 

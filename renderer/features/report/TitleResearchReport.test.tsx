@@ -123,7 +123,7 @@ describe('the title research on screen', () => {
     const asks = within(section()).getByRole('list', { name: 'What the leads ask' });
     expect(within(asks).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       expect.stringMatching(/^A lead, not a fact: different people and companies can share a name\./),
-      expect.stringMatching(/^A lead, not a fact: the service states this link without the rule/),
+      expect.stringMatching(/^A lead, not a fact: the service states this link without a rule Plat reads as one/),
     ]);
     const decisions = within(section()).getByRole('heading', { name: 'The researcher’s decisions' }).parentElement as HTMLElement;
     expect(within(decisions).getAllByRole('listitem')[0]?.textContent).toMatch(/^✕ Cut 1620 Q ST NW — owned by → ABDOLLAH POOZESH.*: The deed names a different Abdollah Poozesh\./);
