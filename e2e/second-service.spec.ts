@@ -321,16 +321,22 @@ test.describe('the main roads against a second service', () => {
     await expect(rows).toHaveCount(published.market + published.other);
     const total = await rows.count();
     let flaggedNonMarket = 0;
+    let noPrice = 0;
     let notRecognised = 0;
     for (const row of await rows.all()) {
       if ((await row.locator('.comps-badge[title*="Not arm’s length"]').count()) > 0) flaggedNonMarket += 1;
+      if ((await row.locator('.comps-badge[title*="Non-market or no price"]').count()) > 0) noPrice += 1;
       if ((await row.locator('.comps-badge[title*="not recognised by Plat"]').count()) > 0) notRecognised += 1;
     }
-    const screenedMarket = total - flaggedNonMarket - notRecognised;
-    console.log(`[second service] comparables: ${total} sales; published 01/MARKET ${published.market}, other codes ${published.other}; screened market ${screenedMarket}, "not arm’s length" ${flaggedNonMarket}, not recognised ${notRecognised}`);
+    const screenedMarket = total - flaggedNonMarket - noPrice - notRecognised;
+    console.log(
+      `[second service] comparables: ${total} sales; published 01/MARKET ${published.market}, other codes ${published.other}; screened market ${screenedMarket}, "not arm’s length" ${flaggedNonMarket}, non-market or no price ${noPrice}, not recognised ${notRecognised}`,
+    );
     expect(published.market).toBeGreaterThan(0);
     expect(screenedMarket).toBe(published.market);
-    expect(flaggedNonMarket).toBeLessThanOrEqual(published.other);
+    // A 03 / OTHER code alone is never read as "not arm's length": only a price of 0 says "non-market or no price".
+    expect(flaggedNonMarket).toBe(0);
+    expect(noPrice + notRecognised).toBe(published.other);
     await shot('second-comparables');
   });
 

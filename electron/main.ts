@@ -11,6 +11,7 @@ import { readStaticFile } from './web/static-files.ts';
 import { readServiceAnnouncement } from './local-service/announcement.ts';
 import { SERVICE_V8_FLAGS, YOUNG_GENERATION_CAP } from './local-service/launch.ts';
 import { SafeStorageKeyVault } from './core/key-vault.ts';
+import { InstallationIdentity, INSTALLATION_IDENTITY_FILE, safeStorageIdentityStorage } from './core/installation-identity.ts';
 import { DataFolderInUseError } from './core/data-folder-lock.ts';
 import { DataFolderProblem } from './core/database-check.ts';
 import { headerFooterOptions, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './core/reports/printer.ts';
@@ -216,6 +217,8 @@ function startCore(startFresh: boolean): AppCore | null {
       dataDir,
       // Constructed after 'ready': before it, Linux reports the keychain backend as unknown.
       keyVault: new SafeStorageKeyVault({ safeStorage, filePath: path.join(dataDir, 'api-key.json') }),
+      // Its private key is encrypted with safeStorage, like the API key.
+      identity: new InstallationIdentity(safeStorageIdentityStorage(safeStorage, path.join(dataDir, INSTALLATION_IDENTITY_FILE))),
       launchLocalService: launchLocalServiceInUtilityProcess,
       isTrustedSender: (sender) => sender.runtime === 'electron' && sender.isMainFrame && isAppUrl(sender.url),
       printer: () => electronPrinter,

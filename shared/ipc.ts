@@ -293,9 +293,19 @@ export const ValueChoiceSchema = z.object({
 });
 export type ValueChoice = z.infer<typeof ValueChoiceSchema>;
 
+/** Whose signature an imported workfile carries: this installation's, another's, or none (a signature that does not match is refused). */
+export const WorkfileSignatureSchema = z.object({
+  status: z.enum(['this-installation', 'other-installation', 'unsigned']),
+  /** The signing certificate's SHA-256 fingerprint (`AB:CD:…`). */
+  fingerprint: z.string().nullable(),
+  /** What the signature proves, for a person. */
+  message: z.string(),
+});
+export type WorkfileSignature = z.infer<typeof WorkfileSignatureSchema>;
+
 /** What "Verify a report" found in a PDF, value by value. */
 export const ReportVerificationSchema = z.object({
-  /** `plat`: a Plat report whose attachments are intact; `altered`: its attachment no longer matches what Plat wrote; `not-plat`: no Plat attachments; `unreadable`: not a PDF Plat can read. */
+  /** `plat`: a Plat report whose every check passed; `altered`: a check found a change (signature, attachments, CSV, pages, derived values); `not-plat`: no Plat attachments; `unreadable`: not a PDF Plat can read (or too large). */
   kind: z.enum(['plat', 'altered', 'not-plat', 'unreadable']),
   message: z.string(),
   assignmentId: z.string().nullable(),
@@ -312,9 +322,24 @@ export const ReportVerificationSchema = z.object({
       citation: z.string(),
     }),
   ),
-  /** Re-checking against the service: what it would buy and cost (free when nothing needs buying). */
-  /** `expectedCostMicroUsd` is null when a price is not known on the connection. */
+  /** Re-checking against the service: what it would buy and cost (free when nothing needs buying; null when a price is not known on the connection). */
   recheck: z.object({ expectedCostMicroUsd: MicroUsd.nullable(), calls: z.number().int().min(0) }).nullable(),
+  /** The PDF's digital signature: whose it is (by the certificate's SHA-256 fingerprint) and whether every byte is as signed; null when the PDF was not read that far. */
+  signature: z
+    .object({
+      status: z.enum(['this-installation', 'other-installation', 'none', 'broken']),
+      fingerprint: z.string().nullable(),
+      detail: z.string(),
+    })
+    .nullable(),
+  /** Each check, what it proved (`passed`), disproved (`failed`) or could not look at (`not-checked`), in words. */
+  checks: z.array(
+    z.object({
+      check: z.enum(['signature', 'attachments', 'csv', 'pages', 'derived']),
+      outcome: z.enum(['passed', 'failed', 'not-checked']),
+      detail: z.string(),
+    }),
+  ),
 });
 export type ReportVerification = z.infer<typeof ReportVerificationSchema>;
 
@@ -555,7 +580,8 @@ export const ipcOperations = {
   importAssignment: {
     /** `fileName`: the file's name as the person chose it, kept with the answers it brings (their provenance). */
     request: z.strictObject({ json: z.string().min(2).max(15 * 1024 * 1024), fileName: z.string().max(300).optional() }),
-    response: ProjectSchema,
+    /** The new assignment, and whose signature the workfile carried. */
+    response: ProjectSchema.extend({ workfileSignature: WorkfileSignatureSchema }),
   },
   /**
    * Buys again, from the service, every answer the assignment holds from a workfile (each request once,

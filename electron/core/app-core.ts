@@ -22,6 +22,7 @@ import { SettingsStore } from './settings-store.ts';
 import { BudgetPolicy } from './budgets.ts';
 import { CostEstimator } from './cost-estimator.ts';
 import type { KeyVault } from './key-vault.ts';
+import type { InstallationIdentity } from './installation-identity.ts';
 import { KeysInUse } from './secret-scrub.ts';
 import { ServiceClient, ServiceCallError } from './service-client/index.ts';
 import { ServiceGateway, type ActiveService, type GatewayAnswer, type GatewayCall } from './service-gateway.ts';
@@ -76,6 +77,8 @@ export interface AppCoreOptions {
   printer?: () => Printer | null;
   /** Waits between re-checks of an unreachable service, in ms (the last one repeats). */
   recheckDelaysMs?: readonly number[];
+  /** This installation's signing identity (PDFs and workfiles are signed with it); without one they are exported unsigned. */
+  identity?: InstallationIdentity | null;
 }
 
 export interface AppCore {
@@ -187,6 +190,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     appVersion: options.appVersion,
     // The ledger's own total for the project: the same figure its cap is checked against.
     projectSpent: (projectId) => gateway.spend().byProject.find((entry) => entry.projectId === projectId)?.microUsd ?? 0,
+    signer: options.identity ?? null,
   });
   const events = new EventHub();
   const sessionId = randomUUID();
@@ -454,13 +458,23 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     check: checkConnection,
   };
 
-  const reportSources = { assignments, gateway, connectionId: () => active?.connectionId ?? null };
+  const identity = options.identity ?? null;
+  const certificateFingerprint = (): string | null => {
+    try {
+      return identity?.fingerprint() ?? null;
+    } catch {
+      // An identity that cannot be made or saved must not take the report view down; exporting says why.
+      return null;
+    }
+  };
+  const reportSources = { assignments, gateway, connectionId: () => active?.connectionId ?? null, certificateFingerprint };
   const documentFor = subjectReportBuilder(reportSources);
   const reportPdf = new ReportPdfService({
     printer: options.printer ?? (() => null),
     documentFor,
     recheckPrice: recheckPricer(reportSources),
     appVersion: options.appVersion,
+    signer: identity,
   });
 
   const handlers: IpcHandlers = {

@@ -52,10 +52,23 @@ function snapshot(dataDir: string): Record<string, string> {
 }
 
 /**
- * The folder once the running host has finished writing what its start caused (the free check's
- * cached copy is kept just after its answer): the same snapshot twice, 300 ms apart.
+ * The folder once the running host has finished writing what its start caused: its first check
+ * answered (on a busy machine the check's ledger row can wait longer than any quiet spell for the
+ * service's answer), then the same snapshot twice, 300 ms apart (the check's cached copy is kept
+ * just after its answer).
  */
-async function settledSnapshot(dataDir: string): Promise<Record<string, string>> {
+async function settledSnapshot(host: SpawnedHost, dataDir: string): Promise<Record<string, string>> {
+  const client = connectBridge(host);
+  try {
+    for (let i = 0; ; i++) {
+      const info = await client.api.getAppInfo({});
+      if (info.ok && info.value.service.state === 'ready' && info.value.service.checkedAt !== null) break;
+      if (i >= 300) throw new Error(`the running host never finished its first check: ${JSON.stringify(info)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    client.close();
+  }
   let previous = snapshot(dataDir);
   for (let i = 0; i < 50; i++) {
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -77,7 +90,7 @@ describe('two hosts on one data folder', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'plat-two-'));
     const first = await startHost(dataDir);
     expect(statSync(path.join(dataDir, INSTANCE_FILE)).mode & 0o777).toBe(0o600);
-    const before = await settledSnapshot(dataDir);
+    const before = await settledSnapshot(first, dataDir);
 
     const second = await runToExit(dataDir);
     expect(second.code).toBe(0);

@@ -15,6 +15,7 @@ import { createAppCore, type AppCore } from '../core/app-core.ts';
 import { alreadyRunningMessage, DataFolderInUseError, readDataFolderHolder, type DataFolderHolder } from '../core/data-folder-lock.ts';
 import { DataFolderProblem } from '../core/database-check.ts';
 import { MemoryKeyVault } from '../core/key-vault.ts';
+import { fileIdentityStorage, InstallationIdentity, INSTALLATION_IDENTITY_FILE } from '../core/installation-identity.ts';
 import { launchLocalService } from '../local-service/launch.ts';
 import { startBrowserHost } from './browser-host.ts';
 import { OnDemandChromiumPrinter } from './on-demand-printer.ts';
@@ -55,6 +56,8 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
       dataDir,
       // The browser host keeps the key in this process's memory only (or takes PLAT_API_KEY).
       keyVault: new MemoryKeyVault({ environmentKey: process.env.PLAT_API_KEY }),
+      // No keychain here: the signing key is a file only this user can read (mode 0600).
+      identity: new InstallationIdentity(fileIdentityStorage(path.join(dataDir, INSTALLATION_IDENTITY_FILE))),
       launchLocalService: ({ stateDbPath }) =>
         launchLocalService({
           dbPath: stateDbPath,

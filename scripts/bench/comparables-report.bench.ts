@@ -149,6 +149,15 @@ export async function benchComparablesReport(): Promise<LatencyFigures[]> {
       latencyFigures('comps PDF export, first (launches Chromium)', [cold], { target: '≤ 3 s' }),
       latencyFigures('comps PDF export (print route, map image, Chromium, attachments)', warm, { target: '≤ 3 s' }),
     );
+    // Verify reads it back: signature, attachments, CSV, every page's text, derived values.
+    const { pdfBase64 } = await call<{ pdfBase64: string }>('exportReportPdf', { assignmentId });
+    const verifications: number[] = [];
+    for (let index = 0; index < 5; index++) {
+      const started = performance.now();
+      await call('verifyReport', { pdfBase64 });
+      verifications.push(performance.now() - started);
+    }
+    figures.push(latencyFigures(`Verify a report: the comps PDF (${first.pageCount} pages)`, verifications));
     return figures;
   });
 }

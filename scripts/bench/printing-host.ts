@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppCore } from '../../electron/core/app-core.ts';
 import { MemoryKeyVault } from '../../electron/core/key-vault.ts';
+import { InstallationIdentity, memoryIdentityStorage } from '../../electron/core/installation-identity.ts';
 import { ChromiumPrinter } from '../../electron/core/reports/chromium-printer.ts';
 import { launchLocalService } from '../../electron/local-service/launch.ts';
 import { startBrowserHost } from '../../electron/host/browser-host.ts';
@@ -30,6 +31,8 @@ export async function withPrintingHost<T>(use: (call: CoreCall) => Promise<T>): 
     appVersion: 'bench',
     dataDir: mkdtempSync(path.join(tmpdir(), 'plat-bench-report-')),
     keyVault: new MemoryKeyVault(),
+    // Exports are signed, as in the app.
+    identity: new InstallationIdentity(memoryIdentityStorage()),
     launchLocalService: ({ stateDbPath }) => launchLocalService({ dbPath: stateDbPath, rateLimitPerMinute: 1_000_000 }),
     isTrustedSender: () => true,
     printer: () => printer,

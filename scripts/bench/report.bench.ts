@@ -9,6 +9,7 @@ import { benchReportInput, readSubjectFixture } from './subject-fixture.ts';
 import type { ReportDocument } from '../../shared/report/document.ts';
 import { buildSubjectReport } from '../../shared/report/build-subject-report.ts';
 import { latencyFigures, measureLatency, type LatencyFigures } from './measure.ts';
+import { ReportPdfService } from '../../electron/core/reports/report-pdf-service.ts';
 
 const EXPORTS = 10;
 
@@ -23,6 +24,13 @@ export async function benchReport(): Promise<LatencyFigures[]> {
   const values = document.sections.reduce((sum, section) => sum + section.values.length + section.tables.reduce((cells, table) => cells + table.rows.length * table.columns.length, 0), 0);
   console.log(`report document for 1708 21ST ST NW: ${document.sections.length} sections, ${values} values, ${document.citations.length} citations`);
   const figures = [await measureLatency('report document build (buildSubjectReport, 1708 21ST ST NW)', async () => build(), { requests: 500, concurrency: 1, warmup: 50 })];
+  // 11 MB of junk after a %PDF- header: refused by the structural check before any parsing (it took 72 s).
+  const junk = new Uint8Array(11 * 1024 * 1024);
+  for (let index = 0; index < junk.length; index++) junk[index] = (index * 7919 + 13) % 251;
+  junk.set(new TextEncoder().encode('%PDF-1.7\n'), 0);
+  const junkBase64 = Buffer.from(junk).toString('base64');
+  const verifier = new ReportPdfService({ printer: () => null, documentFor: () => null, recheckPrice: () => null });
+  figures.push(await measureLatency('Verify a report: 11 MB of junk after %PDF- (refused)', () => verifier.verify(junkBase64), { requests: 5, concurrency: 1, warmup: 1, target: '≤ 2 s' }));
 
   if (!existsSync(path.join(rendererDir, 'index.html'))) {
     console.log('(no renderer build in dist/renderer: the PDF export was skipped)');

@@ -40,4 +40,11 @@ describe('derivedValue', () => {
     expect(value).toMatchObject({ status: 'unavailable', raw: null, citationIds: [], derivedFrom: null });
     expect(value.limitation).toMatch(/the assessed value of 1708 21ST ST NW that the answers do not cite/);
   });
+
+  it('keeps the named rule and inputs it was made by (Verify makes it again), and none when it is unavailable', () => {
+    const derivation = { rule: 'sum-of-dollars', inputs: [1, 2] };
+    const spec = { field: 'total', label: 'Total', raw: 3, display: '$3', rule: 'Sum of 2 holdings.', derivation };
+    expect(derivedValue({ ...spec, inputs: [{ name: 'a', citationIds: ['c7'] }] }, new CitationBook().cite).derivation).toEqual(derivation);
+    expect(derivedValue({ ...spec, inputs: [{ name: 'a', citations: [] }] }, new CitationBook().cite)).not.toHaveProperty('derivation');
+  });
 });

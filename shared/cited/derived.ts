@@ -3,6 +3,7 @@
 // can find every input's source and redo the sum. Every derived value is built here.
 import type { CitationFields } from './citation.ts';
 import type { Cite } from './citation-book.ts';
+import type { Derivation } from './derivation.ts';
 import type { CitedValue } from './value.ts';
 
 export interface DerivedInput {
@@ -23,6 +24,8 @@ export interface DerivedSpec {
   rule: string;
   inputs: readonly DerivedInput[];
   limitation?: string | null;
+  /** The named rule that made `display` from its inputs, kept with the value so Verify can make it again. */
+  derivation?: Derivation;
 }
 
 /**
@@ -45,5 +48,14 @@ export function derivedValue(spec: DerivedSpec, cite: Cite): CitedValue {
       limitation: `Not shown: it would be worked out from ${names || 'inputs'} that the answers do not cite.`,
     };
   }
-  return { ...base, raw: spec.raw, display: spec.display, status: 'derived', citationIds: ids, derivedFrom: spec.rule, limitation: spec.limitation ?? null };
+  return {
+    ...base,
+    raw: spec.raw,
+    display: spec.display,
+    status: 'derived',
+    citationIds: ids,
+    derivedFrom: spec.rule,
+    limitation: spec.limitation ?? null,
+    ...(spec.derivation ? { derivation: spec.derivation } : {}),
+  };
 }

@@ -4,6 +4,7 @@
 // never attributed to a real publisher) or `unavailable` (with the reason). Every value that is not
 // unavailable has at least one citation.
 import { z } from 'zod';
+import { DerivationSchema } from './derivation.ts';
 
 export const ValueStatusSchema = z.enum(['reported', 'derived', 'synthetic', 'unavailable']);
 export type ValueStatus = z.infer<typeof ValueStatusSchema>;
@@ -52,6 +53,8 @@ export const CitedValueSchema = z.object({
   derivedFrom: z.string().nullable(),
   /** For `unavailable` (and any caveat): why, in the source's or Plat's words. */
   limitation: z.string().nullable(),
+  /** For a value Plat computed by a named rule (shared/cited/derivation.ts): the rule and its inputs, so it can be computed again. */
+  derivation: DerivationSchema.optional(),
   /** Other values the sources give for this field; empty when they agree. */
   alternatives: z.array(AlternativeValueSchema),
   /** Why this value was chosen over the alternatives: Plat's rule, or the appraiser's reason. */

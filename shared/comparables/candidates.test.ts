@@ -203,17 +203,18 @@ describe('readCandidates on the fixture', () => {
     expect(byAddress('1807 RIGGS PL NW').values.pricePerSqft).toMatchObject({ status: 'unavailable', limitation: 'No market price to divide.' });
   });
 
-  it('flags the four OTR price-0 sales as not arm’s length, never silently usable', () => {
+  it('flags the four OTR price-0 sales as non-market or no price (never “not arm’s length” alone), never silently usable', () => {
     const { set } = setup();
     const nonMarket = set.candidates.filter((c) => !c.market).map((c) => c.address);
     expect(nonMarket).toEqual(['1807 RIGGS PL NW', '1735 RIGGS PL NW', '1736 U ST NW', '1732 WILLARD ST NW']);
     for (const sale of set.candidates.filter((c) => !c.market)) {
-      expect(sale.flags).toContain('non_market');
+      expect(sale.flags).toContain('no_price');
+      expect(sale.flags).not.toContain('non_market');
       expect(sale.screenedOut?.reason).toBe('non_market');
       expect(sale.values.saleType).toMatchObject({ display: 'Non-market or no price (OTR price 0)', status: 'derived' });
       expect(sale.values.saleType.derivedFrom).toMatch(/OTR writes a price of 0/);
       expect(sale.values.salePrice.display).toBe('$0 (non-market or no price)');
-      expect(choosableProblem(sale, DEFAULT_CRITERIA)).toMatch(/^Not arm’s length: a non-market sale is not a comparable unless you say why\./);
+      expect(choosableProblem(sale, DEFAULT_CRITERIA)).toMatch(/^Non-market or no price: a sale recorded without a market price is not a comparable unless you say why\./);
     }
     expect(set.candidates[0]!.values.saleType.display).toBe('Arm’s length (market)');
   });

@@ -261,6 +261,8 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
   if (sale.marketStatus === 'unknown') {
     // Not a negative: never screened out on it, but the appraiser is asked before it is used.
     screens.push({ flag: 'market_unknown', reason: null, note: `Whether it sold at market is not known: ${sale.values.saleType.display}.` });
+  } else if (sale.marketStatus === 'no_price') {
+    screens.push({ flag: 'no_price', reason: criteria.armsLengthOnly ? 'non_market' : null, note: `Non-market or no price: ${sale.values.saleType.display}.` });
   } else if (!sale.market) {
     const what = sale.values.saleType.display;
     screens.push({ flag: 'non_market', reason: criteria.armsLengthOnly ? 'non_market' : null, note: `Not arm’s length: ${what}.` });
@@ -457,6 +459,8 @@ export function choosableProblem(candidate: ComparableSale, criteria: CompSearch
   const problems: string[] = [];
   if (candidate.marketStatus === 'unknown') {
     problems.push(`Market or not: ${candidate.values.saleType.display}. Confirm from the record that it was an arm’s-length sale before using it.`);
+  } else if (candidate.marketStatus === 'no_price') {
+    problems.push('Non-market or no price: a sale recorded without a market price is not a comparable unless you say why.');
   } else if (!candidate.market) problems.push('Not arm’s length: a non-market sale is not a comparable unless you say why.');
   if (candidate.saleDate === null) {
     problems.push(

@@ -166,7 +166,7 @@ export const notUsedReasonLabels: Record<NotUsedReason, string> = {
   size: 'Size (living area)',
   condition: 'Condition',
   quality: 'Quality',
-  non_market: 'Non-market (not arm’s length)',
+  non_market: 'Non-market or no price',
   duplicate: 'Duplicate',
   no_date: 'No sale date',
   property_type: 'Property type',
@@ -269,6 +269,7 @@ export type SubjectProperty = GridProperty;
 
 export type CandidateFlag =
   | 'non_market'
+  | 'no_price'
   | 'market_unknown'
   | 'undated'
   | 'outside_window'
@@ -281,6 +282,8 @@ export type CandidateFlag =
 
 export const candidateFlagLabels: Record<CandidateFlag, string> = {
   non_market: 'Not arm’s length',
+  // OTR's price 0: non-market or no price, never "not arm's length" alone (docs/domain.md).
+  no_price: 'Non-market or no price',
   market_unknown: 'Market or not: not recognised by Plat',
   undated: 'No sale date',
   outside_window: 'Outside the date window',
@@ -298,6 +301,7 @@ export const candidateFlagLabels: Record<CandidateFlag, string> = {
  */
 export const cautionFlags: ReadonlySet<CandidateFlag> = new Set<CandidateFlag>([
   'non_market',
+  'no_price',
   'market_unknown',
   'undated',
   'outside_window',

@@ -183,7 +183,7 @@ export function comparableSale(spec: SaleSpec): ComparableSale {
     marketStatus: market ? 'market' : spec.priceDollars > 0 ? 'non_market' : 'no_price',
     distanceMiles: distance,
     direction: spec.direction ?? 'N',
-    flags: market ? [] : ['non_market'],
+    flags: market ? [] : spec.priceDollars > 0 ? ['non_market'] : ['no_price'],
     screenedOut: market ? null : { reason: 'non_market', note: 'OTR price 0: non-market or no price.' },
   };
 }

@@ -117,6 +117,8 @@ describe('ownerPortfolio from v4 ownership records', () => {
     expect(independent).toMatchObject({ complete: true, countText: '1 holding', problems: [] });
     expect(independent.totalAssessed.raw).toBe(2014890);
     expect(independent.holdings[0]?.assessed.raw).toBe('2014890.00');
+    // The total keeps the amounts it summed, read from the text, for Verify to make it again.
+    expect(independent.totalAssessed).toMatchObject({ display: '$2,014,890', derivation: { rule: 'sum-of-dollars', inputs: [2014890] } });
   });
 
   it('says a value whose field it cannot find is not recognised, not missing', () => {

@@ -9,7 +9,7 @@ import type { Cite } from '../cited/citation-book.ts';
 import type { CitedValue } from '../cited/value.ts';
 import { derivedValue } from '../cited/derived.ts';
 import { isRecord } from '../json-data.ts';
-import { formatDollars } from '../money.ts';
+import { derive } from '../cited/derivation.ts';
 import { V2SearchResponseSchema, type V2SearchData } from '../service/v2.ts';
 import { V4SearchResponseSchema, type V4SearchData } from '../service/v4.ts';
 import { recordFactItem, recordFieldMap, roleNumber, type CatalogItemFields } from '../service/record-fields.ts';
@@ -113,14 +113,16 @@ function totalAssessed(holdings: readonly PortfolioHolding[], partial: string | 
   if (valued.length === 0) {
     return unavailable(field, label, holdings.length === 0 ? 'No holdings loaded.' : `None of the ${plural(holdings.length, 'holding')} has an assessed value in the answers.`);
   }
-  const sum = valued.reduce((total, holding) => total + (amount(holding) ?? 0), 0);
+  const amounts = valued.map((holding) => amount(holding) ?? 0);
+  const derivation = { rule: 'sum-of-dollars', inputs: amounts };
+  const sum = amounts.reduce((total, value) => total + value, 0);
   const covered = lacking === 0 ? (valued.length === 1 ? 'its one holding' : `all ${plural(valued.length, 'holding')}`) : `${valued.length} of ${plural(holdings.length, 'holding')} (${lacking} ${lacking === 1 ? 'has' : 'have'} no assessed value in the answers)`;
   return derivedValue(
     {
       field,
       label,
       raw: sum,
-      display: formatDollars(sum),
+      display: derive(derivation),
       rule: `Sum of the assessed values of ${covered}.${partial ? ` ${partial}` : ''}`,
       // Each holding's assessed value, cited to its source as a whole: one endnote per source, not per holding.
       inputs: valued.map((holding) => {
@@ -128,6 +130,7 @@ function totalAssessed(holdings: readonly PortfolioHolding[], partial: string | 
         return { name: `the assessed value of ${holding.address.display}`, citations: view ? [documentCitation({ ...view, recordRef: null, extra: {} })] : [] };
       }),
       limitation: lacking > 0 || partial ? 'Not the owner’s whole assessed value: some holdings are missing from the sum.' : null,
+      derivation,
     },
     cite,
   );

@@ -4,6 +4,7 @@
 // citations. Written as citations.json (the rows) and citations.csv.
 import type { ReportDocument } from './document.ts';
 import type { CitedValue, ValueStatus } from '../cited/value.ts';
+import type { Derivation } from '../cited/derivation.ts';
 import { csvField } from '../csv.ts';
 import { citationText } from '../cited/citation.ts';
 import { comparablesValues } from './comparables-section.ts';
@@ -30,6 +31,8 @@ export interface CitationRow {
   /** The endnote numbers printed after the value. */
   markers: number[];
   citations: NumberedCitation[];
+  /** For a value computed by a named rule: the rule and its inputs (Verify computes it again). */
+  derivation?: Derivation;
 }
 
 export function citationRows(doc: ReportDocument): CitationRow[] {
@@ -51,6 +54,7 @@ export function citationRows(doc: ReportDocument): CitationRow[] {
       choice: value.choice ? `${value.choice.by === 'appraiser' ? 'Appraiser' : 'Plat'}: ${value.choice.reason}` : null,
       markers: citations.map((c) => c.number),
       citations,
+      ...(value.derivation ? { derivation: value.derivation } : {}),
     });
     for (const alternative of value.alternatives) {
       const altCitations = cited(alternative.citationIds);

@@ -352,6 +352,8 @@ export const ReportDocumentSchema = z.object({
     generatedAt: z.string(),
     /** Each source's as-of date, in words ("DC OTR tax roll, 2017-02-05"). */
     dataAsOf: z.array(z.string()),
+    /** The SHA-256 fingerprint of the certificate this installation signs its PDFs with (`AB:CD:…`); absent where nothing signs. */
+    certificateFingerprint: z.string().nullable().optional(),
   }),
   sections: z.array(ReportSectionSchema),
   /** The comparable sales, after the subject's sections; null when the assignment never searched for any. */

@@ -14,7 +14,7 @@ import { CostEstimator } from '../cost-estimator.ts';
 import { PlatFailure } from '../failure.ts';
 import { ProjectStore } from '../projects.ts';
 import type { RequestParts } from '../service-gateway.ts';
-import { AssignmentService } from './assignments.ts';
+import { AssignmentService, type AssignmentServiceOptions } from './assignments.ts';
 
 /** 1708 21ST ST NW, the sample's subject. */
 export const SUBJECT = 'prop_080b9725-3c84-5ba1-ab8d-a3891860e65b';
@@ -67,7 +67,7 @@ export function fillDisk(db: DatabaseSync): void {
  * clock starts at `start` and moves a second per reading. `keep` keeps an answer with it, as the core
  * does after a call, served at `start`.
  */
-export function openAssignment(options: { name: string; subjectRef: string; start: string }) {
+export function openAssignment(options: { name: string; subjectRef: string; start: string; signer?: AssignmentServiceOptions['signer'] }) {
   const db = openTestDb();
   const projects = new ProjectStore(db);
   let clock = Date.parse(options.start);
@@ -78,6 +78,7 @@ export function openAssignment(options: { name: string; subjectRef: string; star
     projectSpent: () => 0,
     appVersion: 'test',
     now: () => new Date((clock += 1_000)),
+    signer: options.signer ?? null,
   });
   const created = assignments.create({
     name: options.name,

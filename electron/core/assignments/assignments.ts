@@ -11,7 +11,7 @@
 // its searches bought are kept like any other and found again by the request bodies each search
 // recorded, so the grid, the report and a reviewer read the very answers that were paid for.
 import type { DatabaseSync } from 'node:sqlite';
-import type { AssignmentDetails, CallBilling, ImportedAnswers, Project as IpcProject, RecheckResult, ValueChoice } from '../../../shared/ipc.ts';
+import type { AssignmentDetails, CallBilling, ImportedAnswers, Project as IpcProject, RecheckResult, ValueChoice, WorkfileSignature } from '../../../shared/ipc.ts';
 import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
 import { titleResearchOperations, type TitleResearchInput } from '../../../shared/report/title-research-section.ts';
@@ -30,7 +30,7 @@ import { AnswerStore, answerFacts, queryLogEntry, toIpcAnswer, type KeptAnswer, 
 import { checkWorkfile, ComparablesStore } from './comparables-store.ts';
 import { GraphDecisionsStore, type GraphDecisionChange } from './graph-decisions-store.ts';
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
-import { MAX_WORKFILE_LENGTH, readWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent } from './workfile.ts';
+import { MAX_WORKFILE_LENGTH, readSignedWorkfile, WORKFILE_FORMAT, WORKFILE_VERSION, writeWorkfile, type WorkfileContent, type WorkfileSigner } from './workfile.ts';
 
 /** Answers kept in memory while the data folder refuses writes (e.g. a full disk), written at the next chance. */
 const MAX_UNSAVED_ANSWERS = 500;
@@ -43,6 +43,8 @@ export interface AssignmentServiceOptions {
   projectSpent: (projectId: string) => number;
   appVersion: string;
   now?: () => Date;
+  /** Signs exported workfiles and tells whose signature an imported one carries (this installation's identity). */
+  signer?: (WorkfileSigner & { fingerprint(): string }) | null;
 }
 
 /** A service call as it was asked and answered, for attaching to the active assignment. */
@@ -435,7 +437,7 @@ export class AssignmentService {
     // Written only when there are some, so a workfile without them reads as it did before they were kept.
     const graphDecisions = this.#graphDecisions.list(id);
     if (graphDecisions.length > 0) content.graphDecisions = graphDecisions;
-    const json = writeWorkfile(content);
+    const json = writeWorkfile(content, this.#o.signer ?? null);
     if (json.length > MAX_WORKFILE_LENGTH) {
       throw PlatFailure.from({
         code: 'response_too_large',
@@ -453,8 +455,8 @@ export class AssignmentService {
    * reseal its checksum, so its answers must never answer a question asked elsewhere, and the
    * connection id it names chooses nothing. One commit: a refused file or a failed write leaves nothing behind.
    */
-  importWorkfile(json: string, fileName = ''): IpcProject {
-    const content = readWorkfile(json);
+  importWorkfile(json: string, fileName = ''): IpcProject & { workfileSignature: WorkfileSignature } {
+    const { content, signature } = readSignedWorkfile(json, this.#o.signer?.fingerprint() ?? null);
     if (content.comparables !== null) {
       // Its shape was checked with the file; what a save would refuse is refused here too.
       try {
@@ -500,7 +502,7 @@ export class AssignmentService {
       if (content.graphDecisions) this.#graphDecisions.restore(project.id, content.graphDecisions);
       return project;
     });
-    return this.ipcProject(created.id);
+    return { ...this.ipcProject(created.id), workfileSignature: signature };
   }
 
   /** What a request costs to buy on a connection (whatever the cache holds); null when its price is not known there. */

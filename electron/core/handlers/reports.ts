@@ -15,6 +15,8 @@ export interface ReportSourcesDeps {
   /** The service calls go to now (its answers are the ones the cache holds); null when none is usable. */
   connectionId: () => string | null;
   now?: () => Date;
+  /** The fingerprint of the certificate exported PDFs are signed with, printed on the cover; null when nothing signs. */
+  certificateFingerprint?: () => string | null;
 }
 
 /**
@@ -35,7 +37,7 @@ export function subjectReportBuilder(deps: ReportSourcesDeps): (assignmentId: st
     const sources = deps.assignments.reportSources(assignmentId);
     if (!sources) return null;
     const ref = sources.assignment.details.subjectRef;
-    return buildSubjectReport({
+    const document = buildSubjectReport({
       ...sources,
       generatedAt: now().toISOString(),
       // Priced only when missing: a preview touches the cache, and a kept answer needs no price.
@@ -44,6 +46,8 @@ export function subjectReportBuilder(deps: ReportSourcesDeps): (assignmentId: st
         summaryMicroUsd: sources.summary === null ? priceNow('v4.summary', subjectSummaryParts(ref)) : 0,
       },
     });
+    const certificateFingerprint = deps.certificateFingerprint?.() ?? null;
+    return certificateFingerprint === null ? document : { ...document, cover: { ...document.cover, certificateFingerprint } };
   };
 }
 

@@ -9,7 +9,7 @@ import { buildSubjectReport, citationRows } from '../../../shared/report/build-s
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import { comps2016Run } from '../../../shared/comparables/test-kit.ts';
 import { CITATIONS_CSV, CITATIONS_JSON } from './pdf-evidence.ts';
-import { smallPdf } from './pdf-test-kit.ts';
+import { printedPdf } from './pdf-test-kit.ts';
 import { ReportPdfService } from './report-pdf-service.ts';
 
 const read = (relative: string) => JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -46,7 +46,8 @@ function report(chosen: string[]): ReportDocument {
 
 function service(documentFor: () => ReportDocument): ReportPdfService {
   return new ReportPdfService({
-    printer: () => ({ description: 'a test printer', printReport: () => smallPdf(2) }),
+    // The pages show the report's values, as the print route lays them out.
+    printer: () => ({ description: 'a test printer', printReport: () => printedPdf(citationRows(documentFor())) }),
     documentFor: (id) => (id === 'prj_1' ? documentFor() : null),
     recheckPrice: () => ({ expectedCostMicroUsd: 0, calls: 0 }),
     now: () => new Date('2026-11-24T12:00:00.000Z'),

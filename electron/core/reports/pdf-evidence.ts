@@ -2,12 +2,13 @@
 // per printed value with its full citation), the document's metadata, and a manifest in the PDF's
 // document information (`/PlatReport`) holding the sha256 of each attachment and of each row, so an
 // attachment changed after export is detected and the rows it touched are named. The manifest is not
-// a signature: it catches edits and damage, and "Verify a report" also compares every value with
-// what Plat holds now, which an edit cannot fake.
+// a signature (anyone can recompute it): the PDF's digital signature (pdf-signature.ts), made last,
+// is what proves whose it is and that no byte changed.
 import { createHash } from 'node:crypto';
-import { AFRelationship, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, EncryptedPDFError } from '@cantoo/pdf-lib';
+import { AFRelationship, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, EncryptedPDFError } from '@cantoo/pdf-lib';
 import { z } from 'zod';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
+import { addSignaturePlaceholder, findSignatures, signPdf, type FoundSignature, type PdfSigner } from './pdf-signature.ts';
 import { FILE_JSON_MAX_DEPTH, readBoundedJson } from '../../../shared/bounded-json.ts';
 
 export const CITATIONS_JSON = 'citations.json';
@@ -60,6 +61,8 @@ export interface EvidenceInput {
   title: string;
   subject: string;
   keywords: string[];
+  /** Signs the PDF once its evidence is attached (this installation's identity); unsigned without one. */
+  signer?: PdfSigner | null;
 }
 
 export function sha256Hex(bytes: Uint8Array | string): string {
@@ -113,7 +116,10 @@ export async function attachEvidence(printed: Uint8Array, input: EvidenceInput):
     rowDigests: (JSON.parse(new TextDecoder().decode(json)) as unknown[]).map(rowDigest),
   };
   infoDict(pdf).set(PDFName.of(MANIFEST_KEY), PDFHexString.fromText(JSON.stringify(manifest)));
-  const bytes = await pdf.save({ objectsPerTick: PDF_OBJECTS_PER_TICK });
+  const signer = input.signer ?? null;
+  if (signer) addSignaturePlaceholder(pdf, { name: 'This Plat installation', reason: 'Exported by Plat with its evidence attached', appName: input.creator, signingTime: generated });
+  const saved = await pdf.save({ objectsPerTick: PDF_OBJECTS_PER_TICK });
+  const bytes = signer ? await signPdf(saved, signer, generated) : saved;
   return { bytes, pageCount: pdf.getPageCount() };
 }
 
@@ -128,11 +134,26 @@ export type ReadEvidence =
       /** A manifest written by a newer Plat (its version). */
       newerVersion: number | null;
       attachments: Map<string, Uint8Array>;
+      /** The digital signatures the PDF carries, as it states them (pdf-signature.ts checks them). */
+      signatures: FoundSignature[];
+      /** Annotations of kinds Plat's PDFs never carry (Plat writes links and its signature's widget), by page. */
+      foreignAnnotations: { page: number; subtype: string }[];
     };
+
+/**
+ * The largest PDF Verify reads: checked before anything is parsed. The bridge already stops at about
+ * 11 MB; this bounds any other caller, and a report Plat exports is far smaller.
+ */
+export const MAX_VERIFY_BYTES = 50 * 1024 * 1024;
 
 /** Reads the manifest and attachments of any PDF; never throws for bad input. */
 export async function readEvidence(bytes: Uint8Array): Promise<ReadEvidence> {
+  if (bytes.byteLength > MAX_VERIFY_BYTES) {
+    return { kind: 'unreadable', reason: `This file is ${Math.ceil(bytes.byteLength / 1024 / 1024)} MB; Plat verifies PDFs up to ${MAX_VERIFY_BYTES / 1024 / 1024} MB, and the reports it exports are far smaller.` };
+  }
   if (!looksLikePdf(bytes)) return { kind: 'unreadable', reason: 'This file is not a PDF.' };
+  const structure = structuralProblem(bytes);
+  if (structure !== null) return { kind: 'unreadable', reason: `This PDF is damaged or is not a PDF at all: ${structure}.` };
   let pdf: PDFDocument;
   try {
     pdf = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: PDF_OBJECTS_PER_TICK });
@@ -143,32 +164,71 @@ export async function readEvidence(bytes: Uint8Array): Promise<ReadEvidence> {
   }
   const attachments = new Map<string, Uint8Array>();
   let rawManifest: string | null;
+  let signatures: FoundSignature[];
+  let foreignAnnotations: { page: number; subtype: string }[];
   try {
     for (const attachment of pdf.getAttachments()) {
       if (attachment.name === CITATIONS_JSON || attachment.name === CITATIONS_CSV) attachments.set(attachment.name, attachment.data);
     }
     rawManifest = manifestText(pdf);
+    signatures = findSignatures(pdf);
+    foreignAnnotations = foreignAnnotationsOf(pdf);
   } catch {
     return { kind: 'unreadable', reason: 'This PDF’s attachments are damaged; Plat cannot read them.' };
   }
   if (rawManifest === null && attachments.size === 0) {
     return { kind: 'not-plat', reason: 'This PDF was not exported by Plat: it carries no Plat citations.' };
   }
-  if (rawManifest === null) return { kind: 'evidence', manifest: null, newerVersion: null, attachments };
+  if (rawManifest === null) return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures, foreignAnnotations };
   // A manifest that is too large or too deep to be Plat's reads as a missing one: the PDF was changed.
   const read = readBoundedJson(rawManifest, { maxBytes: MAX_VERIFIED_PDF_BYTES, maxDepth: FILE_JSON_MAX_DEPTH });
-  if (!read.ok) return { kind: 'evidence', manifest: null, newerVersion: null, attachments };
+  if (!read.ok) return { kind: 'evidence', manifest: null, newerVersion: null, attachments, signatures, foreignAnnotations };
   const parsedJson = read.value;
   const version = z.object({ format: z.literal(MANIFEST_FORMAT), version: z.number() }).safeParse(parsedJson);
-  if (version.success && version.data.version > MANIFEST_VERSION) return { kind: 'evidence', manifest: null, newerVersion: version.data.version, attachments };
+  if (version.success && version.data.version > MANIFEST_VERSION) return { kind: 'evidence', manifest: null, newerVersion: version.data.version, attachments, signatures, foreignAnnotations };
   const manifest = EvidenceManifestSchema.safeParse(parsedJson);
-  return { kind: 'evidence', manifest: manifest.success ? manifest.data : null, newerVersion: null, attachments };
+  return { kind: 'evidence', manifest: manifest.success ? manifest.data : null, newerVersion: null, attachments, signatures, foreignAnnotations };
 }
 
 function looksLikePdf(bytes: Uint8Array): boolean {
   // The header may follow a few bytes of junk (the format allows it within the first 1024 bytes).
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   return head.includes('%PDF-');
+}
+
+/**
+ * A fast look at the file's end before parsing it: a PDF ends with `startxref`, the offset of its
+ * cross-reference section, and `%%EOF`. Parsing junk object by object took a minute on 11 MB; this
+ * takes microseconds and refuses what has no PDF ending.
+ */
+export function structuralProblem(bytes: Uint8Array): string | null {
+  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.byteLength - 1024))).toString('latin1');
+  if (!/%%EOF\s*$/.test(tail)) return 'it does not end with the end-of-file marker every PDF ends with';
+  const offset = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail)?.[1];
+  if (offset === undefined) return 'it does not say where its cross-reference table is';
+  const at = Number(offset);
+  if (!Number.isSafeInteger(at) || at >= bytes.byteLength) return 'its cross-reference table is said to be past its end';
+  const there = Buffer.from(bytes.subarray(at, at + 64)).toString('latin1');
+  if (!/^\s*(xref\b|\d+\s+\d+\s+obj\b)/.test(there)) return 'there is no cross-reference table where it says';
+  return null;
+}
+
+/** Chromium writes links (the markers, the outline's targets); Plat adds its signature's widget. */
+const PLAT_ANNOTATIONS = new Set(['Link', 'Widget']);
+
+function foreignAnnotationsOf(pdf: PDFDocument): { page: number; subtype: string }[] {
+  const found: { page: number; subtype: string }[] = [];
+  pdf.getPages().forEach((page, index) => {
+    const annotations = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+    if (!annotations) return;
+    for (let at = 0; at < annotations.size(); at++) {
+      const annotation = pdf.context.lookup(annotations.get(at));
+      const subtype = annotation instanceof PDFDict ? annotation.lookup(PDFName.of('Subtype')) : null;
+      const name = subtype instanceof PDFName ? subtype.decodeText() : 'unknown';
+      if (!PLAT_ANNOTATIONS.has(name)) found.push({ page: index + 1, subtype: name });
+    }
+  });
+  return found;
 }
 
 function infoDict(pdf: PDFDocument): PDFDict {

@@ -1,14 +1,17 @@
 // PDF export of the subject report and "Verify a report". The printer (Electron's hidden window or a
 // Chromium on the machine) prints the renderer's print route; this service then attaches the
-// evidence (citations.json, citations.csv and the manifest, pdf-evidence.ts) and sets the metadata.
-// Verification reads any PDF back and compares it with what Plat holds now, at no cost.
+// evidence (citations.json, citations.csv and the manifest, pdf-evidence.ts), sets the metadata and
+// signs the whole with this installation's key. Verification reads any PDF back, checks it against
+// itself (signature, attachments, pages) and compares it with what Plat holds now, at no cost.
 import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 import { safeFilename } from '../../../shared/filename.ts';
 import type { ReportDocument } from '../../../shared/report/document.ts';
 import { citationRows, citationsCsv } from '../../../shared/report/build-subject-report.ts';
 import { PlatFailure } from '../failure.ts';
-import { attachEvidence, MAX_VERIFIED_PDF_BYTES, readEvidence, rowDigest } from './pdf-evidence.ts';
+import { attachEvidence, MAX_VERIFIED_PDF_BYTES, MAX_VERIFY_BYTES, readEvidence, rowDigest } from './pdf-evidence.ts';
+import { checkPdfSignature, type PdfSigner, type SignatureCheck } from './pdf-signature.ts';
+import { pageLines, type PageLine } from './pdf-text.ts';
 import { NoPrinterError, type Printer } from './printer.ts';
 import { verifyEvidence } from './verify-report.ts';
 import { printedValuesOf, rowsFromJson } from './citation-rows.ts';
@@ -22,6 +25,8 @@ export interface ReportPdfServiceOptions {
   now?: () => Date;
   /** Names the creator in the PDF's metadata ("Plat 0.1.0"). */
   appVersion?: string;
+  /** This installation's signing identity: every exported PDF is signed with it; null exports unsigned. */
+  signer?: PdfSigner | null;
 }
 
 export interface ExportedPdf {
@@ -58,10 +63,24 @@ export class ReportPdfService {
   }
 
   async verify(pdfBase64: string): Promise<ReportVerification> {
-    const bytes = bytesFromBase64(pdfBase64);
-    const evidence = bytes === null ? ({ kind: 'unreadable', reason: 'This file is not a PDF.' } as const) : await readEvidence(bytes);
+    // The size is checked on the text, before anything is decoded or parsed.
+    const tooLarge = pdfBase64.length > Math.ceil((MAX_VERIFY_BYTES * 4) / 3) + 4096;
+    const bytes = tooLarge ? null : bytesFromBase64(pdfBase64);
+    const evidence = tooLarge
+      ? ({ kind: 'unreadable', reason: `This file is larger than ${MAX_VERIFY_BYTES / 1024 / 1024} MB; Plat verifies PDFs up to that size, and the reports it exports are far smaller.` } as const)
+      : bytes === null
+        ? ({ kind: 'unreadable', reason: 'This file is not a PDF.' } as const)
+        : await readEvidence(bytes);
+    let signature: SignatureCheck = { status: 'none', fingerprint: null, detail: 'This PDF carries no digital signature.' };
+    let pages: PageLine[][] | null = null;
+    if (bytes !== null && evidence.kind === 'evidence' && evidence.manifest !== null) {
+      signature = checkPdfSignature(bytes, evidence.signatures, this.options.signer?.fingerprint() ?? null);
+      pages = await pageLines(bytes).catch(() => null);
+    }
     return verifyEvidence({
       evidence,
+      signature,
+      pages,
       rowsOf: rowsFromJson,
       current: (assignmentId) => {
         const document = this.options.documentFor(assignmentId);
@@ -108,6 +127,7 @@ export class ReportPdfService {
         title: `${cover.title} — ${cover.subjectLabel}`,
         subject: `Subject report for ${cover.subjectLabel}, effective ${cover.effectiveDate}; assignment “${cover.assignmentName}”${cover.client ? ` for ${cover.client}` : ''}. Every value is cited: citations.json and citations.csv are attached.`,
         keywords: ['Plat', 'subject report', 'cited values', cover.subjectRef, document.assignmentId, ...(cover.reference ? [cover.reference] : [])],
+        signer: this.options.signer ?? null,
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);

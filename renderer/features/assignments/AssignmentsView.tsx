@@ -21,6 +21,7 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { AssignmentFields } from './AssignmentFields.tsx';
 import { ImportedAnswers } from './ImportedAnswers.tsx';
 import { assignmentsOf, checkDetailsEdit, draftOf, operationLabel, type AssignmentDraft, type DraftErrors } from './assignment-model.ts';
+import { useImportNotice } from './import-notice.ts';
 import './assignments.css';
 
 // A workfile travels as one JSON string on the bridge (importAssignment takes up to 15 MiB).
@@ -88,11 +89,13 @@ function ImportWorkfile() {
   const openAssignment = useUiStore((state) => state.openAssignment);
   const inputRef = useRef<HTMLInputElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const showImportNotice = useImportNotice((state) => state.show);
   const importing = useMutation({
     mutationFn: (file: { json: string; fileName: string }) => callPlat('importAssignment', file),
     onSuccess: (project) => {
       void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
       void queryClient.invalidateQueries({ queryKey: pricingQueryScope });
+      showImportNotice(project.id, project.workfileSignature);
       openAssignment(project.id);
     },
   });
@@ -123,6 +126,24 @@ function ImportWorkfile() {
         </p>
       )}
       {importing.isError && <ErrorNotice error={importing.error} compact />}
+    </div>
+  );
+}
+
+/** Whose signature the workfile this assignment was just imported from carried. */
+function ImportedSignature({ assignmentId }: { assignmentId: string }) {
+  const notice = useImportNotice((state) => state.notice);
+  const dismiss = useImportNotice((state) => state.dismiss);
+  if (notice?.assignmentId !== assignmentId) return null;
+  const { signature } = notice;
+  return (
+    <div className={`notice${signature.status === 'this-installation' ? '' : ' notice--warning'} assignment-page__imported`} role="status" data-testid="import-signature" data-signature={signature.status}>
+      <p>
+        <strong>Imported from a workfile.</strong> {signature.message}
+      </p>
+      <button type="button" className="button button--small" onClick={dismiss}>
+        Dismiss
+      </button>
     </div>
   );
 }
@@ -181,6 +202,7 @@ function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   return (
     <div className="assignment-page stack gap-4" data-testid="assignment-page">
       <nav className="assignment-page__nav">{back}</nav>
+      <ImportedSignature assignmentId={project.id} />
       <header className="assignment-page__header">
         <div>
           <h2 className="assignment-page__title">

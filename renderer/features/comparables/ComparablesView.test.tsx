@@ -291,7 +291,7 @@ describe('ComparablesView', () => {
     await renderView();
     fireEvent.click(within(candidates()).getByRole('button', { name: 'Choose 1807 RIGGS PL NW' }));
     const dialog = screen.getByRole('dialog');
-    expect(dialog.textContent).toContain('Not arm’s length');
+    expect(dialog.textContent).toContain('Non-market or no price');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(within(candidates()).getByRole('button', { name: 'Choose 1807 RIGGS PL NW' })).toBeTruthy();
   });

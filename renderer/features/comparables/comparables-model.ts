@@ -302,6 +302,7 @@ export function rateInputText(value: number | null): string {
 /** Short words for a candidate's flags in the list (the full label is the badge's title). */
 export const flagShortLabels: Record<CandidateFlag, string> = {
   non_market: 'Not arm’s length',
+  no_price: 'No price',
   market_unknown: 'Market?',
   undated: 'No date',
   outside_window: 'Outside dates',

@@ -103,6 +103,11 @@ function PrintCover({ doc }: { doc: ReportDocument }) {
           )}
         </dd>
       </dl>
+      {cover.certificateFingerprint && (
+        <p className="report-cover__signature">
+          Signed by this Plat installation · certificate SHA-256 <span className="mono">{cover.certificateFingerprint}</span>
+        </p>
+      )}
       <p className="report-cover__rule">
         Every value in this report is followed by a numbered marker that resolves to an endnote naming its publisher, dataset and as-of date. Values
         marked <em>derived</em> were computed from the sources named, <em>synthetic</em> values were made up for Plat’s sample and are not public

@@ -238,6 +238,15 @@ describe('PrintReport', () => {
     expect((screen.getByRole('table', { name: 'Citation appendix' })).textContent).toContain('ownership.owner_name');
   });
 
+  it('prints the signing certificate’s fingerprint on the cover when the core signs the PDF', async () => {
+    const fingerprint = Array.from({ length: 32 }, (_, index) => (index * 7).toString(16).padStart(2, '0').toUpperCase()).join(':');
+    const report = sampleReport();
+    state.report = { ...report, cover: { ...report.cover, certificateFingerprint: fingerprint } };
+    await renderView(<PrintReport assignmentId="p1" dialog={false} />);
+    await settle();
+    expect(screen.getByRole('region', { name: 'Cover' }).textContent).toContain(`Signed by this Plat installation · certificate SHA-256 ${fingerprint}`);
+  });
+
   it('tells the printer why it cannot print', async () => {
     await renderView(<PrintReport assignmentId="" dialog={false} />);
     expect(document.documentElement.dataset.printReady).toBe('error');

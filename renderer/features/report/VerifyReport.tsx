@@ -16,7 +16,7 @@ import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { base64FromBytes } from '../../components/download.ts';
 import { HiddenFileInput } from '../../components/HiddenFileInput.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
-import { OUTCOME_WORDS, reportSourceRequests, verificationHeadline } from './report-model.ts';
+import { CHECK_OUTCOME_WORDS, CHECK_WORDS, OUTCOME_WORDS, reportSourceRequests, verificationHeadline } from './report-model.ts';
 import './verify-report.css';
 import { ReportTableFrame } from './ReportTableFrame.tsx';
 
@@ -112,6 +112,15 @@ function VerificationResult(props: { result: ReportVerification; fileName: strin
           </p>
         )}
       </div>
+      {result.checks.length > 0 && (
+        <ul className="report-verify__checks" aria-label="What the PDF proves">
+          {result.checks.map((check) => (
+            <li key={check.check} data-check={check.check} data-outcome={check.outcome} className={`report-verify__check report-verify__check--${check.outcome}`}>
+              <strong>{CHECK_WORDS[check.check]}</strong> <span className={`report-outcome report-outcome--${check.outcome}`}>{CHECK_OUTCOME_WORDS[check.outcome]}</span> {check.detail}
+            </li>
+          ))}
+        </ul>
+      )}
       {result.recheck && result.assignmentId && (
         <Recheck assignmentId={result.assignmentId} price={result.recheck} onRechecked={props.onRechecked} busy={props.rechecking} />
       )}

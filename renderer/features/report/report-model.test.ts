@@ -24,6 +24,8 @@ const verification = (overrides: Partial<ReportVerification>): ReportVerificatio
   generatedAt: '2026-05-01T14:03:22.000Z',
   rows: [],
   recheck: null,
+  signature: null,
+  checks: [],
   ...overrides,
 });
 const row = (outcome: ReportVerification['rows'][number]['outcome']) => ({ field: 'f', label: 'F', printed: '1', current: '1', outcome, citation: 'c' });
@@ -73,7 +75,12 @@ describe('verification in words', () => {
     expect(verificationHeadline(verification({ kind: 'unreadable' }))).toMatchObject({ tone: 'error', text: expect.stringContaining('cannot read') });
     expect(verificationHeadline(verification({ kind: 'altered', rows: [row('altered'), row('unchanged')] }))).toEqual({
       tone: 'error',
-      text: 'The evidence attached to this PDF was altered after Plat wrote it (1 value).',
+      text: 'This PDF was altered after Plat wrote it (1 value).',
+    });
+    const broken = { status: 'broken', fingerprint: null, detail: 'The signature does not cover the whole file.' } as const;
+    expect(verificationHeadline(verification({ kind: 'altered', signature: broken, rows: [row('altered')] }))).toEqual({
+      tone: 'error',
+      text: 'This PDF was altered after it was signed (1 value no longer agrees).',
     });
   });
 

@@ -143,7 +143,8 @@ export function verificationHeadline(result: ReportVerification): { tone: 'ok' |
   const counts = verificationCounts(result);
   if (result.kind === 'altered') {
     const n = counts.altered;
-    return { tone: 'error', text: `The evidence attached to this PDF was altered after Plat wrote it${n > 0 ? ` (${n} ${n === 1 ? 'value' : 'values'})` : ''}.` };
+    if (result.signature?.status === 'broken') return { tone: 'error', text: `This PDF was altered after it was signed${n > 0 ? ` (${n} ${n === 1 ? 'value no longer agrees' : 'values no longer agree'})` : ''}.` };
+    return { tone: 'error', text: `This PDF was altered after Plat wrote it${n > 0 ? ` (${n} ${n === 1 ? 'value' : 'values'})` : ''}.` };
   }
   const total = result.rows.length;
   if (counts['not-held'] === total && total > 0) return { tone: 'warning', text: `Plat does not hold this assignment here, so none of its ${total} values can be compared.` };
@@ -154,6 +155,21 @@ export function verificationHeadline(result: ReportVerification): { tone: 'ok' |
   if (counts['not-held'] > 0) parts.push(`${counts['not-held']} no longer held`);
   return { tone: 'warning', text: `${parts.join(', ')}.` };
 }
+
+/** Each check Verify makes, named for a person. */
+export const CHECK_WORDS: Record<ReportVerification['checks'][number]['check'], string> = {
+  signature: 'Signature',
+  attachments: 'Attachments',
+  csv: 'citations.csv',
+  pages: 'Printed pages',
+  derived: 'Derived values',
+};
+
+export const CHECK_OUTCOME_WORDS: Record<ReportVerification['checks'][number]['outcome'], string> = {
+  passed: 'Proved',
+  failed: 'Failed',
+  'not-checked': 'Not proved',
+};
 
 export const OUTCOME_WORDS: Record<ReportVerification['rows'][number]['outcome'], string> = {
   unchanged: 'Unchanged',
