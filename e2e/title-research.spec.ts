@@ -2,7 +2,7 @@
 // Title research as a new user meets it, on the real browser host and the bundled sample: from the
 // owner JOEL KUIPERS reach 1708 21ST ST NW's parcel, its tax account and its address; start an
 // assignment; open the graph; read why a link exists and its source; draw the graph from the owner,
-// cut the same-name link with a note and see it drawn cut; export the runsheet CSV and the report PDF
+// see the owner's link hold the strength it had from the parcel, cut it with a note and see it drawn cut; export the runsheet CSV and the report PDF
 // with the graph's image. A second test: the DISTRICT OF COLUMBIA's portfolio (252 holdings, every
 // page loaded and the count said whole) and its graph at depth 2.
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ const outDir = path.join(tmpdir(), 'plat-title-research-e2e');
 const dollars = (text: string | null) => Number((text ?? '').replace(/[$,]/g, ''));
 
 test.describe('title research', () => {
-  test('from an owner to a parcel’s links, the graph, a cut lead, the runsheet and the report', async ({ page, host, shot }) => {
+  test('from an owner to a parcel’s links, the graph, a cut link, the runsheet and the report', async ({ page, host, shot }) => {
     test.setTimeout(180_000);
     mkdirSync(outDir, { recursive: true });
     await openApp(page, host.url);
@@ -80,7 +80,8 @@ test.describe('title research', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog', { name: /source/i })).toBeHidden();
 
-    // The same graph drawn from the owner: the owner's link to its holding is a lead (a name, not a key).
+    // The same graph drawn from the owner: the owner's link to its holding is the fact it was from the
+    // parcel (the holding's ownership record names the owner), whatever the root.
     // The owner's node opens the owner's page, which draws the graph from the owner.
     await graph.getByRole('table', { name: 'Entities of the graph' }).locator('tbody tr', { hasText: 'JOEL KUIPERS' }).dblclick();
     await page.getByTestId('node-panel').getByRole('button', { name: 'Open its page' }).click();
@@ -89,10 +90,10 @@ test.describe('title research', () => {
     await expect(graph.getByRole('heading', { name: /Drawn from JOEL KUIPERS/ })).toBeVisible();
     await graph.getByRole('tab', { name: 'Table' }).click();
     const lead = links.locator('tbody tr', { hasText: 'owned by' });
-    await expect(lead).toContainText('Same owner name');
-    await expect(lead).toContainText('lead');
+    await expect(lead).toContainText('Owner of record');
+    await expect(lead).toContainText('fact');
     await lead.dblclick();
-    await expect(why).toContainText('A lead, not a fact');
+    await expect(why.getByTestId('link-standing')).toHaveText('From the records');
     await why.getByRole('button', { name: 'Cut…' }).click();
     const decision = page.getByTestId('graph-decision-dialog');
     await decision.getByRole('button', { name: 'Cut the link' }).click();
@@ -101,6 +102,8 @@ test.describe('title research', () => {
     await decision.getByRole('button', { name: 'Cut the link' }).click();
     await expect(decision).toBeHidden();
     await expect(why.getByTestId('link-decision')).toContainText('Cut by you on');
+    // The panel, the table and the drawing's count say the cut at once.
+    await expect(why.getByTestId('link-standing')).toHaveText('Cut by you');
     await expect(lead).toContainText('Cut');
     await graph.getByRole('tab', { name: 'Drawing' }).click();
     await expect(canvas).toHaveAttribute('aria-label', /JOEL KUIPERS: cut by the researcher\./);
@@ -202,7 +205,8 @@ test.describe('title research', () => {
     await expect(graph).toContainText('the graph reaches two steps');
     await expect(graph.getByRole('application')).toHaveAttribute(
       'aria-label',
-      /Graph of DISTRICT OF COLUMBIA: 513 entities \(9 owners, 252 properties, 247 parcels, 5 units\) and 504 links, 252 facts and 252 leads to confirm\./,
+      // Each holding's ownership record is a fact; its "located on" from the owner search states no rule, so a lead.
+      /Graph of DISTRICT OF COLUMBIA: 513 entities \(9 owners, 252 properties, 247 parcels, 5 units\) and 504 links: \d+ facts and (\d+) leads, \1 to confirm\./,
       { timeout: 30_000 },
     );
     await expect(graph.getByTestId('graph-sources')).toContainText('Drawn from 6 of 6 answers');

@@ -4,7 +4,7 @@
 // and re-opening. Applied to a GraphSpec they are drawn on the edges; a cut also says which entities
 // the root now reaches only through it.
 import { z } from 'zod';
-import { graphDecisionKinds, type GraphSpec } from './graph-spec.ts';
+import { graphDecisionKinds, type GraphDecisionKind, type GraphSpec, type LinkStrength } from './graph-spec.ts';
 import { distancesFrom } from './links.ts';
 
 export const NOTE_MAX = 2000;
@@ -56,6 +56,40 @@ export function withdraw(decisions: readonly GraphDecision[], edgeKey: string): 
   return decisions.filter((decision) => decision.edgeKey !== edgeKey);
 }
 
+/** Where a link stands once the researcher's decision is read: a fact, a lead to confirm, or decided. */
+export type LinkStanding = LinkStrength | GraphDecisionKind;
+
+export const linkStandingLabels: Record<LinkStanding, string> = {
+  fact: 'From the records',
+  lead: 'Lead: to confirm',
+  confirmed: 'Lead confirmed by you',
+  cut: 'Cut by you',
+};
+
+/** A decision outranks the link's strength: a cut fact is cut, a confirmed lead no longer waits to be confirmed. */
+export function linkStanding(strength: LinkStrength, decision: GraphDecisionKind | null | undefined): LinkStanding {
+  if (decision === 'cut') return 'cut';
+  if (decision === 'confirmed') return strength === 'fact' ? 'fact' : 'confirmed';
+  return strength;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The links counted the one way the drawing, the status, the alt text and the report say them:
+ * "3 links: 2 facts and 1 lead, 1 cut by the researcher, none to confirm".
+ */
+export function linkTally(edges: ReadonlyArray<{ strength: LinkStrength; decision: GraphDecisionKind | null }>): string {
+  const facts = edges.filter((edge) => edge.strength === 'fact').length;
+  const leads = edges.length - facts;
+  const open = edges.filter((edge) => linkStanding(edge.strength, edge.decision) === 'lead').length;
+  const cut = edges.filter((edge) => edge.decision === 'cut').length;
+  const confirmed = edges.filter((edge) => edge.decision === 'confirmed').length;
+  const decided = [...(confirmed > 0 ? [`${confirmed} confirmed`] : []), ...(cut > 0 ? [`${cut} cut`] : [])];
+  const by = decided.length > 0 ? `, ${decided.join(' and ')} by the researcher` : '';
+  return `${plural(edges.length, 'link')}: ${plural(facts, 'fact')} and ${plural(leads, 'lead')}${by}, ${open === 0 ? 'none' : open} to confirm`;
+}
+
 export interface DecidedGraph {
   spec: GraphSpec;
   /** Nodes the root reaches only through a cut link (drawn as cut off). */
@@ -76,7 +110,8 @@ export function applyDecisions(spec: GraphSpec, decisions: readonly GraphDecisio
   );
   const drawn = new Set(spec.edges.map((edge) => edge.id));
   return {
-    spec: { ...spec, edges, altText: [spec.altText, ...decisionSentences(spec, edges)].join(' ') },
+    // The alt text's count is of the links as decided: a cut lead is no longer one to confirm.
+    spec: { ...spec, edges, altText: [spec.altText.replace(linkTally(spec.edges), linkTally(edges)), ...decisionSentences(spec, edges)].join(' ') },
     cutOff: spec.nodes.filter((node) => before.has(node.id) && !after.has(node.id)).map((node) => node.id),
     elsewhere: decisions.filter((decision) => !drawn.has(decision.edgeKey)),
   };

@@ -4,6 +4,7 @@
 // stated in words ("50 of 84 links within 2 steps of 1708 21ST ST NW shown"), and the alt text.
 import type { CapCount, GraphModel } from './build-graph.ts';
 import type { GraphEdge, GraphNode, GraphNodeKind, GraphSpec } from './graph-spec.ts';
+import { linkTally } from './decisions.ts';
 import { distancesFrom, modelLinks, nodeName, type ModelLink } from './links.ts';
 import { kindOfId } from './relations.ts';
 
@@ -51,8 +52,7 @@ function altTextOf(model: GraphModel, nodes: readonly GraphNode[], links: readon
   const byKind = new Map<string, number>();
   for (const node of nodes) byKind.set(node.kind, (byKind.get(node.kind) ?? 0) + 1);
   const kinds = [...byKind].map(([kind, n]) => plural(n, kind.replace('_', ' '), KIND_PLURALS[kind])).join(', ');
-  const leads = links.filter((link) => link.strength === 'lead').length;
-  const head = `Graph of ${nodeName(model, model.rootId).label}: ${plural(nodes.length, 'entity', 'entities')} (${kinds}) and ${plural(links.length, 'link')}, ${plural(links.length - leads, 'fact')} and ${plural(leads, 'lead')} to confirm.`;
+  const head = `Graph of ${nodeName(model, model.rootId).label}: ${plural(nodes.length, 'entity', 'entities')} (${kinds}) and ${linkTally(links.map((link) => ({ strength: link.strength, decision: null })))}.`;
   const labels = new Map(nodes.map((node) => [node.id, node.label]));
   const label = (id: string) => labels.get(id) ?? id;
   const each = links.length <= 25 ? links.map((link) => `${label(link.source)} ${link.label} ${label(link.target)}${link.strength === 'lead' ? ' (lead)' : ''}.`) : ['The table beside it lists every link.'];

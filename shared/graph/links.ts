@@ -1,9 +1,12 @@
 // Every link of a graph model, classified once for the drawing, the table and "why linked": the rule
-// that made it, fact or lead, and its confidence. A fact is what the records themselves say (one record
-// names both ends; both carry the same SSL; the record of a holding reached by facts names its owner).
-// A lead is an inference to be confirmed: the same owner name after normalisation (different people
-// share names), an address match, a confidence below 1, or a link through a key that is not a valid
-// parcel key (SSL 0000 0000 joins permits at unrelated addresses).
+// that made it, fact or lead, and its confidence, decided from the link's own evidence (its rule and
+// the records behind it) and never from the root the graph was drawn from. A fact is what the records
+// themselves say (one record names both ends; both carry the same SSL; a holding's ownership record
+// prints the owner's name as the owner node reads it). A lead is to be confirmed: the same owner name
+// only after normalisation (different people share names), an address match, a confidence below 1, a
+// link through a key that is not a valid parcel key (SSL 0000 0000 joins permits at unrelated
+// addresses), or a link the service states without saying by what rule. What the root reaches through
+// facts is a separate question, answered by factReach alone.
 import type { GraphModel, LinkInfo, OwnerClaim } from './build-graph.ts';
 import type { LinkStrength } from './graph-spec.ts';
 import { entityName, OWNED_BY, ownerNameKey, relationLabel, shortId, type EntityName } from './relations.ts';
@@ -18,7 +21,7 @@ export const linkRuleLabels: Record<LinkRule, string> = {
   same_owner_name: 'Same owner name',
   address_match: 'Address match',
   invalid_key: 'Through a key that is not valid',
-  unstated: 'Not stated by the service',
+  unstated: 'Stated by the service, rule not given',
 };
 
 export interface ModelLink {
@@ -33,8 +36,8 @@ export interface ModelLink {
   confidence: number | null;
   /** The service's link; null for Plat's owner links. */
   service: LinkInfo | null;
-  /** For an owner link: the ownership record naming the owner, and the first record naming it that is a fact here. */
-  owner: { ownerId: string; claim: OwnerClaim; anchor: OwnerClaim | null } | null;
+  /** For an owner link: the ownership record naming the owner, and the spelling the owner node is named by. */
+  owner: { ownerId: string; claim: OwnerClaim; named: string } | null;
   /** Why an end's key cannot be trusted, when one cannot. */
   invalidKey: string | null;
 }
@@ -89,8 +92,9 @@ const RULE_OF_METHOD: Record<string, LinkRule> = {
 function serviceRule(link: LinkInfo, invalidKey: string | null): { rule: LinkRule; strength: LinkStrength } {
   if (invalidKey !== null) return { rule: 'invalid_key', strength: 'lead' };
   const rule = link.predicate === 'same_owner' ? 'same_owner_name' : link.method === null ? 'unstated' : (RULE_OF_METHOD[link.method] ?? 'unstated');
-  const lead = rule === 'same_owner_name' || rule === 'address_match' || (link.confidence !== null && link.confidence < 1);
-  return { rule, strength: lead ? 'lead' : 'fact' };
+  // Only a rule the service names can make a fact: Plat does not promote a bare statement to one.
+  const fact = rule === 'same_record' || rule === 'same_ssl';
+  return { rule, strength: fact && (link.confidence === null || link.confidence >= 1) ? 'fact' : 'lead' };
 }
 
 /** How many links each node is from the root, along the given links in either direction; unreached nodes are absent. */
@@ -115,6 +119,35 @@ export function distancesFrom(rootId: string | undefined, links: ReadonlyArray<{
     }
   }
   return depth;
+}
+
+/** A link as factReach reads it: its ends, its strength, and the researcher's decision on it when one is kept. */
+export interface ReachLink {
+  source: string;
+  target: string;
+  strength: LinkStrength;
+  decision?: 'confirmed' | 'cut' | null;
+}
+
+/**
+ * How many links each entity is from the root along facts alone (and leads the researcher confirmed,
+ * never a cut link); unreached entities are absent. An owner node is reached but not passed through
+ * unless it is the root: holdings that share a name are not shown by the records to share an owner.
+ * The one place "reached from the root through facts" is decided.
+ */
+export function factReach(rootId: string, links: readonly ReachLink[]): Map<string, number> {
+  const usable = links.filter((link) => (link.decision ?? null) !== 'cut' && (link.strength === 'fact' || link.decision === 'confirmed'));
+  const throughOwner = (id: string) => id === rootId || !id.startsWith('owner:');
+  const passable = usable.filter((link) => throughOwner(link.source) && throughOwner(link.target));
+  const reach = distancesFrom(rootId, passable);
+  // The owner nodes one usable link from a reached entity: reached themselves, as ends only.
+  for (const link of usable) {
+    for (const [from, to] of [[link.source, link.target], [link.target, link.source]] as const) {
+      const at = reach.get(from);
+      if (at !== undefined && !throughOwner(to) && (reach.get(to) ?? Number.POSITIVE_INFINITY) > at + 1) reach.set(to, at + 1);
+    }
+  }
+  return reach;
 }
 
 /** Every link of the model, service links first (in the order the answers gave them), then owner links. */
@@ -146,13 +179,13 @@ export function modelLinks(model: GraphModel): ModelLink[] {
       invalidKey,
     });
   }
-  // The records of holdings the root reaches through facts alone speak for the root; an owner root reaches none.
-  const reached = model.owners.has(model.rootId) ? new Set([model.rootId]) : new Set(distancesFrom(model.rootId, links.filter((link) => link.strength === 'fact')).keys());
   for (const [ownerId, claims] of model.owners) {
-    const anchor = [...claims.values()].find((claim) => reached.has(claim.holdingId)) ?? null;
+    const named = ownerVariants(claims.values())[0]?.published ?? '';
     for (const [claimKey, claim] of claims) {
       if (!model.entities.has(claim.holdingId)) continue;
-      const fact = reached.has(claim.holdingId);
+      // The record printing the owner's name as the node reads it is the record's own word; a spelling
+      // joined to it only by normalisation is Plat's reading, so a lead.
+      const fact = claim.published === named;
       links.push({
         key: ownerLinkKey(claimKey, ownerId),
         source: claim.holdingId,
@@ -163,7 +196,7 @@ export function modelLinks(model: GraphModel): ModelLink[] {
         strength: fact ? 'fact' : 'lead',
         confidence: fact ? 1 : (sameOwnerConfidence.get(ownerId.slice('owner:'.length)) ?? null),
         service: null,
-        owner: { ownerId, claim, anchor: fact ? claim : anchor },
+        owner: { ownerId, claim, named },
         invalidKey: null,
       });
     }

@@ -34,13 +34,55 @@ describe('parcelRunsheet', () => {
     expect(sheet.entries[1]?.detail).toBe('Last recorded sale of the lot. Price 0: non-market or no price.');
   });
 
-  it('states the gaps in words', () => {
+  it('states the gaps in words, dating the owner by the roll’s release', () => {
     const { sheet } = runsheet(of934());
+    expect(sheet.conflicts).toEqual([]);
     expect(sheet.gaps).toEqual([
+      'The records hold no trace of deeds, liens, mortgages or grantors and grantees for SSL 0368 0909: the tax roll names an owner of record and the last sale, not the instruments behind them. The recorder of deeds holds those.',
       'No earlier transfers in the sample: OTR publishes each lot’s last sale only.',
-      'The sale record names no buyer or seller. The owner of record as of 2017-02-05, GERRY M COATES, may or may not be the buyer of 2014-02-26: the records do not say.',
-      'The permit of 2012-07-30 names 934 N STREET COLLABORATIVE LLC; the owner of record as of 2017-02-05 is GERRY M COATES. The recorded sale of 2014-02-26 falls between them. The records do not say how ownership passed between them.',
+      'The sale record names no buyer or seller. The owner of record as of the roll released 2017-02-05, GERRY M COATES, may or may not be the buyer of 2014-02-26: the records do not say.',
+      'The permit of 2012-07-30 names 934 N STREET COLLABORATIVE LLC; the owner of record as of the roll released 2017-02-05 is GERRY M COATES. The recorded sale of 2014-02-26 falls between them. The records do not say how ownership passed between them.',
     ]);
+    expect(sheet.entries.find((entry) => entry.event === 'owner_of_record')?.detail).toBe('As of the roll released 2017-02-05.');
+    expect(JSON.stringify(sheet)).not.toMatch(/valid from|still valid/i);
+  });
+
+  it('shows the two owners of record of 0451 0828 on 2017-02-05 as a conflict, with both records', () => {
+    const { sheet, book } = runsheet({ parcelRef: ids.parcel0451, entity: envelope('entityParcel0451'), records: [envelope('ownership0451')] });
+    const owners = sheet.entries.filter((entry) => entry.event === 'owner_of_record');
+    expect(owners.map((entry) => [entry.day, entry.party.display, entry.recordRef, entry.conflict])).toEqual([
+      ['2017-02-05', 'BRUNO A CHUMPITAZI MD PC V DIAZ', 'rec_f905c9f6-233c-58e9-9cc9-c059ff23905e', true],
+      ['2017-02-05', 'B CHUMPITAZI', 'rec_3a7b6da0-622d-54eb-bb3c-9a3f91138488', true],
+    ]);
+    expect(sheet.conflicts).toEqual([
+      {
+        day: '2017-02-05',
+        keys: ['owner:rec_f905c9f6-233c-58e9-9cc9-c059ff23905e', 'owner:rec_3a7b6da0-622d-54eb-bb3c-9a3f91138488'],
+        names: ['BRUNO A CHUMPITAZI MD PC V DIAZ', 'B CHUMPITAZI'],
+        text: 'Conflict: 2 records name 2 different owners of record for this parcel as of the roll released 2017-02-05: BRUNO A CHUMPITAZI MD PC V DIAZ and B CHUMPITAZI. The records do not say which holds title, or whether each holds a share; Plat shows both and chooses neither.',
+      },
+    ]);
+    // "What the records do not show" opens with the conflict, then what they hold no trace of.
+    expect(sheet.gaps[0]).toBe(sheet.conflicts[0]?.text);
+    expect(sheet.gaps[1]).toMatch(/^The records hold no trace of deeds, liens, mortgages or grantors and grantees for SSL 0451 0828:/);
+    // Each owner cites its own row of the roll.
+    const cited = owners.map((entry) => book.all().find((citation) => citation.id === entry.party.citationIds[0])?.recordRef);
+    expect(cited).toEqual(['rec_f905c9f6-233c-58e9-9cc9-c059ff23905e', 'rec_3a7b6da0-622d-54eb-bb3c-9a3f91138488']);
+  });
+
+  it('finds the conflict in the parcel’s free record alone: its owner’s alternative is the other row’s owner', () => {
+    const { sheet } = runsheet({ parcelRef: ids.parcel0451, entity: envelope('entityParcel0451') });
+    expect(sheet.conflicts.map((conflict) => conflict.names)).toEqual([['BRUNO A CHUMPITAZI MD PC V DIAZ', 'B CHUMPITAZI']]);
+  });
+
+  it('sees no conflict in two rows naming one owner', () => {
+    const same = envelope('ownership0451');
+    const items = (same.data as { items: Array<{ data: Record<string, unknown> }> }).items;
+    for (const item of items) item.data.owner = 'B CHUMPITAZI';
+    const { sheet } = runsheet({ parcelRef: ids.parcel0451, records: [same] });
+    expect(sheet.entries.filter((entry) => entry.event === 'owner_of_record')).toHaveLength(2);
+    expect(sheet.conflicts).toEqual([]);
+    expect(sheet.gaps.join(' ')).not.toMatch(/Conflict/);
   });
 
   it('reads the entity answer alone, one entry per record, and says what it lacks', () => {
@@ -138,7 +180,14 @@ describe('runsheetCsv', () => {
     expect(lines[1]).toContain('DC Department of Consumer and Regulatory Affairs; Building Permits 2012-2016 (construction, new building); as of 2016-01-22; record rec_6b919072');
     expect(lines[2]).toMatch(/^SSL 0368 0909,2014-02-26,Recorded sale,— \(The sale record names no buyer or seller\.\),\$0 \(non-market or no price\),/);
     expect(lines[3]).toMatch(/^SSL 0368 0909,2017-02-05,Owner of record,GERRY M COATES,,/);
-    expect(lines.filter((line) => line.includes(',Gap,'))).toHaveLength(3);
+    expect(lines.filter((line) => line.includes(',Gap,'))).toHaveLength(4);
     expect(csv.endsWith('\r\n')).toBe(true);
+  });
+
+  it('marks each owner of record in conflict, and writes the conflict as the first gap', () => {
+    const { sheet, book } = runsheet({ parcelRef: ids.parcel0451, entity: envelope('entityParcel0451'), records: [envelope('ownership0451')] });
+    const lines = runsheetCsv(sheet, book.all()).split('\r\n');
+    expect(lines.filter((line) => line.startsWith('SSL 0451 0828,2017-02-05,Owner of record (conflict),'))).toHaveLength(2);
+    expect(lines.find((line) => line.includes(',Gap,'))).toMatch(/^SSL 0451 0828,,Gap,,,"Conflict: 2 records name 2 different owners of record/);
   });
 });

@@ -1,10 +1,13 @@
 // A parcel's runsheet: every transfer and ownership record the answers hold, in date order (recorded
-// sales with date and price, the owner of record with its as-of date, permits naming an owner), each
-// value cited, and the gaps said in words: the chain of title only as far as the records go. Read from
-// the parcel's v2 entity answer and v4 searches of records about it (sale, ownership, permit); the
-// same record from both is one entry. Exported as CSV.
+// sales with date and price, the owner of record as of its roll's release, permits naming an owner),
+// each value cited, and the gaps said in words: the chain of title only as far as the records go. Two
+// owners of record on one date are a conflict, shown with both records and never settled; what the
+// records hold no trace of (deeds, liens, mortgages, grantor and grantee) is said once. Read from the
+// parcel's v2 entity answer and v4 searches of records about it (sale, ownership, permit); the same
+// record from both is one entry. Exported as CSV.
 import { csvField } from '../csv.ts';
 import { calendarDateOf, formatDay } from '../format-date.ts';
+import { asOfRoll } from '../format/as-of.ts';
 import { isRecord } from '../json-data.ts';
 import { citationText, type CitationView } from '../cited/citation.ts';
 import type { Cite } from '../cited/citation-book.ts';
@@ -40,6 +43,19 @@ export interface RunsheetEntry {
   recordRef: string | null;
   /** Who published the record. */
   publisher: string | null;
+  /** Set on an owner of record that another record contradicts (see Runsheet.conflicts). */
+  conflict: boolean;
+}
+
+/** Owners of record of the parcel on one date that do not agree: every record, none preferred. */
+export interface RunsheetConflict {
+  day: string;
+  /** The entries in conflict, in runsheet order. */
+  keys: string[];
+  /** The names the records print, each once. */
+  names: string[];
+  /** The conflict in one sentence, naming both owners and the date. */
+  text: string;
 }
 
 export interface Runsheet {
@@ -47,7 +63,9 @@ export interface Runsheet {
   /** "SSL 0368 0909", when the answers give it. */
   parcel: string;
   entries: RunsheetEntry[];
-  /** What the records do not show, in words. */
+  /** Owners of record that contradict each other, by date. */
+  conflicts: RunsheetConflict[];
+  /** What the records do not show, in words: a conflict first, then what they hold no trace of. */
   gaps: string[];
   /** Answers Plat could not use, in words (nothing else is lost). */
   problems: string[];
@@ -144,15 +162,17 @@ function saleEntry(ref: string, publisher: string | null, date: CitedValue, pric
     detail: `Last recorded sale of the lot.${zero}`,
     recordRef: ref,
     publisher,
+    conflict: false,
   };
 }
 
 function ownerEntry(ref: string, publisher: string | null, date: CitedValue, party: CitedValue): RunsheetEntry {
-  return { key: `owner:${ref}`, event: 'owner_of_record', day: dayOf(date), date, party, price: null, detail: 'Owner on the tax roll as of its release.', recordRef: ref, publisher };
+  const day = dayOf(date);
+  return { key: `owner:${ref}`, event: 'owner_of_record', day, date, party, price: null, detail: day === '' ? 'On the tax roll as of its release.' : `${asOfRoll(day).replace(/^a/, 'A')}.`, recordRef: ref, publisher, conflict: false };
 }
 
 function permitEntry(ref: string, publisher: string | null, date: CitedValue, party: CitedValue, detail: string): RunsheetEntry {
-  return { key: `permit:${ref}`, event: 'permit', day: dayOf(date), date, party, price: null, detail, recordRef: ref, publisher };
+  return { key: `permit:${ref}`, event: 'permit', day: dayOf(date), date, party, price: null, detail, recordRef: ref, publisher, conflict: false };
 }
 
 /** The entries of the parcel's v2 entity answer: its last sale, its owner of record, its permits (without their owner names). */
@@ -167,10 +187,13 @@ function entityEntries(entity: Json, cite: Cite): RunsheetEntry[] {
     if (date) entries.push(saleEntry(saleView.recordRef, saleView.publisher, date, price));
   }
   const owner = isRecord(attributes.owner_name) ? attributes.owner_name : null;
-  const ownerView = citationOf(owner?.citation);
-  if (owner && ownerView?.recordRef && ownerView.asOf) {
-    const party = citedFact('owner_name', 'Owner of record', owner, cite);
-    if (party) entries.push(ownerEntry(ownerView.recordRef, ownerView.publisher, dateValue('owner_as_of', 'As of', ownerView.asOf, ownerView, cite), party));
+  // The alternatives are other records' owners of record: each its own entry, so a disagreement shows.
+  const alternatives = Array.isArray(owner?.alternatives) ? owner.alternatives.filter(isRecord) : [];
+  for (const fact of owner ? [owner, ...alternatives] : []) {
+    const view = citationOf(fact.citation);
+    if (!view?.recordRef || !view.asOf) continue;
+    const party = citedFact('owner_name', 'Owner of record', fact, cite);
+    if (party) entries.push(ownerEntry(view.recordRef, view.publisher, dateValue('owner_as_of', 'As of', view.asOf, view, cite), party));
   }
   for (const permit of Array.isArray(entity.permits) ? entity.permits : []) {
     if (!isRecord(permit)) continue;
@@ -187,10 +210,38 @@ function entityEntries(entity: Json, cite: Cite): RunsheetEntry[] {
 
 const ORDER: Record<RunsheetEvent, number> = { sale: 0, permit: 1, owner_of_record: 2 };
 
-function gapsOf(entries: readonly RunsheetEntry[], entity: Json | null, ssl: string | null, permitsAsked: boolean): string[] {
+const ownerNameOf = (entry: RunsheetEntry): string | null => (typeof entry.party.raw === 'string' && entry.party.raw.trim() !== '' ? entry.party.raw : null);
+
+/**
+ * Owners of record on one date whose names differ even after normalisation. The roll's entries are
+ * dated by its release, so two on one date overlap; repeated rows naming one owner are no conflict.
+ */
+function conflictsOf(entries: readonly RunsheetEntry[]): RunsheetConflict[] {
+  const byDay = new Map<string, RunsheetEntry[]>();
+  for (const entry of entries) {
+    if (entry.event !== 'owner_of_record' || entry.day === '' || ownerNameOf(entry) === null) continue;
+    byDay.set(entry.day, [...(byDay.get(entry.day) ?? []), entry]);
+  }
+  const conflicts: RunsheetConflict[] = [];
+  for (const [day, owners] of byDay) {
+    const names = [...new Map(owners.map((entry) => [ownerNameKey(ownerNameOf(entry) ?? ''), ownerNameOf(entry) ?? ''])).values()];
+    if (names.length < 2) continue;
+    const listed = names.length === 2 ? `${names[0]} and ${names[1]}` : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+    const text = `Conflict: ${owners.length} records name ${names.length} different owners of record for this parcel ${asOfRoll(day)}: ${listed}. The records do not say which holds title, or whether each holds a share; Plat shows both and chooses neither.`;
+    conflicts.push({ day, keys: owners.map((entry) => entry.key), names, text });
+  }
+  return conflicts;
+}
+
+/** What no answer Plat reads can show about a parcel, said once. */
+function noTraceOf(parcel: string): string {
+  return `The records hold no trace of deeds, liens, mortgages or grantors and grantees for ${parcel}: the tax roll names an owner of record and the last sale, not the instruments behind them. The recorder of deeds holds those.`;
+}
+function gapsOf(entries: readonly RunsheetEntry[], conflicts: readonly RunsheetConflict[], parcel: string, entity: Json | null, ssl: string | null, permitsAsked: boolean): string[] {
   const gaps: string[] = [];
   const problem = ssl === null ? null : sslProblem(ssl);
   if (problem) gaps.push(`${problem} The records below may be about unrelated lots.`);
+  gaps.push(...conflicts.map((conflict) => conflict.text), noTraceOf(parcel));
   const sales = entries.filter((entry) => entry.event === 'sale');
   const owners = entries.filter((entry) => entry.event === 'owner_of_record');
   const permits = entries.filter((entry) => entry.event === 'permit');
@@ -200,7 +251,9 @@ function gapsOf(entries: readonly RunsheetEntry[], entity: Json | null, ssl: str
     gaps.push(OTR.test(first.publisher ?? '') ? 'No earlier transfers in the sample: OTR publishes each lot’s last sale only.' : 'No earlier transfers in the answers.');
     const owner = owners.at(-1);
     if (owner && typeof owner.party.raw === 'string' && first.day !== '' && first.day <= owner.day) {
-      gaps.push(`${SALE_PARTIES} The owner of record as of ${owner.day}, ${owner.party.raw}, may or may not be the buyer of ${first.day}: the records do not say.`);
+      const names = [...new Set(owners.filter((entry) => entry.day === owner.day).flatMap((entry) => ownerNameOf(entry) ?? []))];
+      const who = names.length > 1 ? `the owners of record ${asOfRoll(owner.day)}, ${names.join(' and ')}, may or may not be` : `the owner of record ${asOfRoll(owner.day)}, ${owner.party.raw}, may or may not be`;
+      gaps.push(`${SALE_PARTIES} ${who.charAt(0).toUpperCase()}${who.slice(1)} the buyer of ${first.day}: the records do not say.`);
     }
   }
   if (owners.length === 0) gaps.push('No owner of record for this parcel in the answers.');
@@ -211,7 +264,7 @@ function gapsOf(entries: readonly RunsheetEntry[], entity: Json | null, ssl: str
     if (ownerNameKey(permit.party.raw) === ownerNameKey(owner.party.raw) || permit.day > owner.day) continue;
     const between = sales.filter((sale) => sale.day >= permit.day && sale.day <= owner.day);
     const transfer = between.length > 0 ? `The recorded sale of ${between.map((sale) => sale.day).join(', ')} falls between them.` : 'No transfer between them is in the sample.';
-    gaps.push(`The permit of ${permit.day} names ${permit.party.raw}; the owner of record as of ${owner.day} is ${owner.party.raw}. ${transfer} The records do not say how ownership passed between them.`);
+    gaps.push(`The permit of ${permit.day} names ${permit.party.raw}; the owner of record ${asOfRoll(owner.day)} is ${owner.party.raw}. ${transfer} The records do not say how ownership passed between them.`);
   }
   return gaps;
 }
@@ -256,14 +309,12 @@ export function parcelRunsheet(input: RunsheetInput, cite: Cite): Runsheet {
   }
   if (elsewhere > 0) problems.push(`${elsewhere} ${elsewhere === 1 ? 'record' : 'records'} in the search answers ${elsewhere === 1 ? 'is' : 'are'} about other entities: left out.`);
   const dayKey = (entry: RunsheetEntry) => (entry.day === '' ? '\uffff' : entry.day);
-  const entries = [...byKey.values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : dayKey(a) > dayKey(b) ? 1 : ORDER[a.event] - ORDER[b.event]));
-  return {
-    parcelRef: input.parcelRef,
-    parcel: ssl === null ? input.parcelRef : `SSL ${sslText(ssl)}`,
-    entries,
-    gaps: gapsOf(entries, entity, ssl, permitsAsked),
-    problems,
-  };
+  const sorted = [...byKey.values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : dayKey(a) > dayKey(b) ? 1 : ORDER[a.event] - ORDER[b.event]));
+  const conflicts = conflictsOf(sorted);
+  const inConflict = new Set(conflicts.flatMap((conflict) => conflict.keys));
+  const entries = sorted.map((entry) => (inConflict.has(entry.key) ? { ...entry, conflict: true } : entry));
+  const parcel = ssl === null ? input.parcelRef : `SSL ${sslText(ssl)}`;
+  return { parcelRef: input.parcelRef, parcel, entries, conflicts, gaps: gapsOf(entries, conflicts, ssl === null ? 'this parcel' : parcel, entity, ssl, permitsAsked), problems };
 }
 
 /** The runsheet as CSV (RFC 4180, CRLF): one row per entry, each value with its status and its sources' full citations. */
@@ -275,7 +326,8 @@ export function runsheetCsv(runsheet: Runsheet, citations: readonly Citation[]):
   const lines = [['Parcel', 'Date', 'Event', 'Owner named', 'Price', 'Detail', 'Status', 'Record', 'Sources'].join(',')];
   for (const entry of runsheet.entries) {
     const statuses = [...new Set([entry.date, entry.party, entry.price].filter((v): v is CitedValue => v !== null && v.status !== 'unavailable').map((v) => v.status))].join('/');
-    const row = [runsheet.parcel, entry.day, runsheetEventLabels[entry.event], shown(entry.party), shown(entry.price), entry.detail, statuses, entry.recordRef, sources(entry.date, entry.party, entry.price)];
+    const event = `${runsheetEventLabels[entry.event]}${entry.conflict ? ' (conflict)' : ''}`;
+    const row = [runsheet.parcel, entry.day, event, shown(entry.party), shown(entry.price), entry.detail, statuses, entry.recordRef, sources(entry.date, entry.party, entry.price)];
     lines.push(row.map(csvField).join(','));
   }
   for (const gap of runsheet.gaps) lines.push([runsheet.parcel, '', 'Gap', '', '', gap, '', '', ''].map(csvField).join(','));

@@ -2,6 +2,8 @@
 // that produced it, asked of the embedded service), and the ids they are about. Tests only.
 import accountConnectedPoozesh from './fixtures/dc-poozesh-account-connected-depth-2.json' with { type: 'json' };
 import connected1708 from './fixtures/dc-1708-parcel-connected-depth-2.json' with { type: 'json' };
+import entityParcel0451 from './fixtures/dc-0451-0828-parcel-entity.json' with { type: 'json' };
+import ownership0451 from './fixtures/dc-0451-0828-ownership.json' with { type: 'json' };
 import connectedNotFound from './fixtures/connected-not-found.json' with { type: 'json' };
 import entity934 from './fixtures/dc-934-n-st-nw-parcel-entity.json' with { type: 'json' };
 import entityParcel1708 from './fixtures/dc-1708-parcel-entity.json' with { type: 'json' };
@@ -29,10 +31,12 @@ export const fixtures = {
   connected1708,
   connectedNotFound,
   entity934,
+  entityParcel0451,
   entityParcel1708,
   entityPlaceholder,
   entityProperty1708,
   permits934,
+  ownership0451,
   relationships1708Capped,
   relationships1708Depth1,
   relationships1708Depth2,
@@ -67,6 +71,8 @@ export const ids = {
   accountPoozesh2: 'acct_4e7d5edf-105f-5450-b5db-07f3b7370689',
   /** Keyed by the placeholder SSL 0000 0000. */
   parcelPlaceholder: 'parc_14af5606-65a2-5c48-82a0-858b6e53c12f',
+  /** 0600 NEW YORK AVE NW, SSL 0451 0828: two owners of record on the roll of 2017-02-05. */
+  parcel0451: 'parc_c221d15a-9b50-5302-9300-d48e1ef75f10',
   /** 934 N ST NW. */
   parcel934: 'parc_560761ed-8d17-58c1-b6e7-047d182657b0',
 };

@@ -6,6 +6,7 @@
 import type { CitationView } from '../cited/citation.ts';
 import type { Cite } from '../cited/citation-book.ts';
 import { formatDay } from '../format-date.ts';
+import { asOfRecords, asOfRoll } from '../format/as-of.ts';
 import { refCitation, refPlace, type GraphModel, type OwnerClaim } from './build-graph.ts';
 import { modelLinks, nodeName, type LinkRule, type ModelLink } from './links.ts';
 import { ownerNameKey, sslText } from './relations.ts';
@@ -29,7 +30,7 @@ export interface WhyLinked {
   /** What a lead asks of the researcher; null for a fact. */
   warning: string | null;
   records: SupportingRecord[];
-  /** "Valid from 2017-02-05; no end date given", or that the answers give none. */
+  /** "As of the records released 2017-02-05; the records give no end date", or that the answers give none. */
   validity: string;
   confidence: number | null;
   confidenceText: string;
@@ -61,18 +62,10 @@ function sharedSsl(model: GraphModel, a: string, b: string): string | null {
   return ssls(a).find((ssl) => theirs.includes(ssl)) ?? null;
 }
 
-function ownerBecause(model: GraphModel, link: ModelLink, claim: OwnerClaim, anchor: OwnerClaim | null): string {
+function ownerBecause(model: GraphModel, link: ModelLink, claim: OwnerClaim, named: string): string {
   const holding = nodeName(model, claim.holdingId).label;
-  const key = ownerNameKey(claim.published);
-  if (link.rule === 'owner_of_record') {
-    return `The ownership record of ${holding} names “${claim.published}” as its owner.`;
-  }
-  if (anchor && anchor !== claim) {
-    const other = nodeName(model, anchor.holdingId).label;
-    const same = anchor.published === claim.published ? `names the same, “${anchor.published}”` : `names “${anchor.published}”`;
-    return `Same owner name after normalisation: the record of ${holding} names “${claim.published}”, the record of ${other} ${same}; both read “${key}” ${NORMALISATION}.`;
-  }
-  return `Same owner name after normalisation: the record of ${holding} names “${claim.published}”, which reads “${key}” ${NORMALISATION}, the name this owner is grouped under.`;
+  if (link.rule === 'owner_of_record') return `The ownership record of ${holding} names “${claim.published}” as its owner.`;
+  return `Same owner name after normalisation: the ownership record of ${holding} names “${claim.published}”, which reads “${ownerNameKey(claim.published)}” ${NORMALISATION}, as does “${named}”, the name this owner is grouped under.`;
 }
 
 function serviceBecause(model: GraphModel, link: ModelLink): string {
@@ -102,7 +95,7 @@ function serviceBecause(model: GraphModel, link: ModelLink): string {
       return `${link.invalidKey ?? 'A key of this link is not valid.'} The service links ${other} through it.`;
     }
     default:
-      return `The service lists this link${service?.method ? ` (method “${service.method}”)` : ''} without saying how it made it.`;
+      return `Stated by the service, rule not given: it lists this link${service?.method ? ` (method “${service.method}”, not one Plat reads as a rule)` : ''} without saying how it made it.`;
   }
 }
 
@@ -111,26 +104,28 @@ function warningOf(link: ModelLink): string | null {
   if (link.rule === 'same_owner_name') return NAME_WARNING;
   if (link.rule === 'address_match') return ADDRESS_WARNING;
   if (link.rule === 'invalid_key') return `A lead, not a fact: ${link.invalidKey ?? 'the key is not valid.'}`;
+  if (link.rule === 'unstated') return 'A lead, not a fact: the service states this link without a rule Plat reads as one (one record naming both, the same SSL). Confirm it from the records before relying on it.';
   return 'A lead, not a fact: the service is not certain of this link (confidence below 1).';
 }
 
 function validityOf(link: ModelLink): string {
   if (link.owner) {
     const asOf = link.owner.claim.citation?.asOf;
-    return asOf ? `Owner of record as of ${formatDay(asOf)}, the release of the ownership record; the record gives no earlier or later owner.` : 'The answers give no date for this ownership record.';
+    return asOf ? `Owner of record ${asOfRoll(asOf)}; the record gives no earlier or later owner.` : 'The answers give no date for this ownership record.';
   }
   const from = link.service?.validFrom ?? null;
   const to = link.service?.validTo ?? null;
   if (from === null && to === null) return 'The answers give no validity dates for this link.';
-  if (to === null) return `Valid from ${formatDay(from ?? '')} (the release it was read from); no end date given.`;
-  return from === null ? `Valid until ${formatDay(to)}.` : `Valid from ${formatDay(from)} until ${formatDay(to)}.`;
+  // The embedded service dates a link by the release it was read from: an as-of date, not the day the link began.
+  if (to === null) return `${capitalised(asOfRecords(from ?? ''))}; the records give no end date.`;
+  return from === null ? `Until ${formatDay(to)}.` : `${capitalised(asOfRecords(from))}, until ${formatDay(to)}.`;
 }
 
 function confidenceText(link: ModelLink): string {
   if (link.confidence === null) {
     return link.strength === 'lead' ? 'None given: Plat grouped the names itself, and the service gives no confidence for this match.' : 'Not given by the service.';
   }
-  if (link.confidence >= 1) return '1 (the records state it).';
+  if (link.confidence >= 1) return link.strength === 'fact' ? '1 (the records state it).' : '1, as the service gives it; still a lead, for the rule behind it is not one Plat reads.';
   return `${link.confidence} (the service’s estimate for this kind of match; below 1, so a lead).`;
 }
 
@@ -139,14 +134,14 @@ export function whyLinked(model: GraphModel, key: string, cite: Cite, links: rea
   const link = links.find((candidate) => candidate.key === key);
   if (!link) return null;
   const refs = link.owner
-    ? [link.owner.claim.recordRef, link.owner.anchor?.recordRef ?? null].filter((ref): ref is string => ref !== null)
+    ? [link.owner.claim.recordRef].filter((ref): ref is string => ref !== null)
     : (link.service?.sourceRefs ?? []);
   return {
     key,
     title: `${nodeName(model, link.source).label} — ${link.label} → ${nodeName(model, link.target).label}`,
     rule: link.rule,
     strength: link.strength,
-    because: link.owner ? ownerBecause(model, link, link.owner.claim, link.owner.anchor) : serviceBecause(model, link),
+    because: link.owner ? ownerBecause(model, link, link.owner.claim, link.owner.named) : serviceBecause(model, link),
     warning: warningOf(link),
     records: supporting(model, refs, cite),
     validity: validityOf(link),
@@ -155,6 +150,8 @@ export function whyLinked(model: GraphModel, key: string, cite: Cite, links: rea
     serviceSays: link.service?.explanation ?? null,
   };
 }
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function kindOf(model: GraphModel, id: string): string {
   const kind = model.owners.has(id) ? 'owner' : model.entities.get(id)?.kind;

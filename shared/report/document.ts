@@ -294,6 +294,8 @@ export const RunsheetRowSchema = z.object({
   price: CitedValueSchema.nullable(),
   detail: z.string(),
   recordRef: z.string().nullable(),
+  /** An owner of record another record of the same date contradicts: printed flagged, both kept. */
+  conflict: z.boolean().default(false),
 });
 export type RunsheetRow = z.infer<typeof RunsheetRowSchema>;
 

@@ -76,7 +76,7 @@ describe('titleResearchSection', () => {
     expect(built!.problems).toEqual([]);
   });
 
-  it('prints a cut lead as cut, with its note, and what the subject then reaches only through it', () => {
+  it('prints a cut link as cut, with its note, and what the subject then reaches only through it', () => {
     const decisions: GraphDecision[] = [
       { edgeKey: poozeshLead, decision: 'cut', note: 'The deed names a different Abdollah Poozesh.', at: AT },
       { edgeKey: 'same_owner:acct_x→acct_y', decision: 'confirmed', note: 'Same mailing address.', at: '2026-11-22T10:00:00Z' },
@@ -88,11 +88,11 @@ describe('titleResearchSection', () => {
       from: '1620 Q ST NW',
       label: 'owned by',
       to: 'ABDOLLAH POOZESH',
-      rule: 'same_owner_name',
-      strength: 'lead',
+      // 1620 Q ST NW's own record names him: a fact, which the researcher's cut overrides without changing.
+      rule: 'owner_of_record',
+      strength: 'fact',
       decision: { decision: 'cut', note: 'The deed names a different Abdollah Poozesh.', at: AT },
     });
-    expect(lead?.warning).toMatch(/^A lead, not a fact/);
     expect(graph.spec.edges.find((edge) => edge.id === poozeshLead)?.decision).toBe('cut');
     expect(graph.nodes.filter((node) => node.cutOff).map((node) => node.label).sort()).toEqual(['1620 Q ST NW', 'SSL 0180 0031']);
     expect(graph.spec.altText).toContain('Cut by the researcher, drawn crossed out: 1620 Q ST NW owned by ABDOLLAH POOZESH.');
@@ -193,6 +193,17 @@ describe('titleResearchSection', () => {
     const between = runsheet.gaps.find((gap) => gap.text.startsWith('The permit of 2012-07-30'));
     expect(between?.citationIds.map((id) => book.all().find((citation) => citation.id === id)?.sourceId).sort()).toEqual(['dc_dcra_new_building_permits', 'dc_otr_ownership', 'dc_otr_sale']);
     expect(runsheet.gaps.find((gap) => gap.text.startsWith('No earlier transfers'))?.citationIds).toHaveLength(1);
+  });
+
+  it('prints 0451 0828’s two owners of record as a conflict, named in “What the records do not show” and cited to both rows', () => {
+    const property0451 = 'prop_01356678-fddf-573b-b25f-a7d552709b85';
+    const { built, book } = section([recordSearch('ownership0451'), entity(ids.parcel0451, 'entityParcel0451')], [], { subjectRef: property0451, owner: null, ssl: null });
+    const runsheet = built!.runsheet!;
+    expect(runsheet.entries.filter((entry) => entry.conflict).map((entry) => entry.party.display)).toEqual(['BRUNO A CHUMPITAZI MD PC V DIAZ', 'B CHUMPITAZI']);
+    const conflict = runsheet.gaps[0]!;
+    expect(conflict.text).toMatch(/^Conflict: 2 records name 2 different owners of record for this parcel as of the roll released 2017-02-05: BRUNO A CHUMPITAZI MD PC V DIAZ and B CHUMPITAZI\./);
+    expect(conflict.citationIds.map((id) => book.all().find((citation) => citation.id === id)?.recordRef).sort()).toEqual(['rec_3a7b6da0-622d-54eb-bb3c-9a3f91138488', 'rec_f905c9f6-233c-58e9-9cc9-c059ff23905e']);
+    expect(runsheet.gaps[1]?.text).toMatch(/^The records hold no trace of deeds, liens, mortgages or grantors and grantees for SSL 0451 0828/);
   });
 
   it('reads the kept record searches of a service with other field names (OWNERNAME, SALEPRICE, SALEDATE, ISSUEDATE)', () => {

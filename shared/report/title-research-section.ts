@@ -12,7 +12,7 @@ import { text } from '../graph/answers.ts';
 import { buildGraph, emptyGraph, graphSpec, refCitation, type GraphAnswer, type GraphModel } from '../graph/build-graph.ts';
 import { applyDecisions, type GraphDecision } from '../graph/decisions.ts';
 import { graphNodeKindLabels } from '../graph/graph-spec.ts';
-import { describeLinkKey, distancesFrom, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
+import { describeLinkKey, distancesFrom, factReach, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
 import { ownerPortfolio, searchCovers } from '../graph/portfolio.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, shortId, sslText } from '../graph/relations.ts';
 import { parcelRunsheet, runsheetEventLabels, type RunsheetEntry } from '../graph/runsheet.ts';
@@ -257,10 +257,8 @@ function altText(base: string, links: readonly TitleResearchLink[], nodes: reado
 
 /** The owner of record of the holding nearest the subject along facts, by the graph; null when the graph names none. */
 function graphOwner(model: GraphModel, links: readonly ModelLink[]): string | null {
-  const facts = distancesFrom(
-    model.rootId,
-    links.filter((link) => link.strength === 'fact' && !link.owner),
-  );
+  // The records' word, before the researcher's decisions: a cut of it is said beside the portfolio.
+  const facts = factReach(model.rootId, links);
   let best: { ownerId: string; distance: number } | null = null;
   for (const link of links) {
     if (!link.owner || link.rule !== 'owner_of_record') continue;
@@ -273,11 +271,7 @@ function graphOwner(model: GraphModel, links: readonly ModelLink[]): string | nu
 /** The subject's parcel: nearest along the graph's facts; else the parcel its records are filed under; else the parcel record carrying its SSL. */
 function subjectParcel(subject: TitleResearchSubject, part: GraphPart | null, classified: Classified): string | null {
   if (part) {
-    const distances = distancesFrom(
-      part.model.rootId,
-      part.links.filter((link) => link.strength === 'fact' && !link.owner),
-    );
-    const parcels = [...distances]
+    const parcels = [...factReach(part.model.rootId, part.links)]
       .filter(([id]) => part.model.entities.get(id)?.kind === 'parcel' && nodeName(part.model, id).invalidKey === null)
       .sort((a, b) => a[1] - b[1]);
     if (parcels[0]) return parcels[0][0];
@@ -329,12 +323,7 @@ function cutOwnerLinks(part: GraphPart | null, ownerId: string): Map<string, { n
   for (const link of part.graph.links) {
     if (link.toId !== ownerId || link.decision?.decision !== 'cut') continue;
     const decision = { note: link.decision.note, at: link.decision.at };
-    cut.set(link.fromId, decision);
-    for (const other of part.links) {
-      if (other.owner || other.strength !== 'fact') continue;
-      if (other.source === link.fromId) cut.set(other.target, decision);
-      if (other.target === link.fromId) cut.set(other.source, decision);
-    }
+    for (const [id, steps] of factReach(link.fromId, part.links)) if (steps <= 1 && !id.startsWith('owner:')) cut.set(id, decision);
   }
   return cut;
 }
@@ -418,6 +407,7 @@ function runsheetPart(parcelRef: string, classified: Classified, cite: Cite): Ti
       price: entry.price ? placed(entry.price, `${at}.price`, `${name}: price`) : null,
       detail: entry.detail,
       recordRef: entry.recordRef,
+      conflict: entry.conflict,
     };
   });
   const gaps: Limitation[] = sheet.gaps.map((gap) => ({ text: gap, citationIds: gapCitations(gap, sheet.entries) }));
@@ -449,7 +439,9 @@ export function titleResearchSection(input: TitleResearchInput, subject: TitleRe
   const ownerId = owner ? ownerNodeId(owner.name) : null;
   const portfolio = owner && ownerId ? portfolioPart(subject.subjectRef, owner, classified.ownerSearches, cutOwnerLinks(part, ownerId), cite) : null;
   // A cut of the subject's own link to its owner of record is the researcher's word against the record: said, not hidden.
-  if (ownerId && part?.graph.links.some((link) => link.toId === ownerId && link.rule === 'owner_of_record' && link.decision?.decision === 'cut')) {
+  const subjectReach = part ? factReach(part.model.rootId, part.links) : new Map<string, number>();
+  const subjectOwnLink = (link: TitleResearchLink) => link.toId === ownerId && link.rule === 'owner_of_record' && subjectReach.has(link.fromId);
+  if (ownerId && part?.graph.links.some((link) => subjectOwnLink(link) && link.decision?.decision === 'cut')) {
     problems.push('The researcher cut the link between the subject and its owner of record: the portfolio below is of the name the ownership record publishes.');
   }
   if (owner === null) missing.push('The answers name no owner of record for the subject, so no owner portfolio is listed.');

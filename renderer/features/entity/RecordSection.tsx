@@ -10,6 +10,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { V2Entity } from '../../../shared/service/v2.ts';
 import { formatDate } from '../../../shared/format-date.ts';
+import { asOfRecords } from '../../../shared/format/as-of.ts';
 import { attributeRows, capitalise, identifierRows, provenanceCitations, provenanceViews, type IdentifierRow, type SummaryRow } from './entity-model.ts';
 import { envelopeData } from '../../components/service-data.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
@@ -161,8 +162,9 @@ function RecordBody({ view }: { view: RecordView }) {
     ['Status', entity.status ?? '—'],
     ['Coverage', entity.coverage_status ?? '—'],
     ['Area', entity.area_uid ?? '—'],
-    ['Valid from', entity.valid_from ? formatDate(entity.valid_from) : '—'],
-    ['Valid to', entity.valid_to ? formatDate(entity.valid_to) : 'open (still valid)'],
+    // The service's valid_from is the release the record was read from: an as-of date, not a start, and no proof it holds today.
+    ['Dated', entity.valid_from ? capitalise(asOfRecords(entity.valid_from)) : '—'],
+    ['End date', entity.valid_to ? formatDate(entity.valid_to) : 'None given'],
   ];
   return (
     <div className="entity-record stack">

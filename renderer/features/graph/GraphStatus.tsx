@@ -74,7 +74,7 @@ export function EmptyGraph({
     return (
       <div className="empty-state graph-empty">
         <h2>Holdings of owners named like “{root.name}”</h2>
-        <p>The owner-name search lists every holding whose owner of record reads like this name; each one drawn is a lead until you confirm it.</p>
+        <p>The owner-name search lists every holding whose owner of record reads like this name; each holding’s own record names it, but that the holdings are one person’s is for you to confirm.</p>
         <ChargeButton
           operation="searchProperties"
           request={search.request.parts as never}

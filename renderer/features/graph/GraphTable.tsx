@@ -6,7 +6,11 @@ import type { Citation } from '../../../shared/cited/value.ts';
 import { citationView } from '../../../shared/cited/citation.ts';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
+import type { LinkStanding } from '../../../shared/graph/decisions.ts';
 import { confidenceText, decisionLabels, type LinkRow, type NodeRow } from './graph-model.ts';
+
+/** The column's short words for where a link stands (the panel says the same at length). */
+const standingWords: Record<LinkStanding, string> = { fact: 'fact', lead: 'lead', confirmed: 'lead, confirmed', cut: 'cut' };
 
 function Sources({ ids, citations }: { ids: readonly string[]; citations: ReadonlyMap<string, Citation> }) {
   const shown = ids.slice(0, 3);
@@ -53,9 +57,9 @@ export function GraphTable(props: {
       {
         id: 'strength',
         header: 'Fact or lead',
-        text: (row) => (row.strength === 'fact' ? 'fact' : 'lead'),
-        render: (row) => <span className={`graph-strength graph-strength--${row.strength}`}>{row.strength === 'fact' ? 'fact' : 'lead'}</span>,
-        width: '90px',
+        text: (row) => standingWords[row.standing],
+        render: (row) => <span className={`graph-strength graph-strength--${row.standing}`}>{standingWords[row.standing]}</span>,
+        width: '110px',
       },
       { id: 'confidence', header: 'Confidence', text: (row) => confidenceText(row.confidence), sortValue: (row) => row.confidence, align: 'right', width: '90px' },
       {

@@ -27,7 +27,13 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     billing: { chargedMicroUsd, cacheHit: false, replayed: false, servedAt: '2026-05-01T10:00:00.000Z', requestId: 'req_1', balanceMicroUsd: null, attempts: 1 },
   });
   const entityOf = (ref: string) =>
-    ref === refs.property1708 ? answers.entityProperty1708.envelope : ref === refs.parcel1708 ? answers.entityParcel1708.envelope : { status: 'error', error: { code: 'not_found', message: 'No entity' } };
+    ref === refs.property1708
+      ? answers.entityProperty1708.envelope
+      : ref === refs.parcel1708
+        ? answers.entityParcel1708.envelope
+        : ref === refs.parcel0451
+          ? answers.entityParcel0451.envelope
+          : { status: 'error', error: { code: 'not_found', message: 'No entity' } };
   return fakePlatModule(importOriginal, calls, {
     listProjects: () => ({
       projects: [
@@ -180,7 +186,8 @@ describe('GraphView', () => {
     const panel = screen.getByTestId('why-linked');
     expect(panel.textContent).toContain('1708 21ST ST NW — taxed under → Account 0065 0007');
     expect(panel.textContent).toContain('One record names both: 1708 21ST ST NW and Account 0065 0007 appear in the same row of DC Office of Tax and Revenue');
-    expect(panel.textContent).toContain('Valid from 2017-02-05');
+    expect(panel.textContent).toContain('As of the records released 2017-02-05; the records give no end date.');
+    expect(panel.textContent).not.toMatch(/valid from|still valid/i);
     const chips = within(panel).getAllByRole('button', { name: /^DC OTR · 2017-02-05: source DC Office of Tax and Revenue/ });
     expect(chips).toHaveLength(2);
     fireEvent.click(chips[0]!);
@@ -207,8 +214,17 @@ describe('GraphView', () => {
     expect(ownerLink()?.decision).toBe('cut');
     expect(screen.getByTestId('link-decision').textContent).toContain('Cut by you on');
     expect(screen.getByTestId('graph-status').textContent).toContain('Reached only through links you cut: JOEL KUIPERS.');
+    // The panel, the drawing's count and the table say the cut at once: no longer "to confirm", no longer "from the records".
+    expect(screen.getByTestId('link-standing').textContent).toBe('Cut by you');
+    expect(graphProps.last?.spec.altText).toMatch(/ 1 cut by the researcher, none to confirm\./);
     // Put down, the panel lists every decision of the assignment with when and why; one opens its link again.
     fireEvent.keyDown(screen.getByTestId('why-linked'), { key: 'Escape' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Table' }));
+    const ownerRow = within(screen.getByRole('table', { name: 'Links of the graph' }))
+      .getAllByRole('row')
+      .find((row) => row.textContent?.includes('owned by'));
+    expect(ownerRow?.textContent).toMatch(/Owner of recordcut1 \(stated\)Cut/);
+    fireEvent.click(screen.getByRole('tab', { name: 'Drawing' }));
     const listed = screen.getByTestId('graph-decisions');
     expect(listed.textContent).toMatch(/^Your decisions in this assignmentCut 1708 21ST ST NW — owned by → JOEL KUIPERS by you on 2026-05-01 \d\d:05:00: Deed of 2013 names another Joel Kuipers\.$/);
     fireEvent.click(within(listed).getByRole('button', { name: '1708 21ST ST NW — owned by → JOEL KUIPERS' }));
@@ -337,6 +353,30 @@ describe('GraphView', () => {
     expect(downloads[0]?.text).toContain('SSL 0065 0007,2017-02-05,Owner of record,JOEL KUIPERS');
   });
 
+  it('flags 0451 0828’s two owners of record on the roll of 2017-02-05 as a conflict, listing both records', async () => {
+    useUiStore.setState({ graphRootId: ids.parcel0451 });
+    await renderView();
+    fireEvent.click(screen.getByRole('tab', { name: 'Runsheet' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    const sheet = screen.getByTestId('runsheet');
+    const conflict = within(sheet).getByTestId('runsheet-conflict');
+    expect(conflict.textContent).toMatch(/^2 owners of record as of the roll released 2017-02-05\./);
+    expect(within(conflict).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^BRUNO A CHUMPITAZI MD PC V DIAZ .*rec_f905c9f6-233c-58e9-9cc9-c059ff23905e$/),
+      expect.stringMatching(/^B CHUMPITAZI .*rec_3a7b6da0-622d-54eb-bb3c-9a3f91138488$/),
+    ]);
+    const rows = within(within(sheet).getByRole('table')).getAllByRole('row');
+    expect(rows.filter((row) => row.textContent?.includes('Owner of record Conflict'))).toHaveLength(2);
+    const gaps = within(sheet).getByRole('heading', { name: 'What the records do not show' }).parentElement as HTMLElement;
+    expect(within(gaps).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^Conflict: 2 records name 2 different owners of record for this parcel as of the roll released 2017-02-05: BRUNO A CHUMPITAZI MD PC V DIAZ and B CHUMPITAZI\./),
+      expect.stringMatching(/^The records hold no trace of deeds, liens, mortgages or grantors and grantees for SSL 0451 0828: /),
+      'No recorded sale of this parcel in the answers.',
+      'No building permit in the answers is tied to this parcel.',
+    ]);
+    expect(sheet.textContent).not.toMatch(/valid from|still valid/i);
+  });
+
   it('reads record searches already bought (cached, free) without a click', async () => {
     state.searchesCached = true;
     await renderView();
@@ -378,8 +418,8 @@ describe('GraphView', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Find the holdings' }));
     for (let step = 0; step < 4; step++) await settle(50);
     expect(asked('searchProperties')).toHaveLength(1);
-    // From an owner, the owner link is a lead: the name is all that ties them.
-    expect(ownerLink()).toMatchObject({ strength: 'lead', label: 'owned by' });
+    // From an owner as from the holding: the holding's own ownership record names the owner, a fact.
+    expect(ownerLink()).toMatchObject({ strength: 'fact', label: 'owned by' });
 
     fireEvent.change(screen.getByLabelText('Draw from'), { target: { value: 'prop_12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Draw' }));

@@ -4,7 +4,7 @@
 // buttons to confirm, cut or withdraw.
 import { useId, useMemo } from 'react';
 import type { GraphModel } from '../../../shared/graph/build-graph.ts';
-import type { GraphDecision } from '../../../shared/graph/decisions.ts';
+import { linkStanding, linkStandingLabels, type GraphDecision } from '../../../shared/graph/decisions.ts';
 import type { ModelLink } from '../../../shared/graph/links.ts';
 import { whyLinked } from '../../../shared/graph/why-linked.ts';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
@@ -43,6 +43,7 @@ export function LinkPanel(props: {
     );
   }
   const { why, citations } = explained;
+  const standing = linkStanding(why.strength, decision?.decision);
   const ask = (kind: 'confirmed' | 'cut') => props.onDecide({ edgeKey: linkKey, title: why.title, decision: kind, note: decision?.note ?? '', warning: why.warning });
   return (
     <section className="graph-panel stack" aria-labelledby={headingId} data-testid="why-linked">
@@ -50,7 +51,9 @@ export function LinkPanel(props: {
       <h3 id={headingId} className="graph-panel__title">
         {why.title}
       </h3>
-      <p className={`graph-strength graph-strength--${why.strength}`}>{why.strength === 'fact' ? 'From the records' : 'Lead: to confirm'}</p>
+      <p className={`graph-strength graph-strength--${standing}`} data-testid="link-standing">
+        {linkStandingLabels[standing]}
+      </p>
       {why.warning && (
         <p className="notice notice--warning graph-panel__warning" role="note">
           {why.warning}

@@ -10,6 +10,7 @@ import { citationView } from '../../../shared/cited/citation.ts';
 import type { CitedValue } from '../../../shared/cited/value.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
+import { asOfRoll } from '../../../shared/format/as-of.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
@@ -76,7 +77,18 @@ export function RunsheetPanel(props: {
   const shown = (value: CitedValue | null) => (value === null ? '' : value.status === 'unavailable' ? '—' : value.display);
   const columns: Column<RunsheetEntry>[] = [
     { id: 'date', header: 'Date', text: (entry) => entry.day, width: '100px' },
-    { id: 'event', header: 'Event', text: (entry) => runsheetEventLabels[entry.event], width: '130px' },
+    {
+      id: 'event',
+      header: 'Event',
+      text: (entry) => `${runsheetEventLabels[entry.event]}${entry.conflict ? ' (conflict)' : ''}`,
+      render: (entry) => (
+        <>
+          {runsheetEventLabels[entry.event]}
+          {entry.conflict && <span className="graph-runsheet__conflict-flag"> Conflict</span>}
+        </>
+      ),
+      width: '130px',
+    },
     {
       id: 'party',
       header: 'Owner named',
@@ -151,6 +163,22 @@ export function RunsheetPanel(props: {
           })
         )}
       </div>
+      {sheet.conflicts.map((conflict) => (
+        <div key={conflict.day} className="notice notice--warning graph-runsheet__conflict stack gap-1" role="note" data-testid="runsheet-conflict">
+          <p>
+            <strong>{conflict.names.length} owners of record {asOfRoll(conflict.day)}.</strong> The records do not say which holds title, or whether each holds a share; Plat shows both and chooses neither.
+          </p>
+          <ul>
+            {sheet.entries
+              .filter((entry) => conflict.keys.includes(entry.key))
+              .map((entry) => (
+                <li key={entry.key}>
+                  {entry.party.display} {chips(entry.party)} <span className="mono graph-records__ref">{entry.recordRef}</span>
+                </li>
+              ))}
+          </ul>
+        </div>
+      ))}
       <DataTable label={`Runsheet of ${title}`} columns={columns} rows={sheet.entries} rowKey={(entry) => entry.key} empty="No transfer or ownership record in the answers yet." />
       {sheet.gaps.length > 0 && (
         <div className="graph-runsheet__gaps">

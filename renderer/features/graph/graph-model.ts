@@ -5,7 +5,7 @@
 // and the runsheet's record searches. The screen (GraphView.tsx) only wires these to the platform.
 import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { buildGraph, mergeAnswer, refCitation, type GraphAnswer, type GraphModel, type UnreadPart } from '../../../shared/graph/build-graph.ts';
-import type { GraphDecision } from '../../../shared/graph/decisions.ts';
+import { linkStanding, type GraphDecision, type LinkStanding } from '../../../shared/graph/decisions.ts';
 import { graphNodeKindLabels, type GraphNodeKind } from '../../../shared/graph/graph-spec.ts';
 import type { GraphFilters, GraphView } from '../../../shared/graph/graph-view.ts';
 import { distancesFrom, linkRuleLabels, nodeName, ownerVariants, type ModelLink } from '../../../shared/graph/links.ts';
@@ -320,6 +320,8 @@ export interface LinkRow {
   to: string;
   rule: string;
   strength: 'fact' | 'lead';
+  /** The strength as the researcher's decision leaves it (the panel, the counts and the report read the same). */
+  standing: LinkStanding;
   confidence: number | null;
   decision: GraphDecision | null;
   citationIds: string[];
@@ -327,7 +329,7 @@ export interface LinkRow {
 
 /** The records a link rests on: the ownership record (and the one it is matched with), or the service's sources. */
 export function linkRecordRefs(link: ModelLink): string[] {
-  const refs = link.owner ? [link.owner.claim.recordRef, link.owner.anchor?.recordRef ?? null] : (link.service?.sourceRefs ?? []);
+  const refs = link.owner ? [link.owner.claim.recordRef] : (link.service?.sourceRefs ?? []);
   return [...new Set(refs.filter((ref): ref is string => ref !== null))];
 }
 
@@ -353,6 +355,7 @@ export function graphTable(model: GraphModel, view: GraphView, decisions: readon
       to: labels.get(link.target) ?? nodeName(model, link.target).label,
       rule: linkRuleLabels[link.rule],
       strength: link.strength,
+      standing: linkStanding(link.strength, byKey.get(link.key)?.decision),
       confidence: link.confidence,
       decision: byKey.get(link.key) ?? null,
       citationIds,

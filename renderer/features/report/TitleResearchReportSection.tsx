@@ -7,6 +7,7 @@
 import type { TitleResearchLink, TitleResearchNode, TitleResearchPortfolio, TitleResearchRunsheet, TitleResearchSection } from '../../../shared/report/document.ts';
 import type { CitedValue } from '../../../shared/cited/value.ts';
 import { formatDateTime, formatDay } from '../../../shared/format-date.ts';
+import { linkTally } from '../../../shared/graph/decisions.ts';
 import { ownerNameKey } from '../../../shared/graph/relations.ts';
 import { LimitationItem, Markers, ValueDetails, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useGraphImage, type GraphImageState } from './graph-image.ts';
@@ -73,10 +74,9 @@ function DrawnGraphFigure({ graph }: { graph: Graph }) {
 }
 
 function GraphFigure({ graph, image }: { graph: Graph; image: GraphImageState }) {
-  const leads = graph.links.filter((link) => link.strength === 'lead').length;
-  const decided = graph.links.filter((link) => link.decision !== null).length;
+  const tally = linkTally(graph.links.map((link) => ({ strength: link.strength, decision: link.decision?.decision ?? null })));
   const caption = [
-    `The whole graph the assignment’s answers hold: ${count(graph.nodes.length, 'entity', 'entities')} and ${count(graph.links.length, 'link')}, ${count(leads, 'lead')} to confirm${decided > 0 ? `, ${decided} decided by the researcher` : ''}.`,
+    `The whole graph the assignment’s answers hold: ${count(graph.nodes.length, 'entity', 'entities')} and ${tally}.`,
     'The legend is drawn along its foot; the tables below list every entity and link with its sources.',
   ].join(' ');
   return (
@@ -147,10 +147,11 @@ function LinkDates({ link, context }: { link: TitleResearchLink; context: ValueC
   if (dates.kind === 'none' || dates.from === null) {
     return dates.to === null ? <span className="muted">Not given</span> : <>Until {dated(dates.to)}</>;
   }
-  if (dates.kind === 'owner_as_of') return <>Owner of record as of {dated(dates.from)}</>;
+  // Both are the release the record was read from: an as-of date, never the day the owner or the link began.
+  if (dates.kind === 'owner_as_of') return <>Owner of record as of the roll released {dated(dates.from)}</>;
   return (
     <>
-      From {dated(dates.from)}
+      As of the records released {dated(dates.from)}
       {dates.to === null ? '; no end date given' : <> until {dated(dates.to)}</>}
     </>
   );
@@ -417,7 +418,10 @@ function RunsheetPart({ runsheet, context }: { runsheet: TitleResearchRunsheet; 
           runsheet.entries.map((entry) => (
             <tr key={entry.key}>
               <ValueCell className="report-nowrap" value={entry.date} reasons={reasons} context={context} />
-              <td>{entry.eventLabel}</td>
+              <td>
+                {entry.eventLabel}
+                {entry.conflict && <span className="report-flag report-title__flag--conflict">Conflict</span>}
+              </td>
               <ValueCell value={entry.party} reasons={reasons} context={context} />
               <td className="report-num">{entry.price ? <CellValue value={entry.price} reasons={reasons} context={context} /> : <span className="muted">—</span>}</td>
               <td className="report-title__detail">{entry.detail}</td>
