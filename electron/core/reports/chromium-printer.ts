@@ -1,10 +1,11 @@
 // The browser host's printer: a Chromium-family browser found on this machine (Chromium, Chrome,
 // Edge, or the one PLAT_CHROMIUM names) prints the renderer's print route through playwright-core,
-// never a downloaded browser. One headless browser serves every export: launched on the first, kept
-// while Plat runs (a cold start costs about a second), closed with the host.
+// never a downloaded browser. One headless browser serves the exports of a sitting: launched on the
+// first, closed once it has been idle for a minute (it holds hundreds of MB), launched again on the
+// next export, and closed with the host. An export in flight is never cut.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './printer.ts';
 
 /**
@@ -13,8 +14,28 @@ import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoute
  */
 export const CHROMIUM_QUIET_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** The printer's Chromium: quiet, and with no extensions. */
-export const CHROMIUM_ARGS = [...CHROMIUM_QUIET_ARGS, '--disable-extensions'];
+/**
+ * The printer page's JavaScript heap cap (MB): a 37-page comps report with its map drawn peaks near
+ * 100 MB of heap; past the cap the page fails and the export says so, rather than the machine swapping.
+ */
+const PRINTER_HEAP_MB = 512;
+
+/**
+ * The printer's Chromium: quiet, with no extensions, and bounded: one renderer process (each print
+ * has a context of its own, closed after it), the GPU work in the browser process rather than a
+ * process of its own, no zygote to fork from, and a capped JavaScript heap.
+ */
+export const CHROMIUM_ARGS = [
+  ...CHROMIUM_QUIET_ARGS,
+  '--disable-extensions',
+  '--renderer-process-limit=1',
+  '--in-process-gpu',
+  '--no-zygote',
+  `--js-flags=--max-old-space-size=${PRINTER_HEAP_MB}`,
+];
+
+/** How long the browser stays open after its last print. */
+export const PRINTER_IDLE_CLOSE_MS = 60_000;
 
 /** Where Chromium-family browsers are installed, per platform, in order of preference. */
 export function chromiumCandidates(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
@@ -71,6 +92,10 @@ export interface ChromiumPrinterOptions {
   lookup?: () => ChromiumLookup;
   /** How long the print route may take to put the report on the page. */
   readyTimeoutMs?: number;
+  /** How long the browser may sit idle after a print before it is closed; PRINTER_IDLE_CLOSE_MS unless set (tests). */
+  idleCloseMs?: number;
+  /** Launches the browser; playwright-core's unless set (tests). */
+  launch?: (options: LaunchOptions) => Promise<Browser>;
 }
 
 export class ChromiumPrinter implements Printer {
@@ -79,8 +104,13 @@ export class ChromiumPrinter implements Printer {
   private readonly token: string;
   private readonly lookup: ChromiumLookup;
   private readonly readyTimeoutMs: number;
+  private readonly idleCloseMs: number;
+  private readonly launch: (options: LaunchOptions) => Promise<Browser>;
   private browser: Promise<Browser> | null = null;
   private closed = false;
+  /** Prints under way: the idle timer only runs while there are none. */
+  private printing = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(options: ChromiumPrinterOptions) {
     const url = new URL(options.pageUrl);
@@ -88,12 +118,25 @@ export class ChromiumPrinter implements Printer {
     this.token = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(url.hash)?.[1] ?? '';
     this.lookup = (options.lookup ?? findChromium)();
     this.readyTimeoutMs = options.readyTimeoutMs ?? PRINT_READY_TIMEOUT_MS;
+    this.idleCloseMs = options.idleCloseMs ?? PRINTER_IDLE_CLOSE_MS;
+    this.launch = options.launch ?? ((launchOptions) => chromium.launch(launchOptions));
     this.description = this.lookup.found ? `Chromium at ${this.lookup.executablePath}` : 'no Chromium found';
   }
 
   async printReport(assignmentId: string): Promise<Uint8Array> {
     if (!this.lookup.found) throw new NoPrinterError(this.lookup.message);
-    const browser = await this.launched(this.lookup.executablePath);
+    this.printing++;
+    this.cancelIdleClose();
+    try {
+      return await this.print(this.lookup.executablePath, assignmentId);
+    } finally {
+      this.printing--;
+      if (this.printing === 0) this.scheduleIdleClose();
+    }
+  }
+
+  private async print(executablePath: string, assignmentId: string): Promise<Uint8Array> {
+    const browser = await this.launched(executablePath);
     // A context of its own per print: its session (and so the token the page takes) is not shared.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
@@ -121,15 +164,42 @@ export class ChromiumPrinter implements Printer {
   /** Closes the browser, if one was launched; later prints fail. */
   async close(): Promise<void> {
     this.closed = true;
+    this.cancelIdleClose();
+    await this.closeBrowser();
+  }
+
+  /** Whether a browser is open (or opening) now. */
+  get open(): boolean {
+    return this.browser !== null;
+  }
+
+  private async closeBrowser(): Promise<void> {
     const browser = this.browser;
     this.browser = null;
     if (browser) await browser.then((launched) => launched.close()).catch(() => undefined);
   }
 
+  private scheduleIdleClose(): void {
+    if (this.closed || this.browser === null) return;
+    this.cancelIdleClose();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      // A print that started since holds the browser; it schedules the next close when it ends.
+      if (this.printing === 0) void this.closeBrowser();
+    }, this.idleCloseMs);
+    // An idle printer must not keep the process alive.
+    this.idleTimer.unref?.();
+  }
+
+  private cancelIdleClose(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
   private launched(executablePath: string): Promise<Browser> {
     if (this.closed) return Promise.reject(new Error('Plat is shutting down'));
     if (!this.browser) {
-      const launching = chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true }).catch((error: unknown) => {
+      const launching = this.launch({ executablePath, args: CHROMIUM_ARGS, headless: true }).catch((error: unknown) => {
         const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
         throw new NoPrinterError(`${this.description} could not be started (${reason})`);
       });
