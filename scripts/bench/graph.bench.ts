@@ -16,7 +16,7 @@ import { contentSecurityPolicy, securityHeaders } from '../../electron/web/conte
 import { readStaticFile } from '../../electron/web/static-files.ts';
 import { seededRandom } from '../../electron/local-service/server.ts';
 import { graphNodeKindLabels, type GraphEdge, type GraphNode, type GraphNodeKind, type GraphSpec } from '../../shared/graph/graph-spec.ts';
-import { latencyFigures, type LatencyFigures } from './measure.ts';
+import { atMostMs, latencyFigures, type BenchOptions, type LatencyFigures } from './measure.ts';
 import { launchChromium } from './chromium.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -272,7 +272,10 @@ export function expandedGraph(spec: GraphSpec, count: number, round = 0): { befo
 // ---------------------------------------------------------------------------------------------
 // The bench
 
-export async function benchGraph(): Promise<LatencyFigures[]> {
+export async function benchGraph({ smoke }: BenchOptions): Promise<LatencyFigures[]> {
+  // A smoke pass draws each graph once (no warm-up) and expands once.
+  const runs = (full: number) => (smoke ? 1 : full);
+  const warmups = (full: number) => (smoke ? 0 : full);
   const outDir = await bundleGraphPage();
   const server = await serveFolder(outDir);
   const browser = await launchChromium();
@@ -281,17 +284,17 @@ export async function benchGraph(): Promise<LatencyFigures[]> {
     const page = await context.newPage();
     await openGraphPage(page, server.url);
 
-    const firstDraw = async (spec: GraphSpec, runs: number, warmup: number) => {
+    const firstDraw = async (spec: GraphSpec, count: number, warmup: number) => {
       const samples: number[] = [];
-      for (let run = -warmup; run < runs; run++) {
+      for (let run = -warmup; run < count; run++) {
         const { ms } = await mountGraph(page, spec);
         if (run >= 0) samples.push(ms);
       }
       return samples;
     };
-    const expansion = async (spec: GraphSpec, runs: number) => {
+    const expansion = async (spec: GraphSpec, count: number) => {
       const samples: number[] = [];
-      for (let run = -1; run < runs; run++) {
+      for (let run = -warmups(1); run < count; run++) {
         const { before, after } = expandedGraph(spec, 10, Math.max(0, run));
         await mountGraph(page, before);
         const { ms } = await updateGraph(page, after);
@@ -304,12 +307,12 @@ export async function benchGraph(): Promise<LatencyFigures[]> {
     const force200 = syntheticGraph(200, 200, 'force');
     const force2000 = syntheticGraph(2000, 2000, 'force');
     const figures = [
-      latencyFigures('graph 200 nodes / 200 edges, layered (elk): spec → drawn', await firstDraw(layered200, 10, 2), { elapsedS: null, target: '≤ 500 ms' }),
-      latencyFigures('graph 200 nodes / 200 edges, force (fcose): spec → drawn', await firstDraw(force200, 10, 2), { elapsedS: null, target: '≤ 500 ms' }),
-      latencyFigures('graph 2,000 nodes / 2,000 edges, force (fcose): spec → drawn', await firstDraw(force2000, 5, 1), { elapsedS: null, target: '≤ 3,000 ms' }),
-      latencyFigures('expand one node (+10) of 200, layered: spec → drawn', await expansion(layered200, 10), { elapsedS: null, target: '≤ 100 ms' }),
-      latencyFigures('expand one node (+10) of 200, force: spec → drawn', await expansion(force200, 10), { elapsedS: null, target: '≤ 100 ms' }),
-      latencyFigures('expand one node (+10) of 2,000, force: spec → drawn', await expansion(force2000, 5), { elapsedS: null, target: '≤ 100 ms' }),
+      latencyFigures('graph 200 nodes / 200 edges, layered (elk): spec → drawn', await firstDraw(layered200, runs(10), warmups(2)), { elapsedS: null, target: atMostMs(500) }),
+      latencyFigures('graph 200 nodes / 200 edges, force (fcose): spec → drawn', await firstDraw(force200, runs(10), warmups(2)), { elapsedS: null, target: atMostMs(500) }),
+      latencyFigures('graph 2,000 nodes / 2,000 edges, force (fcose): spec → drawn', await firstDraw(force2000, runs(5), warmups(1)), { elapsedS: null, target: atMostMs(3_000) }),
+      latencyFigures('expand one node (+10) of 200, layered: spec → drawn', await expansion(layered200, runs(10)), { elapsedS: null, target: atMostMs(100) }),
+      latencyFigures('expand one node (+10) of 200, force: spec → drawn', await expansion(force200, runs(10)), { elapsedS: null, target: atMostMs(100) }),
+      latencyFigures('expand one node (+10) of 2,000, force: spec → drawn', await expansion(force2000, runs(5)), { elapsedS: null, target: atMostMs(100) }),
     ];
     const violations = await cspViolations(page);
     if (violations.length > 0) throw new Error(`the graph page broke the Content-Security-Policy: ${violations.join('; ')}`);
