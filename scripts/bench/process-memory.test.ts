@@ -4,13 +4,15 @@ import { appMemory, parseStat, readProcesses, type ProcessEntry } from './proces
 const entry = (pid: number, ppid: number, pgid: number, rssMb: number, command: string): ProcessEntry => ({ pid, ppid, pgid, rssKb: rssMb * 1024, command });
 
 describe('appMemory', () => {
-  // The bench (1) started the host (10) in its own group; the host started the service (11) and the
-  // printing browser (20, leading group 20); the browser's crash handler (25) was re-parented to init.
+  // The bench (1) started the host (10) in its own group; the host started the service (11) and its
+  // printing process (15), which started the browser (20, leading group 20); the browser's crash
+  // handler (25) was re-parented to init.
   const processes = [
     entry(1, 0, 1, 50, 'node'),
     entry(10, 1, 1, 120, '/usr/bin/node'),
     entry(11, 10, 1, 60, '/usr/bin/node'),
-    entry(20, 10, 20, 200, '/usr/lib/chromium/chromium'),
+    entry(15, 10, 1, 40, '/usr/bin/node'),
+    entry(20, 15, 20, 160, '/usr/lib/chromium/chromium'),
     entry(21, 20, 20, 150, '/usr/lib/chromium/chromium'),
     entry(22, 21, 20, 100, '/usr/lib/chromium/chromium'),
     entry(25, 1, 20, 10, '/usr/lib/chromium/chrome_crashpad_handler'),
@@ -23,12 +25,12 @@ describe('appMemory', () => {
       serviceMb: 60,
       printerMb: 460,
       wholeAppMb: 640,
-      processes: { host: 1, service: 1, printer: 4 },
+      processes: { host: 1, service: 1, printer: 5 },
     });
   });
 
   it('without a printing browser, the printer holds nothing', () => {
-    const memory = appMemory(processes.filter((p) => p.pgid !== 20), 10);
+    const memory = appMemory(processes.filter((p) => p.pgid !== 20 && p.pid !== 15), 10);
     expect(memory.printerMb).toBe(0);
     expect(memory.wholeAppMb).toBe(180);
   });

@@ -1,7 +1,7 @@
 // Resident memory of the whole app from /proc: the host process, and every process it started with
 // everything in their process groups (Chromium puts its helpers in the browser's group, and a helper
-// that was re-parented still belongs to it), split into the embedded service and the printing
-// browser. Resident set sizes are summed as `ps` shows them, so pages shared between Chromium's
+// that was re-parented still belongs to it), split into the embedded service and the printer (the
+// host's printing process with its browser). Resident set sizes are summed as `ps` shows them, so pages shared between Chromium's
 // processes count once per process: an upper bound, the figure the issue's targets were set on.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -84,7 +84,8 @@ export function appMemory(processes: ProcessEntry[], hostPid: number): AppMemory
     return [...members.values()];
   };
   const host = processes.filter((entry) => entry.pid === hostPid);
-  const parts = (children.get(hostPid) ?? []).map((child) => ({ browser: isBrowser(child), members: part(child) }));
+  // The printer's part is the one with the browser in it (the host's printing process and its Chromium).
+  const parts = (children.get(hostPid) ?? []).map((child) => part(child)).map((members) => ({ browser: members.some(isBrowser), members }));
   const service = parts.filter((p) => !p.browser).flatMap((p) => p.members);
   const printer = parts.filter((p) => p.browser).flatMap((p) => p.members);
   const mb = (entries: ProcessEntry[]) => entries.reduce((sum, entry) => sum + entry.rssKb, 0) / 1024;

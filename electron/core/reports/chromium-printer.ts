@@ -3,10 +3,13 @@
 // never a downloaded browser. One headless browser serves the exports of a sitting: launched on the
 // first, closed once it has been idle for a minute (it holds hundreds of MB), launched again on the
 // next export, and closed with the host. An export in flight is never cut.
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './printer.ts';
+import { findChromium, type ChromiumLookup } from './chromium-lookup.ts';
+import { IdleCloser, PRINTER_IDLE_CLOSE_MS } from './idle-close.ts';
+
+export { chromiumCandidates, findChromium, type ChromiumLookup } from './chromium-lookup.ts';
+export { PRINTER_IDLE_CLOSE_MS } from './idle-close.ts';
 
 /**
  * Flags as measured on these machines: without the background-networking ones Chromium keeps
@@ -14,16 +17,14 @@ import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoute
  */
 export const CHROMIUM_QUIET_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/**
- * The printer page's JavaScript heap cap (MB): a 37-page comps report with its map drawn peaks near
- * 100 MB of heap; past the cap the page fails and the export says so, rather than the machine swapping.
- */
+/** The print page's JavaScript heap cap (MB): past it the page fails and the export says so, rather than the machine swapping. */
 const PRINTER_HEAP_MB = 512;
 
 /**
  * The printer's Chromium: quiet, with no extensions, and bounded: one renderer process (each print
- * has a context of its own, closed after it), the GPU work in the browser process rather than a
- * process of its own, no zygote to fork from, and a capped JavaScript heap.
+ * has a context of its own, closed after it), the GPU and network work in the browser process rather
+ * than processes of their own (each about 100 MB resident), no zygote to fork from, and a capped
+ * JavaScript heap. Chromium takes the last --enable-features, so this one repeats playwright-core's own.
  */
 export const CHROMIUM_ARGS = [
   ...CHROMIUM_QUIET_ARGS,
@@ -31,60 +32,9 @@ export const CHROMIUM_ARGS = [
   '--renderer-process-limit=1',
   '--in-process-gpu',
   '--no-zygote',
+  '--enable-features=NetworkServiceInProcess2,CDPScreenshotNewSurface,SkipListAccountsWithoutGaiaCookies',
   `--js-flags=--max-old-space-size=${PRINTER_HEAP_MB}`,
 ];
-
-/** How long the browser stays open after its last print. */
-export const PRINTER_IDLE_CLOSE_MS = 60_000;
-
-/** Where Chromium-family browsers are installed, per platform, in order of preference. */
-export function chromiumCandidates(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
-  if (platform === 'darwin') {
-    const apps = ['Chromium.app/Contents/MacOS/Chromium', 'Google Chrome.app/Contents/MacOS/Google Chrome', 'Microsoft Edge.app/Contents/MacOS/Microsoft Edge', 'Brave Browser.app/Contents/MacOS/Brave Browser'];
-    const roots = ['/Applications', ...(env.HOME ? [path.join(env.HOME, 'Applications')] : [])];
-    return roots.flatMap((root) => apps.map((app) => path.join(root, app)));
-  }
-  if (platform === 'win32') {
-    const roots = [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA].filter((root): root is string => Boolean(root));
-    const apps = ['Google\\Chrome\\Application\\chrome.exe', 'Microsoft\\Edge\\Application\\msedge.exe', 'Chromium\\Application\\chrome.exe', 'BraveSoftware\\Brave-Browser\\Application\\brave.exe'];
-    return roots.flatMap((root) => apps.map((app) => path.win32.join(root, app)));
-  }
-  return [
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/snap/bin/chromium',
-    '/usr/bin/google-chrome',
-    '/usr/bin/google-chrome-stable',
-    '/opt/google/chrome/chrome',
-    '/usr/bin/microsoft-edge',
-    '/usr/bin/microsoft-edge-stable',
-    '/opt/microsoft/msedge/msedge',
-    '/usr/bin/brave-browser',
-  ];
-}
-
-export type ChromiumLookup = { found: true; executablePath: string } | { found: false; message: string };
-
-/** The browser to print with: PLAT_CHROMIUM when set (and it must exist), else the first usual path that does. */
-export function findChromium(
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
-  isFile: (file: string) => boolean = (file) => existsSync(file) && statSync(file).isFile(),
-): ChromiumLookup {
-  const named = env.PLAT_CHROMIUM?.trim();
-  if (named) {
-    return isFile(named)
-      ? { found: true, executablePath: named }
-      : { found: false, message: `PLAT_CHROMIUM names ${named}, which is not a file on this machine` };
-  }
-  const candidates = chromiumCandidates(platform, env);
-  const executablePath = candidates.find(isFile);
-  if (executablePath) return { found: true, executablePath };
-  return {
-    found: false,
-    message: `No Chromium, Chrome or Edge was found on this machine to print the PDF with (looked in ${candidates.length} usual places)`,
-  };
-}
 
 export interface ChromiumPrinterOptions {
   /** The page's address as the host printed it (`http://127.0.0.1:<port>/#token=<token>`). */
@@ -92,8 +42,11 @@ export interface ChromiumPrinterOptions {
   lookup?: () => ChromiumLookup;
   /** How long the print route may take to put the report on the page. */
   readyTimeoutMs?: number;
-  /** How long the browser may sit idle after a print before it is closed; PRINTER_IDLE_CLOSE_MS unless set (tests). */
-  idleCloseMs?: number;
+  /**
+   * How long the browser may sit idle after a print before it is closed; PRINTER_IDLE_CLOSE_MS unless
+   * set (tests); null: never (the browser host's printing process is closed whole by the host instead).
+   */
+  idleCloseMs?: number | null;
   /** Launches the browser; playwright-core's unless set (tests). */
   launch?: (options: LaunchOptions) => Promise<Browser>;
 }
@@ -104,13 +57,10 @@ export class ChromiumPrinter implements Printer {
   private readonly token: string;
   private readonly lookup: ChromiumLookup;
   private readonly readyTimeoutMs: number;
-  private readonly idleCloseMs: number;
+  private readonly idle: IdleCloser;
   private readonly launch: (options: LaunchOptions) => Promise<Browser>;
   private browser: Promise<Browser> | null = null;
   private closed = false;
-  /** Prints under way: the idle timer only runs while there are none. */
-  private printing = 0;
-  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(options: ChromiumPrinterOptions) {
     const url = new URL(options.pageUrl);
@@ -118,21 +68,15 @@ export class ChromiumPrinter implements Printer {
     this.token = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(url.hash)?.[1] ?? '';
     this.lookup = (options.lookup ?? findChromium)();
     this.readyTimeoutMs = options.readyTimeoutMs ?? PRINT_READY_TIMEOUT_MS;
-    this.idleCloseMs = options.idleCloseMs ?? PRINTER_IDLE_CLOSE_MS;
+    this.idle = new IdleCloser(options.idleCloseMs === undefined ? PRINTER_IDLE_CLOSE_MS : options.idleCloseMs, () => void this.closeBrowser());
     this.launch = options.launch ?? ((launchOptions) => chromium.launch(launchOptions));
     this.description = this.lookup.found ? `Chromium at ${this.lookup.executablePath}` : 'no Chromium found';
   }
 
   async printReport(assignmentId: string): Promise<Uint8Array> {
-    if (!this.lookup.found) throw new NoPrinterError(this.lookup.message);
-    this.printing++;
-    this.cancelIdleClose();
-    try {
-      return await this.print(this.lookup.executablePath, assignmentId);
-    } finally {
-      this.printing--;
-      if (this.printing === 0) this.scheduleIdleClose();
-    }
+    const { lookup } = this;
+    if (!lookup.found) throw new NoPrinterError(lookup.message);
+    return this.idle.around(() => this.print(lookup.executablePath, assignmentId));
   }
 
   private async print(executablePath: string, assignmentId: string): Promise<Uint8Array> {
@@ -164,7 +108,7 @@ export class ChromiumPrinter implements Printer {
   /** Closes the browser, if one was launched; later prints fail. */
   async close(): Promise<void> {
     this.closed = true;
-    this.cancelIdleClose();
+    this.idle.cancel();
     await this.closeBrowser();
   }
 
@@ -177,23 +121,6 @@ export class ChromiumPrinter implements Printer {
     const browser = this.browser;
     this.browser = null;
     if (browser) await browser.then((launched) => launched.close()).catch(() => undefined);
-  }
-
-  private scheduleIdleClose(): void {
-    if (this.closed || this.browser === null) return;
-    this.cancelIdleClose();
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
-      // A print that started since holds the browser; it schedules the next close when it ends.
-      if (this.printing === 0) void this.closeBrowser();
-    }, this.idleCloseMs);
-    // An idle printer must not keep the process alive.
-    this.idleTimer.unref?.();
-  }
-
-  private cancelIdleClose(): void {
-    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
   }
 
   private launched(executablePath: string): Promise<Browser> {
