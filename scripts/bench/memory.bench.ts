@@ -6,7 +6,7 @@
 // Targets: host ≤ 150 MB and service ≤ 150 MB after the calls; the whole app ≤ 350 MB after the export
 // and ≤ 300 MB 60 s later. PLAT_BENCH_SESSION_MINUTES=30 adds a scripted session of that many minutes
 // at a user's pace and reports its growth (target: none). A smoke pass makes 20 calls and shortens
-// the printer's idle minute to 2 s.
+// the printer's idle minute to 1 s.
 import { readFileSync } from 'node:fs';
 import { spawnBrowserHost } from '../../electron/host/spawn-host.ts';
 import { connectBridge } from '../../electron/host/bridge-client.ts';
@@ -20,7 +20,7 @@ import { seedComparablesAssignment } from './comparables-report.bench.ts';
 import type { CoreCall } from './printing-host.ts';
 
 const MIXED_CALLS = 1_000;
-const SMOKE_IDLE_CLOSE_MS = 2_000;
+const SMOKE_IDLE_CLOSE_MS = 1_000;
 /** Time for the closed browser's processes to exit before "60 s later" is read. */
 const EXIT_GRACE_MS = 2_000;
 /** The session's pace: a busy user's clicks and their follow-up calls, not a load test. */
