@@ -79,10 +79,12 @@ export class OnDemandChromiumPrinter implements Printer {
       executablePath,
       ...(this.options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: this.options.readyTimeoutMs }),
     };
-    const child = fork(fileURLToPath(new URL('./printer-process.ts', import.meta.url)), [JSON.stringify(options)], {
+    const child = fork(fileURLToPath(new URL('./printer-process.ts', import.meta.url)), [], {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    // Messages are delivered in order: the start comes before any print.
+    child.send({ kind: 'start', options } satisfies PrinterRequest);
     const pending: Running['pending'] = new Map();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const running: Running = { child, pending, exited };
