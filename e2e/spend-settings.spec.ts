@@ -327,7 +327,21 @@ test.describe.serial('Spend and Settings', () => {
 
   test('reconciliation and credit rows are marked as such in the ledger', async ({ page, host, shot }) => {
     // Such rows need a lost answer or a top-up; the ledger answer is replaced to show how they read.
-    const base = { finishedAt: null, requestId: null, idempotencyKey: null, httpStatus: null, expectedCostMicroUsd: null, replayed: false, cacheHit: false, projectId: null, errorCode: null };
+    const base = {
+      finishedAt: null,
+      requestId: null,
+      idempotencyKey: null,
+      httpStatus: null,
+      expectedCostMicroUsd: null,
+      reportedChargeMicroUsd: null,
+      chargeCheck: null,
+      chargeHeader: null,
+      reconciled: true,
+      replayed: false,
+      cacheHit: false,
+      projectId: null,
+      errorCode: null,
+    };
     const rows = [
       { ...base, id: 12, kind: 'credit', status: 'recorded', startedAt: '2026-01-05T15:04:00.000Z', operation: 'credit', requestSummary: JSON.stringify({ gapMicroUsd: -25_000_000, calls: [11], ambiguous: false }), chargedMicroUsd: 0, unreportedChargeMicroUsd: 0, balanceAfterMicroUsd: 49_880_000 },
       { ...base, id: 10, kind: 'reconciliation', status: 'recorded', startedAt: '2026-01-05T15:03:00.000Z', operation: 'reconciliation', requestSummary: JSON.stringify({ gapMicroUsd: 100_000, calls: [8, 9], ambiguous: true }), chargedMicroUsd: 100_000, unreportedChargeMicroUsd: 100_000, balanceAfterMicroUsd: 24_880_000 },
