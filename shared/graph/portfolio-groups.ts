@@ -118,7 +118,11 @@ function reachable(rootId: string, nodes: ReadonlySet<string>, edges: readonly G
   const seen = new Set(nodes.has(rootId) ? [rootId] : []);
   const queue = [...seen];
   while (queue.length > 0) {
-    for (const id of next.get(queue.pop()!) ?? []) if (!seen.has(id)) (seen.add(id), queue.push(id));
+    for (const id of next.get(queue.pop()!) ?? []) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      queue.push(id);
+    }
   }
   return seen;
 }
@@ -160,7 +164,10 @@ export function drawnGraph(view: Pick<GraphView, 'spec' | 'links'>, model: Graph
       const id = `group:${ownerId}:${options.by}:${label}`;
       const open = options.open.has(id);
       groups.push({ id, ownerId, label, members: ids, holdings: new Set(ids.map(parcelOf)).size, open });
-      for (const member of ids) (open ? parentOf.set(member, id) : hidden.add(member));
+      for (const member of ids) {
+        if (open) parentOf.set(member, id);
+        else hidden.add(member);
+      }
     }
   }
   groups.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
@@ -184,7 +191,11 @@ export function drawnGraph(view: Pick<GraphView, 'spec' | 'links'>, model: Graph
   const keptEdges = [...spec.edges.filter((edge) => visible.has(edge.source) && visible.has(edge.target)), ...groupEdges];
   const after = reachable(spec.nodes.find((node) => node.root)?.id ?? '', visible, keptEdges);
   // Reached before only through a closed group's holdings: inside the group, not drawn.
-  for (const id of [...visible]) if (!id.startsWith('group:') && before.has(id) && !after.has(id)) (visible.delete(id), hidden.add(id));
+  for (const id of [...visible]) {
+    if (id.startsWith('group:') || !before.has(id) || after.has(id)) continue;
+    visible.delete(id);
+    hidden.add(id);
+  }
   const edges = keptEdges.filter((edge) => visible.has(edge.source) && visible.has(edge.target));
 
   const groupNodes: GraphNode[] = groups.map((group) => {

@@ -49,7 +49,9 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
         latest.current.onSelectEdge?.(id);
       },
       nodeDoubleTapped: (id) => {
-        if (latest.current.spec.nodes.find((node) => node.id === id)?.expandable) latest.current.onExpandNode?.(id);
+        const node = latest.current.spec.nodes.find((candidate) => candidate.id === id);
+        // A group opens and closes on demand; any other node expands when it has more to show.
+        if (node?.expandable || node?.group) latest.current.onExpandNode?.(id);
       },
       layoutDone: (elapsedMs) => latest.current.onLayoutDone?.(elapsedMs),
       failed: (message) => setFailure({ spec: latest.current.spec, message }),
@@ -81,7 +83,10 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
   const expand = (id: string) => {
     const node = drawable.spec.nodes.find((candidate) => candidate.id === id);
     if (!node) return;
-    if (node.expandable) {
+    if (node.group) {
+      onExpandNode?.(id);
+      say(`${node.label}: ${node.group.open ? 'closed' : 'opened'}.`);
+    } else if (node.expandable) {
       onExpandNode?.(id);
       say(`More links of ${node.label} asked for.`);
     } else say(`No more links to show for ${node.label}.`);

@@ -3,8 +3,8 @@
 import type cytoscape from 'cytoscape';
 import type { GraphSpec } from '../../../shared/graph/graph-spec.ts';
 import type { GraphTheme } from './graph-types.ts';
-import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, createGraphCore, fitBox, fitGraph, runLayout, setClass, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
-import { COMPACT_BELOW_ZOOM, diffGraphSpecs, edgeElement, fullLayoutOptions, graphStylesheet, labelEnds, nodeElement } from './graph-style.ts';
+import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, createGraphCore, fitBox, fitGraph, positionOf, runLayout, setClass, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
+import { COMPACT_BELOW_ZOOM, diffGraphSpecs, edgeElement, edgeWordClasses, fullLayoutOptions, graphStylesheet, labelEnds, nodeElement } from './graph-style.ts';
 import { placeNewNodes } from './place-new-nodes.ts';
 
 const FIT_PADDING = 32;
@@ -45,6 +45,10 @@ export class GraphCanvas {
     cy.on('zoom', () => this.updateCompact(false));
     cy.on('mouseover', 'node, edge', () => container.classList.add('entity-graph__canvas--pointing'));
     cy.on('mouseout', 'node, edge', () => container.classList.remove('entity-graph__canvas--pointing'));
+    // A dense graph's links show their words while pointed at (an entity: all of its links).
+    const pointed = (target: cytoscape.NodeSingular | cytoscape.EdgeSingular) => (target.isEdge() ? target : target.connectedEdges());
+    cy.on('mouseover', 'node, edge', (event) => pointed(event.target as cytoscape.NodeSingular).addClass('hovered'));
+    cy.on('mouseout', 'node, edge', (event) => pointed(event.target as cytoscape.NodeSingular).removeClass('hovered'));
     this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => cy.resize());
     this.resizeObserver?.observe(container);
   }
@@ -111,25 +115,38 @@ export class GraphCanvas {
     const diff = diffGraphSpecs(this.shown, spec);
     const removed = new Set(diff.removedNodeIds);
     const drawnIds = new Set(cy.nodes().map((node) => node.id()).filter((id) => !removed.has(id)));
+    // A group opened: where its closed node stood, before its holdings are put inside it.
+    const groupsAt = new Map<string, { x: number; y: number }>();
+    for (const node of diff.addedNodes) {
+      const parent = node.parent === undefined ? null : cy.getElementById(node.parent);
+      if (parent && parent.nonempty() && drawnIds.has(node.parent!) && !groupsAt.has(node.parent!)) groupsAt.set(node.parent!, positionOf(parent as cytoscape.NodeSingular));
+    }
     cy.batch(() => {
       for (const id of diff.removedEdgeIds) cy.getElementById(id).remove();
       for (const id of diff.removedNodeIds) cy.getElementById(id).remove();
       for (const node of diff.changedNodes) {
-        const element = nodeElement(node);
-        cy.getElementById(node.id).data(element.data).classes(element.classes ?? []);
+        const { parent, ...data } = nodeElement(node).data;
+        let drawn = cy.getElementById(node.id);
+        // Into or out of an open group: cytoscape moves a node between compounds, never by its data.
+        if (((drawn.data('parent') as string | undefined) ?? null) !== ((parent as string | undefined) ?? null)) drawn = drawn.move({ parent: (parent as string | undefined) ?? null }) as unknown as typeof drawn;
+        drawn.data(data).classes(nodeElement(node).classes ?? []);
       }
       const ends = labelEnds(spec);
+      const words = edgeWordClasses(spec);
       for (const edge of diff.changedEdges) {
-        const element = edgeElement(edge, ends.get(edge.id));
+        const element = edgeElement(edge, ends.get(edge.id), words.get(edge.id));
         cy.getElementById(edge.id).data(element.data).classes(element.classes ?? []);
       }
-      cy.add([...diff.addedNodes.map(nodeElement), ...diff.addedEdges.map((edge) => edgeElement(edge, ends.get(edge.id)))]);
+      // A compound node is added before the nodes drawn inside it.
+      const added = [...diff.addedNodes.filter((node) => node.parent === undefined), ...diff.addedNodes.filter((node) => node.parent !== undefined)];
+      cy.add([...added.map(nodeElement), ...diff.addedEdges.map((edge) => edgeElement(edge, ends.get(edge.id), words.get(edge.id)))]);
       // New links can make a node a hub: its older edges' words move to their quieter end.
       const edges = cy.edges();
       setClass(edges.filter((edge) => ends.get(edge.id()) === 'source'), 'label-source', true);
       setClass(edges.filter((edge) => ends.get(edge.id()) !== 'source'), 'label-source', false);
       setClass(edges.filter((edge) => ends.get(edge.id()) === 'target'), 'label-target', true);
       setClass(edges.filter((edge) => ends.get(edge.id()) !== 'target'), 'label-target', false);
+      setClass(cy.elements('edge'), 'quiet', [...words.values()].some((names) => names.includes('quiet')));
     });
     this.shown = spec;
     if (diff.layout === 'full') {
@@ -138,7 +155,10 @@ export class GraphCanvas {
       await runLayout(cy.elements(), fullLayoutOptions(spec.layout, spec.nodes.length));
       this.fit();
     } else if (diff.layout === 'incremental') {
-      this.showGrown(await placeNewNodes(cy, spec, drawnIds));
+      const inGroups = placeInGroups(cy, spec, groupsAt);
+      for (const id of inGroups) drawnIds.add(id);
+      const placed = await placeNewNodes(cy, spec, drawnIds);
+      this.showGrown(placed.union(cy.nodes().filter((node) => inGroups.has(node.id()))));
     }
     this.updateCompact(true);
     this.applyState();
@@ -211,4 +231,28 @@ export class GraphCanvas {
       this.cy.one('render', done);
     });
   }
+}
+
+/** Room each holding takes inside an open group (its label wraps at 180 px). */
+const GROUP_CELL = { width: 190, height: 90 };
+
+/**
+ * An opened group's holdings on a grid where the closed group stood: no layout to wait for (an
+ * opening is a click), and nothing else moves. Returns the ids placed.
+ */
+function placeInGroups(cy: cytoscape.Core, spec: GraphSpec, groupsAt: ReadonlyMap<string, { x: number; y: number }>): Set<string> {
+  const placed = new Set<string>();
+  for (const [groupId, at] of groupsAt) {
+    const ids = spec.nodes.filter((node) => node.parent === groupId).map((node) => node.id);
+    const columns = Math.ceil(Math.sqrt(ids.length * 1.5));
+    const rows = Math.ceil(ids.length / columns);
+    cy.batch(() => {
+      ids.forEach((id, index) => {
+        const [column, row] = [index % columns, Math.floor(index / columns)];
+        cy.getElementById(id).position({ x: at.x + (column - (columns - 1) / 2) * GROUP_CELL.width, y: at.y + (row - (rows - 1) / 2) * GROUP_CELL.height });
+        placed.add(id);
+      });
+    });
+  }
+  return placed;
 }

@@ -137,7 +137,8 @@ export function edgeCaption(edge: GraphEdge): string {
 }
 
 export function nodeClasses(node: GraphNode): string[] {
-  return [`kind-${node.kind}`, ...(node.root ? ['root'] : []), ...(node.expandable ? ['expandable'] : [])];
+  const group = node.group ? ['group', node.group.open ? 'group-open' : 'group-closed'] : [];
+  return [`kind-${node.kind}`, ...(node.root ? ['root'] : []), ...(node.expandable ? ['expandable'] : []), ...group];
 }
 
 export function edgeClasses(edge: GraphEdge): string[] {
@@ -147,7 +148,7 @@ export function edgeClasses(edge: GraphEdge): string[] {
 export function nodeElement(node: GraphNode): cytoscape.ElementDefinition {
   return {
     group: 'nodes',
-    data: { id: node.id, kind: node.kind, label: node.label, caption: nodeCaption(node), depth: node.depth },
+    data: { id: node.id, kind: node.kind, label: node.label, caption: nodeCaption(node), depth: node.depth, ...(node.parent === undefined ? {} : { parent: node.parent }) },
     classes: nodeClasses(node),
   };
 }
@@ -183,11 +184,27 @@ export function edgeLabelClass(end: LabelEnd | undefined): string[] {
   return end ? [`label-${end}`] : [];
 }
 
-export function edgeElement(edge: GraphEdge, end?: LabelEnd): cytoscape.ElementDefinition {
+/**
+ * Above this many links a graph's links are drawn without words until pointed at, selected or
+ * focused: words along short, crowded edges cover the entities' names whatever their placement,
+ * and the table and the link panel give every link's words. (The alt text lists links up to the same number.)
+ */
+export const QUIET_LABELS_ABOVE = 25;
+
+export const quietLabels = (spec: GraphSpec): boolean => spec.edges.length > QUIET_LABELS_ABOVE;
+
+/** The quieter end's class, and `quiet` (words only when pointed at, selected or focused) in a dense graph. */
+export function edgeWordClasses(spec: GraphSpec): Map<string, string[]> {
+  const ends = labelEnds(spec);
+  const quiet = quietLabels(spec);
+  return new Map(spec.edges.map((edge) => [edge.id, [...edgeLabelClass(ends.get(edge.id)), ...(quiet ? ['quiet'] : [])]]));
+}
+
+export function edgeElement(edge: GraphEdge, end?: LabelEnd, extra: readonly string[] = []): cytoscape.ElementDefinition {
   return {
     group: 'edges',
     data: { id: edge.id, source: edge.source, target: edge.target, caption: edgeCaption(edge) },
-    classes: [...edgeClasses(edge), ...edgeLabelClass(end)],
+    classes: [...edgeClasses(edge), ...edgeLabelClass(end), ...extra.filter((name) => !name.startsWith('label-'))],
   };
 }
 
@@ -228,7 +245,10 @@ export function drawableSpec(spec: GraphSpec): { spec: GraphSpec; problems: stri
 
 export function toElements(spec: GraphSpec): cytoscape.ElementDefinition[] {
   const ends = labelEnds(spec);
-  return [...spec.nodes.map(nodeElement), ...spec.edges.map((edge) => edgeElement(edge, ends.get(edge.id)))];
+  const quiet = quietLabels(spec) ? ['quiet'] : [];
+  // A compound node is added before the nodes drawn inside it.
+  const nodes = [...spec.nodes.filter((node) => node.parent === undefined), ...spec.nodes.filter((node) => node.parent !== undefined)];
+  return [...nodes.map(nodeElement), ...spec.edges.map((edge) => edgeElement(edge, ends.get(edge.id), quiet))];
 }
 
 export interface GraphDiff {
@@ -246,7 +266,17 @@ export interface GraphDiff {
 }
 
 function sameNode(a: GraphNode, b: GraphNode): boolean {
-  return a.kind === b.kind && a.label === b.label && a.sublabel === b.sublabel && a.root === b.root && a.depth === b.depth && a.expandable === b.expandable;
+  return (
+    a.kind === b.kind &&
+    a.label === b.label &&
+    a.sublabel === b.sublabel &&
+    a.root === b.root &&
+    a.depth === b.depth &&
+    a.expandable === b.expandable &&
+    a.parent === b.parent &&
+    a.group?.open === b.group?.open &&
+    a.group?.holdings === b.group?.holdings
+  );
 }
 
 function sameEdge(a: GraphEdge, b: GraphEdge): boolean {
@@ -467,6 +497,21 @@ export function graphStylesheet(theme: GraphTheme, options: StyleOptions = {}): 
     }),
     block('edge.label-source', { label: '', 'source-label': 'data(caption)', 'source-text-offset': 46, 'source-text-rotation': 'autorotate' }),
     block('edge.label-target', { label: '', 'target-label': 'data(caption)', 'target-text-offset': 46, 'target-text-rotation': 'autorotate' }),
+    // A dense graph's links have words only when pointed at, selected or focused (QUIET_LABELS_ABOVE).
+    block('edge.quiet', { label: '', 'source-label': '', 'target-label': '' }),
+    block('edge.quiet.hovered, edge.quiet.is-selected, edge.quiet.focused', { label: 'data(caption)', 'source-label': '', 'target-label': '', 'z-index': 10 }),
+    // A closed group: one stacked node with its count; an open one: a box around its holdings.
+    block('node.group-closed', { shape: 'round-rectangle', width: 56, height: 40, 'border-width': 3, 'border-style': 'double', 'font-weight': 600 }),
+    block('node.group-open', {
+      shape: 'round-rectangle',
+      'background-opacity': 0.08,
+      'border-style': 'dashed',
+      'border-width': 1.5,
+      'text-valign': 'top',
+      'text-margin-y': -4,
+      padding: '16px',
+      'font-weight': 600,
+    }),
     block('edge.lead', { 'line-style': 'dashed', 'line-dash-pattern': [6, 4], width: 2, 'line-color': p.lead, 'target-arrow-color': p.lead, color: p.lead }),
     // The researcher's decision wins over the kind of link: confirmed is solid, cut is faded and barred.
     block('edge.confirmed', { 'line-style': 'solid', width: 2, 'line-color': p.confirmed, 'target-arrow-color': p.confirmed, color: p.confirmed }),
