@@ -13,9 +13,15 @@ import { sslText } from './relations.ts';
 /** An owner with more holdings than this has them grouped; fewer read well as a ring. */
 export const GROUP_ABOVE = 25;
 
+/** At most this many groups are named per owner; the rest share one. */
+export const MOST_GROUPS = 12;
+/** A group has at least this many holdings; fewer are drawn as they are or go to the shared group. */
+export const SMALLEST_GROUP = 3;
+
 export const groupByOptions = ['street', 'square', 'use'] as const;
 export type GroupBy = (typeof groupByOptions)[number];
 export const groupByLabels: Record<GroupBy, string> = { street: 'Street', square: 'Tax square', use: 'Use' };
+const OTHER_LABELS: Record<GroupBy, string> = { street: 'Other streets', square: 'Other squares', use: 'Other uses' };
 
 export interface HoldingGroup {
   id: string;
@@ -107,15 +113,15 @@ function identifiersOf(model: GraphModel, id: string): { address?: string; ssl?:
   return found;
 }
 
-/** Ids reachable from the root over the edges, either way. */
-function reachable(rootId: string, nodes: ReadonlySet<string>, edges: readonly GraphEdge[]): Set<string> {
+/** Ids reachable from the roots over the edges, either way. */
+function reachable(roots: readonly string[], nodes: ReadonlySet<string>, edges: readonly GraphEdge[]): Set<string> {
   const next = new Map<string, string[]>();
   for (const edge of edges) {
     if (!nodes.has(edge.source) || !nodes.has(edge.target)) continue;
     next.set(edge.source, [...(next.get(edge.source) ?? []), edge.target]);
     next.set(edge.target, [...(next.get(edge.target) ?? []), edge.source]);
   }
-  const seen = new Set(nodes.has(rootId) ? [rootId] : []);
+  const seen = new Set(roots.filter((id) => nodes.has(id)));
   const queue = [...seen];
   while (queue.length > 0) {
     for (const id of next.get(queue.pop()!) ?? []) {
@@ -159,8 +165,13 @@ export function drawnGraph(view: Pick<GraphView, 'spec' | 'links'>, model: Graph
       const label = groupLabel(holdingOf.get(id) ?? null, options.by, identifiersOf(model, id));
       byLabel.set(label, [...(byLabel.get(label) ?? []), id]);
     }
-    for (const [label, ids] of byLabel) {
-      if (ids.length < 2) continue;
+    // The largest groups by name; the rest (and any of one holding) in one "other" group, so that a
+    // portfolio of 82 holdings on 50 streets draws a dozen groups, not fifty.
+    const ranked = [...byLabel].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0], undefined, { numeric: true }));
+    const named = ranked.filter(([, ids], index) => index < MOST_GROUPS && ids.length >= SMALLEST_GROUP);
+    const rest = ranked.filter((entry) => !named.includes(entry)).flatMap(([, ids]) => ids);
+    const pooled: Array<[string, string[]]> = rest.length >= SMALLEST_GROUP ? [...named, [OTHER_LABELS[options.by], rest]] : named;
+    for (const [label, ids] of pooled) {
       const id = `group:${ownerId}:${options.by}:${label}`;
       const open = options.open.has(id);
       groups.push({ id, ownerId, label, members: ids, holdings: new Set(ids.map(parcelOf)).size, open });
@@ -170,10 +181,13 @@ export function drawnGraph(view: Pick<GraphView, 'spec' | 'links'>, model: Graph
       }
     }
   }
-  groups.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
+  const other = new Set(Object.values(OTHER_LABELS));
+  groups.sort((a, b) => Number(other.has(a.label)) - Number(other.has(b.label)) || a.label.localeCompare(b.label, undefined, { numeric: true }));
 
   const visible = new Set(spec.nodes.map((node) => node.id).filter((id) => !hidden.has(id)));
-  const before = reachable(spec.nodes.find((node) => node.root)?.id ?? '', new Set(byId.keys()), spec.edges);
+  // What hangs from a closed group's holdings goes with them: what the root or an owner no longer reaches.
+  const roots = spec.nodes.filter((node) => node.root || node.kind === 'owner').map((node) => node.id);
+  const before = reachable(roots, new Set(byId.keys()), spec.edges);
   const groupEdges: GraphEdge[] = [];
   for (const group of groups.filter((candidate) => !candidate.open)) {
     visible.add(group.id);
@@ -189,7 +203,7 @@ export function drawnGraph(view: Pick<GraphView, 'spec' | 'links'>, model: Graph
     });
   }
   const keptEdges = [...spec.edges.filter((edge) => visible.has(edge.source) && visible.has(edge.target)), ...groupEdges];
-  const after = reachable(spec.nodes.find((node) => node.root)?.id ?? '', visible, keptEdges);
+  const after = reachable(roots, visible, keptEdges);
   // Reached before only through a closed group's holdings: inside the group, not drawn.
   for (const id of [...visible]) {
     if (id.startsWith('group:') || !before.has(id) || after.has(id)) continue;

@@ -28,6 +28,8 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
   const [announcement, setAnnouncement] = useState('');
   // A failed layout, for the spec it failed on (a later spec clears it).
   const [failure, setFailure] = useState<{ spec: GraphSpec; message: string } | null>(null);
+  // What cytoscape holds, on the canvas for anyone checking it against the status line.
+  const [drawn, setDrawn] = useState<{ entities: number; groups: number; links: number } | null>(null);
 
   // The latest handlers and spec, for cytoscape's listeners (set once, when the canvas is made).
   const latest = useRef({ onSelectNode, onSelectEdge, onExpandNode, onLayoutDone, spec: drawable.spec });
@@ -55,6 +57,7 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
       },
       layoutDone: (elapsedMs) => latest.current.onLayoutDone?.(elapsedMs),
       failed: (message) => setFailure({ spec: latest.current.spec, message }),
+      drawn: setDrawn,
     });
     canvasRef.current = canvas;
     return () => {
@@ -126,6 +129,9 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
         aria-roledescription="entity graph"
         aria-label={`Entity graph. ${drawable.spec.altText}`}
         aria-describedby={helpId}
+        data-drawn-entities={drawn?.entities}
+        data-drawn-groups={drawn?.groups}
+        data-drawn-links={drawn?.links}
         onKeyDown={onKeyDown}
         onFocus={onFocus}
         onBlur={() => setHasFocus(false)}

@@ -15,6 +15,8 @@ export interface CanvasEvents {
   nodeDoubleTapped: (id: string) => void;
   layoutDone: (elapsedMs: number) => void;
   failed: (message: string) => void;
+  /** What the canvas holds after each change: entities and links (groups apart), read from cytoscape itself. */
+  drawn?: (counts: { entities: number; groups: number; links: number }) => void;
 }
 
 export interface CanvasState {
@@ -33,6 +35,8 @@ export class GraphCanvas {
   private busy = false;
   private destroyed = false;
   private compact: boolean | null = null;
+  /** After a full layout the first fit frames a grouped portfolio's root; the next (F) frames everything. */
+  private fittedAll = false;
   private state: CanvasState = { selection: null, focusNode: null, focusEdge: null, showFocus: false };
 
   constructor(container: HTMLElement, theme: GraphTheme, events: CanvasEvents) {
@@ -78,6 +82,15 @@ export class GraphCanvas {
   }
 
   fit(): void {
+    // A portfolio in groups opens on the root and its groups, at a zoom their names can be read at;
+    // the other owners the search found are a pan away (F fits them all with the rest).
+    const root = this.shown?.nodes.some((node) => node.group && !node.group.open) ? this.cy.nodes('.root') : null;
+    if (root && root.nonempty() && !this.fittedAll) {
+      this.fittedAll = true;
+      const bodies = root.closedNeighborhood('node').boundingBox(BODIES_ONLY);
+      fitBox(this.cy, { x1: bodies.x1 - LABEL_SIDE, x2: bodies.x2 + LABEL_SIDE, y1: bodies.y1, y2: bodies.y2 + LABEL_ROOM }, FIT_PADDING, 1.25);
+      return;
+    }
     fitGraph(this.cy, FIT_PADDING, 1.25);
   }
 
@@ -153,15 +166,18 @@ export class GraphCanvas {
       // Spread out before the layout: every node at the origin makes each edge a warning to draw.
       spreadOnGrid(cy);
       await runLayout(cy.elements(), fullLayoutOptions(spec.layout, spec.nodes.length));
+      this.fittedAll = false;
       this.fit();
     } else if (diff.layout === 'incremental') {
-      const inGroups = placeInGroups(cy, spec, groupsAt);
+      const inGroups = placeInGroups(cy, spec, groupsAt, new Set(diff.addedNodes.map((node) => node.id)));
       for (const id of inGroups) drawnIds.add(id);
       const placed = await placeNewNodes(cy, spec, drawnIds);
       this.showGrown(placed.union(cy.nodes().filter((node) => inGroups.has(node.id()))));
     }
     this.updateCompact(true);
     this.applyState();
+    const groups = cy.nodes('.group');
+    this.events.drawn?.({ entities: cy.nodes().length - groups.length, groups: groups.length, links: cy.edges().length - cy.edges().filter((edge) => edge.source().hasClass('group')).length });
     return diff.layout !== 'none';
   }
 
@@ -233,24 +249,50 @@ export class GraphCanvas {
   }
 }
 
-/** Room each holding takes inside an open group (its label wraps at 180 px). */
-const GROUP_CELL = { width: 190, height: 90 };
+/** Room each holding takes inside an open group (its label wraps at 180 px), its parcel or unit below it. */
+const GROUP_CELL = { width: 190, height: 130 };
+const BELOW_HOLDING = 56;
 
 /**
  * An opened group's holdings on a grid where the closed group stood: no layout to wait for (an
  * opening is a click), and nothing else moves. Returns the ids placed.
  */
-function placeInGroups(cy: cytoscape.Core, spec: GraphSpec, groupsAt: ReadonlyMap<string, { x: number; y: number }>): Set<string> {
+function placeInGroups(cy: cytoscape.Core, spec: GraphSpec, groupsAt: ReadonlyMap<string, { x: number; y: number }>, added: ReadonlySet<string>): Set<string> {
   const placed = new Set<string>();
-  for (const [groupId, at] of groupsAt) {
+  for (const groupId of groupsAt.keys()) {
     const ids = spec.nodes.filter((node) => node.parent === groupId).map((node) => node.id);
+    const members = new Set(ids);
+    // What the opening drew beside each holding (its parcel or unit): just below it, in its cell.
+    const below = new Map<string, string[]>();
+    for (const edge of spec.edges) {
+      const [holding, other] = members.has(edge.source) ? [edge.source, edge.target] : members.has(edge.target) ? [edge.target, edge.source] : [null, null];
+      if (holding === null || other === null || members.has(other) || !added.has(other) || [...below.values()].some((list) => list.includes(other))) continue;
+      below.set(holding, [...(below.get(holding) ?? []), other]);
+    }
     const columns = Math.ceil(Math.sqrt(ids.length * 1.5));
     const rows = Math.ceil(ids.length / columns);
+    // The grid opens away from the owner, so the owner and the groups around it stay clear of it.
+    const ownerEdge = spec.edges.find((edge) => members.has(edge.source) && edge.target.startsWith('owner:'));
+    const owner = ownerEdge ? cy.getElementById(ownerEdge.target) : null;
+    let at = groupsAt.get(groupId)!;
+    if (owner && owner.nonempty()) {
+      const from = positionOf(owner as cytoscape.NodeSingular);
+      const [dx, dy] = [at.x - from.x, at.y - from.y];
+      const length = Math.hypot(dx, dy) || 1;
+      const reach = Math.hypot(columns * GROUP_CELL.width, rows * GROUP_CELL.height) / 2;
+      at = { x: at.x + (dx / length) * reach, y: at.y + (dy / length) * reach };
+    }
     cy.batch(() => {
       ids.forEach((id, index) => {
         const [column, row] = [index % columns, Math.floor(index / columns)];
-        cy.getElementById(id).position({ x: at.x + (column - (columns - 1) / 2) * GROUP_CELL.width, y: at.y + (row - (rows - 1) / 2) * GROUP_CELL.height });
+        const x = at.x + (column - (columns - 1) / 2) * GROUP_CELL.width;
+        const y = at.y + (row - (rows - 1) / 2) * GROUP_CELL.height - BELOW_HOLDING / 2;
+        cy.getElementById(id).position({ x, y });
         placed.add(id);
+        (below.get(id) ?? []).forEach((other, index) => {
+          cy.getElementById(other).position({ x: x + index * 48, y: y + BELOW_HOLDING });
+          placed.add(other);
+        });
       });
     });
   }

@@ -346,3 +346,17 @@ describe('stylesheet and layouts', () => {
     expect(hubEdgeLength(41)).toBeGreaterThan(hubEdgeLength(11));
   });
 });
+
+describe('redrawing a regrouped graph', () => {
+  const member = (id: string): GraphNode => ({ id, kind: 'property', label: id, sublabel: '', root: false, depth: 1, expandable: true });
+  const owner: GraphNode = { id: 'dc', kind: 'owner', label: 'DC', sublabel: '', root: true, depth: 0, expandable: false };
+  const closedGroup: GraphNode = { ...member('group:dc:street:R ST NW'), group: { holdings: 2, entities: 2, open: false } };
+  const spec = (nodes: GraphNode[]): GraphSpec => ({ layout: 'force', nodes, edges: [], altText: '' });
+
+  it('lays the whole out again when groups are made or unmade, and places an opened group’s holdings alone', () => {
+    expect(diffGraphSpecs(spec([owner, member('a'), member('b')]), spec([owner, closedGroup])).layout).toBe('full');
+    expect(diffGraphSpecs(spec([owner, closedGroup]), spec([owner, member('a'), member('b')])).layout).toBe('full');
+    const opened = { ...closedGroup, group: { holdings: 2, entities: 2, open: true } };
+    expect(diffGraphSpecs(spec([owner, closedGroup]), spec([owner, opened, { ...member('a'), parent: opened.id }, { ...member('b'), parent: opened.id }])).layout).toBe('incremental');
+  });
+});

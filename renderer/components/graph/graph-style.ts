@@ -148,7 +148,8 @@ export function edgeClasses(edge: GraphEdge): string[] {
 export function nodeElement(node: GraphNode): cytoscape.ElementDefinition {
   return {
     group: 'nodes',
-    data: { id: node.id, kind: node.kind, label: node.label, caption: nodeCaption(node), depth: node.depth, ...(node.parent === undefined ? {} : { parent: node.parent }) },
+    // A group keeps its count at any zoom (its short label is what a zoomed-out drawing shows).
+    data: { id: node.id, kind: node.kind, label: node.group ? `${node.label} · ${node.group.holdings}` : node.label, caption: nodeCaption(node), depth: node.depth, ...(node.parent === undefined ? {} : { parent: node.parent }) },
     classes: nodeClasses(node),
   };
 }
@@ -312,7 +313,11 @@ export function diffGraphSpecs(shown: GraphSpec | null, next: GraphSpec): GraphD
     return edge === undefined || movedEdge(edge);
   });
   const kept = next.nodes.length - addedNodes.length;
-  const layout = shown === null || shown.layout !== next.layout || kept === 0 ? (next.nodes.length > 0 ? 'full' : 'none') : addedNodes.length > 0 ? 'incremental' : 'none';
+  // Groups made or unmade (a portfolio's later pages, another grouping) redraw the whole: what stood
+  // where they now are is gone, and keeping the rest in place would keep the old, wider zoom.
+  const regrouped = addedNodes.some((node) => node.group) || removedNodeIds.some((id) => oldNodes.get(id)?.group);
+  const layout =
+    shown === null || shown.layout !== next.layout || kept === 0 || regrouped ? (next.nodes.length > 0 ? 'full' : 'none') : addedNodes.length > 0 ? 'incremental' : 'none';
   return { addedNodes, changedNodes, removedNodeIds, addedEdges, changedEdges, removedEdgeIds, layout };
 }
 
@@ -390,6 +395,10 @@ export function describeNode(spec: GraphSpec, nodeId: string): string {
   const order = keyboardOrder(spec.nodes);
   const node = spec.nodes.find((candidate) => candidate.id === nodeId);
   if (!node) return '';
+  if (node.group) {
+    const state = node.group.open ? 'open: Enter closes it' : 'closed: Enter opens it';
+    return `Group ${node.label}: ${plural(node.group.holdings, 'holding', 'holdings')}, ${state}. ${order.indexOf(nodeId) + 1} of ${order.length}.`;
+  }
   const edges = edgesOfNode(spec, nodeId);
   const leads = edges.filter((edge) => edge.strength === 'lead' && edge.decision === null).length;
   const parts = [
@@ -501,7 +510,18 @@ export function graphStylesheet(theme: GraphTheme, options: StyleOptions = {}): 
     block('edge.quiet', { label: '', 'source-label': '', 'target-label': '' }),
     block('edge.quiet.hovered, edge.quiet.is-selected, edge.quiet.focused', { label: 'data(caption)', 'source-label': '', 'target-label': '', 'z-index': 10 }),
     // A closed group: one stacked node with its count; an open one: a box around its holdings.
-    block('node.group-closed', { shape: 'round-rectangle', width: 56, height: 40, 'border-width': 3, 'border-style': 'double', 'font-weight': 600 }),
+    // Twice the type of an entity: a group's name is read at the zoom that frames a whole portfolio.
+    block('node.group-closed', {
+      shape: 'round-rectangle',
+      width: 96,
+      height: 56,
+      'border-width': 5,
+      'border-style': 'double',
+      'border-opacity': 1,
+      'font-weight': 600,
+      'font-size': 2 * nodeFont,
+      'text-max-width': '320px',
+    }),
     block('node.group-open', {
       shape: 'round-rectangle',
       'background-opacity': 0.08,
@@ -519,6 +539,8 @@ export function graphStylesheet(theme: GraphTheme, options: StyleOptions = {}): 
     block('node.is-selected', { 'border-width': 4, 'border-color': p.selected, 'border-opacity': 1 }),
     block('edge.is-selected', { width: 4, 'underlay-color': p.selected, 'underlay-opacity': 0.25, 'underlay-padding': 5, opacity: 1 }),
     block('node.focused', { 'underlay-color': p.focus, 'underlay-opacity': 0.35, 'underlay-padding': 10, 'underlay-shape': 'ellipse' }),
+    // An open group is a large box: its focus ring follows its corners, not an ellipse over its neighbours.
+    block('node.group-open.focused', { 'underlay-shape': 'round-rectangle', 'underlay-padding': 6, 'underlay-opacity': 0.25 }),
     block('edge.focused', { 'underlay-color': p.focus, 'underlay-opacity': 0.35, 'underlay-padding': 6, opacity: 1 }),
   ];
 }
