@@ -216,7 +216,8 @@ test.describe('title research', () => {
     const drawnLine = graph.getByTestId('graph-drawn');
     const agree = async () => {
       await expect(canvas).toHaveAttribute('data-drawn-entities', /\d+/);
-      const [entities, links, groups] = await Promise.all(['data-drawn-entities', 'data-drawn-links', 'data-drawn-groups'].map(async (name) => Number(await canvas.getAttribute(name))));
+      const read = async (name: string) => Number(await canvas.getAttribute(name));
+      const [entities, links, groups] = [await read('data-drawn-entities'), await read('data-drawn-links'), await read('data-drawn-groups')];
       const line = (await drawnLine.textContent()) ?? '';
       expect(line).toMatch(new RegExp(`^Drawn: ${entities} entities and ${links} links`));
       expect(line).toContain('The table lists all 513 entities and 504 links.');
