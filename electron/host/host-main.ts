@@ -85,7 +85,9 @@ export async function runBrowserHost(argv: string[]): Promise<void> {
   for (const notice of core.notices) console.error(notice);
   const host = await startBrowserHost({ dispatch: core.dispatch, events: core.events, rendererDir, port });
   core.recordAddress(host.url);
-  printer = new OnDemandChromiumPrinter({ pageUrl: host.url });
+  // PLAT_PRINTER_IDLE_MS: how long the printing browser stays after an export (60 s unless set; the bench shortens it).
+  const idleCloseMs = Number(process.env.PLAT_PRINTER_IDLE_MS);
+  printer = new OnDemandChromiumPrinter({ pageUrl: host.url, ...(Number.isInteger(idleCloseMs) && idleCloseMs > 0 ? { idleCloseMs } : {}) });
 
   let closing = false;
   const shutdown = async () => {

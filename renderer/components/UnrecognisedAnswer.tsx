@@ -1,12 +1,10 @@
 // A paid answer, or a part of one, whose shape Plat could not read: never dropped and never a JSON
 // blob. It is shown as published (key/value rows), with every citation it carries as chips
 // (shared/service/unrecognised.ts finds them), and one sentence saying which part Plat could not read.
-import { answerCitations, publishedRows } from '../../shared/service/unrecognised.ts';
+import { answerCitations, NOT_RECOGNISED, publishedRows } from '../../shared/service/unrecognised.ts';
 import type { CitationView } from '../../shared/cited/citation.ts';
 import { CitationChip } from './CitationChip.tsx';
 import './unrecognised-answer.css';
-
-export const NOT_RECOGNISED = 'not recognised by Plat';
 
 /** A chip's text when the answer names a source only by its id or ref: that id, so it is not "Unknown source". */
 const chipMarker = (citation: CitationView): string | undefined => (citation.publisher === null ? (citation.sourceId ?? citation.recordRef ?? undefined) : undefined);

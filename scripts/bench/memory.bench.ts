@@ -1,18 +1,28 @@
-// Resident memory of the browser host and of the embedded service it launches, started as `npm start`
-// starts them (package.json's command line; the renderer already built): after start, and after 1,000
-// mixed calls on the host's bridge, the calls a user makes (catalog, property search, entity, owner
-// search, relationships). Targets: host ≤ 150 MB, service ≤ 150 MB. PLAT_BENCH_SESSION_MINUTES=30
-// adds a scripted session of that many minutes at a user's pace and reports its growth (target: none).
-import { execFileSync } from 'node:child_process';
+// Resident memory of the whole app, started as `npm start` starts it (package.json's command line; the
+// renderer already built), read from /proc (process-memory.ts): the browser host, its embedded service
+// and the printing browser, each with its whole process group. After start, after 1,000 mixed calls
+// on the host's bridge (the calls a user makes: catalog, property search, entity, owner search,
+// relationships), right after a comps PDF export, and 60 s later (the printer closes after 60 s idle).
+// Targets: host ≤ 150 MB and service ≤ 150 MB after the calls; the whole app ≤ 350 MB after the export
+// and ≤ 300 MB 60 s later. PLAT_BENCH_SESSION_MINUTES=30 adds a scripted session of that many minutes
+// at a user's pace and reports its growth (target: none). A smoke pass makes 20 calls and shortens
+// the printer's idle minute to 1 s.
 import { readFileSync } from 'node:fs';
 import { spawnBrowserHost } from '../../electron/host/spawn-host.ts';
 import { connectBridge } from '../../electron/host/bridge-client.ts';
 import { openSampleStore } from '../../electron/local-service/sample-store.ts';
+import { PRINTER_IDLE_CLOSE_MS } from '../../electron/core/reports/chromium-printer.ts';
 import { encodeSearchFilter } from '../../shared/service/index.ts';
-import type { PlatApi } from '../../shared/ipc.ts';
-import type { MemoryFigures } from './measure.ts';
+import type { IpcResult, PlatApi } from '../../shared/ipc.ts';
+import type { BenchOptions, MemoryFigures, Verdict } from './measure.ts';
+import { appMemory, readProcesses } from './process-memory.ts';
+import { seedComparablesAssignment } from './comparables-report.bench.ts';
+import type { CoreCall } from './printing-host.ts';
 
 const MIXED_CALLS = 1_000;
+const SMOKE_IDLE_CLOSE_MS = 1_000;
+/** Time for the closed browser's processes to exit before "60 s later" is read. */
+const EXIT_GRACE_MS = 2_000;
 /** The session's pace: a busy user's clicks and their follow-up calls, not a load test. */
 const SESSION_CALLS_PER_SECOND = 10;
 const SESSION_SAMPLE_MS = 60_000;
@@ -23,15 +33,23 @@ function npmStartCommand(): string[] {
   return scripts.start.split(/\s+/).slice(1);
 }
 
-/** Resident memory (MB) of `pid` and of its first child (the host's embedded service). */
-function residentMb(pid: number): { hostMb: number; serviceMb: number } {
-  const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,rss='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number, number]);
-  const host = rows.find(([p]) => p === pid);
-  const service = rows.find(([, parent]) => parent === pid);
-  return { hostMb: (host?.[2] ?? Number.NaN) / 1024, serviceMb: (service?.[2] ?? Number.NaN) / 1024 };
+/** Resident memory (MB) of the app whose host is `pid`: host, service, printing browser and their sum. */
+function residentMb(pid: number): Omit<MemoryFigures, 'name' | 'target'> {
+  const { hostMb, serviceMb, printerMb, wholeAppMb } = appMemory(readProcesses(), pid);
+  return { hostMb, serviceMb, printerMb, wholeAppMb };
+}
+
+const partsTarget = (row: Omit<MemoryFigures, 'name' | 'target'>): Verdict => ({ text: 'host ≤ 150, service ≤ 150', met: row.hostMb <= 150 && row.serviceMb <= 150 });
+const wholeAppTarget = (mb: number) => (row: Omit<MemoryFigures, 'name' | 'target'>): Verdict => ({ text: `whole app ≤ ${mb}`, met: (row.wholeAppMb ?? Number.POSITIVE_INFINITY) <= mb });
+
+/** The core's operations over the bridge, as the report benches call them in-process. */
+function bridgeCall(api: PlatApi): CoreCall {
+  const operations = api as unknown as Record<string, (payload: unknown) => Promise<IpcResult<unknown>>>;
+  return async <T>(operation: string, payload: unknown) => {
+    const result = await operations[operation]!(payload);
+    if (!result.ok) throw new Error(`${operation} failed: ${result.error.message}`);
+    return result.value as T;
+  };
 }
 
 /** One call after another from a fixed mix; every fourth skips the cache, as a user's refresh would. */
@@ -73,15 +91,29 @@ function mixedCalls(api: PlatApi): () => Promise<void> {
   };
 }
 
-export async function benchMemory(): Promise<MemoryFigures[]> {
-  const host = await spawnBrowserHost({ command: npmStartCommand(), args: ['--browser'] });
+export async function benchMemory({ smoke }: BenchOptions): Promise<MemoryFigures[]> {
+  const idleCloseMs = smoke ? SMOKE_IDLE_CLOSE_MS : PRINTER_IDLE_CLOSE_MS;
+  const host = await spawnBrowserHost({ command: npmStartCommand(), args: ['--browser'], env: { PLAT_PRINTER_IDLE_MS: String(idleCloseMs) } });
   const client = connectBridge(host);
   const pid = host.child.pid!;
+  const row = (name: string, target?: (figures: Omit<MemoryFigures, 'name' | 'target'>) => Verdict): MemoryFigures => {
+    const figures = residentMb(pid);
+    return { name, ...figures, ...(target ? { target: target(figures) } : {}) };
+  };
   try {
     const call = mixedCalls(client.api);
-    const rows: MemoryFigures[] = [{ name: 'after start', ...residentMb(pid), target: 'host ≤ 150, service ≤ 150' }];
-    for (let n = 0; n < MIXED_CALLS; n++) await call();
-    rows.push({ name: `after ${MIXED_CALLS.toLocaleString('en-US')} mixed calls`, ...residentMb(pid), target: 'host ≤ 150, service ≤ 150' });
+    const rows: MemoryFigures[] = [row('after start', partsTarget)];
+    const calls = smoke ? 20 : MIXED_CALLS;
+    for (let n = 0; n < calls; n++) await call();
+    rows.push(row(`after ${calls.toLocaleString('en-US')} mixed calls`, partsTarget));
+
+    // A comps report exported as the Report view exports it: the printing browser opens for it.
+    const core = bridgeCall(client.api);
+    const { assignmentId } = await seedComparablesAssignment(core, 'Memory bench comparables');
+    await core('exportReportPdf', { assignmentId });
+    rows.push(row('right after a comps PDF export', wholeAppTarget(350)));
+    await new Promise((resolve) => setTimeout(resolve, idleCloseMs + EXIT_GRACE_MS));
+    rows.push(row(`${idleCloseMs / 1000} s after the export (+${EXIT_GRACE_MS / 1000} s for the browser to exit)`, wholeAppTarget(300)));
 
     const minutes = Number(process.env.PLAT_BENCH_SESSION_MINUTES ?? 0);
     if (minutes > 0) rows.push(...(await session(call, pid, minutes)));
@@ -96,7 +128,7 @@ export async function benchMemory(): Promise<MemoryFigures[]> {
 async function session(call: () => Promise<void>, pid: number, minutes: number): Promise<MemoryFigures[]> {
   const started = Date.now();
   const ends = started + minutes * 60_000;
-  const samples: Array<{ hostMb: number; serviceMb: number }> = [];
+  const samples: Array<Omit<MemoryFigures, 'name' | 'target'>> = [];
   let nextSample = started + SESSION_SAMPLE_MS;
   let calls = 0;
   while (Date.now() < ends) {
@@ -118,6 +150,11 @@ async function session(call: () => Promise<void>, pid: number, minutes: number):
     { name: `${label}: after its first minute`, ...first },
     { name: `${label}: at its end`, ...last },
     { name: `${label}: peak`, ...peak },
-    { name: `${label}: growth after the first minute`, hostMb: last.hostMb - first.hostMb, serviceMb: last.serviceMb - first.serviceMb, target: 'no growth' },
+    {
+      name: `${label}: growth after the first minute`,
+      hostMb: last.hostMb - first.hostMb,
+      serviceMb: last.serviceMb - first.serviceMb,
+      target: { text: 'no growth', met: last.hostMb <= first.hostMb && last.serviceMb <= first.serviceMb },
+    },
   ];
 }

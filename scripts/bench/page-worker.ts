@@ -8,8 +8,8 @@ import { connectBridge } from '../../electron/host/bridge-client.ts';
 import { latencyFigures, type LatencyFigures } from './measure.ts';
 
 export type PageCase =
-  | { name: string; kind: 'fetch'; url: string; headers: Record<string, string>; target?: string }
-  | { name: string; kind: 'bridge'; operation: string; payload: unknown; target?: string };
+  | { name: string; kind: 'fetch'; url: string; headers: Record<string, string> }
+  | { name: string; kind: 'bridge'; operation: string; payload: unknown };
 
 export interface PageWorkerInput {
   host: { origin: string; token: string };
@@ -43,5 +43,6 @@ for (let done = 0; done < requests; done += BLOCK) {
   }
 }
 bridge.close();
-const figures: LatencyFigures[] = cases.map((item, index) => latencyFigures(item.name, samples[index]!, item.target ? { target: item.target } : {}));
+// Targets are judged by the caller: functions do not cross to this thread.
+const figures: LatencyFigures[] = cases.map((item, index) => latencyFigures(item.name, samples[index]!));
 parentPort?.postMessage(figures);

@@ -5,9 +5,10 @@ import { Agent, request } from 'node:http';
 import { launchLocalService } from '../../electron/local-service/launch.ts';
 import { openSampleStore } from '../../electron/local-service/sample-store.ts';
 import { encodeSearchFilter } from '../../shared/service/index.ts';
-import { measureLatency, type LatencyFigures } from './measure.ts';
+import { atLeastPerSecond, atMostMs, measureLatency, type BenchOptions, type LatencyFigures } from './measure.ts';
 
-export async function benchService(): Promise<LatencyFigures[]> {
+export async function benchService({ smoke }: BenchOptions): Promise<LatencyFigures[]> {
+  const n = (full: number) => (smoke ? Math.max(10, full / 100) : full);
   const store = openSampleStore();
   const properties = store.searchProperties({ areaUid: 'area_us_dc', limit: 100 }).items;
   store.close();
@@ -48,14 +49,14 @@ export async function benchService(): Promise<LatencyFigures[]> {
     for (const concurrency of [1, 16]) {
       rows.push(
         await measureLatency('service v4 search (owner)', search, {
-          requests: 3000,
+          requests: n(3000),
           concurrency,
-          warmup: 200,
-          target: concurrency === 1 ? 'p50 ≤ 3 ms' : '≥ 2,000 req/s',
+          warmup: n(200),
+          target: concurrency === 1 ? atMostMs(3) : atLeastPerSecond(2_000),
         }),
       );
-      rows.push(await measureLatency('service v3 subject report', subjectReport, { requests: 1000, concurrency, warmup: 100 }));
-      rows.push(await measureLatency('service v2 traversal (depth 2)', traversal, { requests: 1000, concurrency, warmup: 100 }));
+      rows.push(await measureLatency('service v3 subject report', subjectReport, { requests: n(1000), concurrency, warmup: n(100) }));
+      rows.push(await measureLatency('service v2 traversal (depth 2)', traversal, { requests: n(1000), concurrency, warmup: n(100) }));
     }
     return rows;
   } finally {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph, emptyGraph, graphSpec, linkKey, mergeAnswer, refCitation, type GraphAnswer } from './build-graph.ts';
 import { GraphSpecSchema } from './graph-spec.ts';
+import { modelLinks } from './links.ts';
 import { envelope, ids } from './test-kit.ts';
 import { independentRelationships, RELATIONSHIP_IDS } from '../service/dialect-test-kit.ts';
 
@@ -172,10 +173,14 @@ describe('a traversal of another service (nodes {entity_ref, entity_kind, label,
     expect([...model.links.values()].map((link) => link.predicate)).toEqual(['situs_of', 'account_for', 'owner_of']);
     expect(refCitation(model, 'dc_otr_ownership@20170205')).toMatchObject({ publisher: 'DC Office of Tax and Revenue', asOf: '2017-02-05T00:00:00Z' });
     expect(model.expanded.has(RELATIONSHIP_IDS.property)).toBe(true);
-    // Drawn: every node and link, the links under the service's own words, marked.
+    // Drawn: every node and link, under the service's own words; the mark is the legend's, said once
+    // (repeated on every edge it covered the drawing), and the link's panel and table keep it.
     const { spec } = graphSpec(model);
     expect(spec.nodes).toHaveLength(4);
-    expect(spec.edges.map((edge) => edge.label)).toContain('owner_of — not recognised by Plat');
+    const ownerOf = spec.edges.find((edge) => edge.label === 'owner_of');
+    expect(ownerOf).toMatchObject({ notRecognised: true });
+    expect(spec.edges.every((edge) => !edge.label.includes('not recognised'))).toBe(true);
+    expect(modelLinks(model).find((link) => link.predicate === 'owner_of')?.label).toBe('owner_of — not recognised by Plat');
   });
 
   it('reads nodes under `ref`/`type` and `q_id` too, and keeps a link whose end the nodes do not list when its id says its kind', () => {

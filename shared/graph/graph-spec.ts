@@ -56,6 +56,8 @@ export const GraphEdgeSchema = z.object({
   /** The researcher's decision, drawn on the edge. */
   decision: z.enum(graphDecisionKinds).nullable(),
   confidence: z.number().min(0).max(1).nullable(),
+  /** The label is the service's predicate as published: Plat has no words for it (the legend says so once). */
+  notRecognised: z.boolean().optional(),
 });
 export type GraphEdge = z.infer<typeof GraphEdgeSchema>;
 

@@ -6,7 +6,7 @@ import type { CapCount, GraphModel } from './build-graph.ts';
 import type { GraphEdge, GraphNode, GraphNodeKind, GraphSpec } from './graph-spec.ts';
 import { linkTally } from './decisions.ts';
 import { distancesFrom, modelLinks, nodeName, type ModelLink } from './links.ts';
-import { kindOfId } from './relations.ts';
+import { drawnRelationLabel, isKnownPredicate, kindOfId } from './relations.ts';
 import { holdingsCountText } from './portfolio.ts';
 
 /** Above this many holdings on one owner the graph is a portfolio: a force layout reads it better than layers. */
@@ -94,10 +94,11 @@ export function graphSpec(model: GraphModel, filters: GraphFilters = {}): GraphV
     id: link.key,
     source: link.source,
     target: link.target,
-    label: link.label,
+    label: drawnRelationLabel(link.predicate, model.entities.get(link.target)?.kind),
     strength: link.strength,
     decision: null,
     confidence: link.confidence,
+    ...(isKnownPredicate(link.predicate) ? {} : { notRecognised: true }),
   }));
   const holdingsPerOwner = new Map<string, number>();
   for (const link of links) if (link.owner) holdingsPerOwner.set(link.target, (holdingsPerOwner.get(link.target) ?? 0) + 1);

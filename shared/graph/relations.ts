@@ -7,6 +7,7 @@ import { foldToLatin } from '../latin-fold.ts';
 import { entityKindByPrefix, entityPrefix } from '../service/common.ts';
 import { isPlaceholderSsl, parseSsl } from '../service/identifiers.ts';
 import { graphNodeKindLabels, graphNodeKinds, type GraphNodeKind } from './graph-spec.ts';
+import { NOT_RECOGNISED } from '../service/unrecognised.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Relationship labels
@@ -33,8 +34,6 @@ const UNIT_WORDS = { out: 'located in', in: 'holds' };
 
 export type LinkDirection = 'out' | 'in';
 
-/** What Plat adds to a predicate it has no words for: it is shown as published, never read. */
-export const NOT_RECOGNISED = 'not recognised by Plat';
 
 /** Whether Plat has its own words for a predicate (the spec's and Plat's); any other is shown as published. */
 export const isKnownPredicate = (predicate: string): boolean => predicate in RELATION_WORDS;
@@ -48,6 +47,15 @@ export function relationLabel(predicate: string, direction: LinkDirection, objec
   const words = predicate === 'located_in' && objectKind === 'unit' ? UNIT_WORDS : RELATION_WORDS[predicate];
   if (words) return words[direction];
   return direction === 'out' ? `${predicate} — ${NOT_RECOGNISED}` : `${predicate}, read backwards — ${NOT_RECOGNISED}`;
+}
+
+/**
+ * The words drawn on an edge of the graph: Plat's words, or an unknown predicate as published with
+ * no mark. Repeated on every edge the mark covered the drawing; the graph's legend says it once, and
+ * the link's panel and the table carry it ({@link relationLabel}).
+ */
+export function drawnRelationLabel(predicate: string, objectKind?: string): string {
+  return isKnownPredicate(predicate) || (predicate === 'located_in' && objectKind === 'unit') ? relationLabel(predicate, 'out', objectKind) : predicate;
 }
 
 /** A link as the service states it: from its subject (`source`) to its object (`target`). ModelLink is one. */

@@ -7,6 +7,9 @@ import { fromV3Source, fromV4Citation, type CitationView } from '../cited/citati
 import { emptyRefIndex, indexV3Sources, placeRef, v2SourceView } from '../cited/source-refs.ts';
 import { isRecord } from '../json-data.ts';
 
+/** What Plat adds to a value, a term or a part of an answer it has no reading for: shown as published, never read. */
+export const NOT_RECOGNISED = 'not recognised by Plat';
+
 /** Keys whose value is a citation (or a list of them): shown as chips, not as rows. */
 const CITATION_KEYS = new Set(['citation', 'citations', 'provenance', 'source_refs', 'sources']);
 

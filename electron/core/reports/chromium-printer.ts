@@ -1,11 +1,15 @@
 // The browser host's printer: a Chromium-family browser found on this machine (Chromium, Chrome,
 // Edge, or the one PLAT_CHROMIUM names) prints the renderer's print route through playwright-core,
-// never a downloaded browser. One headless browser serves every export: launched on the first, kept
-// while Plat runs (a cold start costs about a second), closed with the host.
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+// never a downloaded browser. One headless browser serves the exports of a sitting: launched on the
+// first, closed once it has been idle for a minute (it holds hundreds of MB), launched again on the
+// next export, and closed with the host. An export in flight is never cut.
+import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './printer.ts';
+import { findChromium, type ChromiumLookup } from './chromium-lookup.ts';
+import { IdleCloser, PRINTER_IDLE_CLOSE_MS } from './idle-close.ts';
+
+export { chromiumCandidates, findChromium, type ChromiumLookup } from './chromium-lookup.ts';
+export { PRINTER_IDLE_CLOSE_MS } from './idle-close.ts';
 
 /**
  * Flags as measured on these machines: without the background-networking ones Chromium keeps
@@ -13,57 +17,24 @@ import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoute
  */
 export const CHROMIUM_QUIET_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** The printer's Chromium: quiet, and with no extensions. */
-export const CHROMIUM_ARGS = [...CHROMIUM_QUIET_ARGS, '--disable-extensions'];
+/** The print page's JavaScript heap cap (MB): past it the page fails and the export says so, rather than the machine swapping. */
+const PRINTER_HEAP_MB = 512;
 
-/** Where Chromium-family browsers are installed, per platform, in order of preference. */
-export function chromiumCandidates(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
-  if (platform === 'darwin') {
-    const apps = ['Chromium.app/Contents/MacOS/Chromium', 'Google Chrome.app/Contents/MacOS/Google Chrome', 'Microsoft Edge.app/Contents/MacOS/Microsoft Edge', 'Brave Browser.app/Contents/MacOS/Brave Browser'];
-    const roots = ['/Applications', ...(env.HOME ? [path.join(env.HOME, 'Applications')] : [])];
-    return roots.flatMap((root) => apps.map((app) => path.join(root, app)));
-  }
-  if (platform === 'win32') {
-    const roots = [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA].filter((root): root is string => Boolean(root));
-    const apps = ['Google\\Chrome\\Application\\chrome.exe', 'Microsoft\\Edge\\Application\\msedge.exe', 'Chromium\\Application\\chrome.exe', 'BraveSoftware\\Brave-Browser\\Application\\brave.exe'];
-    return roots.flatMap((root) => apps.map((app) => path.win32.join(root, app)));
-  }
-  return [
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/snap/bin/chromium',
-    '/usr/bin/google-chrome',
-    '/usr/bin/google-chrome-stable',
-    '/opt/google/chrome/chrome',
-    '/usr/bin/microsoft-edge',
-    '/usr/bin/microsoft-edge-stable',
-    '/opt/microsoft/msedge/msedge',
-    '/usr/bin/brave-browser',
-  ];
-}
-
-export type ChromiumLookup = { found: true; executablePath: string } | { found: false; message: string };
-
-/** The browser to print with: PLAT_CHROMIUM when set (and it must exist), else the first usual path that does. */
-export function findChromium(
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
-  isFile: (file: string) => boolean = (file) => existsSync(file) && statSync(file).isFile(),
-): ChromiumLookup {
-  const named = env.PLAT_CHROMIUM?.trim();
-  if (named) {
-    return isFile(named)
-      ? { found: true, executablePath: named }
-      : { found: false, message: `PLAT_CHROMIUM names ${named}, which is not a file on this machine` };
-  }
-  const candidates = chromiumCandidates(platform, env);
-  const executablePath = candidates.find(isFile);
-  if (executablePath) return { found: true, executablePath };
-  return {
-    found: false,
-    message: `No Chromium, Chrome or Edge was found on this machine to print the PDF with (looked in ${candidates.length} usual places)`,
-  };
-}
+/**
+ * The printer's Chromium: quiet, with no extensions, and bounded: one renderer process (each print
+ * has a context of its own, closed after it), the GPU and network work in the browser process rather
+ * than processes of their own (each about 100 MB resident), no zygote to fork from, and a capped
+ * JavaScript heap. Chromium takes the last --enable-features, so this one repeats playwright-core's own.
+ */
+export const CHROMIUM_ARGS = [
+  ...CHROMIUM_QUIET_ARGS,
+  '--disable-extensions',
+  '--renderer-process-limit=1',
+  '--in-process-gpu',
+  '--no-zygote',
+  '--enable-features=NetworkServiceInProcess2,CDPScreenshotNewSurface,SkipListAccountsWithoutGaiaCookies',
+  `--js-flags=--max-old-space-size=${PRINTER_HEAP_MB}`,
+];
 
 export interface ChromiumPrinterOptions {
   /** The page's address as the host printed it (`http://127.0.0.1:<port>/#token=<token>`). */
@@ -71,6 +42,13 @@ export interface ChromiumPrinterOptions {
   lookup?: () => ChromiumLookup;
   /** How long the print route may take to put the report on the page. */
   readyTimeoutMs?: number;
+  /**
+   * How long the browser may sit idle after a print before it is closed; PRINTER_IDLE_CLOSE_MS unless
+   * set (tests); null: never (the browser host's printing process is closed whole by the host instead).
+   */
+  idleCloseMs?: number | null;
+  /** Launches the browser; playwright-core's unless set (tests). */
+  launch?: (options: LaunchOptions) => Promise<Browser>;
 }
 
 export class ChromiumPrinter implements Printer {
@@ -79,6 +57,8 @@ export class ChromiumPrinter implements Printer {
   private readonly token: string;
   private readonly lookup: ChromiumLookup;
   private readonly readyTimeoutMs: number;
+  private readonly idle: IdleCloser;
+  private readonly launch: (options: LaunchOptions) => Promise<Browser>;
   private browser: Promise<Browser> | null = null;
   private closed = false;
 
@@ -88,12 +68,19 @@ export class ChromiumPrinter implements Printer {
     this.token = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(url.hash)?.[1] ?? '';
     this.lookup = (options.lookup ?? findChromium)();
     this.readyTimeoutMs = options.readyTimeoutMs ?? PRINT_READY_TIMEOUT_MS;
+    this.idle = new IdleCloser(options.idleCloseMs === undefined ? PRINTER_IDLE_CLOSE_MS : options.idleCloseMs, () => void this.closeBrowser());
+    this.launch = options.launch ?? ((launchOptions) => chromium.launch(launchOptions));
     this.description = this.lookup.found ? `Chromium at ${this.lookup.executablePath}` : 'no Chromium found';
   }
 
   async printReport(assignmentId: string): Promise<Uint8Array> {
-    if (!this.lookup.found) throw new NoPrinterError(this.lookup.message);
-    const browser = await this.launched(this.lookup.executablePath);
+    const { lookup } = this;
+    if (!lookup.found) throw new NoPrinterError(lookup.message);
+    return this.idle.around(() => this.print(lookup.executablePath, assignmentId));
+  }
+
+  private async print(executablePath: string, assignmentId: string): Promise<Uint8Array> {
+    const browser = await this.launched(executablePath);
     // A context of its own per print: its session (and so the token the page takes) is not shared.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
@@ -121,6 +108,16 @@ export class ChromiumPrinter implements Printer {
   /** Closes the browser, if one was launched; later prints fail. */
   async close(): Promise<void> {
     this.closed = true;
+    this.idle.cancel();
+    await this.closeBrowser();
+  }
+
+  /** Whether a browser is open (or opening) now. */
+  get open(): boolean {
+    return this.browser !== null;
+  }
+
+  private async closeBrowser(): Promise<void> {
     const browser = this.browser;
     this.browser = null;
     if (browser) await browser.then((launched) => launched.close()).catch(() => undefined);
@@ -129,7 +126,7 @@ export class ChromiumPrinter implements Printer {
   private launched(executablePath: string): Promise<Browser> {
     if (this.closed) return Promise.reject(new Error('Plat is shutting down'));
     if (!this.browser) {
-      const launching = chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true }).catch((error: unknown) => {
+      const launching = this.launch({ executablePath, args: CHROMIUM_ARGS, headless: true }).catch((error: unknown) => {
         const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
         throw new NoPrinterError(`${this.description} could not be started (${reason})`);
       });

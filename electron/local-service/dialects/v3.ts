@@ -5,19 +5,13 @@
 import type { OperationResult } from '../operation.ts';
 import type { SampleStore } from '../sample-store.ts';
 import { ReleaseRefs } from './refs.ts';
+import type { V3SourceEntry } from '../operations/citations.ts';
 
 export const MARKET_CODE = '01';
 export const NON_MARKET_CODE = '03';
 
-interface SourceEntry {
-  source_id: string;
-  release_id: number;
-  sha256: string;
-  official_url: string;
-  publisher: string;
-  dataset: string;
-  as_of: string;
-}
+/** A v3 source entry as this dialect writes it: the embedded one without its `synthetic` flag and `record_refs` index. */
+type SourceEntry = Omit<V3SourceEntry, 'synthetic' | 'record_refs'>;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 

@@ -157,7 +157,7 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
           </ul>
         </div>
       )}
-      <GraphLegend kinds={kinds} palette={palette} helpId={helpId} />
+      <GraphLegend kinds={kinds} palette={palette} helpId={helpId} notRecognised={drawable.spec.edges.some((edge) => edge.notRecognised === true)} />
     </div>
   );
 }

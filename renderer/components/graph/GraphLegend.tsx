@@ -1,6 +1,7 @@
 // The entity graph's legend: a swatch per kind of entity drawn and per look of link, and the keys.
 import type { ReactNode } from 'react';
 import { graphNodeKindLabels, type GraphNodeKind } from '../../../shared/graph/graph-spec.ts';
+import { NOT_RECOGNISED } from '../../../shared/service/unrecognised.ts';
 import { SWATCH_BOX, edgeLookDash, edgeLookLabels, kindLooks, swatchGeometry, type EdgeLook, type GraphPalette, type NodeShape } from './graph-style.ts';
 
 function Swatch({ shape }: { shape: NodeShape }) {
@@ -67,7 +68,7 @@ function LegendItem({ swatch, label }: { swatch: ReactNode; label: string }) {
 
 const edgeLooks: EdgeLook[] = ['fact', 'lead', 'confirmed', 'cut'];
 
-export function GraphLegend({ kinds, palette, helpId }: { kinds: GraphNodeKind[]; palette: GraphPalette; helpId: string }) {
+export function GraphLegend({ kinds, palette, helpId, notRecognised = false }: { kinds: GraphNodeKind[]; palette: GraphPalette; helpId: string; notRecognised?: boolean }) {
   return (
     <div className="entity-graph__legend" role="group" aria-label="Legend">
       <ul className="entity-graph__legend-list">
@@ -81,6 +82,11 @@ export function GraphLegend({ kinds, palette, helpId }: { kinds: GraphNodeKind[]
         ))}
         <LegendItem swatch={<MoreLinksSwatch palette={palette} />} label="More links to show" />
       </ul>
+      {notRecognised && (
+        <p className="entity-graph__help" data-testid="graph-legend-not-recognised">
+          A link named in the service’s own term (such as owner_of) is drawn as published: {NOT_RECOGNISED}. Its panel and the table say so.
+        </p>
+      )}
       <p id={helpId} className="entity-graph__help">
         Arrow keys move between entities · Enter or double-click shows more links · Space selects · E steps through links · + − 0 zoom
       </p>

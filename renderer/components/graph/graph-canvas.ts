@@ -3,7 +3,7 @@
 import type cytoscape from 'cytoscape';
 import type { GraphSpec } from '../../../shared/graph/graph-spec.ts';
 import type { GraphTheme } from './graph-types.ts';
-import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, createGraphCore, fitBox, fitGraph, positionOf, runLayout, setClass, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
+import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, createGraphCore, fitBox, fitGraph, placeEdgeLabels, positionOf, runLayout, setClass, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
 import { COMPACT_BELOW_ZOOM, diffGraphSpecs, edgeElement, edgeWordClasses, fullLayoutOptions, graphStylesheet, labelEnds, nodeElement } from './graph-style.ts';
 import { placeNewNodes } from './place-new-nodes.ts';
 
@@ -154,11 +154,7 @@ export class GraphCanvas {
       const added = [...diff.addedNodes.filter((node) => node.parent === undefined), ...diff.addedNodes.filter((node) => node.parent !== undefined)];
       cy.add([...added.map(nodeElement), ...diff.addedEdges.map((edge) => edgeElement(edge, ends.get(edge.id), words.get(edge.id)))]);
       // New links can make a node a hub: its older edges' words move to their quieter end.
-      const edges = cy.edges();
-      setClass(edges.filter((edge) => ends.get(edge.id()) === 'source'), 'label-source', true);
-      setClass(edges.filter((edge) => ends.get(edge.id()) !== 'source'), 'label-source', false);
-      setClass(edges.filter((edge) => ends.get(edge.id()) === 'target'), 'label-target', true);
-      setClass(edges.filter((edge) => ends.get(edge.id()) !== 'target'), 'label-target', false);
+      placeEdgeLabels(cy, ends);
       setClass(cy.elements('edge'), 'quiet', [...words.values()].some((names) => names.includes('quiet')));
     });
     this.shown = spec;

@@ -5,7 +5,7 @@ import cytoscape from 'cytoscape';
 // @ts-expect-error -- cytoscape-fcose ships no type declarations; it registers the `fcose` layout by name.
 import cytoscapeFcose from 'cytoscape-fcose';
 import type { GraphTheme } from './graph-types.ts';
-import { graphStylesheet, type ElkLayoutOptions, type FcoseLayoutOptions } from './graph-style.ts';
+import { graphStylesheet, type ElkLayoutOptions, type FcoseLayoutOptions, type LabelEnd } from './graph-style.ts';
 import './graph.css';
 
 cytoscape.use(cytoscapeFcose as cytoscape.Ext);
@@ -107,6 +107,31 @@ export function zoomToFit(cy: cytoscape.Core, box: { x1: number; x2: number; y1:
 export function setClass(eles: cytoscape.Collection, name: string, on: boolean): void {
   const changing = eles.filter((ele) => ele.hasClass(name) !== on);
   if (changing.nonempty()) changing.toggleClass(name, on);
+}
+
+/**
+ * Puts each edge's words at its end in `ends` (label-source / label-target; neither: the middle). One
+ * pass over the edges, restyling only those whose end changes, rather than eight collections built and
+ * filtered over every edge of the graph on each expansion.
+ */
+export function placeEdgeLabels(cy: cytoscape.Core, ends: ReadonlyMap<string, LabelEnd>): void {
+  const names = { 'label-source': 'source', 'label-target': 'target' } as const;
+  const changed = { 'label-source': { on: [] as cytoscape.EdgeSingular[], off: [] as cytoscape.EdgeSingular[] }, 'label-target': { on: [] as cytoscape.EdgeSingular[], off: [] as cytoscape.EdgeSingular[] } };
+  cy.edges().forEach((edge) => {
+    const end = ends.get(edge.id());
+    for (const [name, at] of Object.entries(names) as Array<[keyof typeof names, LabelEnd]>) {
+      const on = end === at;
+      if (edge.hasClass(name) !== on) changed[name][on ? 'on' : 'off'].push(edge);
+    }
+  });
+  // cy.collection takes an array of elements (its typings know only definitions and collections).
+  const collection = (edges: cytoscape.EdgeSingular[]) => cy.collection(edges as unknown as cytoscape.CollectionArgument);
+  cy.batch(() => {
+    for (const name of Object.keys(names) as Array<keyof typeof names>) {
+      if (changed[name].on.length > 0) collection(changed[name].on).addClass(name);
+      if (changed[name].off.length > 0) collection(changed[name].off).removeClass(name);
+    }
+  });
 }
 
 /** Second lines only when they can be read at this zoom. */

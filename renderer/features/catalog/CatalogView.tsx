@@ -311,9 +311,9 @@ function FacetPanel({ facet }: { facet: V2CatalogFacet }) {
   const label = facetLabels[facet];
   if (pages.isPending && pages.fetchStatus === 'idle') {
     return (
-      <p className="buy-prompt">
+      <div className="buy-prompt">
         <ChargeButton operation="getCatalogFacet" request={firstPage} label={`Load the ${label.toLowerCase()} facet`} what={`the ${label.toLowerCase()} facet`} primary={false} onRun={setApproved} />
-      </p>
+      </div>
     );
   }
   if (pages.isPending) {
@@ -349,7 +349,7 @@ function FacetPanel({ facet }: { facet: V2CatalogFacet }) {
       ))}
       <GenericTable label={`${label} (v2 catalog)`} items={view.items} empty={`The service lists nothing under ${label.toLowerCase()}.`} />
       {pages.hasNextPage && nextCursor !== null && (
-        <p className="catalog__more">
+        <div className="catalog__more">
           <ChargeButton
             operation="getCatalogFacet"
             request={{ query: { ...firstPage.query, cursor: nextCursor } }}
@@ -362,7 +362,7 @@ function FacetPanel({ facet }: { facet: V2CatalogFacet }) {
               void pages.fetchNextPage();
             }}
           />
-        </p>
+        </div>
       )}
       {pages.isFetchNextPageError && <ErrorNotice error={pages.error} onRetry={() => void pages.fetchNextPage()} />}
       {view.capabilities.length > 0 && (

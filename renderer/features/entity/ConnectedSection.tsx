@@ -150,7 +150,7 @@ function ConnectedList({ entityId, depth, areaUid }: { entityId: string; depth: 
             <p className="muted">Nothing is linked to this entity within {depth === 1 ? '1 link' : `${depth} links`}.</p>
           ) : null}
           {nextRequest && (
-            <p>
+            <div>
               <ChargeButton
                 operation="traverseRelationships"
                 request={nextRequest}
@@ -160,7 +160,7 @@ function ConnectedList({ entityId, depth, areaUid }: { entityId: string; depth: 
                 primary={false}
                 onRun={(options) => void buyAnswer(queryClient, 'traverseRelationships', nextRequest, options)}
               />
-            </p>
+            </div>
           )}
           {nextIndex !== null && pages[nextIndex]?.isError && (
             <ErrorNotice error={pages[nextIndex]?.error} onRetry={() => void buyAnswer(queryClient, 'traverseRelationships', nextRequest ?? firstRequest, {})} />

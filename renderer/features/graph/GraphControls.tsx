@@ -90,9 +90,9 @@ export function OwnerAreaControl({
   if (loading) return <p className="muted">Reading where owner names are published…</p>;
   if (unread && onRead) {
     return (
-      <p className="graph-controls__note">
+      <div className="graph-controls__note">
         <ChargeButton operation="getCatalogFacet" request={ownerCoverageRequest} label="Read where owner names are published" what="the service’s coverage of owner names" primary={false} onRun={onRead} />
-      </p>
+      </div>
     );
   }
   const reach = 'From an owner the graph reaches two steps: its holdings, and the parcels or units they sit on; a holding’s Enter shows its other links.';

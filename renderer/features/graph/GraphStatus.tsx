@@ -113,8 +113,9 @@ export function EmptyGraph({
     return (
       <div className="empty-state graph-empty stack gap-1" data-testid="graph-unasked">
         <p>The links of {rootName} may cost on this service: nothing is read until you ask.</p>
+        {/* A div, not a p: the button carries its confirmation dialog (headings, paragraphs). */}
         {unasked.map((entry) => (
-          <p key={entry.request.key}>
+          <div key={entry.request.key}>
             <ChargeButton
               operation={entry.request.operation}
               request={entry.request.parts as never}
@@ -124,7 +125,7 @@ export function EmptyGraph({
               primary={false}
               onRun={(options) => void buyGraphRequest(queryClient, entry.request, options)}
             />
-          </p>
+          </div>
         ))}
       </div>
     );

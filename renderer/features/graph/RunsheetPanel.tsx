@@ -124,9 +124,9 @@ export function RunsheetPanel(props: {
       {entity.query.isError && <ErrorNotice error={entity.query.error} onRetry={() => void entity.retry()} compact />}
       {entity.query.isFetching && entity.query.isPending && <p className="muted">Reading the parcel’s record (free)…</p>}
       {entity.query.isPending && !entity.query.isFetching && !entity.query.isError && (
-        <p>
+        <div>
           <ChargeButton operation="getEntity" request={entityParts} label="Read the parcel’s record" what="the parcel’s record" primary={false} onRun={(options) => void entity.buy(options)} />
-        </p>
+        </div>
       )}
       <div className="graph-runsheet__searches stack gap-1">
         {catalog.query.isError && <ErrorNotice error={catalog.query.error} onRetry={() => void catalog.query.refetch()} compact />}

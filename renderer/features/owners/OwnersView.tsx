@@ -31,7 +31,7 @@ export function CoverageReading({ coverage }: { coverage: OwnerCoverageAnswer })
   return (
     <>
       {coverage.isPending && coverage.fetchStatus === 'idle' && (
-        <p className="buy-prompt">
+        <div className="buy-prompt">
           <span className="muted">Owner names are searched only in the areas whose records publish them: the service’s coverage says which. </span>
           <ChargeButton
             operation="getCatalogFacet"
@@ -41,7 +41,7 @@ export function CoverageReading({ coverage }: { coverage: OwnerCoverageAnswer })
             primary={false}
             onRun={coverage.read}
           />
-        </p>
+        </div>
       )}
       {coverage.isPending && coverage.fetchStatus !== 'idle' && (
         <p className="muted" role="status">
