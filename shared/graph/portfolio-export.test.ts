@@ -17,10 +17,14 @@ describe('a portfolio in brief', () => {
     const summary = portfolioSummary(portfolio.holdings);
     expect(summary.holdings).toBe(20);
     expect(summary.byUse[0]).toEqual({ use: '194', holdings: 8, assessed: microUsdFromDollars(3_148_750), unassessed: 0 });
-    expect(summary.byUse.find((line) => line.use === '87')).toMatchObject({ holdings: 1, unassessed: 1 });
-    expect(summary.byUse.reduce((sum, line) => sum + line.holdings, 0)).toBe(20);
+    expect(portfolioSummary(portfolio.holdings, 20).byUse.find((line) => line.use === '87')).toMatchObject({ holdings: 1, unassessed: 1 });
+    expect(summary.byUse).toHaveLength(6);
+    expect(summary.otherUses).toMatchObject({ uses: 5, holdings: 5, unassessed: 1 });
+    const lines = [...summary.byUse, summary.otherUses!];
+    expect(lines.reduce((sum, line) => sum + line.holdings, 0)).toBe(20);
     // One decision: the by-use sums add up to the total the owner page states.
-    expect(summary.byUse.reduce((sum, line) => sum + line.assessed, 0)).toBe(microUsdFromDollars(Number(portfolio.totalAssessed.raw)));
+    expect(lines.reduce((sum, line) => sum + line.assessed, 0)).toBe(microUsdFromDollars(Number(portfolio.totalAssessed.raw)));
+    expect(portfolioSummary(portfolio.holdings, 20).otherUses).toBeNull();
     expect(summary.lastSales).toEqual({ earliest: '2001-09-13', latest: '2001-09-13', dated: 2, undated: 18 });
   });
 });

@@ -20,22 +20,27 @@ export interface UseLine {
 
 export interface PortfolioSummary {
   holdings: number;
-  /** By use, most holdings first. */
+  /** By use, most holdings first (at most `uses` of them). */
   byUse: UseLine[];
+  /** The uses after those, together (null when none is left out). */
+  otherUses: (UseLine & { uses: number }) | null;
   lastSales: { earliest: string | null; latest: string | null; dated: number; undated: number };
 }
 
 const shownRaw = (value: CitedValue): string | null => (value.status === 'unavailable' || value.raw === null || String(value.raw).trim() === '' ? null : String(value.raw).trim());
 
+/** Uses listed one by one in a summary; the rest are one line. */
+export const USES_LISTED = 6;
+
 /** The summary of a portfolio's holdings (each a parcel). */
-export function portfolioSummary(holdings: readonly PortfolioHolding[]): PortfolioSummary {
-  const uses = new Map<string | null, UseLine>();
+export function portfolioSummary(holdings: readonly PortfolioHolding[], uses = USES_LISTED): PortfolioSummary {
+  const byCode = new Map<string | null, UseLine>();
   const dates: string[] = [];
   for (const holding of holdings) {
     const use = shownRaw(holding.use);
-    const line = uses.get(use) ?? { use, holdings: 0, assessed: 0, unassessed: 0 };
+    const line = byCode.get(use) ?? { use, holdings: 0, assessed: 0, unassessed: 0 };
     const amount = assessedAmount(holding);
-    uses.set(use, {
+    byCode.set(use, {
       ...line,
       holdings: line.holdings + 1,
       assessed: amount === null ? line.assessed : addMicroUsd(line.assessed, microUsdFromDollars(amount)),
@@ -45,8 +50,13 @@ export function portfolioSummary(holdings: readonly PortfolioHolding[]): Portfol
     if (date !== null) dates.push(date.slice(0, 10));
   }
   dates.sort();
-  const byUse = [...uses.values()].sort((a, b) => b.holdings - a.holdings || (a.use ?? '\uffff').localeCompare(b.use ?? '\uffff', undefined, { numeric: true }));
-  return { holdings: holdings.length, byUse, lastSales: { earliest: dates[0] ?? null, latest: dates.at(-1) ?? null, dated: dates.length, undated: holdings.length - dates.length } };
+  const ranked = [...byCode.values()].sort((a, b) => b.holdings - a.holdings || (a.use ?? '\uffff').localeCompare(b.use ?? '\uffff', undefined, { numeric: true }));
+  const rest = ranked.slice(uses);
+  const otherUses =
+    rest.length === 0
+      ? null
+      : { use: null, uses: rest.length, holdings: rest.reduce((sum, line) => sum + line.holdings, 0), assessed: addMicroUsd(...rest.map((line) => line.assessed)), unassessed: rest.reduce((sum, line) => sum + line.unassessed, 0) };
+  return { holdings: holdings.length, byUse: ranked.slice(0, uses), otherUses, lastSales: { earliest: dates[0] ?? null, latest: dates.at(-1) ?? null, dated: dates.length, undated: holdings.length - dates.length } };
 }
 
 export const PORTFOLIO_CSV_HEADER = ['Owner name', 'Parcel', 'Address', 'Use', 'Assessed value', 'Last sale price', 'Last sale date', 'Rows of the roll', 'Status', 'Sources'];

@@ -43,6 +43,16 @@ export function PortfolioSummary({ name, holdings, owners, citations, partial }:
               </td>
             </tr>
           ))}
+          {summary.otherUses && (
+            <tr>
+              <th scope="row">{plural(summary.otherUses.uses, 'other use')}</th>
+              <td>{summary.otherUses.holdings.toLocaleString('en-US')}</td>
+              <td>
+                {formatUsd(summary.otherUses.assessed, { precision: 0 })}
+                {summary.otherUses.unassessed > 0 && <span className="muted"> ({plural(summary.otherUses.unassessed, 'holding')} without a value of its own)</span>}
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
       <p>
