@@ -3,7 +3,7 @@
 import type cytoscape from 'cytoscape';
 import type { GraphSpec } from '../../../shared/graph/graph-spec.ts';
 import type { GraphTheme } from './graph-types.ts';
-import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, createGraphCore, fitBox, fitGraph, placeEdgeLabels, positionOf, runLayout, setClass, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
+import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, avoidLabelCollisions, createGraphCore, fitBox, fitGraph, placeEdgeLabels, positionOf, runLayout, setClass, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
 import { COMPACT_BELOW_ZOOM, diffGraphSpecs, edgeElement, edgeWordClasses, fullLayoutOptions, graphStylesheet, labelEnds, nodeElement } from './graph-style.ts';
 import { placeNewNodes } from './place-new-nodes.ts';
 
@@ -171,6 +171,7 @@ export class GraphCanvas {
       this.showGrown(placed.union(cy.nodes().filter((node) => inGroups.has(node.id()))));
     }
     this.updateCompact(true);
+    if (diff.layout !== 'none' || diff.changedEdges.length > 0 || diff.addedEdges.length > 0) avoidLabelCollisions(cy);
     this.applyState();
     const groups = cy.nodes('.group');
     this.events.drawn?.({ entities: cy.nodes().length - groups.length, groups: groups.length, links: cy.edges().length - cy.edges().filter((edge) => edge.source().hasClass('group')).length });
