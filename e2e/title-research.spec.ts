@@ -211,6 +211,44 @@ test.describe('title research', () => {
     );
     await expect(graph.getByTestId('graph-sources')).toContainText('Drawn from 6 of 6 answers');
     await expect(session(page)).toHaveText(spent(0.12));
+    // DISTRICT OF COLUMBIA's holdings in groups by street, each closed; the status line counts what cytoscape holds.
+    const canvas = graph.getByRole('application');
+    const drawnLine = graph.getByTestId('graph-drawn');
+    const agree = async () => {
+      await expect(canvas).toHaveAttribute('data-drawn-entities', /\d+/);
+      const read = async (name: string) => Number(await canvas.getAttribute(name));
+      const [entities, links, groups] = [await read('data-drawn-entities'), await read('data-drawn-links'), await read('data-drawn-groups')];
+      const line = (await drawnLine.textContent()) ?? '';
+      expect(line).toMatch(new RegExp(`^Drawn: ${entities} entities and ${links} links`));
+      expect(line).toContain('The table lists all 513 entities and 504 links.');
+      return { entities, groups, line };
+    };
+    await expect(drawnLine).toContainText(/closed groups holding \d+ more entities/, { timeout: 30_000 });
+    await expect(graph.getByTestId('graph-groups')).toContainText(/\d+ groups/);
+    const closed = await agree();
+    expect(closed.groups).toBeGreaterThan(1);
+    // Drawn and inside the closed groups: every entity of the table, once.
+    expect(closed.entities + Number(/holding (\d+) more entit/.exec(closed.line)?.[1])).toBe(513);
     await shotBoth(page, shot, 'title-dc-graph');
+
+    // A group opens on demand (Enter on it): its holdings drawn inside it, the counts still agreeing.
+    await canvas.focus();
+    await page.keyboard.press('Home');
+    let opened = false;
+    for (let step = 0; step < 40 && !opened; step++) {
+      await page.keyboard.press('ArrowRight');
+      const heard = (await graph.locator('.entity-graph [aria-live]').textContent()) ?? '';
+      if (/^Group .*closed: Enter opens it/.test(heard)) {
+        await page.keyboard.press('Enter');
+        opened = true;
+      }
+    }
+    expect(opened).toBe(true);
+    await expect(drawnLine).toContainText('1 group open', { timeout: 10_000 });
+    await expect.poll(async () => Number(await canvas.getAttribute('data-drawn-entities'))).toBeGreaterThan(closed.entities);
+    const afterOpen = await agree();
+    expect(afterOpen.groups).toBe(closed.groups);
+    await shotBoth(page, shot, 'title-dc-graph-group-open');
+    await expect(session(page)).toHaveText(spent(0.12));
   });
 });

@@ -163,7 +163,7 @@ describe('holdingsFrom', () => {
     const holdings = holdingsFrom([
       property('prop_a', 'GALBRAITH AME ZION CHURCH', '1128 6TH ST NW'),
       land('parc_a', 'parcel', 'prop_a'),
-      property('prop_b', 'MT ZION PENTECOSTAL CHURCH', '1241 12TH ST NW'),
+      property('prop_b', 'MT ZION PENTECOSTAL CHURCH', '1241 12TH ST NW', { ssl: fact('0341    0812') }),
       land('unit_b', 'unit', 'prop_b'),
     ]);
     expect(holdings).toHaveLength(2);
@@ -180,11 +180,21 @@ describe('holdingsFrom', () => {
   });
 
   it('joins a property and its land that arrived on different pages, and opens a property without land', () => {
-    const holdings = holdingsFrom([property('prop_a', 'A', '1 A ST'), property('prop_c', 'C', '3 C ST'), land('parc_a', 'parcel', 'prop_a')]);
+    const holdings = holdingsFrom([property('prop_a', 'A', '1 A ST'), property('prop_c', 'C', '3 C ST', { ssl: fact('0555    0001') }), land('parc_a', 'parcel', 'prop_a')]);
     expect(holdings.map((h) => [h.propertyRef, h.openId])).toEqual([
       ['prop_a', 'parc_a'],
       ['prop_c', 'prop_c'],
     ]);
+  });
+
+  it('makes one holding of a parcel the roll lists on two rows (shared/graph/holdings.ts), its assessment from the row carrying it', () => {
+    const second = property('prop_b', 'GALBRAITH AME ZION CHURCH', '1128 6TH ST NW');
+    delete (second.facts as Record<string, unknown>).assessed_value_dollars;
+    const holdings = holdingsFrom([second, property('prop_a', 'GALBRAITH AME ZION CHURCH', '1128 6TH ST NW'), land('parc_a', 'parcel', 'prop_a')]);
+    expect(holdings).toHaveLength(1);
+    expect(holdings[0]).toMatchObject({ propertyRef: 'prop_b', openId: 'parc_a', identifierScheme: 'ssl' });
+    expect(holdings[0]?.identifier?.text).toBe('0449 0040');
+    expect(holdings[0]?.assessed?.text).toBe('$545,160');
   });
 
   it('uses the account number where there is no SSL, and says when no owner name was published', () => {

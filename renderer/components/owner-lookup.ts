@@ -3,13 +3,16 @@
 // accents folded: the service folds all three), what such a search will match in words, and the
 // answer pages turned into holdings grouped by the owner name exactly as the publisher printed it.
 import type { V2CatalogData, V2EntitySummary, V2PropertySearchInput } from '../../shared/service/v2.ts';
-import { citedFieldValue, type CitedValue } from './cited-value.ts';
+import type { CitedValue } from './cited-value.ts';
 import type { CitationView } from '../../shared/cited/citation.ts';
 import { findJurisdiction, type JurisdictionCode } from '../../shared/jurisdictions.ts';
 import { encodeSearchFilter, type V4SearchRecord } from '../../shared/service/v4.ts';
 import { fieldForRole, recordFactItem, recordFieldMap, roleSearchProblem, roleWords, type CatalogItemFields } from '../../shared/service/record-fields.ts';
 import { foldToLatin, latinSpellings, MAX_TWO_WAY_LETTERS, nonLatinLetters, twoWayLetterCount } from '../../shared/latin-fold.ts';
 import { isRecord } from '../../shared/json-data.ts';
+import { CitationBook } from '../../shared/cited/citation-book.ts';
+import type { CitedValue as SharedCitedValue } from '../../shared/cited/value.ts';
+import { holdingsOf, type OwnershipRow } from '../../shared/graph/holdings.ts';
 
 export const OWNER_NAME_MAX = 100;
 /** A page holds up to 100 search items; each holding is its property plus its parcel or unit. */
@@ -223,52 +226,52 @@ export interface Holding {
 
 type SearchItem = V2EntitySummary & Record<string, unknown>;
 
-function factsOf(item: SearchItem | undefined): Record<string, unknown> {
-  return item && isRecord(item.facts) ? item.facts : {};
-}
-
 function citationKey(citation: CitationView): string {
   return [citation.publisher, citation.dataset, citation.asOf, citation.synthetic].join('|');
 }
 
-/** Items of every loaded page as holdings, one per property, in the order the service ranked them. */
+/**
+ * Items of every loaded page as holdings, in the order the service ranked them: one per parcel, as
+ * shared/graph/holdings.ts decides (a parcel the roll lists on two rows is one holding), read here
+ * into the cited values the find box and the owner lookup show.
+ */
 export function holdingsFrom(items: readonly SearchItem[]): Holding[] {
-  const byProperty = new Map<string, { property?: SearchItem; land?: SearchItem }>();
+  const rows = new Map<string, OwnershipRow>();
   for (const item of items) {
     const propertyRef = typeof item.property_ref === 'string' ? item.property_ref : item.entity_ref;
-    const entry = byProperty.get(propertyRef) ?? {};
-    if (item.entity_kind === 'property') entry.property = item;
-    else entry.land ??= item;
-    byProperty.set(propertyRef, entry);
+    const row = rows.get(propertyRef) ?? { propertyRef, items: [] };
+    rows.set(propertyRef, { propertyRef, items: [...row.items, item as OwnershipRow['items'][number]] });
   }
-  const holdings: Holding[] = [];
-  for (const [propertyRef, { property, land }] of byProperty) {
-    // The property carries every fact; a parcel or unit alone (its property on another page) has the same.
-    const facts = { ...factsOf(land), ...factsOf(property) };
-    const fact = (field: string) => citedFieldValue(field, facts[field]);
-    const owner = fact('owner_name');
-    const ssl = fact('ssl');
-    const account = ssl ? null : fact('account_no');
-    const shown = [owner, fact('address'), ssl ?? account, fact('use_code') ?? fact('land_use'), fact('assessed_value_dollars'), fact('last_sale_price_dollars'), fact('last_sale_date')];
-    const citations = new Map<string, CitationView>();
-    for (const value of shown) if (value) citations.set(citationKey(value.citation), value.citation);
-    holdings.push({
-      propertyRef,
-      openId: land?.entity_ref ?? propertyRef,
-      openKind: land?.entity_kind ?? 'property',
-      ownerName: owner && typeof owner.value === 'string' ? owner.value : '(no owner name published)',
+  const book = new CitationBook();
+  const { holdings } = holdingsOf([...rows.values()], book.cite);
+  const citations = new Map(book.all().map((citation) => [citation.id, citation]));
+  const shown = (value: SharedCitedValue): CitedValue | null => {
+    const citation = citations.get(value.citationIds[0] ?? '');
+    if (value.status === 'unavailable' || value.raw === null || !citation) return null;
+    const { id: _id, note: _note, ...view } = citation;
+    return { value: value.raw, text: value.display, citation: view, synthetic: value.status === 'synthetic', note: value.limitation };
+  };
+  return holdings.map((holding): Holding => {
+    const values = [holding.owner, holding.address, holding.identifier, holding.use, holding.assessed, holding.lastSalePrice, holding.lastSaleDate].map(shown);
+    const [owner, address, identifier, use, assessed, lastSalePrice, lastSaleDate] = values as [CitedValue | null, CitedValue | null, CitedValue | null, CitedValue | null, CitedValue | null, CitedValue | null, CitedValue | null];
+    const distinct = new Map<string, CitationView>();
+    for (const value of values) if (value) distinct.set(citationKey(value.citation), value.citation);
+    return {
+      propertyRef: holding.propertyRef,
+      openId: holding.openId,
+      openKind: holding.openKind,
+      ownerName: holding.published ?? '(no owner name published)',
       owner,
-      address: fact('address'),
-      identifier: ssl ?? account,
-      identifierScheme: ssl ? 'ssl' : account ? 'account' : null,
-      use: fact('use_code') ?? fact('land_use'),
-      assessed: fact('assessed_value_dollars'),
-      lastSalePrice: fact('last_sale_price_dollars'),
-      lastSaleDate: fact('last_sale_date'),
-      citations: [...citations.values()],
-    });
-  }
-  return holdings;
+      address,
+      identifier,
+      identifierScheme: identifier === null ? null : holding.identifier.field === 'ssl' ? 'ssl' : 'account',
+      use,
+      assessed,
+      lastSalePrice,
+      lastSaleDate,
+      citations: [...distinct.values()],
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

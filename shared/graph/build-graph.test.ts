@@ -127,7 +127,7 @@ describe('graphSpec', () => {
     const owned = spec.edges.filter((edge) => edge.target === 'owner:DISTRICT OF COLUMBIA');
     expect(owned).toHaveLength(20);
     expect(owned.every((edge) => edge.strength === 'fact' && edge.label === 'owned by')).toBe(true);
-    expect(caps).toEqual(['20 of 252 holdings of owners named like "DISTRICT OF COLUMBIA" loaded.']);
+    expect(caps).toEqual(['Owners named like "DISTRICT OF COLUMBIA": 20 of 252 holdings loaded.']);
     expect(spec.nodes.find((node) => node.root)).toMatchObject({ kind: 'owner', label: 'DISTRICT OF COLUMBIA', expandable: true });
     expect(spec.altText).toContain('The table beside it lists every link.');
   });
@@ -135,10 +135,10 @@ describe('graphSpec', () => {
   it('states the caps the service reached: its node cap and the pages not loaded', () => {
     const { spec, caps } = graphSpec(buildGraph(ids.property1708, [relationships('relationships1708Capped')]).model);
     expect(caps).toEqual([
-      '2 of 3 links within 2 steps of 1708 21ST ST NW shown.',
+      'The answers list 2 of 3 links within 2 steps of 1708 21ST ST NW.',
       'The service stopped listing links within 2 steps of 1708 21ST ST NW at its cap (max_nodes 3): more exist than it listed.',
     ]);
-    expect(spec.altText).toContain('2 of 3 links within 2 steps of 1708 21ST ST NW shown.');
+    expect(spec.altText).toContain('The answers list 2 of 3 links within 2 steps of 1708 21ST ST NW.');
     expect(spec.nodes.find((node) => node.root)?.expandable).toBe(true);
   });
 
@@ -215,5 +215,18 @@ describe('an answer Plat cannot read', () => {
     expect(model.links.size).toBe(3);
     expect(unread.map((part) => [part.part, part.value])).toEqual([['node 5 of the relationships answer (it names no id Plat reads)', { handle: 'n-7', what: 'loan' }]]);
     expect(unread[0]?.citations).toHaveLength(2);
+  });
+});
+
+describe('an owner search’s count of holdings', () => {
+  it('counts parcels, not rows: a parcel the roll lists on two rows is one holding', () => {
+    const page = envelope('searchDc1') as { data: { items: Record<string, unknown>[] } };
+    const property = page.data.items.find((item) => item.entity_kind === 'property')!;
+    // The same parcel's second row of the roll: another property record, the same SSL.
+    const second = { ...structuredClone(property), entity_ref: 'prop_00000000-0000-4000-8000-000000000001', property_ref: 'prop_00000000-0000-4000-8000-000000000001' };
+    page.data.items.push(second);
+    const { model } = buildGraph('owner:DISTRICT OF COLUMBIA', [{ kind: 'owner-search', name: 'DISTRICT OF COLUMBIA', envelope: page }]);
+    const rows = new Set(page.data.items.map((item) => item.property_ref ?? item.entity_ref)).size;
+    expect(graphSpec(model).caps).toEqual([`Owners named like "DISTRICT OF COLUMBIA": ${rows - 1} holdings from ${rows} of 252 records loaded.`]);
   });
 });

@@ -13,6 +13,8 @@ import { placeRef, unplacedRef, v2ProvenanceIndex, type PlacedRef } from '../cit
 import { answerCitations } from '../service/unrecognised.ts';
 import { graphNodeKinds, type GraphNodeKind } from './graph-spec.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, type Identifier } from './relations.ts';
+import { holdingsOf, type OwnershipRow } from './holdings.ts';
+import { CitationBook } from '../cited/citation-book.ts';
 
 // The drawing of a model (its GraphSpec) lives beside it in graph-view.ts.
 export { graphSpec, PORTFOLIO_HOLDINGS, type GraphFilters, type GraphView } from './graph-view.ts';
@@ -64,6 +66,9 @@ export interface CapCount {
   held: string[];
   /** Set when the service itself stopped listing (its max_nodes or max_edges). */
   stopped: string | null;
+  /** Holdings: the parcels the held rows make (holdings.ts), and the rows the service matched. */
+  parcelsHeld?: number;
+  rowsTotal?: number;
 }
 
 export interface GraphModel {
@@ -80,6 +85,8 @@ export interface GraphModel {
   expanded: ReadonlySet<string>;
   /** What each answer held of what the service has, by answer. */
   caps: ReadonlyMap<string, CapCount>;
+  /** The owner searches' rows of the roll, by property: what holdings.ts makes holdings (parcels) of. */
+  ownership: ReadonlyMap<string, OwnershipRow>;
 }
 
 export type GraphAnswer =
@@ -109,7 +116,7 @@ export interface MergeResult {
 }
 
 export function emptyGraph(rootId: string): GraphModel {
-  return { rootId, entities: new Map(), links: new Map(), owners: new Map(), citations: new Map(), sources: new Map(), expanded: new Set(), caps: new Map() };
+  return { rootId, entities: new Map(), links: new Map(), owners: new Map(), citations: new Map(), sources: new Map(), expanded: new Set(), caps: new Map(), ownership: new Map() };
 }
 
 /** The key of a link: stable across re-fetches (decisions are kept by it). A same-owner link reads the same both ways. */
@@ -181,6 +188,7 @@ class Draft {
   sources: Map<string, CitationView>;
   expanded: Set<string>;
   caps: Map<string, CapCount>;
+  ownership: Map<string, OwnershipRow>;
   added: string[] = [];
   unread: UnreadPart[] = [];
   readonly copied = new Set<string>();
@@ -194,6 +202,7 @@ class Draft {
     this.sources = new Map(before.sources);
     this.expanded = new Set(before.expanded);
     this.caps = new Map(before.caps);
+    this.ownership = new Map(before.ownership);
   }
 
   entity(id: string, kind: GraphNodeKind | 'record' | null, identifiers: Identifier[], recordKind: string | null = null, label: string | null = null): void {
@@ -264,7 +273,7 @@ class Draft {
 
   finish(problems: string[]): MergeResult {
     const { rootId } = this.before;
-    const model: GraphModel = { rootId, entities: this.entities, links: this.links, owners: this.owners, citations: this.citations, sources: this.sources, expanded: this.expanded, caps: this.caps };
+    const model: GraphModel = { rootId, entities: this.entities, links: this.links, owners: this.owners, citations: this.citations, sources: this.sources, expanded: this.expanded, caps: this.caps, ownership: this.ownership };
     return { model, added: this.added, problems, unread: this.unread };
   }
 
@@ -383,9 +392,21 @@ function mergeOwnerSearch(draft: Draft, name: string, envelope: unknown): string
   }
   const complete = !text(read.meta.next_cursor);
   if (complete) for (const id of groups) draft.expanded.add(id);
-  const properties = read.data.items.map((item) => text(item.property_ref) ?? item.entity_ref);
-  const matched = num(read.data.properties_matched) ?? new Set(properties).size;
-  draft.cap(`owner-search:${ownerNameKey(name)}`, { counts: 'holdings', around: name.trim(), depth: null, total: matched, held: properties, stopped: null });
+  // Each row of the roll is its property and its parcel or unit; a row's items may span two pages.
+  for (const item of read.data.items) {
+    const propertyRef = text(item.property_ref) ?? item.entity_ref;
+    const known = draft.ownership.get(propertyRef);
+    if (known?.items.some((held) => held.entity_ref === item.entity_ref)) continue;
+    draft.ownership.set(propertyRef, { propertyRef, items: [...(known?.items ?? []), item as OwnershipRow['items'][number]] });
+  }
+  const key = `owner-search:${ownerNameKey(name)}`;
+  const properties = [...new Set([...(draft.caps.get(key)?.held ?? []), ...read.data.items.map((item) => text(item.property_ref) ?? item.entity_ref)])];
+  // The service counts rows (properties); Plat counts holdings as parcels (holdings.ts). All rows held: the parcels are the count.
+  const rows = properties.flatMap((ref) => draft.ownership.get(ref) ?? []);
+  const parcels = holdingsOf(rows, new CitationBook().cite).holdings.length;
+  const matched = num(read.data.properties_matched) ?? properties.length;
+  const total = properties.length >= matched ? parcels : matched;
+  draft.cap(key, { counts: 'holdings', around: name.trim(), depth: null, total, held: properties, stopped: null, parcelsHeld: parcels, rowsTotal: matched });
   return [];
 }
 

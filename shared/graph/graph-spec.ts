@@ -30,6 +30,10 @@ export const GraphNodeSchema = z.object({
   depth: z.number().int().min(0),
   /** The node has neighbours not drawn yet (expand shows them). */
   expandable: z.boolean(),
+  /** Drawn inside this open group (a compound node). */
+  parent: z.string().optional(),
+  /** A group of one owner's holdings (portfolio-groups.ts): how many it holds, and whether it is open. */
+  group: z.object({ holdings: z.number().int().min(0), entities: z.number().int().min(0), open: z.boolean() }).optional(),
 });
 export type GraphNode = z.infer<typeof GraphNodeSchema>;
 

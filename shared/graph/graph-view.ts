@@ -1,12 +1,13 @@
 // A graph model drawn: the GraphSpec the graph component renders (typed nodes named as people know
 // them, links labelled in the direction drawn and classified fact or lead, a layered layout for
 // parcel → account → owner chains and a force layout for portfolios), the caps the answers reached
-// stated in words ("50 of 84 links within 2 steps of 1708 21ST ST NW shown"), and the alt text.
+// stated in words ("The answers list 50 of 84 links within 2 steps of 1708 21ST ST NW"), and the alt text.
 import type { CapCount, GraphModel } from './build-graph.ts';
 import type { GraphEdge, GraphNode, GraphNodeKind, GraphSpec } from './graph-spec.ts';
 import { linkTally } from './decisions.ts';
 import { distancesFrom, modelLinks, nodeName, type ModelLink } from './links.ts';
 import { drawnRelationLabel, isKnownPredicate, kindOfId } from './relations.ts';
+import { holdingsCountText } from './portfolio.ts';
 
 /** Above this many holdings on one owner the graph is a portfolio: a force layout reads it better than layers. */
 export const PORTFOLIO_HOLDINGS = 5;
@@ -22,7 +23,7 @@ export interface GraphView {
   spec: GraphSpec;
   /** The drawn links with their rule and evidence, in the spec's edge order (the table and "why linked" read these). */
   links: ModelLink[];
-  /** Caps reached, in words: "50 of 84 links within 2 steps of 1708 21ST ST NW shown". */
+  /** Caps reached, in words: "The answers list 50 of 84 links within 2 steps of 1708 21ST ST NW". */
   caps: string[];
   /** What is in the answers but not drawn, and why. */
   notes: string[];
@@ -36,7 +37,11 @@ function capText(model: GraphModel, cap: CapCount): string[] {
   const around = cap.counts === 'holdings' ? `owners named like "${cap.around}"` : nodeName(model, cap.around).label;
   const steps = cap.depth === null ? '' : ` within ${plural(cap.depth, 'step')}`;
   const lines: string[] = [];
-  if (held < cap.total) lines.push(cap.counts === 'holdings' ? `${held} of ${cap.total} holdings of ${around} loaded.` : `${held} of ${cap.total} ${cap.counts}${steps} of ${around} shown.`);
+  if (cap.counts === 'holdings') {
+    // Holdings are parcels (holdings.ts); the service counts rows of the roll, so a partial search says both.
+    const rows = cap.rowsTotal ?? cap.total;
+    if (held < rows) lines.push(`${around[0]!.toUpperCase()}${around.slice(1)}: ${holdingsCountText({ complete: false, loaded: cap.parcelsHeld ?? held, matched: rows, rows: held })}.`);
+  } else if (held < cap.total) lines.push(`The answers list ${held} of ${cap.total} ${cap.counts}${steps} of ${around}.`);
   if (cap.stopped !== null) lines.push(`The service stopped listing links${steps} of ${around} at its cap (${cap.stopped}): more exist than it listed.`);
   return lines;
 }

@@ -318,7 +318,7 @@ export const TitleResearchSectionSchema = z.object({
     .object({
       /** The whole graph with the researcher's decisions drawn: the print route renders it to an image. */
       spec: GraphSpecSchema,
-      /** Caps the answers reached, in words ("50 of 84 links within 2 steps of 1708 21ST ST NW shown"). */
+      /** Caps the answers reached, in words ("The answers list 50 of 84 links within 2 steps of 1708 21ST ST NW"). */
       caps: z.array(z.string()),
       /** What the answers hold that is not drawn, and why. */
       notes: z.array(z.string()),

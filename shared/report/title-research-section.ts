@@ -12,6 +12,7 @@ import { text } from '../graph/answers.ts';
 import { buildGraph, emptyGraph, graphSpec, refCitation, type GraphAnswer, type GraphModel } from '../graph/build-graph.ts';
 import { applyDecisions, type GraphDecision } from '../graph/decisions.ts';
 import { graphNodeKindLabels } from '../graph/graph-spec.ts';
+import { drawnCountLine, drawnGraph } from '../graph/portfolio-groups.ts';
 import { describeLinkKey, distancesFrom, factReach, linkRuleLabels, modelLinks, nodeName, type ModelLink } from '../graph/links.ts';
 import { ownerPortfolio, searchCovers } from '../graph/portfolio.ts';
 import { kindOfId, ownerNameKey, ownerNodeId, shortId, sslText } from '../graph/relations.ts';
@@ -235,8 +236,12 @@ function graphPart(subjectRef: string, answers: readonly GraphAnswer[], decision
       decision: decision ? { decision: decision.decision, note: decision.note, at: decision.at } : null,
     };
   });
-  const spec = { ...decided.spec, altText: altText(decided.spec.altText, links, nodes) };
-  return { graph: { spec, caps: view.caps, notes: view.notes, nodes, links }, model, links: view.links };
+  // The image draws a large owner's holdings in closed groups, as the Graph view first shows them; the tables list every one.
+  const drawing = drawnGraph(view, model, { by: 'street', open: new Set() });
+  const drawn = drawing.groups.length > 0 ? applyDecisions(drawing.spec, decisions).spec : decided.spec;
+  const notes = drawing.groups.length > 0 ? [...view.notes, drawnCountLine(drawing.counts)] : view.notes;
+  const spec = { ...drawn, altText: altText(drawn.altText, links, nodes) };
+  return { graph: { spec, caps: view.caps, notes, nodes, links }, model, links: view.links };
 }
 
 /** The graph's alt text with the researcher's decisions and what a cut leaves unreached. */

@@ -28,6 +28,8 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
   const [announcement, setAnnouncement] = useState('');
   // A failed layout, for the spec it failed on (a later spec clears it).
   const [failure, setFailure] = useState<{ spec: GraphSpec; message: string } | null>(null);
+  // What cytoscape holds, on the canvas for anyone checking it against the status line.
+  const [drawn, setDrawn] = useState<{ entities: number; groups: number; links: number } | null>(null);
 
   // The latest handlers and spec, for cytoscape's listeners (set once, when the canvas is made).
   const latest = useRef({ onSelectNode, onSelectEdge, onExpandNode, onLayoutDone, spec: drawable.spec });
@@ -49,10 +51,13 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
         latest.current.onSelectEdge?.(id);
       },
       nodeDoubleTapped: (id) => {
-        if (latest.current.spec.nodes.find((node) => node.id === id)?.expandable) latest.current.onExpandNode?.(id);
+        const node = latest.current.spec.nodes.find((candidate) => candidate.id === id);
+        // A group opens and closes on demand; any other node expands when it has more to show.
+        if (node?.expandable || node?.group) latest.current.onExpandNode?.(id);
       },
       layoutDone: (elapsedMs) => latest.current.onLayoutDone?.(elapsedMs),
       failed: (message) => setFailure({ spec: latest.current.spec, message }),
+      drawn: setDrawn,
     });
     canvasRef.current = canvas;
     return () => {
@@ -81,7 +86,10 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
   const expand = (id: string) => {
     const node = drawable.spec.nodes.find((candidate) => candidate.id === id);
     if (!node) return;
-    if (node.expandable) {
+    if (node.group) {
+      onExpandNode?.(id);
+      say(`${node.label}: ${node.group.open ? 'closed' : 'opened'}.`);
+    } else if (node.expandable) {
       onExpandNode?.(id);
       say(`More links of ${node.label} asked for.`);
     } else say(`No more links to show for ${node.label}.`);
@@ -121,6 +129,9 @@ export function EntityGraph({ spec, theme, selectedId, onSelectNode, onSelectEdg
         aria-roledescription="entity graph"
         aria-label={`Entity graph. ${drawable.spec.altText}`}
         aria-describedby={helpId}
+        data-drawn-entities={drawn?.entities}
+        data-drawn-groups={drawn?.groups}
+        data-drawn-links={drawn?.links}
         onKeyDown={onKeyDown}
         onFocus={onFocus}
         onBlur={() => setHasFocus(false)}

@@ -3,8 +3,8 @@
 import type cytoscape from 'cytoscape';
 import type { GraphSpec } from '../../../shared/graph/graph-spec.ts';
 import type { GraphTheme } from './graph-types.ts';
-import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, createGraphCore, fitBox, fitGraph, placeEdgeLabels, runLayout, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
-import { COMPACT_BELOW_ZOOM, diffGraphSpecs, edgeElement, fullLayoutOptions, graphStylesheet, labelEnds, nodeElement } from './graph-style.ts';
+import { BODIES_ONLY, LABEL_ROOM, LABEL_SIDE, avoidLabelCollisions, createGraphCore, fitBox, fitGraph, placeEdgeLabels, positionOf, runLayout, setClass, showCompactLabels, spreadOnGrid, zoomToFit } from './graph-core.ts';
+import { COMPACT_BELOW_ZOOM, diffGraphSpecs, edgeElement, edgeWordClasses, fullLayoutOptions, graphStylesheet, labelEnds, nodeElement } from './graph-style.ts';
 import { placeNewNodes } from './place-new-nodes.ts';
 
 const FIT_PADDING = 32;
@@ -15,6 +15,8 @@ export interface CanvasEvents {
   nodeDoubleTapped: (id: string) => void;
   layoutDone: (elapsedMs: number) => void;
   failed: (message: string) => void;
+  /** What the canvas holds after each change: entities and links (groups apart), read from cytoscape itself. */
+  drawn?: (counts: { entities: number; groups: number; links: number }) => void;
 }
 
 export interface CanvasState {
@@ -33,6 +35,8 @@ export class GraphCanvas {
   private busy = false;
   private destroyed = false;
   private compact: boolean | null = null;
+  /** After a full layout the first fit frames a grouped portfolio's root; the next (F) frames everything. */
+  private fittedAll = false;
   private state: CanvasState = { selection: null, focusNode: null, focusEdge: null, showFocus: false };
 
   constructor(container: HTMLElement, theme: GraphTheme, events: CanvasEvents) {
@@ -45,6 +49,10 @@ export class GraphCanvas {
     cy.on('zoom', () => this.updateCompact(false));
     cy.on('mouseover', 'node, edge', () => container.classList.add('entity-graph__canvas--pointing'));
     cy.on('mouseout', 'node, edge', () => container.classList.remove('entity-graph__canvas--pointing'));
+    // A dense graph's links show their words while pointed at (an entity: all of its links).
+    const pointed = (target: cytoscape.NodeSingular | cytoscape.EdgeSingular) => (target.isEdge() ? target : target.connectedEdges());
+    cy.on('mouseover', 'node, edge', (event) => pointed(event.target as cytoscape.NodeSingular).addClass('hovered'));
+    cy.on('mouseout', 'node, edge', (event) => pointed(event.target as cytoscape.NodeSingular).removeClass('hovered'));
     this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => cy.resize());
     this.resizeObserver?.observe(container);
   }
@@ -74,6 +82,15 @@ export class GraphCanvas {
   }
 
   fit(): void {
+    // A portfolio in groups opens on the root and its groups, at a zoom their names can be read at;
+    // the other owners the search found are a pan away (F fits them all with the rest).
+    const root = this.shown?.nodes.some((node) => node.group && !node.group.open) ? this.cy.nodes('.root') : null;
+    if (root && root.nonempty() && !this.fittedAll) {
+      this.fittedAll = true;
+      const bodies = root.closedNeighborhood('node').boundingBox(BODIES_ONLY);
+      fitBox(this.cy, { x1: bodies.x1 - LABEL_SIDE, x2: bodies.x2 + LABEL_SIDE, y1: bodies.y1, y2: bodies.y2 + LABEL_ROOM }, FIT_PADDING, 1.25);
+      return;
+    }
     fitGraph(this.cy, FIT_PADDING, 1.25);
   }
 
@@ -111,33 +128,53 @@ export class GraphCanvas {
     const diff = diffGraphSpecs(this.shown, spec);
     const removed = new Set(diff.removedNodeIds);
     const drawnIds = new Set(cy.nodes().map((node) => node.id()).filter((id) => !removed.has(id)));
+    // A group opened: where its closed node stood, before its holdings are put inside it.
+    const groupsAt = new Map<string, { x: number; y: number }>();
+    for (const node of diff.addedNodes) {
+      const parent = node.parent === undefined ? null : cy.getElementById(node.parent);
+      if (parent && parent.nonempty() && drawnIds.has(node.parent!) && !groupsAt.has(node.parent!)) groupsAt.set(node.parent!, positionOf(parent as cytoscape.NodeSingular));
+    }
     cy.batch(() => {
       for (const id of diff.removedEdgeIds) cy.getElementById(id).remove();
       for (const id of diff.removedNodeIds) cy.getElementById(id).remove();
       for (const node of diff.changedNodes) {
-        const element = nodeElement(node);
-        cy.getElementById(node.id).data(element.data).classes(element.classes ?? []);
+        const { parent, ...data } = nodeElement(node).data;
+        let drawn = cy.getElementById(node.id);
+        // Into or out of an open group: cytoscape moves a node between compounds, never by its data.
+        if (((drawn.data('parent') as string | undefined) ?? null) !== ((parent as string | undefined) ?? null)) drawn = drawn.move({ parent: (parent as string | undefined) ?? null }) as unknown as typeof drawn;
+        drawn.data(data).classes(nodeElement(node).classes ?? []);
       }
       const ends = labelEnds(spec);
+      const words = edgeWordClasses(spec);
       for (const edge of diff.changedEdges) {
-        const element = edgeElement(edge, ends.get(edge.id));
+        const element = edgeElement(edge, ends.get(edge.id), words.get(edge.id));
         cy.getElementById(edge.id).data(element.data).classes(element.classes ?? []);
       }
-      cy.add([...diff.addedNodes.map(nodeElement), ...diff.addedEdges.map((edge) => edgeElement(edge, ends.get(edge.id)))]);
+      // A compound node is added before the nodes drawn inside it.
+      const added = [...diff.addedNodes.filter((node) => node.parent === undefined), ...diff.addedNodes.filter((node) => node.parent !== undefined)];
+      cy.add([...added.map(nodeElement), ...diff.addedEdges.map((edge) => edgeElement(edge, ends.get(edge.id), words.get(edge.id)))]);
       // New links can make a node a hub: its older edges' words move to their quieter end.
       placeEdgeLabels(cy, ends);
+      setClass(cy.elements('edge'), 'quiet', [...words.values()].some((names) => names.includes('quiet')));
     });
     this.shown = spec;
     if (diff.layout === 'full') {
       // Spread out before the layout: every node at the origin makes each edge a warning to draw.
       spreadOnGrid(cy);
       await runLayout(cy.elements(), fullLayoutOptions(spec.layout, spec.nodes.length));
+      this.fittedAll = false;
       this.fit();
     } else if (diff.layout === 'incremental') {
-      this.showGrown(await placeNewNodes(cy, spec, drawnIds));
+      const inGroups = placeInGroups(cy, spec, groupsAt, new Set(diff.addedNodes.map((node) => node.id)));
+      for (const id of inGroups) drawnIds.add(id);
+      const placed = await placeNewNodes(cy, spec, drawnIds);
+      this.showGrown(placed.union(cy.nodes().filter((node) => inGroups.has(node.id()))));
     }
     this.updateCompact(true);
+    if (diff.layout !== 'none' || diff.changedEdges.length > 0 || diff.addedEdges.length > 0) avoidLabelCollisions(cy);
     this.applyState();
+    const groups = cy.nodes('.group');
+    this.events.drawn?.({ entities: cy.nodes().length - groups.length, groups: groups.length, links: cy.edges().length - cy.edges().filter((edge) => edge.source().hasClass('group')).length });
     return diff.layout !== 'none';
   }
 
@@ -207,4 +244,54 @@ export class GraphCanvas {
       this.cy.one('render', done);
     });
   }
+}
+
+/** Room each holding takes inside an open group (its label wraps at 180 px), its parcel or unit below it. */
+const GROUP_CELL = { width: 190, height: 130 };
+const BELOW_HOLDING = 56;
+
+/**
+ * An opened group's holdings on a grid where the closed group stood: no layout to wait for (an
+ * opening is a click), and nothing else moves. Returns the ids placed.
+ */
+function placeInGroups(cy: cytoscape.Core, spec: GraphSpec, groupsAt: ReadonlyMap<string, { x: number; y: number }>, added: ReadonlySet<string>): Set<string> {
+  const placed = new Set<string>();
+  for (const groupId of groupsAt.keys()) {
+    const ids = spec.nodes.filter((node) => node.parent === groupId).map((node) => node.id);
+    const members = new Set(ids);
+    // What the opening drew beside each holding (its parcel or unit): just below it, in its cell.
+    const below = new Map<string, string[]>();
+    for (const edge of spec.edges) {
+      const [holding, other] = members.has(edge.source) ? [edge.source, edge.target] : members.has(edge.target) ? [edge.target, edge.source] : [null, null];
+      if (holding === null || other === null || members.has(other) || !added.has(other) || [...below.values()].some((list) => list.includes(other))) continue;
+      below.set(holding, [...(below.get(holding) ?? []), other]);
+    }
+    const columns = Math.ceil(Math.sqrt(ids.length * 1.5));
+    const rows = Math.ceil(ids.length / columns);
+    // The grid opens away from the owner, so the owner and the groups around it stay clear of it.
+    const ownerEdge = spec.edges.find((edge) => members.has(edge.source) && edge.target.startsWith('owner:'));
+    const owner = ownerEdge ? cy.getElementById(ownerEdge.target) : null;
+    let at = groupsAt.get(groupId)!;
+    if (owner && owner.nonempty()) {
+      const from = positionOf(owner as cytoscape.NodeSingular);
+      const [dx, dy] = [at.x - from.x, at.y - from.y];
+      const length = Math.hypot(dx, dy) || 1;
+      const reach = Math.hypot(columns * GROUP_CELL.width, rows * GROUP_CELL.height) / 2;
+      at = { x: at.x + (dx / length) * reach, y: at.y + (dy / length) * reach };
+    }
+    cy.batch(() => {
+      ids.forEach((id, index) => {
+        const [column, row] = [index % columns, Math.floor(index / columns)];
+        const x = at.x + (column - (columns - 1) / 2) * GROUP_CELL.width;
+        const y = at.y + (row - (rows - 1) / 2) * GROUP_CELL.height - BELOW_HOLDING / 2;
+        cy.getElementById(id).position({ x, y });
+        placed.add(id);
+        (below.get(id) ?? []).forEach((other, index) => {
+          cy.getElementById(other).position({ x: x + index * 48, y: y + BELOW_HOLDING });
+          placed.add(other);
+        });
+      });
+    });
+  }
+  return placed;
 }

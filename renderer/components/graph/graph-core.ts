@@ -161,3 +161,42 @@ export function positionOf(node: cytoscape.NodeSingular): { x: number; y: number
   const { x, y } = node.position();
   return { x, y };
 }
+
+type Box = { x1: number; x2: number; y1: number; y2: number };
+const overlaps = (a: Box, b: Box) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+const LABELS_ONLY = { includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false } as const;
+
+/**
+ * Edge words that would cover an entity's name (or be covered by it) move to their edge's quieter
+ * end, then the other end; where none is clear they are drawn only when the link is pointed at,
+ * selected or focused (`quiet`), the link panel and the table giving them. Dense graphs are quiet
+ * already; this is for the few labelled links of a small graph, on screen and in the printed image.
+ */
+export function avoidLabelCollisions(cy: cytoscape.Core): void {
+  const edges = cy.edges().filter((edge) => !edge.hasClass('quiet') || edge.hasClass('collides'));
+  if (edges.empty()) return;
+  const names = cy.nodes().map((node) => node.boundingBox(LABELS_ONLY) as Box).filter((box) => box.x2 > box.x1);
+  const bodies = cy.nodes().map((node) => node.boundingBox({ includeLabels: false, includeEdges: false, includeOverlays: false }) as Box);
+  const clear = (edge: cytoscape.EdgeSingular) => {
+    const box = edge.boundingBox(LABELS_ONLY) as Box;
+    return box.x2 <= box.x1 || ![...names, ...bodies].some((other) => overlaps(box, other));
+  };
+  for (const edge of edges.toArray() as cytoscape.EdgeSingular[]) {
+    if (edge.hasClass('collides')) edge.removeClass('collides quiet');
+    if (clear(edge)) continue;
+    const ends = ['label-source', 'label-target'].filter((name) => !edge.hasClass(name));
+    const original = ['label-source', 'label-target'].find((name) => edge.hasClass(name)) ?? null;
+    let placed = false;
+    for (const end of ends) {
+      edge.removeClass('label-source label-target').addClass(end);
+      if (clear(edge)) {
+        placed = true;
+        break;
+      }
+    }
+    if (placed) continue;
+    edge.removeClass('label-source label-target');
+    if (original) edge.addClass(original);
+    edge.addClass('quiet collides');
+  }
+}

@@ -171,6 +171,45 @@ describe('elements from a spec', () => {
     expect(labelEnds(chain).size).toBe(0);
   });
 
+  it('draws a dense graph’s links without words until pointed at, selected or focused, on screen and in the image', () => {
+    const holdings = Array.from({ length: 26 }, (_, index) => node(`h${index}`, 'property', `${1500 + index} R ST NW`, 1));
+    const dense: GraphSpec = {
+      layout: 'force',
+      nodes: [node('dc', 'owner', 'DISTRICT OF COLUMBIA', 0), ...holdings],
+      edges: holdings.map((holding, index) => edge(`o${index}`, holding.id, 'dc', 'owned by')),
+      altText: 'A portfolio.',
+    };
+    expect(toElements(dense).find((element) => element.data.id === 'o0')?.classes).toEqual(['fact', 'label-source', 'quiet']);
+    expect(toElements({ ...dense, edges: dense.edges.slice(0, 25) }).find((element) => element.data.id === 'o0')?.classes).toEqual(['fact', 'label-source']);
+    const style = graphStylesheet('light', { tokens }) as Array<{ selector: string; style: Record<string, unknown> }>;
+    expect(style.find((block) => block.selector === 'edge.quiet')?.style).toMatchObject({ label: '', 'source-label': '', 'target-label': '' });
+    const shown = style.find((block) => block.selector.includes('edge.quiet.hovered'));
+    expect(shown?.selector).toContain('edge.quiet.is-selected');
+    expect(shown?.style.label).toBe('data(caption)');
+    // Later rules win in cytoscape: the pointed-at words come after the quiet rule and the end rules.
+    expect(style.indexOf(shown!)).toBeGreaterThan(style.findIndex((block) => block.selector === 'edge.label-source'));
+  });
+
+  it('adds an open group before the holdings drawn inside it, a closed group as one node', () => {
+    const spec: GraphSpec = {
+      layout: 'force',
+      nodes: [
+        node('dc', 'owner', 'DISTRICT OF COLUMBIA', 0),
+        node('h1', 'property', '1 R ST NW', 1, { parent: 'group:r' }),
+        node('group:r', 'property', 'R ST NW', 1, { group: { holdings: 1, entities: 1, open: true } }),
+        node('group:s', 'property', 'S ST NW', 1, { group: { holdings: 4, entities: 8, open: false }, expandable: true }),
+      ],
+      edges: [edge('o1', 'h1', 'dc', 'owned by'), edge('g', 'group:s', 'dc', 'owned by (4 holdings)')],
+      altText: 'Groups.',
+    };
+    const elements = toElements(spec);
+    const ids = elements.map((element) => element.data.id);
+    expect(ids.indexOf('group:r')).toBeLessThan(ids.indexOf('h1'));
+    expect(elements.find((element) => element.data.id === 'h1')?.data.parent).toBe('group:r');
+    expect(elements.find((element) => element.data.id === 'group:s')?.classes).toEqual(['kind-property', 'expandable', 'group', 'group-closed']);
+    expect(elements.find((element) => element.data.id === 'group:r')?.classes).toEqual(['kind-property', 'group', 'group-open']);
+  });
+
   it('leaves out what cannot be drawn and says why, drawing the rest', () => {
     const broken: GraphSpec = {
       ...chain,
@@ -305,5 +344,19 @@ describe('stylesheet and layouts', () => {
     expect(hubEdgeLength(2)).toBe(IDEAL_EDGE_LENGTH);
     expect(hubEdgeLength(6)).toBe(IDEAL_EDGE_LENGTH + 40);
     expect(hubEdgeLength(41)).toBeGreaterThan(hubEdgeLength(11));
+  });
+});
+
+describe('redrawing a regrouped graph', () => {
+  const member = (id: string): GraphNode => ({ id, kind: 'property', label: id, sublabel: '', root: false, depth: 1, expandable: true });
+  const owner: GraphNode = { id: 'dc', kind: 'owner', label: 'DC', sublabel: '', root: true, depth: 0, expandable: false };
+  const closedGroup: GraphNode = { ...member('group:dc:street:R ST NW'), group: { holdings: 2, entities: 2, open: false } };
+  const spec = (nodes: GraphNode[]): GraphSpec => ({ layout: 'force', nodes, edges: [], altText: '' });
+
+  it('lays the whole out again when groups are made or unmade, and places an opened group’s holdings alone', () => {
+    expect(diffGraphSpecs(spec([owner, member('a'), member('b')]), spec([owner, closedGroup])).layout).toBe('full');
+    expect(diffGraphSpecs(spec([owner, closedGroup]), spec([owner, member('a'), member('b')])).layout).toBe('full');
+    const opened = { ...closedGroup, group: { holdings: 2, entities: 2, open: true } };
+    expect(diffGraphSpecs(spec([owner, closedGroup]), spec([owner, opened, { ...member('a'), parent: opened.id }, { ...member('b'), parent: opened.id }])).layout).toBe('incremental');
   });
 });

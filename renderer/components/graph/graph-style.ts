@@ -137,7 +137,8 @@ export function edgeCaption(edge: GraphEdge): string {
 }
 
 export function nodeClasses(node: GraphNode): string[] {
-  return [`kind-${node.kind}`, ...(node.root ? ['root'] : []), ...(node.expandable ? ['expandable'] : [])];
+  const group = node.group ? ['group', node.group.open ? 'group-open' : 'group-closed'] : [];
+  return [`kind-${node.kind}`, ...(node.root ? ['root'] : []), ...(node.expandable ? ['expandable'] : []), ...group];
 }
 
 export function edgeClasses(edge: GraphEdge): string[] {
@@ -147,7 +148,8 @@ export function edgeClasses(edge: GraphEdge): string[] {
 export function nodeElement(node: GraphNode): cytoscape.ElementDefinition {
   return {
     group: 'nodes',
-    data: { id: node.id, kind: node.kind, label: node.label, caption: nodeCaption(node), depth: node.depth },
+    // A group keeps its count at any zoom (its short label is what a zoomed-out drawing shows).
+    data: { id: node.id, kind: node.kind, label: node.group ? `${node.label} · ${node.group.holdings}` : node.label, caption: nodeCaption(node), depth: node.depth, ...(node.parent === undefined ? {} : { parent: node.parent }) },
     classes: nodeClasses(node),
   };
 }
@@ -183,11 +185,27 @@ export function edgeLabelClass(end: LabelEnd | undefined): string[] {
   return end ? [`label-${end}`] : [];
 }
 
-export function edgeElement(edge: GraphEdge, end?: LabelEnd): cytoscape.ElementDefinition {
+/**
+ * Above this many links a graph's links are drawn without words until pointed at, selected or
+ * focused: words along short, crowded edges cover the entities' names whatever their placement,
+ * and the table and the link panel give every link's words. (The alt text lists links up to the same number.)
+ */
+export const QUIET_LABELS_ABOVE = 25;
+
+export const quietLabels = (spec: GraphSpec): boolean => spec.edges.length > QUIET_LABELS_ABOVE;
+
+/** The quieter end's class, and `quiet` (words only when pointed at, selected or focused) in a dense graph. */
+export function edgeWordClasses(spec: GraphSpec): Map<string, string[]> {
+  const ends = labelEnds(spec);
+  const quiet = quietLabels(spec);
+  return new Map(spec.edges.map((edge) => [edge.id, [...edgeLabelClass(ends.get(edge.id)), ...(quiet ? ['quiet'] : [])]]));
+}
+
+export function edgeElement(edge: GraphEdge, end?: LabelEnd, extra: readonly string[] = []): cytoscape.ElementDefinition {
   return {
     group: 'edges',
     data: { id: edge.id, source: edge.source, target: edge.target, caption: edgeCaption(edge) },
-    classes: [...edgeClasses(edge), ...edgeLabelClass(end)],
+    classes: [...edgeClasses(edge), ...edgeLabelClass(end), ...extra.filter((name) => !name.startsWith('label-'))],
   };
 }
 
@@ -228,7 +246,10 @@ export function drawableSpec(spec: GraphSpec): { spec: GraphSpec; problems: stri
 
 export function toElements(spec: GraphSpec): cytoscape.ElementDefinition[] {
   const ends = labelEnds(spec);
-  return [...spec.nodes.map(nodeElement), ...spec.edges.map((edge) => edgeElement(edge, ends.get(edge.id)))];
+  const quiet = quietLabels(spec) ? ['quiet'] : [];
+  // A compound node is added before the nodes drawn inside it.
+  const nodes = [...spec.nodes.filter((node) => node.parent === undefined), ...spec.nodes.filter((node) => node.parent !== undefined)];
+  return [...nodes.map(nodeElement), ...spec.edges.map((edge) => edgeElement(edge, ends.get(edge.id), quiet))];
 }
 
 export interface GraphDiff {
@@ -246,7 +267,17 @@ export interface GraphDiff {
 }
 
 function sameNode(a: GraphNode, b: GraphNode): boolean {
-  return a.kind === b.kind && a.label === b.label && a.sublabel === b.sublabel && a.root === b.root && a.depth === b.depth && a.expandable === b.expandable;
+  return (
+    a.kind === b.kind &&
+    a.label === b.label &&
+    a.sublabel === b.sublabel &&
+    a.root === b.root &&
+    a.depth === b.depth &&
+    a.expandable === b.expandable &&
+    a.parent === b.parent &&
+    a.group?.open === b.group?.open &&
+    a.group?.holdings === b.group?.holdings
+  );
 }
 
 function sameEdge(a: GraphEdge, b: GraphEdge): boolean {
@@ -282,7 +313,11 @@ export function diffGraphSpecs(shown: GraphSpec | null, next: GraphSpec): GraphD
     return edge === undefined || movedEdge(edge);
   });
   const kept = next.nodes.length - addedNodes.length;
-  const layout = shown === null || shown.layout !== next.layout || kept === 0 ? (next.nodes.length > 0 ? 'full' : 'none') : addedNodes.length > 0 ? 'incremental' : 'none';
+  // Groups made or unmade (a portfolio's later pages, another grouping) redraw the whole: what stood
+  // where they now are is gone, and keeping the rest in place would keep the old, wider zoom.
+  const regrouped = addedNodes.some((node) => node.group) || removedNodeIds.some((id) => oldNodes.get(id)?.group);
+  const layout =
+    shown === null || shown.layout !== next.layout || kept === 0 || regrouped ? (next.nodes.length > 0 ? 'full' : 'none') : addedNodes.length > 0 ? 'incremental' : 'none';
   return { addedNodes, changedNodes, removedNodeIds, addedEdges, changedEdges, removedEdgeIds, layout };
 }
 
@@ -366,6 +401,10 @@ export function describeNode(spec: GraphSpec, nodeId: string): string {
   const order = keyboardOrder(spec.nodes);
   const node = spec.nodes.find((candidate) => candidate.id === nodeId);
   if (!node) return '';
+  if (node.group) {
+    const state = node.group.open ? 'open: Enter closes it' : 'closed: Enter opens it';
+    return `Group ${node.label}: ${plural(node.group.holdings, 'holding', 'holdings')}, ${state}. ${order.indexOf(nodeId) + 1} of ${order.length}.`;
+  }
   const edges = edgesOfNode(spec, nodeId);
   const leads = edges.filter((edge) => edge.strength === 'lead' && edge.decision === null).length;
   const parts = [
@@ -473,6 +512,32 @@ export function graphStylesheet(theme: GraphTheme, options: StyleOptions = {}): 
     }),
     block('edge.label-source', { label: '', 'source-label': 'data(caption)', 'source-text-offset': 46, 'source-text-rotation': 'autorotate' }),
     block('edge.label-target', { label: '', 'target-label': 'data(caption)', 'target-text-offset': 46, 'target-text-rotation': 'autorotate' }),
+    // A dense graph's links have words only when pointed at, selected or focused (QUIET_LABELS_ABOVE).
+    block('edge.quiet', { label: '', 'source-label': '', 'target-label': '' }),
+    block('edge.quiet.hovered, edge.quiet.is-selected, edge.quiet.focused', { label: 'data(caption)', 'source-label': '', 'target-label': '', 'z-index': 10 }),
+    // A closed group: one stacked node with its count; an open one: a box around its holdings.
+    // Twice the type of an entity: a group's name is read at the zoom that frames a whole portfolio.
+    block('node.group-closed', {
+      shape: 'round-rectangle',
+      width: 96,
+      height: 56,
+      'border-width': 5,
+      'border-style': 'double',
+      'border-opacity': 1,
+      'font-weight': 600,
+      'font-size': 2 * nodeFont,
+      'text-max-width': '320px',
+    }),
+    block('node.group-open', {
+      shape: 'round-rectangle',
+      'background-opacity': 0.08,
+      'border-style': 'dashed',
+      'border-width': 1.5,
+      'text-valign': 'top',
+      'text-margin-y': -4,
+      padding: '16px',
+      'font-weight': 600,
+    }),
     block('edge.lead', { 'line-style': 'dashed', 'line-dash-pattern': [6, 4], width: 2, 'line-color': p.lead, 'target-arrow-color': p.lead, color: p.lead }),
     // The researcher's decision wins over the kind of link: confirmed is solid, cut is faded and barred.
     block('edge.confirmed', { 'line-style': 'solid', width: 2, 'line-color': p.confirmed, 'target-arrow-color': p.confirmed, color: p.confirmed }),
@@ -480,6 +545,8 @@ export function graphStylesheet(theme: GraphTheme, options: StyleOptions = {}): 
     block('node.is-selected', { 'border-width': 4, 'border-color': p.selected, 'border-opacity': 1 }),
     block('edge.is-selected', { width: 4, 'underlay-color': p.selected, 'underlay-opacity': 0.25, 'underlay-padding': 5, opacity: 1 }),
     block('node.focused', { 'underlay-color': p.focus, 'underlay-opacity': 0.35, 'underlay-padding': 10, 'underlay-shape': 'ellipse' }),
+    // An open group is a large box: its focus ring follows its corners, not an ellipse over its neighbours.
+    block('node.group-open.focused', { 'underlay-shape': 'round-rectangle', 'underlay-padding': 6, 'underlay-opacity': 0.25 }),
     block('edge.focused', { 'underlay-color': p.focus, 'underlay-opacity': 0.35, 'underlay-padding': 6, opacity: 1 }),
   ];
 }

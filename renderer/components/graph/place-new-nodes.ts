@@ -59,7 +59,8 @@ export async function placeNewNodes(cy: cytoscape.Core, spec: GraphSpec, drawnId
 
   const box = added.boundingBox(BODIES_ONLY);
   const margin = 2 * IDEAL_EDGE_LENGTH;
-  const context = drawn.filter((node) => {
+  // An open group's box follows its holdings: it is never fixed itself.
+  const context = drawn.filter((node) => !node.isParent()).nodes().filter((node) => {
     const { x, y } = node.position();
     return x >= box.x1 - margin && x <= box.x2 + margin && y >= box.y1 - margin && y <= box.y2 + margin;
   });

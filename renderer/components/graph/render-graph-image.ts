@@ -4,7 +4,7 @@
 // never hangs: a render that has not finished in time is rejected with a message saying so.
 import type cytoscape from 'cytoscape';
 import { graphNodeKindLabels } from '../../../shared/graph/graph-spec.ts';
-import { createGraphCore, fitGraph, runLayout, showCompactLabels, spreadOnGrid } from './graph-core.ts';
+import { avoidLabelCollisions, createGraphCore, fitGraph, runLayout, showCompactLabels, spreadOnGrid } from './graph-core.ts';
 import type { RenderGraphImage } from './graph-types.ts';
 import {
   COMPACT_BELOW_ZOOM,
@@ -168,6 +168,8 @@ export const renderGraphImage: RenderGraphImage = async ({ spec, widthPx, height
     await Promise.race([runLayout(core.elements(), fullLayoutOptions(drawable.layout, drawable.nodes.length)), timedOut]);
     fitGraph(core, Math.round(24 * scale), MAX_IMAGE_ZOOM, true);
     showCompactLabels(core, core.zoom() < COMPACT_BELOW_ZOOM);
+    // In print nothing can be pointed at: words that would cover a name are left to the table.
+    avoidLabelCollisions(core);
     const graphPng = await Promise.race([core.png({ output: 'blob-promise', full: false, scale: 1, bg: palette.background }), timedOut]);
     const bitmap = await createImageBitmap(graphPng);
     const canvas = document.createElement('canvas');

@@ -8,10 +8,30 @@ import type { UnreadPart } from '../../../shared/graph/build-graph.ts';
 import type { GraphRoot } from './graph-model.ts';
 import { buyGraphRequest, type HeldRequest } from './graph-queries.ts';
 
-export function GraphStatus({ caps, notes, problems, cutOff, unread = [] }: { caps: string[]; notes: string[]; problems: string[]; cutOff: string[]; unread?: readonly UnreadPart[] }) {
-  if (caps.length + notes.length + problems.length + cutOff.length + unread.length === 0) return null;
+export function GraphStatus({
+  drawn = null,
+  caps,
+  notes,
+  problems,
+  cutOff,
+  unread = [],
+}: {
+  /** What the canvas draws, in words (portfolio-groups.ts drawnCountLine, from the spec the canvas draws). */
+  drawn?: string | null;
+  caps: string[];
+  notes: string[];
+  problems: string[];
+  cutOff: string[];
+  unread?: readonly UnreadPart[];
+}) {
+  if ((drawn === null ? 0 : 1) + caps.length + notes.length + problems.length + cutOff.length + unread.length === 0) return null;
   return (
     <div className="graph-status" role="status" data-testid="graph-status">
+      {drawn !== null && (
+        <p className="graph-status__drawn" data-testid="graph-drawn">
+          {drawn}
+        </p>
+      )}
       {caps.map((line) => (
         <p key={line} className="graph-status__cap">
           {line}

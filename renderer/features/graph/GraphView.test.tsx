@@ -15,7 +15,7 @@ import { defaultTraversal } from './graph-model.ts';
 import { useGraphStore } from './graph-store.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
-const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false, unknownPrices: false, dialect: 'embedded' as 'embedded' | 'independent' | 'no-sale-ssl' }));
+const state = vi.hoisted(() => ({ active: 'p1' as string | null, decisions: [] as unknown[], refuseDecision: false, searchesCached: false, unknownPrices: false, portfolio: false, dialect: 'embedded' as 'embedded' | 'independent' | 'no-sale-ssl' }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, unknownPrice } = await import('../../platform/fake-plat.ts');
@@ -74,7 +74,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
       }),
     getEntity: (request) => served(entityOf((request as { request: { path: { entity_ref: string } } }).request.path.entity_ref)),
     getConnectedEntities: () => served(answers.connected1708.envelope),
-    searchProperties: () => served(answers.searchKuipers.envelope, 20_000),
+    searchProperties: () => served(state.portfolio ? largePortfolio(answers) : answers.searchKuipers.envelope, 20_000),
     searchRecords: () => {
       // As the core answers a "not found" the service answered: with the charge it booked for it.
       throw new PlatCallError({ code: 'not_found', message: 'No search matches', retryable: false, chargedMicroUsd: 0 });
@@ -88,6 +88,32 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     },
   });
 });
+
+/**
+ * DISTRICT OF COLUMBIA's first two pages (20 parcels) and 12 more parcels made from them (other
+ * ids, other SSLs on the same streets) in one complete answer: 32 holdings, above the grouping threshold.
+ */
+function largePortfolio(answers: typeof fixtures): unknown {
+  type Item = Record<string, unknown> & { entity_ref: string; property_ref?: string };
+  const pages = [answers.searchDc1.envelope, answers.searchDc2.envelope].map((envelope) => structuredClone(envelope) as { data: { items: Item[] } });
+  const items = pages.flatMap((page) => page.data.items);
+  const rows = [...new Set(items.map((item) => item.property_ref ?? item.entity_ref))].slice(0, 12);
+  const copies = rows.flatMap((row, index) => {
+    // Every id (entity and record) of the copy ends otherwise, and its SSL is another lot of the square.
+    return items
+      .filter((item) => (item.property_ref ?? item.entity_ref) === row)
+      .map((item) =>
+        JSON.parse(
+          JSON.stringify(item)
+            .replaceAll(/\b(prop|parc|unit|acct|rec)_([0-9a-f-]{32})[0-9a-f]{4}\b/g, `$1_$2${String(9000 + index)}`)
+            .replaceAll(/"(\d{4})(\s+)\d{4}"/g, `"$1$2${String(7000 + index)}"`),
+        ) as Item,
+      );
+  });
+  const all = [...items, ...copies];
+  const properties = new Set(all.map((item) => item.property_ref ?? item.entity_ref)).size;
+  return { ...pages[0], data: { ...pages[0]!.data, items: all, properties_matched: properties, next_cursor: null }, meta: { ...(pages[0] as { meta?: object }).meta, next_cursor: null } };
+}
 
 // No canvas here: the drawing is stood in for by buttons that do what its nodes and links do.
 const graphProps = vi.hoisted(() => ({ last: null as EntityGraphProps | null }));
@@ -131,6 +157,7 @@ beforeEach(() => {
   state.refuseDecision = false;
   state.searchesCached = false;
   state.unknownPrices = false;
+  state.portfolio = false;
   state.dialect = 'embedded';
   graphProps.last = null;
   useUiStore.setState({ activeView: 'graph', graphRootId: null, entityTrail: [], focusGraph: false });
@@ -424,5 +451,43 @@ describe('GraphView', () => {
     fireEvent.change(screen.getByLabelText('Draw from'), { target: { value: 'prop_12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Draw' }));
     expect(screen.getByRole('alert').textContent).toMatch(/looks like an entity id but is not one Plat can draw/);
+  });
+
+  it('draws a large owner’s holdings in groups that open on demand, its status line counting what the canvas draws', async () => {
+    state.portfolio = true;
+    await renderView();
+    fireEvent.change(screen.getByLabelText('Draw from'), { target: { value: 'DISTRICT OF COLUMBIA' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Draw' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    fireEvent.click(screen.getByRole('button', { name: 'Find the holdings' }));
+    for (let step = 0; step < 6; step++) await settle(50);
+    const drawnLine = () => screen.getByTestId('graph-drawn').textContent ?? '';
+    const drawnCounts = () => {
+      const spec = graphProps.last!.spec;
+      return { entities: spec.nodes.filter((node) => !node.group).length, groups: spec.nodes.filter((node) => node.group && !node.group.open) };
+    };
+    const closed = drawnCounts();
+    expect(closed.groups.length).toBeGreaterThan(0);
+    // Every holding in a group: the owner alone is drawn, with its groups.
+    expect(closed.entities).toBe(1);
+    expect(drawnLine()).toMatch(new RegExp(`^Drawn: 1 entity and 0 links, with ${closed.groups.length} closed groups holding 64 more entities`));
+    expect(drawnLine()).toContain('The table lists all 65 entities');
+    expect(screen.getByTestId('graph-groups').textContent).toContain(`${closed.groups.length} groups`);
+
+    // Enter (or a double click) on a group opens it: its holdings drawn inside it, the line counting them.
+    const group = closed.groups[0]!;
+    fireEvent.click(screen.getByRole('button', { name: `Enter on ${group.label}` }));
+    await settle(50);
+    const opened = drawnCounts();
+    expect(graphProps.last!.spec.nodes.filter((node) => node.parent === group.id)).toHaveLength(group.group!.holdings);
+    expect(opened.entities).toBe(closed.entities + group.group!.entities);
+    expect(drawnLine()).toMatch(new RegExp(`^Drawn: ${opened.entities} entities`));
+    expect(drawnLine()).toContain('1 group open');
+    expect(asked('searchProperties')).toHaveLength(1);
+
+    // Grouped by tax square instead: other groups, all closed.
+    fireEvent.change(screen.getByLabelText('Group holdings by'), { target: { value: 'square' } });
+    await settle(50);
+    expect(graphProps.last!.spec.nodes.filter((node) => node.group).every((node) => node.group!.open === false && /^(Square |Other squares)/.test(node.label))).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Project } from '../../../shared/ipc.ts';
 import { applyDecisions, type GraphDecision, type GraphDecisionKind } from '../../../shared/graph/decisions.ts';
 import { graphSpec } from '../../../shared/graph/graph-view.ts';
+import { drawnCountLine, drawnGraph, type GroupBy } from '../../../shared/graph/portfolio-groups.ts';
 import { describeLinkKey, nodeName } from '../../../shared/graph/links.ts';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { useUiStore } from '../../app/ui-store.ts';
@@ -33,6 +34,7 @@ import { useGraphStore, type GraphSelection } from './graph-store.ts';
 import { DecisionDialog, type DecisionRequest } from './DecisionDialog.tsx';
 import { OwnerAreaControl, TraversalControls } from './GraphControls.tsx';
 import { GraphFilters } from './GraphFilters.tsx';
+import { GroupControl } from './GroupControl.tsx';
 import { GraphSources } from './GraphSources.tsx';
 import { EmptyGraph, GraphStatus } from './GraphStatus.tsx';
 import { GraphTable } from './GraphTable.tsx';
@@ -107,7 +109,21 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
   const view = useMemo(() => graphSpec(model, filters), [model, filters]);
   const decisionsQuery = useGraphDecisions(assignment?.id ?? null);
   const decisions = useMemo(() => decisionsQuery.data?.decisions ?? [], [decisionsQuery.data]);
-  const decided = useMemo(() => applyDecisions(view.spec, decisions), [view.spec, decisions]);
+  // What the canvas draws (a large owner's holdings in groups) and what the status line counts: one call.
+  const [groupBy, setGroupBy] = useState<GroupBy>('street');
+  const [openGroups, setOpenGroups] = useState<{ rootId: string; by: GroupBy; ids: ReadonlySet<string> }>({ rootId: root.id, by: groupBy, ids: new Set() });
+  const open = useMemo(() => (openGroups.rootId === root.id && openGroups.by === groupBy ? openGroups.ids : new Set<string>()), [openGroups, root.id, groupBy]);
+  const drawing = useMemo(() => drawnGraph(view, model, { by: groupBy, open }), [view, model, groupBy, open]);
+  const toggleGroup = (id: string) => {
+    const group = drawing.groups.find((candidate) => candidate.id === id);
+    if (!group) return;
+    const ids = new Set(open);
+    if (group.open) ids.delete(id);
+    else ids.add(id);
+    setOpenGroups({ rootId: root.id, by: groupBy, ids });
+    setAnnouncement(`${group.label}: ${group.holdings} holdings ${group.open ? 'closed' : 'opened'}.`);
+  };
+  const decided = useMemo(() => applyDecisions(drawing.spec, decisions), [drawing.spec, decisions]);
   const table = useMemo(() => {
     const book = new CitationBook();
     return { ...graphTable(model, view, decisions, book.cite), citations: book.all() };
@@ -142,6 +158,10 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
 
   // Enter (or a double click) on a node: free expansions run at once; a priced one waits, its price and button focused.
   const expandFromGraph = (id: string) => {
+    if (id.startsWith('group:')) {
+      toggleGroup(id);
+      return;
+    }
     select({ type: 'node', id });
     const wanted = expansionOf(id);
     const name = view.spec.nodes.find((node) => node.id === id)?.label ?? id;
@@ -206,7 +226,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
       </h2>
       {root.kind === 'entity' ? <TraversalControls settings={settings} /> : <OwnerAreaControl areas={owners.areas} areaUid={owners.areaUid} loading={owners.loading} unread={owners.unread} onRead={owners.read} />}
       <GraphSources held={held} model={model} rootId={root.id} asked={asked} />
-      <GraphStatus caps={view.caps} notes={view.notes} problems={current.problems} unread={current.unread} cutOff={decided.cutOff.map((id) => view.spec.nodes.find((node) => node.id === id)?.label ?? id)} />
+      <GraphStatus drawn={drawn ? drawnCountLine(drawing.counts) : null} caps={view.caps} notes={view.notes} problems={current.problems} unread={current.unread} cutOff={decided.cutOff.map((id) => view.spec.nodes.find((node) => node.id === id)?.label ?? id)} />
       {decisionsQuery.isError && <ErrorNotice error={decisionsQuery.error} onRetry={() => void decisionsQuery.refetch()} compact />}
       {decisionFailure !== null && <ErrorNotice error={decisionFailure} compact />}
       {!drawn ? (
@@ -227,6 +247,15 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
             }}
           >
             <TabPanel idPrefix="graph" id={tab} className="graph-main__tab">
+              {tab === 'drawing' && drawing.groups.length > 0 && (
+                <GroupControl
+                  by={groupBy}
+                  onChange={setGroupBy}
+                  groups={drawing.groups.length}
+                  open={drawing.counts.openGroups}
+                  onCloseAll={() => setOpenGroups({ rootId: root.id, by: groupBy, ids: new Set() })}
+                />
+              )}
               {tab === 'drawing' && (
                 <Suspense fallback={<p className="muted graph-main__loading">Loading the drawing…</p>}>
                   <EntityGraph
@@ -234,7 +263,7 @@ export function RootGraph({ root, assignment }: { root: GraphRoot; assignment: P
                     theme={theme}
                     selectedId={selection?.id ?? null}
                     className="graph-main__canvas"
-                    onSelectNode={(id) => select({ type: 'node', id })}
+                    onSelectNode={(id) => (id.startsWith('group:') ? toggleGroup(id) : select({ type: 'node', id }))}
                     onSelectEdge={(id) => select({ type: 'link', id })}
                     onExpandNode={expandFromGraph}
                   />

@@ -12,8 +12,15 @@ import { serviceQueryKey } from '../../platform/query-keys.ts';
 import { fixtures } from '../../../shared/graph/test-kit.ts';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import type * as PlatModule from '../../platform/plat.ts';
+import type { RecordedDownload } from '../../platform/fake-download.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
+
+const downloads = vi.hoisted(() => [] as RecordedDownload[]);
+vi.mock('../../components/download.ts', async (importOriginal) => {
+  const { recordTextDownloads } = await import('../../platform/fake-download.ts');
+  return recordTextDownloads(importOriginal, downloads);
+});
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
   const { fakePlatModule, listedPrice, serviceAnswer } = await import('../../platform/fake-plat.ts');
@@ -93,6 +100,23 @@ describe('OwnerPage', () => {
     expect(within(table).getAllByRole('button', { name: /^DC OTR (ownership|assessment|sale):/ })).toHaveLength(3);
     fireEvent.click(within(table).getByRole('button', { name: '1708 21ST ST NW' }));
     expect(useUiStore.getState().entityTrail).toEqual(['parc_f6ac2820-1e68-58bf-891b-63fc223242fd']);
+  });
+
+  it('sums up the portfolio (holdings, assessed by use, last sales) and exports it as CSV with its citations', async () => {
+    downloads.length = 0;
+    renderPage('JOEL KUIPERS');
+    await findEveryHolding();
+    const summary = await screen.findByTestId('portfolio-summary');
+    expect(within(summary).getByRole('heading', { level: 2 }).textContent).toBe('Portfolio in brief');
+    expect(summary.textContent).toContain('1 holding (each a parcel). Last sales recorded from 2013-12-17 to 2013-12-17 (1 holding); 0 holdings with no last sale date in the answers.');
+    const byUse = within(summary).getByRole('table', { name: 'Holdings and assessed value by use' });
+    expect(within(byUse).getAllByRole('row')[1]?.textContent).toMatch(/^\S+1\$\d/);
+    fireEvent.click(within(summary).getByRole('button', { name: 'Export the portfolio (CSV, with citations)' }));
+    expect(downloads).toHaveLength(1);
+    expect(downloads[0]?.filename).toMatch(/^portfolio JOEL KUIPERS – \d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = downloads[0]!.text.split('\r\n');
+    expect(lines[0]).toBe('Owner name,Parcel,Address,Use,Assessed value,Last sale price,Last sale date,Rows of the roll,Status,Sources');
+    expect(lines[1]).toMatch(/^JOEL KUIPERS,.*1708 21ST ST NW.*2013-12-17.*DC Office of Tax and Revenue/);
   });
 
   it('says a name no record carries is free and found nothing', async () => {

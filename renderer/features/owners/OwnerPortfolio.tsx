@@ -24,6 +24,7 @@ import { requestOfServiceKey, serviceOperationScope, serviceQueryKey } from '../
 import type { CallOptions } from '../../platform/service-calls.ts';
 import { holdingSources, lastSaleText, nextCursorOf, portfolioScreen, variantsText } from './owner-model.ts';
 import type { OwnerSearch } from './owners-ui-store.ts';
+import { PortfolioSummary } from './PortfolioSummary.tsx';
 import { nothingFoundChargeWords } from '../../components/charge-words.ts';
 
 type SearchPage = IpcResponse<'searchProperties'>;
@@ -178,6 +179,9 @@ export function PortfolioResults({ search, openedAt, lastOptions, pageOwnerKey =
         // On an owner's page the names containing the owner's are one portfolio (one name: its group says it);
         // a search across unrelated names has no total worth stating.
         <TotalLine label="Total assessed value of these holdings" value={portfolio.totalAssessed} citations={screen.citations} testId="portfolio-total" />
+      )}
+      {pageOwnerKey !== null && (
+        <PortfolioSummary name={search.name} holdings={portfolio.holdings} owners={screen.owners} citations={[...screen.citations.values()]} partial={!portfolio.complete} />
       )}
       {portfolio.problems.map((problem) => (
         <p key={problem} className="notice notice--warning">
