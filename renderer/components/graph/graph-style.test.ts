@@ -235,9 +235,11 @@ describe('what changes on screen', () => {
     edges: [...chain.edges, edge('e7', 'p1', 's1', 'located on'), edge('e8', 'b1', 'p1', 'stands on')],
   };
 
-  it('lays out everything the first time and when the layout changes', () => {
+  it('lays out everything the first time, when the layout changes, and when a lone root grows', () => {
     expect(diffGraphSpecs(null, chain).layout).toBe('full');
     expect(diffGraphSpecs(chain, { ...chain, layout: 'force' }).layout).toBe('full');
+    const root = chain.nodes[0]!;
+    expect(diffGraphSpecs({ ...chain, nodes: [root], edges: [] }, chain).layout).toBe('full');
     expect(diffGraphSpecs(null, { ...chain, nodes: [], edges: [] }).layout).toBe('none');
   });
 

@@ -316,8 +316,10 @@ export function diffGraphSpecs(shown: GraphSpec | null, next: GraphSpec): GraphD
   // Groups made or unmade (a portfolio's later pages, another grouping) redraw the whole: what stood
   // where they now are is gone, and keeping the rest in place would keep the old, wider zoom.
   const regrouped = addedNodes.some((node) => node.group) || removedNodeIds.some((id) => oldNodes.get(id)?.group);
+  // A lone root grown into a graph (its links read at a click) is laid out whole and fitted, as a
+  // first draw: placing beside one node keeps the zoom a single node was shown at, and clips the rest.
   const layout =
-    shown === null || shown.layout !== next.layout || kept === 0 || regrouped ? (next.nodes.length > 0 ? 'full' : 'none') : addedNodes.length > 0 ? 'incremental' : 'none';
+    shown === null || shown.layout !== next.layout || kept <= 1 || regrouped ? (next.nodes.length > 0 ? 'full' : 'none') : addedNodes.length > 0 ? 'incremental' : 'none';
   return { addedNodes, changedNodes, removedNodeIds, addedEdges, changedEdges, removedEdgeIds, layout };
 }
 
