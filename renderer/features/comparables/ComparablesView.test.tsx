@@ -25,6 +25,8 @@ const state = vi.hoisted(() => ({
   pages: [] as unknown[],
   comps: null as unknown,
   saves: [] as unknown[],
+  /** While set, the assignment's comparables are read only once it settles (a slow read after a save). */
+  hold: null as Promise<void> | null,
 }));
 
 vi.mock('../../platform/plat.ts', async (importOriginal) => {
@@ -43,7 +45,10 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
       ],
       activeProjectId: state.active,
     }),
-    getComparables: () => ({ workfile: state.workfile, subject: state.subject, pages: state.pages, receivedIn: null }),
+    getComparables: async () => {
+      if (state.hold) await state.hold;
+      return { workfile: state.workfile, subject: state.subject, pages: state.pages, receivedIn: null };
+    },
     saveComparables: (request) => {
       const { workfile } = request as { workfile: ComparablesWorkfile };
       state.saves.push(workfile);
@@ -138,6 +143,7 @@ beforeEach(() => {
   state.pages = [];
   state.comps = comps.envelope;
   state.saves = [];
+  state.hold = null;
   mapProps.last = null;
   useComparablesStore.getState().reset();
   useUiStore.setState({ activeView: 'comparables', openAssignmentId: null });
@@ -193,6 +199,23 @@ describe('ComparablesView', () => {
     expect(screen.getByTestId('comps-search-problems').textContent).toContain('The subject has no location in the records');
     expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(true);
     expect(calls.some((call) => call.operation === 'previewCost' && JSON.stringify(call.request).includes('report_comparables_v1'))).toBe(false);
+  });
+
+  it('says the sales a search just bought are on their way while the assignment is read again, never “0 returned” or “not kept”', async () => {
+    await renderView();
+    let release: () => void = () => undefined;
+    state.hold = new Promise<void>((resolve) => (release = resolve));
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    expect(state.saves).toHaveLength(1);
+    expect(screen.getByTestId('comps-pages-pending').textContent).toBe('Reading the sales this search bought…');
+    expect(document.body.textContent).not.toContain('not kept with this assignment');
+    expect(screen.queryByTestId('comps-candidate-count')).toBeNull();
+    state.hold = null;
+    release();
+    for (let step = 0; step < 4; step++) await settle(50);
+    expect(screen.queryByTestId('comps-pages-pending')).toBeNull();
+    expect(screen.getByTestId('comps-candidate-count').textContent).toContain('14 returned · 0 chosen');
   });
 
   it('shows the search’s price first, buys it with the exact request, and keeps the search in the workfile', async () => {

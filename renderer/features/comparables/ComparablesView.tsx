@@ -60,6 +60,7 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
   const comparables = useComparables(assignment.id);
   const load = useComparablesStore((state) => state.load);
   const workfile = useComparablesStore((state) => (state.assignmentId === assignment.id ? state.workfile : null));
+  const saveState = useComparablesStore((state) => state.saveState);
 
   useEffect(() => {
     if (comparables.data) load(assignment.id, comparables.data.workfile);
@@ -78,6 +79,9 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
   if (comparables.isError) return <ErrorNotice error={comparables.error} onRetry={() => void comparables.refetch()} />;
   if (!comparables.data || !workfile) return <p className="muted">Reading this assignment’s comparables…</p>;
   const { receivedIn } = comparables.data;
+  // A search just run is in the workfile here before the pages it bought come back with the saved
+  // assignment: until then its sales are on their way, not missing ("0 returned", "not kept").
+  const pagesPending = lastRunId(workfile) !== lastRunId(comparables.data.workfile) && (comparables.isFetching || saveState === 'pending' || saveState === 'saving');
   return (
     <>
       {receivedIn && (
@@ -85,10 +89,12 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
           <p>The subject or the sales read here came in that file; re-check them from the assignment’s page.</p>
         </ReceivedNotice>
       )}
-      <Workspace assignment={assignment} subjectEnvelope={comparables.data.subject} pages={comparables.data.pages} workfile={workfile} />
+      <Workspace assignment={assignment} subjectEnvelope={comparables.data.subject} pages={comparables.data.pages} workfile={workfile} pagesPending={pagesPending} />
     </>
   );
 }
+
+const lastRunId = (workfile: ComparablesWorkfile): string | null => workfile.searches.at(-1)?.id ?? null;
 
 type Analyzed = { ok: true; analysis: ComparablesAnalysis } | { ok: false; message: string };
 
@@ -100,8 +106,8 @@ function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; workfile: 
   }
 }
 
-function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile }) {
-  const { assignment, subjectEnvelope, pages, workfile } = props;
+function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
+  const { assignment, subjectEnvelope, pages, workfile, pagesPending } = props;
   const details = assignment.assignment!;
   const openAssignment = useUiStore((state) => state.openAssignment);
   const edit = useComparablesStore((state) => state.edit);
@@ -192,11 +198,17 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
           {notice}
         </p>
       )}
-      {analysis?.problems.map((problem) => (
-        <p key={problem} className="comps-notice" role="note">
-          {problem}
+      {pagesPending ? (
+        <p className="comps-notice muted" role="status" data-testid="comps-pages-pending">
+          Reading the sales this search bought…
         </p>
-      ))}
+      ) : (
+        analysis?.problems.map((problem) => (
+          <p key={problem} className="comps-notice" role="note">
+            {problem}
+          </p>
+        ))
+      )}
       {analysis && spec && (
         <>
           <div className="comps-split">
@@ -221,7 +233,13 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
                 />
               </Suspense>
             </section>
-            <CandidateList set={analysis.set} chosen={workfile.chosen} highlightedId={highlightedId} index={index} onToggle={requestToggle} onHighlight={highlight} />
+            {pagesPending ? (
+              <p className="muted comps-candidates" role="status">
+                Reading the sales this search bought…
+              </p>
+            ) : (
+              <CandidateList set={analysis.set} chosen={workfile.chosen} highlightedId={highlightedId} index={index} onToggle={requestToggle} onHighlight={highlight} />
+            )}
           </div>
           <RatesPanel workfile={workfile} support={analysis.support} edit={edit} />
           <SalesGrid
