@@ -314,7 +314,7 @@ test.describe('the main roads against a second service', () => {
       await expect(subjectMissing).toBeHidden({ timeout: 30_000 });
     }
     await buy(page, comps.locator('.comps-search__buy').getByRole('button', { name: 'Search' }));
-    // The count reads "0 returned" while the bought pages are still on their way to the view.
+    // The list and its count come once the bought pages are back with the saved assignment.
     await expect(page.getByTestId('comps-candidate-count')).toContainText(/^[1-9]\d* returned/, { timeout: 30_000 });
 
     const returned = Number(/^(\d+) returned/.exec((await page.getByTestId('comps-candidate-count').textContent()) ?? '')?.[1]);
