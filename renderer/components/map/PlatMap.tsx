@@ -99,6 +99,8 @@ export function PlatMap(props: PlatMapProps) {
   const popupRef = useRef<Popup | null>(null);
   const popupKeyRef = useRef<string | null>(null);
   const fittedRef = useRef<string | null>(null);
+  /** The map is fitting itself to new data: a focused sale is then left to the fit, which shows every point. */
+  const fittingRef = useRef(false);
   /** The spec whose data the sources hold (the style is made with the first one). */
   const drawnSpecRef = useRef<PlatMapProps['spec'] | null>(null);
   const drawnHighlightRef = useRef<string | null>(null);
@@ -287,7 +289,14 @@ export function PlatMap(props: PlatMapProps) {
     if (key !== fittedRef.current) {
       fittedRef.current = key;
       const bounds = boundsOf(spec);
-      if (bounds) map.fitBounds(bounds, { ...FIT, duration: reducedMotion() ? 0 : 600 });
+      if (bounds) {
+        // A row hovered meanwhile would ease to its sale and stop the fit half way, at the zoom of a single point.
+        fittingRef.current = true;
+        map.once('moveend', () => {
+          fittingRef.current = false;
+        });
+        map.fitBounds(bounds, { ...FIT, duration: reducedMotion() ? 0 : 600 });
+      }
     }
   }, [map, spec]);
 
@@ -298,7 +307,7 @@ export function PlatMap(props: PlatMapProps) {
     drawnHighlightRef.current = point?.id ?? null;
     setSourceData(target, SOURCE.highlight, { type: 'FeatureCollection', features: point ? [pointFeature(point, offsets.get(point.id))] : [] });
     if (point) {
-      if (!target.getBounds().contains(point.lonLat)) target.easeTo({ center: point.lonLat, duration: reducedMotion() ? 0 : 400 });
+      if (!fittingRef.current && !target.getBounds().contains(point.lonLat)) target.easeTo({ center: point.lonLat, duration: reducedMotion() ? 0 : 400 });
       showSale(target, point);
     } else {
       hidePopup();
