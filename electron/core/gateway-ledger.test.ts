@@ -54,19 +54,7 @@ function build(options: BuildOptions = {}) {
   return { db, ledger, gateway, events };
 }
 
-/** What the service itself charged under one Idempotency-Key. */
-function serviceCharges(key: string): number[] {
-  return local.service.state
-    .charges('acct_active')
-    .filter((charge) => charge.requestId === key)
-    .map((charge) => charge.amountMicroUsd);
-}
-
-function property(offset: number): string {
-  const found = local.store.searchProperties({ areaUid: 'area_us_dc', limit: 1, offset }).items[0];
-  if (!found) throw new Error('the sample has no property there');
-  return found.entity_id;
-}
+const { chargesFor: serviceCharges, property } = local;
 
 /** 100 resolution items, the first an address on Bearer Ct: far over the 8 KiB a summary keeps. */
 function hundredItems() {

@@ -39,17 +39,7 @@ function build(applies: (url: string) => boolean, rewrite: Rewrite | (() => Rewr
 }
 
 const balance = () => local.service.state.account('acct_active').balanceMicroUsd;
-const chargesFor = (key: string) =>
-  local.service.state
-    .charges('acct_active')
-    .filter((charge) => charge.requestId === key)
-    .map((charge) => charge.amountMicroUsd);
-
-function property(offset: number): string {
-  const found = local.store.searchProperties({ areaUid: 'area_us_dc', limit: 1, offset }).items[0];
-  if (!found) throw new Error('the sample has no property there');
-  return found.entity_id;
-}
+const { chargesFor, property } = local;
 
 const UNKNOWN = 'prop_00000000-0000-4000-8000-000000000000';
 const isSummary = (url: string) => url.includes('/summary');

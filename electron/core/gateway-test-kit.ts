@@ -23,7 +23,14 @@ import { rejectionOf } from './service-client/test-kit.ts';
  * The embedded service over the sample store, started before the file's tests and closed after
  * them. Read `service` and `store` inside tests or hooks (they exist once beforeAll has run).
  */
-export function useLocalService(): { readonly service: LocalService; readonly store: SampleStore } {
+export function useLocalService(): {
+  readonly service: LocalService;
+  readonly store: SampleStore;
+  /** What the service itself charged under one Idempotency-Key. */
+  chargesFor(key: string): number[];
+  /** A real property of the sample, the `offset`-th of DC's (a request not asked before). */
+  property(offset: number): string;
+} {
   let store: SampleStore | undefined;
   let service: LocalService | undefined;
   beforeAll(async () => {
@@ -40,6 +47,16 @@ export function useLocalService(): { readonly service: LocalService; readonly st
     },
     get store() {
       return store!;
+    },
+    chargesFor: (key) =>
+      service!.state
+        .charges('acct_active')
+        .filter((charge) => charge.requestId === key)
+        .map((charge) => charge.amountMicroUsd),
+    property(offset) {
+      const found = store!.searchProperties({ areaUid: 'area_us_dc', limit: 1, offset }).items[0];
+      if (!found) throw new Error('the sample has no property there');
+      return found.entity_id;
     },
   };
 }
