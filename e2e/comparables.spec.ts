@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, findAddress, openApp, pdfImageList, session } from './fixtures.ts';
+import { test, expect, findAddress, openApp, pdfImageList, session, startAssignment } from './fixtures.ts';
 import { gridRowKeys, manualRows } from '../shared/comparables/model.ts';
 import { ROLE_COLOURS } from '../renderer/components/map/map-icons.ts';
 
@@ -294,13 +294,7 @@ test.describe('comparable sales, from the search to the PDF', () => {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('1708 21ST ST NW');
 
     // An assignment effective at the start of 2017: the sample's dated sales end in January 2017.
-    await page.getByRole('button', { name: 'Start an assignment…' }).click();
-    const start = page.getByRole('dialog', { name: 'Start an assignment' });
-    await start.getByLabel('Effective date').fill(EFFECTIVE_DATE);
-    await start.getByLabel('Client').fill('First Federal Savings');
-    await start.getByLabel('Intended use').fill('Mortgage lending decision');
-    await start.getByRole('button', { name: 'Start and make active' }).click();
-    await expect(page.getByTestId('assignment-started')).toBeVisible();
+    await expect(await startAssignment(page, { effectiveDate: EFFECTIVE_DATE, client: 'First Federal Savings', intendedUse: 'Mortgage lending decision' })).toBeVisible();
 
     // Comparables (Ctrl+4): the subject's record first, with its price.
     await page.keyboard.press('Control+4');

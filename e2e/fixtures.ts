@@ -88,6 +88,20 @@ export async function findAddress(page: Page, typed: string, expected: string) {
   return { find, box };
 }
 
+/**
+ * Starts an assignment from the property page on screen, as a person fills the dialog, and returns
+ * the "Assignment started" panel.
+ */
+export async function startAssignment(page: Page, details: { effectiveDate: string; client: string; intendedUse: string }) {
+  await page.getByRole('button', { name: 'Start an assignment…' }).click();
+  const start = page.getByRole('dialog', { name: 'Start an assignment' });
+  await start.getByLabel('Effective date').fill(details.effectiveDate);
+  await start.getByLabel('Client').fill(details.client);
+  await start.getByLabel('Intended use').fill(details.intendedUse);
+  await start.getByRole('button', { name: 'Start and make active' }).click();
+  return page.getByTestId('assignment-started');
+}
+
 /** Opens the Owners view (Ctrl+2) and returns its name box. */
 export async function openOwners(page: Page) {
   await page.keyboard.press('Control+2');

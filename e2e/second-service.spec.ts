@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { Locator, Page } from '@playwright/test';
 import { startSecondService, type SecondService } from '../electron/local-service/second-service-kit.ts';
-import { test, expect, confirmChargeIfAsked, connectLiveService, findBox, openApp, openOwners, session, startHost, type RunningHost } from './fixtures.ts';
+import { test, expect, confirmChargeIfAsked, connectLiveService, findBox, openApp, openOwners, session, startAssignment, startHost, type RunningHost } from './fixtures.ts';
 
 // Outside test-results (which Playwright empties per run), so the PDF can be looked at afterwards.
 const outDir = path.join(tmpdir(), 'plat-second-service-e2e');
@@ -251,13 +251,7 @@ test.describe('the main roads against a second service', () => {
   test('subject report and PDF: every endnote names a publisher, years as years, data as of its sources', async ({ page, shot }) => {
     await openApp(page, host.url);
     await openProperty(page);
-    await page.getByRole('button', { name: 'Start an assignment…' }).click();
-    const start = page.getByRole('dialog', { name: 'Start an assignment' });
-    await start.getByLabel('Effective date').fill(EFFECTIVE_DATE);
-    await start.getByLabel('Client').fill('First Federal Savings');
-    await start.getByLabel('Intended use').fill('Mortgage lending decision');
-    await start.getByRole('button', { name: 'Start and make active' }).click();
-    const started = page.getByTestId('assignment-started');
+    const started = await startAssignment(page, { effectiveDate: EFFECTIVE_DATE, client: 'First Federal Savings', intendedUse: 'Mortgage lending decision' });
     await expect(started).toBeVisible();
     await started.getByRole('button', { name: 'Open the report' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Report');

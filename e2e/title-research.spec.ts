@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test, expect, openApp, pdfImageList, searchOwners, session, shotBoth } from './fixtures.ts';
+import { test, expect, openApp, pdfImageList, searchOwners, session, shotBoth, startAssignment } from './fixtures.ts';
 
 // Outside test-results (which Playwright empties per run), so the exports can be looked at afterwards.
 const outDir = path.join(tmpdir(), 'plat-title-research-e2e');
@@ -54,12 +54,7 @@ test.describe('title research', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Parcel · SSL 0065 0007 · 1708 21ST ST NW');
 
     // An assignment keeps the decisions.
-    await page.getByRole('button', { name: 'Start an assignment…' }).click();
-    const start = page.getByRole('dialog', { name: 'Start an assignment' });
-    await start.getByLabel('Effective date').fill('2017-01-01');
-    await start.getByLabel('Client').fill('Capitol Title');
-    await start.getByLabel('Intended use').fill('Title search');
-    await start.getByRole('button', { name: 'Start and make active' }).click();
+    await startAssignment(page, { effectiveDate: '2017-01-01', client: 'Capitol Title', intendedUse: 'Title search' });
     await page.getByRole('button', { name: 'Stay here' }).click();
 
     // The graph from the parcel: typed nodes, labelled links, and why each link exists.
