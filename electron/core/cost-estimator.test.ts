@@ -6,15 +6,17 @@ import { answerHasResults, CostEstimator, EMBEDDED_CONNECTION_ID } from './cost-
 /** A live service that is not Plat's own: only the spec's prices and what it charged are known. */
 const LIVE = 'live:https://records.example.test';
 
-describe('CostEstimator on the embedded sample service (Plat runs it: its price table is known)', () => {
-  let db: DatabaseSync;
-  let estimator: CostEstimator;
+// Each test on a fresh database.
+let db: DatabaseSync;
+let estimator: CostEstimator;
 
-  beforeEach(() => {
-    db = openAppDatabase(':memory:');
-    estimator = new CostEstimator(db);
-  });
-  afterEach(() => db.close());
+beforeEach(() => {
+  db = openAppDatabase(':memory:');
+  estimator = new CostEstimator(db);
+});
+afterEach(() => db.close());
+
+describe('CostEstimator on the embedded sample service (Plat runs it: its price table is known)', () => {
 
   it('prices a summary from the price table', () => {
     expect(estimator.estimate({ operation: 'v4.summary', cached: false, connectionId: EMBEDDED_CONNECTION_ID })).toEqual({
@@ -89,14 +91,6 @@ describe('CostEstimator on the embedded sample service (Plat runs it: its price 
 });
 
 describe('CostEstimator on another service (a live connection id)', () => {
-  let db: DatabaseSync;
-  let estimator: CostEstimator;
-
-  beforeEach(() => {
-    db = openAppDatabase(':memory:');
-    estimator = new CostEstimator(db);
-  });
-  afterEach(() => db.close());
 
   const estimate = (operation: Parameters<CostEstimator['estimate']>[0]['operation'], extra: { items?: number; v3Request?: { mode: 'catalog' | 'report' | 'aggregate'; projection?: string } } = {}) =>
     estimator.estimate({ operation, cached: false, connectionId: LIVE, ...extra });
