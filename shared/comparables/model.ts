@@ -174,6 +174,10 @@ export const notUsedReasonLabels: Record<NotUsedReason, string> = {
   other: 'Other',
 };
 
+/** An act of the appraiser that needs a written reason, printed with what it changed. */
+export const AppraiserActSchema = z.strictObject({ reason: z.string().trim().min(1).max(2_000), at: z.string().max(40) });
+export type AppraiserAct = z.infer<typeof AppraiserActSchema>;
+
 export const ComparablesWorkfileSchema = z.strictObject({
   version: z.literal(1),
   /** The criteria being edited (the next search). */
@@ -195,6 +199,16 @@ export const ComparablesWorkfileSchema = z.strictObject({
     comment: z.string().max(5_000),
   }),
   savedAt: z.string().nullable(),
+  // The appraiser's acts below were added after version 1 was first saved: optional, so older
+  // workfiles still open (absent is "none taken").
+  /** The appraiser's choice of value for a subject characteristic, by characteristic key (shared/comparables/subject/). */
+  subjectChoices: z.record(z.string().max(100), AppraiserActSchema.extend({ alternativeKey: z.string().max(200) })).optional(),
+  /** Sales Plat screened out (multi-parcel, duplicate, …) that the appraiser takes in anyway, by candidate id. */
+  takenIn: z.record(z.string().max(200), AppraiserActSchema).optional(),
+  /** Copied (synthetic) characteristics the appraiser accepts to drive adjustments and the regression: per row, for one comp or the whole grid (compId null). */
+  syntheticAccepted: z.array(AppraiserActSchema.extend({ row: z.enum(gridRowKeys), compId: z.string().max(200).nullable() })).max(500).optional(),
+  /** A regression suggestion accepted although Plat shows it as not supported: the appraiser's written reason, by rate. */
+  unsupportedRateReasons: z.partialRecord(z.enum(rateKeys), AppraiserActSchema).optional(),
 });
 export type ComparablesWorkfile = z.infer<typeof ComparablesWorkfileSchema>;
 
