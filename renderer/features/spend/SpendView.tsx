@@ -2,7 +2,7 @@
 // spendUpdated event, and the ledger of every call behind those totals, filterable and exportable.
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import type { LedgerFilter, LedgerRow, Project, SpendSnapshot } from '../../../shared/ipc.ts';
+import type { LedgerFilter, LedgerRow, Project } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
