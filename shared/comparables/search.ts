@@ -2,6 +2,7 @@
 // words for a person: a search with problems is never sent, so nothing is charged for it), the exact
 // v3 request (the same criteria always give the same bytes, so a search already bought is a free
 // cache hit), one-click widening, and the search described in words for the screen and the report.
+import { oddEffectiveDateWarnings } from './effective-date.ts';
 import { calendarDateOf, formatDateTime } from '../format-date.ts';
 import { isIsoDate } from '../service/common.ts';
 import { areaPolygons, coveringRadiusMiles, pointInPolygons, ringsClosed, selfIntersections } from './geometry.ts';
@@ -48,6 +49,8 @@ export interface CriteriaContext {
   subject: { lonLat: LonLat } | null;
   /** The earliest and latest dated sale the service holds, when known. */
   salesCoverage: { earliest: string | null; latest: string | null } | null;
+  /** Today where Plat runs (YYYY-MM-DD), for a far-future or distant-past effective date; absent: not judged. */
+  today?: string;
 }
 
 const miles = (value: number) => `${Number(value.toFixed(2))} mi`;
@@ -137,6 +140,7 @@ export function criteriaWarnings(criteria: CompSearchCriteria, ctx: CriteriaCont
       `The subject is outside ${areaName(criteria.area).replace(/^The /, 'the ')}: sales are still searched around the subject, and those outside the area are listed as not used.`,
     );
   }
+  if (ctx.today !== undefined) warnings.push(...oddEffectiveDateWarnings(ctx.effectiveDate, ctx.today));
   const latest = ctx.salesCoverage?.latest ?? null;
   if (latest !== null && isIsoDate(ctx.effectiveDate) && Number.isInteger(criteria.monthsBack) && criteria.monthsBack >= 1) {
     const { fromDate, toDate } = searchWindow(ctx.effectiveDate, criteria.monthsBack);

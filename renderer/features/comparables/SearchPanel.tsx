@@ -16,6 +16,7 @@ import {
 } from '../../../shared/comparables/model.ts';
 import { comparablesRequestBody, criteriaProblems, criteriaWarnings, describeCriteria, searchWindow, widenSteps } from '../../../shared/comparables/search.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
+import { localToday } from '../../../shared/comparables/effective-date.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { refreshComparables, useSalesCoverage } from '../../platform/comparables-queries.ts';
@@ -68,7 +69,7 @@ export function SearchPanel(props: SearchPanelProps) {
   const { criteria, edit, subject, effectiveDate } = props;
   const { coverage } = useSalesCoverage();
   const lonLat = subject?.location?.lonLat ?? null;
-  const context = { effectiveDate, subject: lonLat ? { lonLat } : null, salesCoverage: coverage };
+  const context = { effectiveDate, subject: lonLat ? { lonLat } : null, salesCoverage: coverage, today: localToday() };
   // Without the subject's record the view offers it above; the search only says it waits for it.
   const problems = criteriaProblems(criteria, context).filter((text) => props.subjectBought || !text.startsWith('The subject has no location'));
   if (!props.subjectBought) problems.unshift('The search is centred on the subject: buy its record above first.');
