@@ -5,8 +5,8 @@
 import { oddEffectiveDateWarnings } from './effective-date.ts';
 import { calendarDateOf, formatDateTime } from '../format-date.ts';
 import { isIsoDate } from '../service/common.ts';
-import { areaPolygons, coveringRadiusMiles, pointInPolygons, ringsClosed, selfIntersections } from './geometry.ts';
-import { areaLayerLabels, type CompSearchCriteria, type CompSearchRun, type LonLat, type MarketArea } from './model.ts';
+import { areaPolygons, coveringRadiusMiles, pointInPolygons, ringsClosed, selfIntersections, outlineCrossings } from './geometry.ts';
+import { areaLayerLabels, type CompSearchCriteria, type CompSearchRun, type LonLat, type MarketArea, type PolygonCoords } from './model.ts';
 import { formatCount } from '../format/number.ts';
 
 /** The service searches at most this far around the subject (V3RecordQuerySchema's radius_miles). */
@@ -70,6 +70,23 @@ function radiusProblems(radiusMiles: number): string[] {
   return [];
 }
 
+const degrees = ([lon, lat]: LonLat) => `${Math.abs(lat).toFixed(5)}° ${lat >= 0 ? 'N' : 'S'}, ${Math.abs(lon).toFixed(5)}° ${lon >= 0 ? 'E' : 'W'}`;
+
+/**
+ * Why a drawn outline cannot be a market area, where it crosses, and how to fix it (by mouse and
+ * from the keyboard): a self-crossing outline has no clear inside, so no sale can be said to be in it.
+ */
+export function selfCrossingProblem(polygon: PolygonCoords): string {
+  const crossings = outlineCrossings(polygon);
+  const shown = crossings.slice(0, 3).map((c) => `${c.ring > 0 ? `in hole ${c.ring}, ` : ''}side ${c.sideA} crosses side ${c.sideB} at ${degrees(c.at)}`);
+  const more = crossings.length > shown.length ? ` and ${crossings.length - shown.length} more` : '';
+  const where = shown.length > 0 ? ` (sides numbered from the first corner placed: ${shown.join('; ')}${more})` : '';
+  return (
+    `The drawn area crosses itself${where}, so it has no clear inside and cannot be a market area. ` +
+    'Draw it again with the corners placed in order around the area (Draw on the map, then Escape starts over), or, from the keyboard, choose Radius or an area from the Market area list.'
+  );
+}
+
 function areaProblems(area: MarketArea, subject: LonLat | null): string[] {
   if (area.kind === 'radius') return radiusProblems(area.radiusMiles);
   const polygons = areaPolygons(area) ?? [];
@@ -77,7 +94,7 @@ function areaProblems(area: MarketArea, subject: LonLat | null): string[] {
   if (area.kind === 'polygon') {
     if (!ringsClosed(area.polygon)) return [`${name} is not closed: finish the outline where it started.`];
     // Official boundaries chosen from a layer are taken as published; only a drawn outline is checked.
-    if (selfIntersections(area.polygon).length > 0) return ['The drawn area crosses itself: redraw it without crossing lines.'];
+    if (selfIntersections(area.polygon).length > 0) return [selfCrossingProblem(area.polygon)];
   }
   if (subject === null) return [];
   const reach = coveringRadiusMiles(subject, polygons);
