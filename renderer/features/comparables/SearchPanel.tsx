@@ -23,6 +23,8 @@ import { refreshComparables, useSalesCoverage } from '../../platform/comparables
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { useCoverageGap } from '../../platform/coverage-gap.ts';
+import type { CoverageGap } from '../../../shared/service/coverage-gaps.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useComparablesStore } from './comparables-store.ts';
 import { AreaPicker } from './AreaPicker.tsx';
@@ -297,6 +299,8 @@ function SearchCharge(props: {
   change: ((answer: IpcResponse<'queryRecords'>) => WorkfileChange) | null;
   edit: Edit;
   assignmentId: string;
+  /** What the catalog's coverage says the search will lack around this subject. */
+  lacking?: CoverageGap | null;
 }) {
   const queryClient = useQueryClient();
   const paid = usePaidAnswer('queryRecords', props.parts, { askCore: true });
@@ -310,6 +314,7 @@ function SearchCharge(props: {
         what={props.what}
         primary={props.primary}
         busy={paid.query.isFetching}
+        lacking={props.lacking ?? null}
         onRun={(options) => {
           if (!change) return;
           void paid.buy(options).then(async (answer) => {
@@ -326,6 +331,8 @@ function SearchCharge(props: {
 
 function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null }) {
   const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId } = props;
+  // Said in the search's confirmation, before the charge (Alexandria: the catalog holds no sales there).
+  const lacking = useCoverageGap('comparables_search', props.subjectRef);
   const change =
     parts && radiusMiles !== null
       ? (answer: IpcResponse<'queryRecords'>): WorkfileChange => {
@@ -336,7 +343,7 @@ function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'qu
       : null;
   return (
     <div className="comps-search__buy stack align-end gap-1">
-      <SearchCharge parts={parts} label="Search" what="this comparable sales search" change={change} edit={edit} assignmentId={assignmentId} />
+      <SearchCharge parts={parts} label="Search" what="this comparable sales search" change={change} edit={edit} assignmentId={assignmentId} lacking={lacking} />
     </div>
   );
 }
