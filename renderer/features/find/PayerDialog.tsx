@@ -33,7 +33,9 @@ export function PayerDialog(props: {
       <form method="dialog" onSubmit={submit} className="stack gap-3">
         <h2 id={titleId}>Which file pays for this lookup?</h2>
         <p>
-          “{props.lookup}” is not the subject of the active assignment “{props.assignmentName}” ({props.subjectLabel}). Nothing is charged until you choose.
+          “{props.lookup}” is not the subject of the active assignment “{props.assignmentName}”
+          {props.subjectLabel.trim() !== '' && props.subjectLabel.trim().toLowerCase() !== props.assignmentName.trim().toLowerCase() ? ` (${props.subjectLabel})` : ''}. Nothing is
+          charged until you choose.
         </p>
         <fieldset className="bare-fieldset stack gap-2">
           <legend className="visually-hidden">Charge the lookup to</legend>
