@@ -75,7 +75,9 @@ export function SearchPanel(props: SearchPanelProps) {
   // Without the subject's record the view offers it above; the search only says it waits for it.
   const problems = criteriaProblems(criteria, context).filter((text) => props.subjectBought || !text.startsWith('The subject has no location'));
   if (!props.subjectBought) problems.unshift('The search is centred on the subject: buy its record above first.');
-  const warnings = problems.length === 0 ? criteriaWarnings(criteria, context) : [];
+  // What the catalog's coverage says the search will lack here: beside the search and in its confirmation.
+  const lacking = useCoverageGap('comparables_search', props.subjectRef);
+  const warnings = problems.length === 0 ? [...criteriaWarnings(criteria, context), ...(lacking ? [lacking.sentence] : [])] : [];
   let body: ReturnType<typeof comparablesRequestBody> | null = null;
   if (problems.length === 0) {
     try {
@@ -114,7 +116,7 @@ export function SearchPanel(props: SearchPanelProps) {
           <Check label="List undated sales" checked={criteria.includeUndated} onChange={(includeUndated) => setCriteriaTo({ ...criteria, includeUndated })} />
         </div>
         <span className="comps-spacer" />
-        <SearchButton {...props} parts={parts} radiusMiles={body?.radius_miles ?? null} />
+        <SearchButton {...props} parts={parts} radiusMiles={body?.radius_miles ?? null} lacking={lacking} />
       </div>
       <div className="comps-search__widen cluster">
         <span className="muted">Widen:</span>
@@ -329,10 +331,8 @@ function SearchCharge(props: {
   );
 }
 
-function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null }) {
-  const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId } = props;
-  // Said in the search's confirmation, before the charge (Alexandria: the catalog holds no sales there).
-  const lacking = useCoverageGap('comparables_search', props.subjectRef);
+function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null; lacking: CoverageGap | null }) {
+  const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId, lacking } = props;
   const change =
     parts && radiusMiles !== null
       ? (answer: IpcResponse<'queryRecords'>): WorkfileChange => {

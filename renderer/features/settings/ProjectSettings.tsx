@@ -85,7 +85,7 @@ export function ProjectSettings() {
     <SettingsSection
       id="settings-projects"
       title="Projects"
-      description="One project per assignment. New calls are charged to the active project, and its cap is enforced like the session cap."
+      description="One project per assignment. New calls are charged to the active project (a lookup of another property asks which file pays first), and its cap is enforced like the session cap."
       reads={projects}
     >
       <div className="settings-row">
