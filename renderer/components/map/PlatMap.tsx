@@ -6,7 +6,7 @@
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap, MapMouseEvent, Popup, GeoJSONSource, PointLike, PositionAnchor } from 'maplibre-gl';
 import type { Geometry } from 'geojson';
-import { TerraDraw, TerraDrawPolygonMode, ValidateNotSelfIntersecting } from 'terra-draw';
+import { TerraDraw, TerraDrawPolygonMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import { areaLayerLabels, type AreaLayer, type PolygonCoords } from '../../../shared/comparables/model.ts';
 import { maplibregl } from './maplibre.ts';
@@ -350,8 +350,8 @@ export function PlatMap(props: PlatMapProps) {
       adapter: new TerraDrawMapLibreGLAdapter({ map }),
       modes: [
         new TerraDrawPolygonMode({
-          // A polygon that crosses itself has no clear inside: it cannot be finished.
-          validation: (feature, context) => (context.updateType === 'finish' ? ValidateNotSelfIntersecting(feature) : { valid: true }),
+          // An outline that crosses itself is finished all the same: refusing to close it said nothing
+          // of why. The search then names the sides that cross, where, and how to draw it again.
           styles: { fillColor: accent, fillOpacity: 0.15, outlineColor: accent, outlineWidth: 2.5, closingPointColor: '#ffffff', closingPointOutlineColor: accent, closingPointWidth: 6, closingPointOutlineWidth: 2 },
         }),
       ],

@@ -249,7 +249,7 @@ describe('ComparablesView', () => {
 
     fireEvent.change(screen.getByLabelText('Market area'), { target: { value: 'polygon' } });
     fireEvent.click(screen.getByRole('button', { name: 'Finish a drawing that crosses itself' }));
-    expect(screen.getByTestId('comps-search-problems').textContent).toContain('The drawn area crosses itself');
+    expect(screen.getByTestId('comps-search-problems').textContent).toContain('The drawn area crosses itself (sides numbered from the first corner placed: side 1 crosses side 3 at 38.91500° N, 77.04500° W), so it has no clear inside');
     await settle(50);
     // A search that cannot run is not even priced.
     expect(priced()).toBe(pricedBefore);
