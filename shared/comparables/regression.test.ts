@@ -6,7 +6,7 @@ import defaultSearch1708 from './fixtures/dc-1708-comps-default-2017-02-01.json'
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, type ComparablesWorkfile } from './model.ts';
 import { regressionSupport } from './regression.ts';
 import { suggestionMayBeUsed } from './regression-standing.ts';
-import { comparableSale, comps2016Run, type SaleSpec } from './test-kit.ts';
+import { comparableSale, comps2016Run, guardrailSales, type SaleSpec } from './test-kit.ts';
 
 const EFFECTIVE = '2017-01-01';
 
@@ -156,16 +156,7 @@ describe('regressionSupport', () => {
   });
 });
 
-// Thirty observed sales priced 200,000 + 150·GLA − 30,000·bedrooms + a fixed noise, the market flat:
-// the GLA rate is supported, the time rate's interval straddles zero, the bedroom rate has the wrong
-// sign (and an interval that excludes zero), each rule alone.
-const thirty = Array.from({ length: 30 }, (_, index) => {
-  const gla = 1_500 + ((index * 7) % 19) * 100;
-  const bedrooms = 2 + ((index * 3) % 5);
-  const saleDate = `2016-${String(1 + (index % 12)).padStart(2, '0')}-${String(5 + (index % 20)).padStart(2, '0')}`;
-  const priceDollars = 200_000 + 150 * gla - 30_000 * bedrooms + Math.round(20_000 * Math.sin(index * 12.9898));
-  return comparableSale({ id: `t${index + 1}`, address: `${200 + index} T ST NW`, gla, bedrooms, saleDate, priceDollars, yearBuilt: null, fullBaths: null, synthetic: false });
-});
+const thirty = guardrailSales();
 const copiedThirty = thirty.map((sale) => ({
   ...sale,
   values: { ...sale.values, gla: { ...sale.values.gla, status: 'synthetic' as const }, bedrooms: { ...sale.values.bedrooms, status: 'synthetic' as const } },
