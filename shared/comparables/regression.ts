@@ -60,6 +60,9 @@ const predictors: Predictor[] = [
   { rate: 'perConditionStep', name: 'condition step', value: ({ sale }) => sale.numbers.conditionStep },
 ];
 
+/** Each predictor in words, as the method, the reasons and the exports name it. */
+export const predictorNames = Object.fromEntries(predictors.map((predictor) => [predictor.rate, predictor.name])) as Record<RateKey, string>;
+
 /** A predictor missing on at most this share of the sales costs those sales; missing on more, it is left out. */
 const MAX_SHARE_OF_SALES_DROPPED = 0.1;
 /** The regression needs this many more sales than predictors (the intercept and four degrees of freedom) to be fitted at all. */

@@ -278,7 +278,7 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
     },
     chosen,
     grid,
-    support: regressionSupport(input.candidates, input.effectiveDate),
+    support: regressionSupport(input.candidates, input.effectiveDate, { workfile: input.workfile }),
     notUsed,
     problems: [],
     citations: book.all(),
