@@ -47,7 +47,7 @@ export function ExportButtons({ analysis, assignment }: { analysis: ComparablesA
     });
   const exportRegressionCsv = () =>
     run(() => {
-      const filename = exportFilename(assignment.name, 'regression (every analyzed sale)', details.effectiveDate, 'csv');
+      const filename = exportFilename(assignment.name, 'regression', details.effectiveDate, 'csv');
       downloadTextFile(filename, regressionCsv(analysis.support), 'text/csv');
       return filename;
     });
