@@ -61,3 +61,10 @@ export function suggestionMayBeUsed(suggestion: RateSuggestion, workfile: Pick<C
   if (suggestion.value === null) return false;
   return suggestion.standing.supported || workfile.unsupportedRateReasons?.[suggestion.rate] !== undefined;
 }
+
+/** How many of the regression's estimates are offered (supported) and how many are shown as not supported. */
+export function suggestionCounts(suggestions: Readonly<Record<RateKey, RateSuggestion>>): { offered: number; notSupported: number } {
+  const estimated = Object.values(suggestions).filter((suggestion) => suggestion.value !== null);
+  const offered = estimated.filter((suggestion) => suggestion.standing.supported).length;
+  return { offered, notSupported: estimated.length - offered };
+}

@@ -5,7 +5,7 @@ import { analyzeComparables } from './analysis.ts';
 import defaultSearch1708 from './fixtures/dc-1708-comps-default-2017-02-01.json' with { type: 'json' };
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, type ComparablesWorkfile } from './model.ts';
 import { regressionSupport } from './regression.ts';
-import { suggestionMayBeUsed } from './regression-standing.ts';
+import { suggestionCounts, suggestionMayBeUsed } from './regression-standing.ts';
 import { comparableSale, comps2016Run, guardrailSales, type SaleSpec } from './test-kit.ts';
 
 const EFFECTIVE = '2017-01-01';
@@ -278,5 +278,12 @@ describe('1708 21st St NW, the default search for 2017-02-01 (issue 21)', () => 
     expect(suggestionMayBeUsed(bath, workfile)).toBe(false);
     expect(suggestionMayBeUsed(bath, { unsupportedRateReasons: { perBath: { reason: 'Paired sales on the block agree.', at: '2026-11-27T21:50:00Z' } } })).toBe(true);
     expect(Object.values(support.suggestions).some((suggestion) => suggestion.standing.supported)).toBe(false);
+  });
+});
+
+describe('suggestionCounts', () => {
+  it('counts the estimates offered and those shown as not supported', () => {
+    expect(suggestionCounts(regressionSupport(guardrailSales(), EFFECTIVE).suggestions)).toEqual({ offered: 1, notSupported: 2 });
+    expect(suggestionCounts(regressionSupport([], EFFECTIVE).suggestions)).toEqual({ offered: 0, notSupported: 0 });
   });
 });

@@ -10,6 +10,7 @@ import { formatDay } from '../../../shared/format-date.ts';
 import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { CitationChips, type CitationIndex } from './CitedCell.tsx';
 import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate, takeUnsupportedSuggestion } from './comparables-model.ts';
+import { suggestionCounts } from '../../../shared/comparables/regression-standing.ts';
 import './rates.css';
 import { numeric } from '../../components/table-heading.ts';
 import { DetailsSection, PlainTable } from './DetailsSection.tsx';
@@ -23,7 +24,7 @@ export function RatesPanel({ workfile, support, edit }: { workfile: ComparablesW
       <div className="comps-section__head cluster align-baseline">
         <h2 id="comps-rates-title">Adjustment rates</h2>
         <span className="muted">
-          {support.message ?? `Suggestions from a regression of ${support.n} sales of this search (R² ${support.r2 === null ? '—' : support.r2.toFixed(2)}); yours until you accept one.`}
+          {support.message ?? supportSummary(support)}
         </span>
       </div>
       <div className="comps-rates">
@@ -42,6 +43,11 @@ export function RatesPanel({ workfile, support, edit }: { workfile: ComparablesW
       </div>
     </section>
   );
+}
+
+function supportSummary(support: RegressionSupport): string {
+  const { offered, notSupported } = suggestionCounts(support.suggestions);
+  return `Suggestions from a regression of ${support.n} sales of this search (R² ${support.r2 === null ? '—' : support.r2.toFixed(2)}): ${offered} supported, ${notSupported} not supported; yours until you accept one.`;
 }
 
 function suggestionText(key: RateKey, suggestion: RateSuggestion): string {
