@@ -3,6 +3,9 @@
 // again from those inputs. A rule named here is the only place its arithmetic lives.
 import { z } from 'zod';
 import { formatDollars } from '../money.ts';
+import { formatCount, formatFixed } from '../format/number.ts';
+import { formatPercent } from '../format/percent.ts';
+import { olsFit, rateEstimate, rateScales, readDesign, type RateScale } from '../stats/ols.ts';
 
 export const DerivationSchema = z.object({
   rule: z.string().min(1).max(100),
@@ -25,7 +28,53 @@ export const DERIVATION_RULES: Readonly<Record<string, Rule>> = {
     const total = dollars.reduce((sum, value) => sum + value, 0);
     return Number.isFinite(total) ? formatDollars(total) : null;
   },
+  // The comparables' regression (issue 21): each figure refitted from the design it was fitted on,
+  // inputs `n, p, predictors row by row, sale prices` (shared/stats/ols.ts flattenDesign), a rate's
+  // preceded by its scale, unit words and column.
+  /** The number of sales the regression was fitted on. */
+  'ols-n': (inputs) => {
+    const design = readDesign(inputs);
+    return design === null ? null : formatCount(design.y.length);
+  },
+  /** R² of the fit, to three decimals. */
+  'ols-r2': (inputs) => {
+    const fit = olsDesignFit(inputs);
+    return fit === null || !Number.isFinite(fit.r2) ? null : formatFixed(fit.r2, 3);
+  },
+  /** A suggested rate: the column's coefficient in the rate's scale and unit ("−$249,052 per bath"). */
+  'ols-rate': (inputs) => {
+    const estimate = olsRateEstimate(inputs);
+    return estimate === null ? null : rateDisplay(estimate.scale, estimate.unit, estimate.value);
+  },
+  /** A suggested rate's 95 % confidence interval ("$83 per sq ft to $183 per sq ft"). */
+  'ols-rate-interval': (inputs) => {
+    const estimate = olsRateEstimate(inputs);
+    return estimate === null ? null : `${rateDisplay(estimate.scale, estimate.unit, estimate.ciLow)} to ${rateDisplay(estimate.scale, estimate.unit, estimate.ciHigh)}`;
+  },
 };
+
+function olsDesignFit(inputs: readonly (number | string)[]) {
+  const design = readDesign(inputs);
+  if (design === null || design.y.length <= (design.x[0]?.length ?? 0) + 1) return null;
+  return olsFit(design.x, design.y);
+}
+
+/** A rate in its unit as the report prints it: "$150 per sq ft", "−$1,667 per year", "0.25 % per month". */
+function rateDisplay(scale: RateScale, unit: string, value: number): string {
+  const number = scale === 'percent-of-mean' ? formatPercent(value, 2) : formatDollars(value);
+  return unit === '' ? number : `${number} ${unit}`;
+}
+
+function olsRateEstimate(inputs: readonly (number | string)[]) {
+  const [scale, unit, column, ...rest] = inputs;
+  if (typeof scale !== 'string' || !(rateScales as readonly string[]).includes(scale) || typeof unit !== 'string') return null;
+  if (typeof column !== 'number' || !Number.isInteger(column) || column < 0) return null;
+  const fit = olsDesignFit(rest);
+  const coefficient = fit?.coefficients[column];
+  const stdError = fit?.stdErrors[column];
+  if (!fit || coefficient === undefined || stdError === undefined || !Number.isFinite(coefficient) || !Number.isFinite(stdError)) return null;
+  return { scale: scale as RateScale, unit, ...rateEstimate(scale as RateScale, coefficient, stdError, fit.t, fit.meanResponse) };
+}
 
 export type Recomputed = { kind: 'same' } | { kind: 'differs'; recomputed: string } | { kind: 'unknown-rule' } | { kind: 'bad-inputs' };
 

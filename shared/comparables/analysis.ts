@@ -92,7 +92,7 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
     grid = computeGrid({ subject, comps: chosen, rates: workfile.rates, manual: workfile.manual, weights: workfile.weights, effectiveDate });
   }
 
-  const support = regressionSupport(set.candidates, effectiveDate);
+  const support = regressionSupport(set.candidates, effectiveDate, { workfile });
   const notUsed = notUsedEntries(set, { ...workfile, chosen: chosen.map((comp) => comp.id) });
   return { run, set, chosen, grid, support, notUsed, problems, citations: citationsUsed(book.all(), set, support) };
 }
@@ -112,5 +112,6 @@ function citationsUsed(all: readonly Citation[], set: CandidateSet, support: Reg
   set.candidates.forEach(useProperty);
   for (const limitation of set.limitations) for (const id of limitation.citationIds) used.add(id);
   for (const sale of support.salesUsed) for (const id of sale.citationIds) used.add(id);
+  for (const figure of support.figures ? [support.figures.n, support.figures.r2, ...Object.values(support.figures.rates).flatMap((rate) => [rate.value, rate.interval])] : []) useValue(figure);
   return all.filter((citation) => used.has(citation.id));
 }

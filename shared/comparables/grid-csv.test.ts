@@ -75,9 +75,11 @@ describe('gridCsv', () => {
       '$ per sq ft',
       '150',
       'accepted suggestion',
-      String(analysis.support.suggestions.glaPerSqft.value),
+      // The example's characteristics are copied (synthetic) and not accepted: no living-area suggestion.
+      '',
     ]);
-    expect(rows.find((row) => row[0] === 'Condition' && row[1] === '$ per condition step')?.[7]).toBe('All 12 sales have condition step = 3: nothing to estimate it from.');
+    expect(rows.find((row) => row[0] === 'Condition' && row[1] === '$ per condition step')?.[7]).toBe(analysis.support.suggestions.perConditionStep.why);
+    expect(analysis.support.suggestions.perConditionStep.why).toContain('copied from another house on 12 of 12 sales');
     expect(rows.find((row) => row[0] === 'Comp 2' && row[2] === 'Site (land area)')?.slice(3, 5)).toEqual(['-15000', 'Lump sum entered by the appraiser: −$15,000']);
   });
 

@@ -351,20 +351,25 @@ describe('ComparablesView', () => {
     expect(saved.manual).toEqual({ 'rec_ed75840f-ec2e-5f5c-934f-f30f4618e207': { site: -5000 } });
   });
 
-  it('accepts the regression’s suggestion for a rate and marks it as such', async () => {
+  it('offers no Accept on a suggestion the sales do not support, and uses it only with the appraiser’s reason', async () => {
     state.workfile = searchedWorkfile();
     state.pages = [comps.envelope];
     await renderView();
-    const accept = screen.getAllByRole('button', { name: /^Accept the suggested rate for / })[0]!;
-    const rate = accept.closest('[data-rate]') as HTMLElement;
-    fireEvent.click(accept);
+    // The 2016 sales around 1708 give only a time rate (the characteristics are copied), its interval straddling zero.
+    expect(screen.queryAllByRole('button', { name: /^Accept the suggested rate for / })).toHaveLength(0);
+    const rate = screen.getByTestId('standing-timePctPerMonth').closest('[data-rate]') as HTMLElement;
+    expect(rate.textContent).toContain('straddles zero');
+    fireEvent.click(within(rate).getByRole('button', { name: /^Use the unsupported suggested rate for / }));
+    fireEvent.change(within(rate).getByLabelText(/Why use a rate the sales do not support/), { target: { value: 'Matches the paired sales.' } });
+    fireEvent.click(within(rate).getByRole('button', { name: 'Use with this reason' }));
     const input = within(rate).getByRole('textbox') as HTMLInputElement;
     expect(input.value).not.toBe('');
     expect(rate.textContent).toContain('suggested');
     await settle(SAVE_DELAY_MS + 10);
     const saved = state.saves.at(-1) as ComparablesWorkfile;
-    expect(Object.values(saved.rateSource)).toEqual(['suggestion']);
-    expect(Object.values(saved.rates).filter((value) => value !== null)).toEqual([Number(input.value)]);
+    expect(saved.rateSource).toEqual({ timePctPerMonth: 'suggestion' });
+    expect(saved.rates.timePctPerMonth).toBe(Number(input.value));
+    expect(saved.unsupportedRateReasons?.timePctPerMonth?.reason).toBe('Matches the paired sales.');
   });
 
   it('keeps the appraiser’s reason for a sale not used', async () => {
