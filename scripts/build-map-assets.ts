@@ -19,9 +19,11 @@ import path from 'node:path';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import simplify from '@turf/simplify';
 import { parse } from 'csv-parse/sync';
-import { BASEMAP_TILES, type MapFileEntry, type MapLayerEntry, type MapLayerId, type MapManifest } from '../renderer/components/map/map-manifest.ts';
+import { createRequire } from 'node:module';
+import { BASEMAP_TILES, GLYPHS, type BasemapCoverage, type MapFileEntry, type MapFontEntry, type MapLayerEntry, type MapLayerId, type MapManifest } from '../renderer/components/map/map-manifest.ts';
 import { dataBuildDirs } from './data-build-args.ts';
 import { cutBasemapTiles, type Kept } from './build-map-assets/tiles.ts';
+import { buildGlyphRanges, LATIN_RANGES, type GlyphRangeFile } from './build-map-assets/glyphs.ts';
 
 export { basemapTileCoords, tileOf } from './build-map-assets/tiles.ts';
 
@@ -73,6 +75,20 @@ interface LayerSource {
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 const compact = (properties: Record<string, string | number | boolean | null>): Properties =>
   Object.fromEntries(Object.entries(properties).filter((entry): entry is [string, string | number | boolean] => entry[1] !== null));
+
+/**
+ * A street's name as its signs spell it: DDOT's L'Enfant centre lines are in capitals ("7TH ST",
+ * "PENNSYLVANIA AVE"), its major roads in mixed case ("Connecticut Ave"); the labels read alike.
+ * Quadrants stay capitals; ordinals are lower case after their digits ("21st").
+ */
+export function streetLabel(value: unknown): string | null {
+  const name = text(value);
+  if (name === null || name !== name.toUpperCase()) return name;
+  return name
+    .split(/\s+/)
+    .map((word) => (/^(NW|NE|SW|SE)$/.test(word) ? word : /^\d/.test(word) ? word.toLowerCase() : `${word.charAt(0)}${word.slice(1).toLowerCase()}`))
+    .join(' ');
+}
 
 export const LAYER_SOURCES: readonly LayerSource[] = [
   {
@@ -139,8 +155,8 @@ export const LAYER_SOURCES: readonly LayerSource[] = [
     publisherShort: 'DDOT',
     dataset: 'Major Roads',
     ...DC_MAPS,
-    kept: 'the centre lines and their functional class',
-    properties: (p) => compact({ functional_class: text(p['functional_class']) }),
+    kept: 'the centre lines, their functional class and name (drawn along the line at street zooms)',
+    properties: (p) => compact({ functional_class: text(p['functional_class']), name: streetLabel(p['name']) }),
   },
   {
     id: 'streets_lenfant',
@@ -152,8 +168,8 @@ export const LAYER_SOURCES: readonly LayerSource[] = [
     publisherShort: 'DDOT',
     dataset: "L'Enfant Plan Street Centerlines",
     ...DC_MAPS,
-    kept: 'the centre lines (names are not drawn: the map has no text labels)',
-    properties: () => ({}),
+    kept: 'the centre lines and their names, written as signs spell them ("7TH ST" as "7th St"), drawn along the line at street zooms',
+    properties: (p) => compact({ name: streetLabel(p['name']) }),
   },
   {
     id: 'metro_lines',
@@ -408,6 +424,67 @@ function otrNeighborhoodPoints(fromDir: string): Array<{ lonLat: Position; name:
 }
 
 // ---------------------------------------------------------------------------------------------
+// Fonts: the glyphs of street names and the subject's "S", from Adobe's Source Sans 3 as its npm
+// package ships it (TTF, SIL Open Font License 1.1: free to bundle and redistribute with software).
+
+interface FontSource {
+  fontstack: string;
+  family: string;
+  /** The TTF inside the package. */
+  file: string;
+  /** Street names need Latin with its accents and dashes; the semibold face draws only the "S" and digits. */
+  ranges: ReadonlyArray<readonly [number, number]>;
+}
+
+const FONT_PACKAGE = 'source-sans';
+export const FONT_SOURCES: readonly FontSource[] = [
+  { fontstack: GLYPHS.regular, family: 'Source Sans 3 Regular', file: 'TTF/SourceSans3-Regular.ttf', ranges: LATIN_RANGES },
+  { fontstack: GLYPHS.semibold, family: 'Source Sans 3 Semibold', file: 'TTF/SourceSans3-Semibold.ttf', ranges: [[0, 255]] },
+];
+
+const requireHere = createRequire(import.meta.url);
+
+function fontPackage(): { dir: string; version: string; licence: string; copyright: string } {
+  const manifestPath = requireHere.resolve(`${FONT_PACKAGE}/package.json`);
+  const dir = path.dirname(manifestPath);
+  const { version, license } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; license: string };
+  // The licence file's first line is the copyright notice the OFL asks to keep with the font.
+  const copyright = readFileSync(path.join(dir, 'LICENSE.md'), 'utf8').split('\n')[0]?.trim() ?? '';
+  return { dir, version, licence: license, copyright };
+}
+
+/** Glyph files by font file hash and ranges: a process that builds twice (the tests) draws each font once. */
+const glyphCache = new Map<string, GlyphRangeFile[]>();
+
+function fontGlyphs(font: FontSource, bytes: Buffer): GlyphRangeFile[] {
+  const key = `${sha256(bytes)}:${font.fontstack}:${font.ranges.join(',')}`;
+  let files = glyphCache.get(key);
+  if (!files) glyphCache.set(key, (files = buildGlyphRanges(bytes, font.fontstack, font.ranges)));
+  return files;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coverage: where the tiles draw a basemap (DC's outline, coarsely), for the map's "no basemap here" note
+
+export const COVERAGE_TOLERANCE = 0.0005;
+
+export function basemapCoverage(boundary: Kept[]): BasemapCoverage {
+  const multiPolygon: Position[][][] = [];
+  for (const { geometry } of boundary) {
+    const polygons = (geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.type === 'MultiPolygon' ? geometry.coordinates : []) as Position[][][];
+    for (const polygon of polygons) {
+      const outer = polygon[0];
+      if (!outer) continue;
+      const coarse = simplify({ type: 'Polygon', coordinates: [outer] }, { tolerance: COVERAGE_TOLERANCE, highQuality: true }) as { coordinates: Position[][] };
+      const ring = coarse.coordinates[0]?.map(([lon, lat]) => [round(lon), round(lat)] as Position);
+      if (ring && ring.length >= 4) multiPolygon.push([ring]);
+    }
+  }
+  if (multiPolygon.length === 0) throw new Error("dc/geo/dc_boundary.geojson has no outline: the map could not tell where its basemap is drawn");
+  return { layer: 'dc_boundary', simplifyToleranceDegrees: COVERAGE_TOLERANCE, multiPolygon };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Files
 
 export interface MapAssetsReport {
@@ -512,24 +589,53 @@ export function buildMapAssets(options: { fromDir: string; outDir: string }): Ma
     write(file, body);
     files.push({ file, bytes: Buffer.byteLength(body), sha256: sha256(body), layers: [content.layer] });
   }
+  // The glyphs, replaced whole like the tiles.
+  const glyphsDir = path.join(outDir, GLYPHS.template.split('/')[0] ?? 'glyphs');
+  rmSync(glyphsDir, { recursive: true, force: true });
+  const fonts: MapFontEntry[] = [];
+  const fontPkg = fontPackage();
+  for (const font of FONT_SOURCES) {
+    const bytes = readFileSync(path.join(fontPkg.dir, font.file));
+    const glyphFiles = fontGlyphs(font, bytes);
+    const hash = createHash('sha256');
+    for (const file of glyphFiles) {
+      write(`glyphs/${file.path}`, file.body);
+      hash.update(`${file.path}\n`).update(file.body);
+    }
+    fonts.push({
+      fontstack: font.fontstack,
+      file: GLYPHS.template.replace('{fontstack}', font.fontstack),
+      family: font.family,
+      origin: `npm package ${FONT_PACKAGE}@${fontPkg.version} (Adobe's Source Sans 3), file ${font.file}; signed-distance-field glyphs drawn by scripts/build-map-assets/glyphs.ts`,
+      licence: `${fontPkg.licence} (SIL Open Font License 1.1): may be bundled and redistributed with software; the font's name is Adobe's`,
+      copyright: fontPkg.copyright,
+      ranges: font.ranges.map(([start, end]) => `${start}-${end}`),
+      glyphs: glyphFiles.reduce((sum, file) => sum + file.glyphs, 0),
+      bytes: glyphFiles.reduce((sum, file) => sum + file.body.length, 0),
+      sha256: hash.digest('hex'),
+      input: { path: `node_modules/${FONT_PACKAGE}/${font.file}`, sha256: sha256(bytes), bytes: bytes.length },
+    });
+  }
   // A layer file an earlier build wrote and this one did not is stale: the manifest no longer cites it.
   for (const stale of readdirSync(outDir)) {
     if (stale.endsWith('.geojson') && !geojsonFiles.has(stale)) rmSync(path.join(outDir, stale));
   }
   const manifest: MapManifest = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     generator: 'scripts/build-map-assets.ts',
     coordinateDecimals: COORDINATE_DECIMALS,
     simplifyToleranceDegrees: SIMPLIFY_TOLERANCE,
     layers,
     files,
+    fonts,
+    basemapCoverage: basemapCoverage(tiled.get('dc_boundary') ?? []),
   };
   const manifestPath = path.join(outDir, 'manifest.json');
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return {
     manifestPath,
     manifest,
-    totalBytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    totalBytes: files.reduce((sum, file) => sum + file.bytes, 0) + fonts.reduce((sum, font) => sum + font.bytes, 0),
     ms: Math.round(performance.now() - started),
   };
 }
@@ -544,6 +650,9 @@ function main(argv: string[]): void {
   for (const file of report.manifest.files) {
     const what = file.tiles ? `${file.tiles} tiles` : '';
     console.log(`  ${file.file.padEnd(32)} ${(file.bytes / 1e3).toFixed(0).padStart(6)} kB ${what}: ${file.layers.join(', ')}`);
+  }
+  for (const font of report.manifest.fonts) {
+    console.log(`  ${font.file.padEnd(32)} ${(font.bytes / 1e3).toFixed(0).padStart(6)} kB ${font.glyphs} glyphs: ${font.ranges.join(', ')}`);
   }
 }
 

@@ -8,7 +8,8 @@ import type { Map as MapLibreMap, MapMouseEvent, Popup, GeoJSONSource, PointLike
 import type { Geometry } from 'geojson';
 import { TerraDraw, TerraDrawPolygonMode, ValidateNotSelfIntersecting } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
-import { areaLayerLabels, type AreaLayer, type PolygonCoords } from '../../../shared/comparables/model.ts';
+import { areaLayerLabels, type AreaLayer, type MultiPolygonCoords, type PolygonCoords } from '../../../shared/comparables/model.ts';
+import { basemapCoverageOf } from '../../../shared/comparables/map-coverage.ts';
 import { maplibregl } from './maplibre.ts';
 import type { MapTheme, PlatMapProps } from './map-types.ts';
 import { loadMapLayer, loadMapManifest, mapAssetBase } from './map-assets.ts';
@@ -94,6 +95,10 @@ export function PlatMap(props: PlatMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
   const [problems, setProblems] = useState<string[]>([]);
+  /** Where the sample's basemap is drawn (from its manifest), for the "no basemap here" note. */
+  const [coverage, setCoverage] = useState<MultiPolygonCoords | null>(null);
+  /** The street names the map shows now, for the words beside it (a reader who cannot see the map). */
+  const [streetNames, setStreetNames] = useState<string[]>([]);
   const descriptionId = useId();
   const iconsRef = useRef<Set<string>>(new Set());
   const popupRef = useRef<Popup | null>(null);
@@ -256,6 +261,13 @@ export function PlatMap(props: PlatMapProps) {
     };
     instance.on('load', keepView);
     instance.on('moveend', keepView);
+    // The names drawn, once the map has settled: each street once, in order.
+    const keepStreetNames = () => {
+      const drawn = instance.queryRenderedFeatures({ layers: present(instance, [LAYER.streetLabels, LAYER.roadLabels]) });
+      const names = [...new Set(drawn.map((feature) => feature.properties['name']).filter((name): name is string => typeof name === 'string'))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+      setStreetNames((current) => (current.join('\n') === names.join('\n') ? current : names));
+    };
+    instance.on('idle', keepStreetNames);
     instance.once('load', () => {
       setMap(instance);
       instance.once('idle', () => firstDraw(performance.now() - started));
@@ -264,6 +276,7 @@ export function PlatMap(props: PlatMapProps) {
     loadMapManifest().then(
       (manifest) => {
         if (cancelled) return;
+        setCoverage(manifest.basemapCoverage.multiPolygon);
         instance.addControl(new maplibregl.AttributionControl({ compact: false, customAttribution: `Map data: ${mapAttribution(manifest)}` }), 'bottom-right');
       },
       (error: Error) => !cancelled && report(error.message),
@@ -383,8 +396,11 @@ export function PlatMap(props: PlatMapProps) {
   }, [legend, theme]);
   // On a narrow window the open legend would cover a third of the map: it starts folded there.
   const [legendOpenAtStart] = useState(() => typeof window === 'undefined' || window.innerWidth >= 1600);
+  const coverageNote = useMemo(() => (coverage ? basemapCoverageOf(spec, coverage).note : null), [spec, coverage]);
   const description = [
     ...legend.map((row) => `${row.label}${row.count !== null ? `: ${row.count}` : ''}.`),
+    ...(coverageNote ? [`${coverageNote}.`] : []),
+    ...(streetNames.length > 0 ? [`Streets named on the map: ${streetNames.join(', ')}.`] : []),
     'Arrow keys pan the map; plus and minus zoom. Every sale on the map is also in the list.',
   ].join(' ');
 
@@ -406,8 +422,17 @@ export function PlatMap(props: PlatMapProps) {
           ))}
         </ul>
       </details>
-      {drawing && <p className="plat-map__hint" role="status">Click to place corners; click the first corner (or press Enter) to finish; Escape starts over.</p>}
-      {pickLayer && !drawing && <p className="plat-map__hint" role="status">Click an area on the map to use it as the market area.</p>}
+      {(coverageNote || drawing || pickLayer) && (
+        <div className="plat-map__notes">
+          {coverageNote && (
+            <p className="plat-map__note" data-testid="map-coverage-note">
+              {coverageNote}
+            </p>
+          )}
+          {drawing && <p className="plat-map__hint" role="status">Click to place corners; click the first corner (or press Enter) to finish; Escape starts over.</p>}
+          {pickLayer && !drawing && <p className="plat-map__hint" role="status">Click an area on the map to use it as the market area.</p>}
+        </div>
+      )}
       {problems.length > 0 && (
         <div className="plat-map__problem" role="alert">
           {problems.map((problem) => (
