@@ -410,29 +410,28 @@ export function PlatMap(props: PlatMapProps) {
       <p id={descriptionId} className="visually-hidden">
         {description}
       </p>
-      <details className="plat-map__legend" open={legendOpenAtStart}>
-        <summary>Legend</summary>
-        <ul>
-          {legend.map((row) => (
-            <li key={row.key}>
-              {legendIcons[row.key] ? <img src={legendIcons[row.key] ?? undefined} alt="" width={20} height={20} /> : <span className="plat-map__legend-blank" />}
-              <span className="plat-map__legend-label">{row.label}</span>
-              {row.count !== null && <span className="plat-map__legend-count">{row.count}</span>}
-            </li>
-          ))}
-        </ul>
-      </details>
-      {(coverageNote || drawing || pickLayer) && (
-        <div className="plat-map__notes">
-          {coverageNote && (
-            <p className="plat-map__note" data-testid="map-coverage-note">
-              {coverageNote}
-            </p>
-          )}
-          {drawing && <p className="plat-map__hint" role="status">Click to place corners; click the first corner (or press Enter) to finish; Escape starts over.</p>}
-          {pickLayer && !drawing && <p className="plat-map__hint" role="status">Click an area on the map to use it as the market area.</p>}
-        </div>
-      )}
+      {/* Top left: what the map lacks (it stays in view), then the legend. */}
+      <div className="plat-map__top-left">
+        {coverageNote && (
+          <p className="plat-map__note" data-testid="map-coverage-note">
+            {coverageNote}
+          </p>
+        )}
+        <details className="plat-map__legend" open={legendOpenAtStart}>
+          <summary>Legend</summary>
+          <ul>
+            {legend.map((row) => (
+              <li key={row.key}>
+                {legendIcons[row.key] ? <img src={legendIcons[row.key] ?? undefined} alt="" width={20} height={20} /> : <span className="plat-map__legend-blank" />}
+                <span className="plat-map__legend-label">{row.label}</span>
+                {row.count !== null && <span className="plat-map__legend-count">{row.count}</span>}
+              </li>
+            ))}
+          </ul>
+        </details>
+      </div>
+      {drawing && <p className="plat-map__hint" role="status">Click to place corners; click the first corner (or press Enter) to finish; Escape starts over.</p>}
+      {pickLayer && !drawing && <p className="plat-map__hint" role="status">Click an area on the map to use it as the market area.</p>}
       {problems.length > 0 && (
         <div className="plat-map__problem" role="alert">
           {problems.map((problem) => (
