@@ -68,7 +68,7 @@ async function pixelsNear(page: Page, dataUrl: string, hex: string): Promise<num
       for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - rgb[0]) <= 40 && Math.abs(data[i + 1]! - rgb[1]) <= 40 && Math.abs(data[i + 2]! - rgb[2]) <= 40) count++;
       return count;
     },
-    { dataUrl, rgb: [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)) },
+    { dataUrl, rgb: [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)) as [number, number, number] },
   );
 }
 

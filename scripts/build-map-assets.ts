@@ -5,7 +5,10 @@
 // first draw (most of that draw under software GL). The county outlines around DC are one small
 // GeoJSON; each area a market area can be picked from (wards, neighbourhood clusters, ZIPs,
 // assessment neighbourhoods) is a GeoJSON of its own, read only while picking, whole, so a picked
-// area's outline is exact. Run with `npm run map-assets` (optionally `--from DIR`, `--out DIR`);
+// area's outline is exact. The street layers keep their names (drawn along the streets at street
+// zooms) in glyphs this build draws from Source Sans 3 in its npm package (glyphs/{font}/{range}.pbf,
+// Latin only); the manifest also carries the basemap's coverage (DC's outline, coarsely), from which
+// the map says where the sample has no basemap. Run with `npm run map-assets` (optionally `--from DIR`, `--out DIR`);
 // `npm run sample-data` runs it too. Coordinates are rounded to 5 decimals (about 1 m; the
 // tax-square locations drawn on top are good to about 100 m) and repeated points dropped, then lines
 // and outlines are simplified within about 1 m (Douglas-Peucker, @turf/simplify); only the properties
@@ -15,11 +18,11 @@
 // shared/comparables/model.ts). The renderer build (vite.config.ts) serves this folder under /map/.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import simplify from '@turf/simplify';
 import { parse } from 'csv-parse/sync';
-import { createRequire } from 'node:module';
 import { BASEMAP_TILES, GLYPHS, type BasemapCoverage, type MapFileEntry, type MapFontEntry, type MapLayerEntry, type MapLayerId, type MapManifest } from '../renderer/components/map/map-manifest.ts';
 import { dataBuildDirs } from './data-build-args.ts';
 import { cutBasemapTiles, type Kept } from './build-map-assets/tiles.ts';

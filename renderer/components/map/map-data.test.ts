@@ -7,6 +7,7 @@ import {
   boundsOf,
   extentKey,
   fanOffsets,
+  frameSentence,
   legendRows,
   locationBoundsOf,
   mapData,
@@ -142,6 +143,12 @@ describe('bounds and fitting', () => {
     // Nothing chosen yet: everything the spec draws.
     const none = spec({ points: spec().points.filter((p) => p.role !== 'chosen') });
     expect(locationBoundsOf(none)).toEqual(boundsOf(none));
+  });
+
+  it('says what the framed picture leaves out', () => {
+    expect(frameSentence(3, 6)).toBe('Framed on the subject and the 3 chosen comps; 6 other sales lie outside the frame (every sale is listed in the tables).');
+    expect(frameSentence(1, 1)).toBe('Framed on the subject and the chosen comp; 1 other sale lies outside the frame (every sale is listed in the tables).');
+    expect(frameSentence(2, 0)).toBe('Framed on the subject and the 2 chosen comps; every sale of the search is in view.');
   });
 
   it('has nothing to fit when nothing is placed', () => {

@@ -215,6 +215,13 @@ export function locationBoundsOf(spec: ComparablesMapSpec): Bounds | null {
   ];
 }
 
+/** What the printed map, framed on the comps (locationBoundsOf), leaves out, in words. */
+export function frameSentence(chosen: number, outside: number): string {
+  const comps = chosen === 1 ? 'the chosen comp' : `the ${chosen} chosen comps`;
+  if (outside === 0) return `Framed on the subject and ${comps}; every sale of the search is in view.`;
+  return `Framed on the subject and ${comps}; ${outside} other ${outside === 1 ? 'sale lies' : 'sales lie'} outside the frame (every sale is listed in the tables).`;
+}
+
 /**
  * What decides where the map looks: the subject, the area and the radius. The map fits itself when
  * this changes (a new search, a new area), not when a sale is chosen or dropped, and never because

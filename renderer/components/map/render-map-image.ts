@@ -11,7 +11,7 @@ import type { RenderMapImage } from './map-types.ts';
 import { loadMapManifest, mapAssetBase } from './map-assets.ts';
 import { mapAttribution } from './map-manifest.ts';
 import { basemapCoverageOf } from '../../../shared/comparables/map-coverage.ts';
-import { legendRows, locationBoundsOf, mapData, type Bounds, type LegendRow } from './map-data.ts';
+import { frameSentence, legendRows, locationBoundsOf, mapData, type Bounds, type LegendRow } from './map-data.ts';
 import { mapStyle } from './map-style.ts';
 import { installIcons } from './map-runtime.ts';
 import { iconCanvas, iconPalette, legendIconId } from './map-icons.ts';
@@ -130,14 +130,16 @@ function drawCoverageNote(ctx: CanvasRenderingContext2D, note: string, widthPx: 
 /** The legend band under the map: rows in columns, then the basemap's publishers. In CSS pixels. */
 const BAND = { pad: 10, row: 20, icon: 18, gap: 6, attribution: 16 } as const;
 
-function legendLayout(rows: number, widthPx: number): { columns: number; heightPx: number } {
+/** `footLines`: the publishers' line, and the frame's sentence above it when the map is framed on the comps. */
+function legendLayout(rows: number, widthPx: number, footLines = 1): { columns: number; heightPx: number } {
   const columns = widthPx / PIXEL_RATIO >= 560 ? 2 : 1;
-  const height = BAND.pad * 2 + Math.ceil(rows / columns) * BAND.row + BAND.attribution;
+  const height = BAND.pad * 2 + Math.ceil(rows / columns) * BAND.row + BAND.attribution * footLines;
   return { columns, heightPx: Math.round(height * PIXEL_RATIO) };
 }
 
 /** The legend with the same symbols and words as the screen's, and the basemap's publishers on its last line. */
-function drawLegendBand(ctx: CanvasRenderingContext2D, rows: LegendRow[], attribution: string, top: number, widthPx: number, heightPx: number): void {
+function drawLegendBand(ctx: CanvasRenderingContext2D, rows: LegendRow[], foot: { frame: string | null; attribution: string }, top: number, widthPx: number, heightPx: number): void {
+  const { frame, attribution } = foot;
   const r = PIXEL_RATIO;
   const palette = iconPalette('light');
   const { columns } = legendLayout(rows.length, widthPx);
@@ -175,6 +177,11 @@ function drawLegendBand(ctx: CanvasRenderingContext2D, rows: LegendRow[], attrib
     ctx.fillStyle = MUTED;
     ctx.fillText(attribution, BAND.pad * r, heightPx - (BAND.attribution / 2 + 2) * r, widthPx - BAND.pad * 2 * r);
   }
+  if (frame) {
+    ctx.font = `${10 * r}px ${FONT}`;
+    ctx.fillStyle = INK;
+    ctx.fillText(frame, BAND.pad * r, heightPx - (BAND.attribution * 1.5 + 2) * r, widthPx - BAND.pad * 2 * r);
+  }
   ctx.restore();
 }
 
@@ -203,7 +210,10 @@ export const renderMapImage: RenderMapImage = async ({ spec, widthPx, heightPx }
   const attribution = `Map data: ${mapAttribution(manifest)}`;
   const coverageNote = basemapCoverageOf(spec, manifest.basemapCoverage.multiPolygon).note;
   const rows = legendRows(spec, { clustered: false });
-  const band = legendLayout(rows.length, widthPx);
+  const chosen = spec.points.filter((point) => point.role === 'chosen').length;
+  // Framed on the comps, the picture may leave sales out: it says so under the legend.
+  const framed = spec.subject !== null && chosen > 0;
+  const band = legendLayout(rows.length, widthPx, framed ? 2 : 1);
   // The map fills the picture above the legend band, in whole CSS pixels.
   const mapHeightPx = Math.floor((heightPx - band.heightPx) / PIXEL_RATIO) * PIXEL_RATIO;
   if (mapHeightPx < MIN_PX / 2) throw new Error(`The map image is too short (${heightPx} px) for its legend of ${rows.length} rows.`);
@@ -239,7 +249,10 @@ export const renderMapImage: RenderMapImage = async ({ spec, widthPx, heightPx }
     drawScaleBar(ctx, container, mapHeightPx);
     drawNorthArrow(ctx, widthPx);
     if (coverageNote) drawCoverageNote(ctx, coverageNote, widthPx);
-    drawLegendBand(ctx, rows, attribution, mapHeightPx, widthPx, heightPx);
+    // The legend counts what the frame shows; the rows of roles outside it drop out.
+    const view = map.getBounds();
+    const inFrame = spec.points.filter((point) => view.contains(point.lonLat));
+    drawLegendBand(ctx, legendRows({ ...spec, points: inFrame }, { clustered: false }), { frame: framed ? frameSentence(chosen, spec.points.length - inFrame.length) : null, attribution }, mapHeightPx, widthPx, heightPx);
     return { dataUrl: canvas.toDataURL('image/png'), widthPx, heightPx };
   } finally {
     map?.remove();
