@@ -11,7 +11,7 @@ import { BASEMAP_TILES, GLYPHS } from '../renderer/components/map/map-manifest.t
 import { pointInPolygons } from '../shared/comparables/geometry.ts';
 import { basemapCoverageOf, NO_BASEMAP_NOTE } from '../shared/comparables/map-coverage.ts';
 import type { ComparablesMapSpec, LonLat } from '../shared/comparables/model.ts';
-import { FONT_SOURCES, LAYER_SOURCES, assessmentNeighborhoodNames, basemapTileCoords, buildMapAssets, roundGeometry, roundLine, roundPolygon, simplified, streetLabel, tileOf } from './build-map-assets.ts';
+import { FONT_LICENCE_FILE, FONT_SOURCES, LAYER_SOURCES, assessmentNeighborhoodNames, basemapTileCoords, buildMapAssets, roundGeometry, roundLine, roundPolygon, simplified, streetLabel, tileOf } from './build-map-assets.ts';
 
 const square = (x: number, y: number, size: number) => [
   [x, y],
@@ -196,6 +196,10 @@ describe('buildMapAssets on a fixture', () => {
       expect(font.bytes).toBe(bytes);
     }
     expect(FONT_SOURCES.map((font) => font.fontstack)).toEqual([GLYPHS.regular, GLYPHS.semibold]);
+    // The licence's text travels with the glyphs.
+    const licence = JSON.parse(readFileSync(path.join(outDir, FONT_LICENCE_FILE), 'utf8')) as { text: string; package: string };
+    expect(licence.text).toContain('SIL OPEN FONT LICENSE Version 1.1');
+    expect(licence.package).toMatch(/^source-sans@/);
   });
 
   it("writes the basemap's coverage: DC's outline, for the map's note where there is none", () => {
@@ -292,6 +296,7 @@ describe('the committed assets', () => {
         expect(readFileSync(path.join(repoRoot, 'assets/map', file)).equals(readFileSync(path.join(outDir, file))), file).toBe(true);
       }
     }
+    expect(readFileSync(path.join(repoRoot, 'assets/map', FONT_LICENCE_FILE), 'utf8')).toBe(readFileSync(path.join(outDir, FONT_LICENCE_FILE), 'utf8'));
     // Every area a market area can be picked from fits the workfile's limits as it is.
     for (const file of ['wards.geojson', 'neighborhood_clusters.geojson', 'zip_codes.geojson', 'assessment_neighborhoods.geojson']) {
       for (const { geometry } of layerFeatures(outDir, file)) {

@@ -447,13 +447,17 @@ export const FONT_SOURCES: readonly FontSource[] = [
 
 const requireHere = createRequire(import.meta.url);
 
-function fontPackage(): { dir: string; version: string; licence: string; copyright: string } {
+/** The font's licence, as its package ships it, beside the glyphs. */
+export const FONT_LICENCE_FILE = 'glyphs/font-licence.json';
+
+function fontPackage(): { dir: string; version: string; licence: string; copyright: string; licenceText: string } {
   const manifestPath = requireHere.resolve(`${FONT_PACKAGE}/package.json`);
   const dir = path.dirname(manifestPath);
   const { version, license } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; license: string };
   // The licence file's first line is the copyright notice the OFL asks to keep with the font.
-  const copyright = readFileSync(path.join(dir, 'LICENSE.md'), 'utf8').split('\n')[0]?.trim() ?? '';
-  return { dir, version, licence: license, copyright };
+  const licenceText = readFileSync(path.join(dir, 'LICENSE.md'), 'utf8');
+  const copyright = licenceText.split('\n')[0]?.trim() ?? '';
+  return { dir, version, licence: license, copyright, licenceText };
 }
 
 /** Glyph files by font file hash and ranges: a process that builds twice (the tests) draws each font once. */
@@ -610,7 +614,7 @@ export function buildMapAssets(options: { fromDir: string; outDir: string }): Ma
       file: GLYPHS.template.replace('{fontstack}', font.fontstack),
       family: font.family,
       origin: `npm package ${FONT_PACKAGE}@${fontPkg.version} (Adobe's Source Sans 3), file ${font.file}; signed-distance-field glyphs drawn by scripts/build-map-assets/glyphs.ts`,
-      licence: `${fontPkg.licence} (SIL Open Font License 1.1): may be bundled and redistributed with software; the font's name is Adobe's`,
+      licence: `${fontPkg.licence} (SIL Open Font License 1.1, its text in ${FONT_LICENCE_FILE}): may be bundled and redistributed with software; the font's name is Adobe's`,
       copyright: fontPkg.copyright,
       ranges: font.ranges.map(([start, end]) => `${start}-${end}`),
       glyphs: glyphFiles.reduce((sum, file) => sum + file.glyphs, 0),
@@ -619,6 +623,8 @@ export function buildMapAssets(options: { fromDir: string; outDir: string }): Ma
       input: { path: `node_modules/${FONT_PACKAGE}/${font.file}`, sha256: sha256(bytes), bytes: bytes.length },
     });
   }
+  // The OFL travels with the font's glyphs: its text beside them, served with the map's files.
+  write(FONT_LICENCE_FILE, `${JSON.stringify({ package: `${FONT_PACKAGE}@${fontPkg.version}`, copyright: fontPkg.copyright, licence: fontPkg.licence, text: fontPkg.licenceText }, null, 2)}\n`);
   // A layer file an earlier build wrote and this one did not is stale: the manifest no longer cites it.
   for (const stale of readdirSync(outDir)) {
     if (stale.endsWith('.geojson') && !geojsonFiles.has(stale)) rmSync(path.join(outDir, stale));
