@@ -4,10 +4,11 @@
 // the map's words beside it list the names its label layers rendered) and marks the subject "S"; the
 // report's printed map is a location map framed on the subject and the three chosen comps (saved to
 // look at); around 220 E DEL RAY AV, Alexandria, where the sample has no basemap, the map says so on itself.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, confirmChargeIfAsked, findAddress, openApp, screenshotDir, startAssignment } from './fixtures.ts';
+import { test, expect, confirmChargeIfAsked, findAddress, openApp, pdfImageList, screenshotDir, startAssignment } from './fixtures.ts';
 import { ROLE_COLOURS } from '../renderer/components/map/map-icons.ts';
 
 interface MapView {
@@ -123,6 +124,15 @@ test.describe('the comparables map an appraiser can exhibit', () => {
     // The subject's star and the comps' squares are in the picture.
     expect(await pixelsNear(page, dataUrl, ROLE_COLOURS.subject), 'the subject is drawn').toBeGreaterThan(100);
     expect(await pixelsNear(page, dataUrl, ROLE_COLOURS.chosen), 'the chosen comps are drawn').toBeGreaterThan(3 * 200);
+
+    // The PDF prints the same location map (drawn again on the printer's page): its page saved to look at.
+    const pdfDownload = page.waitForEvent('download', { timeout: 60_000 });
+    await page.getByRole('button', { name: 'Export PDF' }).click();
+    const pdfPath = path.join(screenshotDir, 'map-labels-1708-report.pdf');
+    await (await pdfDownload).saveAs(pdfPath);
+    const mapImages = pdfImageList(pdfPath).filter((image) => image.type === 'image' && image.width === 1200 && image.height === 700);
+    expect(mapImages.length, 'the PDF holds the map image').toBeGreaterThan(0);
+    execFileSync('pdftoppm', ['-png', '-r', '110', '-f', String(mapImages[0]!.page), '-l', String(mapImages[0]!.page), '-singlefile', pdfPath, path.join(screenshotDir, 'map-labels-1708-report-map-page')]);
   });
 
   test("says on Alexandria's map that the sample has no basemap there", async ({ page, host, shot }) => {
