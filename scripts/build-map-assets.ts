@@ -18,17 +18,18 @@
 // shared/comparables/model.ts). The renderer build (vite.config.ts) serves this folder under /map/.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import simplify from '@turf/simplify';
 import { parse } from 'csv-parse/sync';
-import { BASEMAP_TILES, GLYPHS, type BasemapCoverage, type MapFileEntry, type MapFontEntry, type MapLayerEntry, type MapLayerId, type MapManifest } from '../renderer/components/map/map-manifest.ts';
+import { BASEMAP_TILES, GLYPHS, type MapFileEntry, type MapLayerEntry, type MapLayerId, type MapManifest } from '../renderer/components/map/map-manifest.ts';
 import { dataBuildDirs } from './data-build-args.ts';
 import { cutBasemapTiles, type Kept } from './build-map-assets/tiles.ts';
-import { buildGlyphRanges, LATIN_RANGES, type GlyphRangeFile } from './build-map-assets/glyphs.ts';
+import { writeFontGlyphs } from './build-map-assets/fonts.ts';
+import { basemapCoverage } from './build-map-assets/coverage.ts';
 
 export { basemapTileCoords, tileOf } from './build-map-assets/tiles.ts';
+export { FONT_LICENCE_FILE, FONT_SOURCES } from './build-map-assets/fonts.ts';
 
 export const COORDINATE_DECIMALS = 5;
 /** Degrees: 0.00001° is 1.1 m north-south and 0.9 m east-west at DC's latitude. */
@@ -427,71 +428,6 @@ function otrNeighborhoodPoints(fromDir: string): Array<{ lonLat: Position; name:
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fonts: the glyphs of street names and the subject's "S", from Adobe's Source Sans 3 as its npm
-// package ships it (TTF, SIL Open Font License 1.1: free to bundle and redistribute with software).
-
-interface FontSource {
-  fontstack: string;
-  family: string;
-  /** The TTF inside the package. */
-  file: string;
-  /** Street names need Latin with its accents and dashes; the semibold face draws only the "S" and digits. */
-  ranges: ReadonlyArray<readonly [number, number]>;
-}
-
-const FONT_PACKAGE = 'source-sans';
-export const FONT_SOURCES: readonly FontSource[] = [
-  { fontstack: GLYPHS.regular, family: 'Source Sans 3 Regular', file: 'TTF/SourceSans3-Regular.ttf', ranges: LATIN_RANGES },
-  { fontstack: GLYPHS.semibold, family: 'Source Sans 3 Semibold', file: 'TTF/SourceSans3-Semibold.ttf', ranges: [[0, 255]] },
-];
-
-const requireHere = createRequire(import.meta.url);
-
-/** The font's licence, as its package ships it, beside the glyphs. */
-export const FONT_LICENCE_FILE = 'glyphs/font-licence.json';
-
-function fontPackage(): { dir: string; version: string; licence: string; copyright: string; licenceText: string } {
-  const manifestPath = requireHere.resolve(`${FONT_PACKAGE}/package.json`);
-  const dir = path.dirname(manifestPath);
-  const { version, license } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; license: string };
-  // The licence file's first line is the copyright notice the OFL asks to keep with the font.
-  const licenceText = readFileSync(path.join(dir, 'LICENSE.md'), 'utf8');
-  const copyright = licenceText.split('\n')[0]?.trim() ?? '';
-  return { dir, version, licence: license, copyright, licenceText };
-}
-
-/** Glyph files by font file hash and ranges: a process that builds twice (the tests) draws each font once. */
-const glyphCache = new Map<string, GlyphRangeFile[]>();
-
-function fontGlyphs(font: FontSource, bytes: Buffer): GlyphRangeFile[] {
-  const key = `${sha256(bytes)}:${font.fontstack}:${font.ranges.join(',')}`;
-  let files = glyphCache.get(key);
-  if (!files) glyphCache.set(key, (files = buildGlyphRanges(bytes, font.fontstack, font.ranges)));
-  return files;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Coverage: where the tiles draw a basemap (DC's outline, coarsely), for the map's "no basemap here" note
-
-export const COVERAGE_TOLERANCE = 0.0005;
-
-export function basemapCoverage(boundary: Kept[]): BasemapCoverage {
-  const multiPolygon: Position[][][] = [];
-  for (const { geometry } of boundary) {
-    const polygons = (geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.type === 'MultiPolygon' ? geometry.coordinates : []) as Position[][][];
-    for (const polygon of polygons) {
-      const outer = polygon[0];
-      if (!outer) continue;
-      const coarse = simplify({ type: 'Polygon', coordinates: [outer] }, { tolerance: COVERAGE_TOLERANCE, highQuality: true }) as { coordinates: Position[][] };
-      const ring = coarse.coordinates[0]?.map(([lon, lat]) => [round(lon), round(lat)] as Position);
-      if (ring && ring.length >= 4) multiPolygon.push([ring]);
-    }
-  }
-  if (multiPolygon.length === 0) throw new Error("dc/geo/dc_boundary.geojson has no outline: the map could not tell where its basemap is drawn");
-  return { layer: 'dc_boundary', simplifyToleranceDegrees: COVERAGE_TOLERANCE, multiPolygon };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Files
 
 export interface MapAssetsReport {
@@ -596,35 +532,9 @@ export function buildMapAssets(options: { fromDir: string; outDir: string }): Ma
     write(file, body);
     files.push({ file, bytes: Buffer.byteLength(body), sha256: sha256(body), layers: [content.layer] });
   }
-  // The glyphs, replaced whole like the tiles.
-  const glyphsDir = path.join(outDir, GLYPHS.template.split('/')[0] ?? 'glyphs');
-  rmSync(glyphsDir, { recursive: true, force: true });
-  const fonts: MapFontEntry[] = [];
-  const fontPkg = fontPackage();
-  for (const font of FONT_SOURCES) {
-    const bytes = readFileSync(path.join(fontPkg.dir, font.file));
-    const glyphFiles = fontGlyphs(font, bytes);
-    const hash = createHash('sha256');
-    for (const file of glyphFiles) {
-      write(`glyphs/${file.path}`, file.body);
-      hash.update(`${file.path}\n`).update(file.body);
-    }
-    fonts.push({
-      fontstack: font.fontstack,
-      file: GLYPHS.template.replace('{fontstack}', font.fontstack),
-      family: font.family,
-      origin: `npm package ${FONT_PACKAGE}@${fontPkg.version} (Adobe's Source Sans 3), file ${font.file}; signed-distance-field glyphs drawn by scripts/build-map-assets/glyphs.ts`,
-      licence: `${fontPkg.licence} (SIL Open Font License 1.1, its text in ${FONT_LICENCE_FILE}): may be bundled and redistributed with software; the font's name is Adobe's`,
-      copyright: fontPkg.copyright,
-      ranges: font.ranges.map(([start, end]) => `${start}-${end}`),
-      glyphs: glyphFiles.reduce((sum, file) => sum + file.glyphs, 0),
-      bytes: glyphFiles.reduce((sum, file) => sum + file.body.length, 0),
-      sha256: hash.digest('hex'),
-      input: { path: `node_modules/${FONT_PACKAGE}/${font.file}`, sha256: sha256(bytes), bytes: bytes.length },
-    });
-  }
-  // The OFL travels with the font's glyphs: its text beside them, served with the map's files.
-  write(FONT_LICENCE_FILE, `${JSON.stringify({ package: `${FONT_PACKAGE}@${fontPkg.version}`, copyright: fontPkg.copyright, licence: fontPkg.licence, text: fontPkg.licenceText }, null, 2)}\n`);
+  // The glyphs, replaced whole like the tiles, and the font's licence beside them.
+  rmSync(path.join(outDir, GLYPHS.template.split('/')[0] ?? 'glyphs'), { recursive: true, force: true });
+  const fonts = writeFontGlyphs(write);
   // A layer file an earlier build wrote and this one did not is stale: the manifest no longer cites it.
   for (const stale of readdirSync(outDir)) {
     if (stale.endsWith('.geojson') && !geojsonFiles.has(stale)) rmSync(path.join(outDir, stale));
@@ -637,7 +547,7 @@ export function buildMapAssets(options: { fromDir: string; outDir: string }): Ma
     layers,
     files,
     fonts,
-    basemapCoverage: basemapCoverage(tiled.get('dc_boundary') ?? []),
+    basemapCoverage: basemapCoverage(tiled.get('dc_boundary') ?? [], round),
   };
   const manifestPath = path.join(outDir, 'manifest.json');
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
