@@ -499,7 +499,15 @@ export const MapPointRoleSchema = z.enum(['chosen', 'candidate', 'flagged', 'not
 export type MapPointRole = z.infer<typeof MapPointRoleSchema>;
 
 export const ComparablesMapSpecSchema = z.object({
-  subject: z.object({ lonLat: LonLatSchema, label: z.string(), approximate: z.boolean() }).nullable(),
+  subject: z
+    .object({
+      lonLat: LonLatSchema,
+      label: z.string(),
+      approximate: z.boolean(),
+      /** What the map writes at the subject, on screen and in print: "S" (map-spec.ts SUBJECT_TAG). */
+      tag: z.string().min(1).default('S'),
+    })
+    .nullable(),
   points: z.array(
     z.object({
       id: z.string(),
@@ -509,6 +517,8 @@ export const ComparablesMapSpecSchema = z.object({
       label: z.string(),
       /** "Comp 2" number for chosen comps (drawn beside the symbol), else null. */
       number: z.number().int().min(1).nullable(),
+      /** What the map writes on the symbol: the grid's column number for a chosen comp ("1"), else null. */
+      tag: z.string().min(1).nullable().default(null),
       approximate: z.boolean(),
       /** Hover text lines: price, date, $/sq ft, citation label. */
       details: z.array(z.string()),
