@@ -19,13 +19,14 @@ import {
   type RegressionSupport,
 } from '../comparables/model.ts';
 import { describeCriteria } from '../comparables/search.ts';
+import { noCompsText, notUsedEmptyText, searchOutcome } from '../comparables/empty-words.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
 
 export const COMPARABLES_TITLE = 'Comparable sales';
-export const NO_SEARCH = 'No comparables search has been run for this assignment.';
-export const NO_COMPS_CHOSEN = 'No comparable sales are chosen yet: the sales comparison grid is empty.';
+export const NO_SEARCH = noCompsText({ kind: 'none' });
+export const NO_COMPS_CHOSEN = noCompsText({ kind: 'listed', listed: 1, total: 1 });
 
 /** The same value under a field and label of its own place in the report. */
 const placed = (value: CitedValue, field: string, label: string): CitedValue => ({ ...value, field, label });
@@ -50,7 +51,8 @@ export function comparablesSection(analysis: ComparablesAnalysis, workfile: Comp
   const subject = analysis.set.subject;
   const missing: string[] = [];
   const grid = analysis.chosen.length > 0 && subject !== null ? gridOf(analysis, subject, workfile) : null;
-  if (analysis.chosen.length === 0) missing.push(NO_COMPS_CHOSEN);
+  const outcome = searchOutcome(run, analysis.set.candidates.length);
+  if (analysis.chosen.length === 0) missing.push(noCompsText(outcome));
   if (grid) problems.push(...grid.reconciliation.problems.filter((problem) => !problems.includes(problem)));
   return {
     title: COMPARABLES_TITLE,
@@ -61,6 +63,7 @@ export function comparablesSection(analysis: ComparablesAnalysis, workfile: Comp
       total: analysis.set.total,
       returned: analysis.set.candidates.length,
       limitations: analysis.set.limitations.map((limitation) => ({ text: limitation.text, citationIds: [...limitation.citationIds] })),
+      notUsedEmpty: notUsedEmptyText(outcome),
     },
     map: mapOf(analysis, workfile),
     grid,

@@ -8,6 +8,7 @@ import { candidateFlagLabels, type CandidateFlag, type CandidateSet, type Compar
 import { SortableHeader, sortRows, sortToggled, toTsv, type Column, type TableSort } from '../../components/DataTable.tsx';
 import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { cautionFlags, flagShortLabels, rowAfterKey } from './comparables-model.ts';
+import { candidatesEmptyText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
 
 interface CandidateRow {
   candidate: ComparableSale;
@@ -50,6 +51,8 @@ const shown = ['order', 'address', 'distance', 'date', 'price', 'ppsf', 'gla'] a
 
 export function CandidateList(props: {
   set: CandidateSet;
+  /** Whether a search ran and what it returned: what the list says when it lists nothing. */
+  outcome: SearchOutcome;
   chosen: readonly string[];
   highlightedId: string | null;
   index: CitationIndex;
@@ -212,7 +215,7 @@ export function CandidateList(props: {
             })}
           </tbody>
         </table>
-        {rows.length === 0 && <p className="comps-empty muted">No search has been run yet: set the criteria above and search. The price is shown before anything is bought.</p>}
+        {rows.length === 0 && <p className="comps-empty muted">{candidatesEmptyText(props.outcome)}</p>}
       </div>
       <p id="comps-candidates-keys" className="comps-keys muted">
         ↑/↓ move · Space or Enter chooses or drops · the focused sale is ringed on the map
