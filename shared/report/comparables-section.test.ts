@@ -66,6 +66,11 @@ describe('the comparables section of the report', () => {
     const allChosen = section(build({ workfile: { ...WORKFILE, chosen: ids, notUsed: {} }, pages: [comps2016.envelope] }));
     expect(allChosen.notUsed).toEqual([]);
     expect(allChosen.search!.notUsedEmpty).toBe('Every sale the search returned (14) is a chosen comp.');
+    // A search that returned 14 sales whose answer is not kept: not "the search returned no sales".
+    const unkept = section(build({ workfile: { ...WORKFILE, chosen: [], notUsed: {} }, pages: [] }));
+    expect(unkept.missing[0]).toMatch(/^The sales of the last search are not kept with this assignment/);
+    expect(unkept.support!.message).toMatch(/^The sales of the last search are not kept with this assignment/);
+    expect(JSON.stringify(unkept)).not.toMatch(/returned no sales/);
   });
 
   it('is a valid part of the document, and the document stays a pure function of its input', () => {

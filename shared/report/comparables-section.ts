@@ -19,7 +19,7 @@ import {
   type RegressionSupport,
 } from '../comparables/model.ts';
 import { describeCriteria } from '../comparables/search.ts';
-import { noCompsText, notUsedEmptyText, searchOutcome } from '../comparables/empty-words.ts';
+import { noCompsText, notUsedEmptyText, searchOutcome, supportEmptyText } from '../comparables/empty-words.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
@@ -67,7 +67,7 @@ export function comparablesSection(analysis: ComparablesAnalysis, workfile: Comp
     },
     map: mapOf(analysis, workfile),
     grid,
-    support: supportOf(analysis.support),
+    support: supportOf(analysis.support, supportEmptyText(outcome)),
     notUsed: analysis.notUsed.map(
       (entry): NotUsedRow => {
         const { candidate } = entry;
@@ -191,7 +191,7 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
 }
 
 /** The regression as the document keeps it: numbers a JSON file can hold (a non-finite one is "could not be estimated"). */
-function supportOf(support: RegressionSupport): ComparablesSection['support'] {
+function supportOf(support: RegressionSupport, emptyMessage: string | null): ComparablesSection['support'] {
   const suggestions = Object.fromEntries(
     rateKeys.map((key) => {
       const suggestion = support.suggestions[key];
@@ -204,7 +204,7 @@ function supportOf(support: RegressionSupport): ComparablesSection['support'] {
           ciHigh: finite(suggestion?.ciHigh),
           coefficient: finite(suggestion?.coefficient),
           stdError: finite(suggestion?.stdError),
-          why: suggestion?.why ?? (suggestion ? null : 'Not estimated.'),
+          why: emptyMessage ?? suggestion?.why ?? (suggestion ? null : 'Not estimated.'),
         },
       ];
     }),
@@ -218,7 +218,8 @@ function supportOf(support: RegressionSupport): ComparablesSection['support'] {
     suggestions,
     salesUsed: support.salesUsed.map((sale) => ({ ...sale, citationIds: [...sale.citationIds] })),
     excluded: support.excluded.map((sale) => ({ ...sale })),
-    message: support.message,
+    // A search whose answer is not kept is not "a search that returned no sales".
+    message: emptyMessage ?? support.message,
   };
 }
 

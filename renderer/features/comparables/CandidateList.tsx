@@ -9,6 +9,7 @@ import { SortableHeader, sortRows, sortToggled, toTsv, type Column, type TableSo
 import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { cautionFlags, flagShortLabels, rowAfterKey } from './comparables-model.ts';
 import { candidatesEmptyText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
+import { formatCount } from '../../../shared/format/number.ts';
 
 interface CandidateRow {
   candidate: ComparableSale;
@@ -109,7 +110,9 @@ export function CandidateList(props: {
       <div className="comps-pane-head pane-bar">
         <h2 id="comps-candidates-title">Candidates</h2>
         <span className="muted comps-pane-head__count" data-testid="comps-candidate-count">
-          {set.candidates.length === set.total ? `${set.total} returned` : `${set.candidates.length} of ${set.total} returned`} · {chosen.length} chosen · {flagged} flagged
+          {props.outcome.kind === 'none'
+            ? 'No search yet'
+            : `${set.candidates.length === set.total ? `${formatCount(set.total)} returned` : `${formatCount(set.candidates.length)} of ${formatCount(set.total)} returned`} · ${formatCount(chosen.length)} chosen · ${formatCount(flagged)} flagged`}
         </span>
         <span className="comps-spacer" />
         {copied && (

@@ -208,6 +208,7 @@ describe('ComparablesView', () => {
     expect(text).toContain('No search has been run yet: the suggested rates come from a regression over its sales.');
     expect(text).not.toContain('The search returned no sales');
     expect(text).not.toContain('Every sale the search returned');
+    expect(screen.getByTestId('comps-candidate-count').textContent).toBe('No search yet');
   });
 
   it('after a search that found no sale, says the search returned none: not “no search has been run”, not “every sale is a chosen comp”', async () => {
