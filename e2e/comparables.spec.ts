@@ -15,6 +15,7 @@ import type { Locator, Page } from '@playwright/test';
 import { test, expect, findAddress, openApp, pdfImageList, session, startAssignment } from './fixtures.ts';
 import { gridRowKeys, manualRows } from '../shared/comparables/model.ts';
 import { ROLE_COLOURS } from '../renderer/components/map/map-icons.ts';
+import { checkPdfLayout } from '../scripts/pdf-layout-check.ts';
 
 // Outside test-results (which Playwright empties per run), so the exports can be looked at afterwards.
 const outDir = path.join(tmpdir(), 'plat-comparables-e2e');
@@ -509,6 +510,10 @@ test.describe('comparable sales, from the search to the PDF', () => {
     expect(mapPage, 'a page with the map’s heading and caption').toBeGreaterThan(0);
     const images = pdfImageList(pdfPath);
     expect(images.filter((image) => image.type === 'image' && image.width === 1200 && image.height === 700).map((image) => image.page)).toContain(mapPage);
+    // Paginated as a reader expects: no heading left at a page's foot without its rows, no page before the last mostly blank.
+    const layout = await checkPdfLayout(readFileSync(pdfPath));
+    expect(layout.stranded, 'headings separated from their rows').toEqual([]);
+    expect(layout.nearEmpty, 'near-empty pages').toEqual([]);
   });
 
   test('bad criteria and an effective date before every sale: said in words, nothing charged', async ({ page, host }) => {

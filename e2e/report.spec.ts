@@ -13,6 +13,7 @@ import type { Page } from '@playwright/test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { test, expect, confirmChargeIfAsked, findAddress, findBox, screenshotDir, openApp, session } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
+import { checkPdfLayout } from '../scripts/pdf-layout-check.ts';
 
 // Outside test-results (which Playwright empties per run), so the PDF and its pages can be looked at afterwards.
 const outDir = path.join(tmpdir(), 'plat-report-e2e');
@@ -188,6 +189,11 @@ test.describe('the subject report, from the find box to a verified PDF', () => {
       expect(endnote!.split(';')[0]!.trim().length, `endnote ${marker} names a publisher: ${endnote}`).toBeGreaterThan(2);
       expect(endnote).not.toMatch(/^Source not named/);
     }
+
+    // Paginated as a reader expects: no heading left at a page's foot without its rows, no page before the last mostly blank.
+    const layout = await checkPdfLayout(readFileSync(pdfPath));
+    expect(layout.stranded, 'headings separated from their rows').toEqual([]);
+    expect(layout.nearEmpty, 'near-empty pages').toEqual([]);
 
     const attachments = execFileSync('pdfdetach', ['-list', pdfPath], { encoding: 'utf8' });
     expect(attachments).toContain('citations.json');

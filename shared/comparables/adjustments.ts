@@ -7,8 +7,9 @@
 // under a column is always the sum of the adjustments printed above it.
 import { calendarDateOf } from '../format-date.ts';
 import { formatDollars } from '../money.ts';
-import { formatNumber, MINUS } from '../format/number.ts';
-import { formatPercent } from '../format/percent.ts';
+import { formatFixed, formatNumber, MINUS } from '../format/number.ts';
+import { formatPercentRate, formatShareOfPrice } from '../format/percent.ts';
+import { formatDollarsAsEntered } from '../format/dollars.ts';
 import {
   gridRowKeys,
   manualRows,
@@ -84,8 +85,8 @@ export function formatAdjustment(amount: number): string {
   return `${amount > 0 ? '+' : MINUS}${dollars(amount)}`;
 }
 
-/** A rate in dollars, cents kept when it has them: "$150", "$152.5", "−$500". */
-const formatRateDollars = (rate: number): string => `${rate < 0 ? MINUS : ''}$${formatNumber(Math.abs(rate))}`;
+/** A rate in dollars, cents kept when it has them: "$150", "$152.50", "−$500". */
+const formatRateDollars = formatDollarsAsEntered;
 
 // ---------------------------------------------------------------------------------------------
 // The grid
@@ -160,7 +161,7 @@ export function computeGrid(input: GridInput): GridResult {
         const months = days / DAYS_PER_MONTH;
         const amount = roundDollars(((price * timeRate) / 100) * months);
         adjustments.saleDate = amount;
-        workings.saleDate = `${dollars(price)} × ${formatPercent(timeRate, 2)} per month × ${months.toFixed(2)} months (${formatNumber(days)} days ÷ 30.4375, ${saleDay} to ${effectiveDay}) = ${formatAdjustment(amount)}`;
+        workings.saleDate = `${dollars(price)} × ${formatPercentRate(timeRate)} per month × ${formatFixed(months, 2)} months (${formatNumber(days)} days ÷ 30.4375, ${saleDay} to ${effectiveDay}) = ${formatAdjustment(amount)}`;
         if (days < 0) warnings.push(`Sold after the effective date (${effectiveDay}): the time adjustment runs backwards.`);
       }
     }
@@ -291,10 +292,10 @@ export function reconciliationProblems(workfile: Pick<ComparablesWorkfile, 'reco
   grid.columns.forEach((column, index) => {
     const name = `Comp ${index + 1}`;
     if (Math.abs(column.netPct) > NET_GUIDELINE_PCT) {
-      problems.push(`${name}: net adjustment ${formatPercent(column.netPct, 1)} of the sale price is past the ${NET_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
+      problems.push(`${name}: net adjustment ${formatShareOfPrice(column.netPct)} of the sale price is past the ${NET_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
     }
     if (column.grossPct > GROSS_GUIDELINE_PCT) {
-      problems.push(`${name}: gross adjustment ${formatPercent(column.grossPct, 1)} of the sale price is past the ${GROSS_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
+      problems.push(`${name}: gross adjustment ${formatShareOfPrice(column.grossPct)} of the sale price is past the ${GROSS_GUIDELINE_PCT} % guideline (a review guideline, not a rule: explain it or reconsider the comp).`);
     }
   });
   return problems;

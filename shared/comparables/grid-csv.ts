@@ -3,6 +3,7 @@
 // the column summaries, then the rates, the workings and the citations the "sources" cells number.
 // Every cell goes through shared/csv.ts, so an address that starts like a formula stays text.
 import { csvField } from '../csv.ts';
+import { formatR2 } from '../format/number.ts';
 import { citationText } from '../cited/citation.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
 import { gridRowLabels } from './candidates.ts';
@@ -108,7 +109,7 @@ export function gridCsv(analysis: ComparablesAnalysis, workfile?: GridCsvWorkfil
       suggestion.why ?? '',
     ]);
   }
-  rows.push(['Regression', support.message ?? support.method, `n = ${support.n}`, support.r2 === null ? 'R² —' : `R² = ${support.r2.toFixed(3)}`]);
+  rows.push(['Regression', support.message ?? support.method, `n = ${support.n}`, support.r2 === null ? 'R² —' : `R² = ${formatR2(support.r2)}`]);
 
   rows.push([]);
   rows.push(['Adjustment workings']);

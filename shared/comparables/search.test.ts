@@ -240,6 +240,7 @@ describe('describeCriteria', () => {
     const lines = describeCriteria(criteria, '2017-01-01', run);
     expect(lines[0]).toBe('Inside the drawn area “Dupont East”, searched as 0.39 mi around the subject (the smallest radius covering it); sales outside it are listed as not used');
     expect(lines).toContain('14 sales found, 14 listed');
+    expect(describeCriteria(criteria, '2017-01-01', { ...run, total: 1, returned: 1 })).toContain('1 sale found, 1 listed');
     expect(lines.some((line) => line.startsWith('Ran 2026-11-2'))).toBe(true);
     expect(lines).toContain("Data as of the service's snapshot sample_v1_20231105_d7b3abbd34f3");
   });

@@ -325,7 +325,7 @@ export function describeCriteria(
   );
   lines.push(criteria.includeUndated ? 'Sales without a date (DC CAMA) listed, flagged, not used' : 'Dated sales only');
   if (run) {
-    lines.push(`${formatCount(run.total)} sales found, ${formatCount(run.returned)} listed`);
+    lines.push(`${formatCount(run.total)} ${run.total === 1 ? 'sale' : 'sales'} found, ${formatCount(run.returned)} listed`);
     lines.push(`Ran ${formatDateTime(run.ranAt)}`);
     lines.push(dataAsOfLine(run.dataAsOf));
   }

@@ -51,3 +51,9 @@ export function formatDollarsAndCents(dollars: number): string {
   const { whole, fraction, zero } = roundedDigits(dollars, 2);
   return `${dollars < 0 && !zero ? MINUS : ''}$${groupThousands(whole)}.${fraction}`;
 }
+
+/** An amount a person entered, its cents kept when it has them: 150 → "$150", 152.5 → "$152.50", −1667 → "−$1,667". */
+export function formatDollarsAsEntered(dollars: number): string {
+  const { fraction } = roundedDigits(dollars, 2);
+  return fraction === '00' ? formatDollarsAndCents(dollars).replace(/\.00$/, '') : formatDollarsAndCents(dollars);
+}

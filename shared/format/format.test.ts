@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatDollarsAndCents, formatPublishedDollars, readPublishedDollars } from './dollars.ts';
+import { formatDollarsAndCents, formatDollarsAsEntered, formatPublishedDollars, readPublishedDollars } from './dollars.ts';
 import { isMoneyField, isSalePriceField, isYearField, valueKind } from './kind.ts';
-import { formatCount, formatFixed, formatNumber, formatSqft, groupThousands } from './number.ts';
-import { formatPercent } from './percent.ts';
+import { formatCount, formatFixed, formatNumber, formatR2, formatSqft, groupThousands } from './number.ts';
+import { formatPercent, formatPercentRate, formatShareOfPrice } from './percent.ts';
 import { formatYear } from './year.ts';
 
 describe('formatYear', () => {
@@ -102,5 +102,27 @@ describe('valueKind: which field holds what, decided by its name', () => {
     expect(valueKind('bedrooms')).toBe('other');
     // A paid fee is money, not an identifier ending in "id".
     expect(valueKind('FEESPAID')).toBe('money');
+  });
+});
+
+describe('the comparables’ numbers, one formatter each', () => {
+  it('keeps the cents of an entered amount, grouped, and none on a whole one', () => {
+    expect(formatDollarsAsEntered(1027.32)).toBe('$1,027.32');
+    expect(formatDollarsAsEntered(152.5)).toBe('$152.50');
+    expect(formatDollarsAsEntered(-1667)).toBe('−$1,667');
+    expect(formatDollarsAsEntered(150.001)).toBe('$150');
+  });
+
+  it('writes shares of the price to one decimal and percent rates to two, with a real minus sign', () => {
+    expect(formatShareOfPrice(-12)).toBe('−12.0 %');
+    expect(formatPercentRate(-2.26)).toBe('−2.26 %');
+    expect(formatPercentRate(0.5)).toBe('0.50 %');
+  });
+
+  it('writes R² to three decimals, a missing one as a dash', () => {
+    expect(formatR2(0.8351)).toBe('0.835');
+    expect(formatR2(0.8)).toBe('0.800');
+    expect(formatR2(null)).toBe('—');
+    expect(formatR2(Number.NaN)).toBe('—');
   });
 });

@@ -54,3 +54,8 @@ export function formatFixed(value: number, digits: number): string {
   const { whole, fraction, zero } = roundedDigits(value, digits);
   return `${value < 0 && !zero ? MINUS : ''}${groupThousands(whole)}${fraction === '' ? '' : `.${fraction}`}`;
 }
+
+/** A regression's R² or adjusted R², three decimals everywhere ("0.835"); "—" when it could not be estimated. */
+export function formatR2(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? '—' : formatFixed(value, 3);
+}

@@ -23,3 +23,18 @@ export function formatPercent(value: number | string, decimals = 2, options: { s
   const sign = zero ? '' : number < 0 ? MINUS : options.signed ? '+' : '';
   return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`} %`;
 }
+
+/** Decimals of a share of a sale price (a net or gross adjustment): one, on screen, on paper and in the review notes. */
+export const SHARE_OF_PRICE_DECIMALS = 1;
+/** Decimals of a rate in percent (market conditions, per month): two. */
+export const PERCENT_RATE_DECIMALS = 2;
+
+/** A net or gross adjustment as a share of the comp's sale price: "−12.0 %", "17.7 %". */
+export function formatShareOfPrice(pct: number): string {
+  return formatPercent(pct, SHARE_OF_PRICE_DECIMALS);
+}
+
+/** A rate in percent: "0.50 %", "−0.98 %" (the unit's words, "per month", follow it). */
+export function formatPercentRate(pct: number): string {
+  return formatPercent(pct, PERCENT_RATE_DECIMALS);
+}

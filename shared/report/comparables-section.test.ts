@@ -54,6 +54,25 @@ describe('the comparables section of the report', () => {
     expect(noneChosen.notUsed).toHaveLength(14);
   });
 
+  it('says a search that returned no sales returned none: not “no comps chosen yet”, not “every sale is a chosen comp”', () => {
+    const envelope = structuredClone(comps2016.envelope);
+    envelope.data.items = [];
+    envelope.data.total = 0;
+    const empty = section(build({ workfile: { ...emptyComparablesWorkfile(), searches: [comps2016Run({ total: 0, returned: 0 })], savedAt: WORKFILE.savedAt }, pages: [envelope] }));
+    expect(empty.missing).toEqual(['The search returned no sales, so no comparable sale is chosen: the sales comparison grid is empty.']);
+    expect(empty.search!.notUsedEmpty).toBe('The search returned no sales: none was analyzed.');
+    expect(JSON.stringify(empty)).not.toMatch(/Every sale the search returned|No comparable sales are chosen yet/);
+    // Every sale listed chosen: said with the count, and only then.
+    const allChosen = section(build({ workfile: { ...WORKFILE, chosen: ids, notUsed: {} }, pages: [comps2016.envelope] }));
+    expect(allChosen.notUsed).toEqual([]);
+    expect(allChosen.search!.notUsedEmpty).toBe('Every sale the search returned (14) is a chosen comp.');
+    // A search that returned 14 sales whose answer is not kept: not "the search returned no sales".
+    const unkept = section(build({ workfile: { ...WORKFILE, chosen: [], notUsed: {} }, pages: [] }));
+    expect(unkept.missing[0]).toMatch(/^The sales of the last search are not kept with this assignment/);
+    expect(unkept.support!.message).toMatch(/^The sales of the last search are not kept with this assignment/);
+    expect(JSON.stringify(unkept)).not.toMatch(/returned no sales/);
+  });
+
   it('is a valid part of the document, and the document stays a pure function of its input', () => {
     const doc = withComps();
     expect(() => ReportDocumentSchema.parse(doc)).not.toThrow();

@@ -19,13 +19,14 @@ import {
   type RegressionSupport,
 } from '../comparables/model.ts';
 import { describeCriteria } from '../comparables/search.ts';
+import { noCompsText, notUsedEmptyText, searchOutcome, supportEmptyText } from '../comparables/empty-words.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
 
 export const COMPARABLES_TITLE = 'Comparable sales';
-export const NO_SEARCH = 'No comparables search has been run for this assignment.';
-export const NO_COMPS_CHOSEN = 'No comparable sales are chosen yet: the sales comparison grid is empty.';
+export const NO_SEARCH = noCompsText({ kind: 'none' });
+export const NO_COMPS_CHOSEN = noCompsText({ kind: 'listed', listed: 1, total: 1 });
 
 /** The same value under a field and label of its own place in the report. */
 const placed = (value: CitedValue, field: string, label: string): CitedValue => ({ ...value, field, label });
@@ -50,7 +51,8 @@ export function comparablesSection(analysis: ComparablesAnalysis, workfile: Comp
   const subject = analysis.set.subject;
   const missing: string[] = [];
   const grid = analysis.chosen.length > 0 && subject !== null ? gridOf(analysis, subject, workfile) : null;
-  if (analysis.chosen.length === 0) missing.push(NO_COMPS_CHOSEN);
+  const outcome = searchOutcome(run, analysis.set.candidates.length);
+  if (analysis.chosen.length === 0) missing.push(noCompsText(outcome));
   if (grid) problems.push(...grid.reconciliation.problems.filter((problem) => !problems.includes(problem)));
   return {
     title: COMPARABLES_TITLE,
@@ -61,10 +63,11 @@ export function comparablesSection(analysis: ComparablesAnalysis, workfile: Comp
       total: analysis.set.total,
       returned: analysis.set.candidates.length,
       limitations: analysis.set.limitations.map((limitation) => ({ text: limitation.text, citationIds: [...limitation.citationIds] })),
+      notUsedEmpty: notUsedEmptyText(outcome),
     },
     map: mapOf(analysis, workfile),
     grid,
-    support: supportOf(analysis.support),
+    support: supportOf(analysis.support, supportEmptyText(outcome)),
     notUsed: analysis.notUsed.map(
       (entry): NotUsedRow => {
         const { candidate } = entry;
@@ -191,7 +194,7 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
 }
 
 /** The regression as the document keeps it: numbers a JSON file can hold (a non-finite one is "could not be estimated"). */
-function supportOf(support: RegressionSupport): ComparablesSection['support'] {
+function supportOf(support: RegressionSupport, emptyMessage: string | null): ComparablesSection['support'] {
   const suggestions = Object.fromEntries(
     rateKeys.map((key) => {
       const suggestion = support.suggestions[key];
@@ -204,8 +207,10 @@ function supportOf(support: RegressionSupport): ComparablesSection['support'] {
           ciHigh: finite(suggestion?.ciHigh),
           coefficient: finite(suggestion?.coefficient),
           stdError: finite(suggestion?.stdError),
-          why: suggestion?.why ?? (suggestion ? null : 'Not estimated.'),
-          standing: suggestion ? { ...suggestion.standing, reasons: [...suggestion.standing.reasons] } : { supported: false, expectedSign: '', reasons: ['Not estimated.'] },
+          why: emptyMessage ?? suggestion?.why ?? (suggestion ? null : 'Not estimated.'),
+          standing: suggestion
+            ? { ...suggestion.standing, reasons: emptyMessage === null ? [...suggestion.standing.reasons] : [emptyMessage] }
+            : { supported: false, expectedSign: '', reasons: [emptyMessage ?? 'Not estimated.'] },
         },
       ];
     }),
@@ -222,7 +227,8 @@ function supportOf(support: RegressionSupport): ComparablesSection['support'] {
     analyzed: support.analyzed.map((sale) => ({ ...sale, values: { ...sale.values } })),
     fit: support.fit === null ? null : { ...support.fit },
     figures: support.figures,
-    message: support.message,
+    // A search whose answer is not kept is not "a search that returned no sales".
+    message: emptyMessage ?? support.message,
   };
 }
 

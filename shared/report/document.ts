@@ -74,6 +74,8 @@ export const ComparablesSearchSchema = z.object({
   ...CompSearchRunSchema.pick({ ranAt: true, dataAsOf: true, total: true, returned: true }).shape,
   /** What the answers say they lack, each cited to the sources it is about. */
   limitations: z.array(LimitationSchema),
+  /** What "sales analyzed and not used" says when it lists none (shared/comparables/empty-words.ts). */
+  notUsedEmpty: z.string(),
 });
 export type ComparablesSearch = z.infer<typeof ComparablesSearchSchema>;
 

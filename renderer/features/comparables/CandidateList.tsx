@@ -8,6 +8,8 @@ import { candidateFlagLabels, type CandidateFlag, type CandidateSet, type Compar
 import { SortableHeader, sortRows, sortToggled, toTsv, type Column, type TableSort } from '../../components/DataTable.tsx';
 import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { cautionFlags, flagShortLabels, rowAfterKey } from './comparables-model.ts';
+import { candidatesEmptyText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
+import { formatCount } from '../../../shared/format/number.ts';
 
 interface CandidateRow {
   candidate: ComparableSale;
@@ -50,6 +52,8 @@ const shown = ['order', 'address', 'distance', 'date', 'price', 'ppsf', 'gla'] a
 
 export function CandidateList(props: {
   set: CandidateSet;
+  /** Whether a search ran and what it returned: what the list says when it lists nothing. */
+  outcome: SearchOutcome;
   chosen: readonly string[];
   highlightedId: string | null;
   index: CitationIndex;
@@ -106,7 +110,9 @@ export function CandidateList(props: {
       <div className="comps-pane-head pane-bar">
         <h2 id="comps-candidates-title">Candidates</h2>
         <span className="muted comps-pane-head__count" data-testid="comps-candidate-count">
-          {set.candidates.length === set.total ? `${set.total} returned` : `${set.candidates.length} of ${set.total} returned`} · {chosen.length} chosen · {flagged} flagged
+          {props.outcome.kind === 'none'
+            ? 'No search yet'
+            : `${set.candidates.length === set.total ? `${formatCount(set.total)} returned` : `${formatCount(set.candidates.length)} of ${formatCount(set.total)} returned`} · ${formatCount(chosen.length)} chosen · ${formatCount(flagged)} flagged`}
         </span>
         <span className="comps-spacer" />
         {copied && (
@@ -212,7 +218,7 @@ export function CandidateList(props: {
             })}
           </tbody>
         </table>
-        {rows.length === 0 && <p className="comps-empty muted">No search has been run yet: set the criteria above and search. The price is shown before anything is bought.</p>}
+        {rows.length === 0 && <p className="comps-empty muted">{candidatesEmptyText(props.outcome)}</p>}
       </div>
       <p id="comps-candidates-keys" className="comps-keys muted">
         ↑/↓ move · Space or Enter chooses or drops · the focused sale is ringed on the map

@@ -201,6 +201,33 @@ describe('ComparablesView', () => {
     expect(calls.some((call) => call.operation === 'previewCost' && JSON.stringify(call.request).includes('report_comparables_v1'))).toBe(false);
   });
 
+  it('before any search, says none has run: no claim that a search returned nothing, nor that its sales are all chosen', async () => {
+    await renderView();
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('No search has been run yet: set the criteria above and search.');
+    expect(text).toContain('No search has been run yet: the suggested rates come from a regression over its sales.');
+    expect(text).not.toContain('The search returned no sales');
+    expect(text).not.toContain('Every sale the search returned');
+    expect(screen.getByTestId('comps-candidate-count').textContent).toBe('No search yet');
+  });
+
+  it('after a search that found no sale, says the search returned none: not “no search has been run”, not “every sale is a chosen comp”', async () => {
+    const envelope = structuredClone(comps.envelope) as { data: { items: unknown[]; total: number } };
+    envelope.data.items = [];
+    envelope.data.total = 0;
+    state.comps = envelope;
+    await renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    for (let step = 0; step < 4; step++) await settle(50);
+    expect(bought('report_comparables_v1')).toHaveLength(1);
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('The search returned no sales: widen the area, the dates or the living-area band and search again.');
+    expect(text).toContain('The search returned no sales: none was analyzed.');
+    expect(text).not.toContain('No search has been run yet');
+    expect(text).not.toContain('Every sale the search returned');
+    expect(text).not.toContain('Choose comps on the map or in the list');
+  });
+
   it('says the sales a search just bought are on their way while the assignment is read again, never “0 returned” or “not kept”', async () => {
     await renderView();
     let release: () => void = () => undefined;

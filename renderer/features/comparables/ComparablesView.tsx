@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Project } from '../../../shared/ipc.ts';
 import type { ComparablesAnalysis, ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import { analyzeComparables } from '../../../shared/comparables/analysis.ts';
+import { searchOutcome } from '../../../shared/comparables/empty-words.ts';
 import { mapSpecFor } from '../../../shared/comparables/map-spec.ts';
 import { choosableProblem } from '../../../shared/comparables/candidates.ts';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
@@ -239,12 +240,13 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
                 Reading the sales this search bought…
               </p>
             ) : (
-              <CandidateList set={analysis.set} chosen={workfile.chosen} highlightedId={highlightedId} index={index} onToggle={requestToggle} onHighlight={highlight} />
+              <CandidateList set={analysis.set} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} chosen={workfile.chosen} highlightedId={highlightedId} index={index} onToggle={requestToggle} onHighlight={highlight} />
             )}
           </div>
-          <RatesPanel workfile={workfile} support={analysis.support} edit={edit} />
+          <RatesPanel workfile={workfile} support={analysis.support} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} edit={edit} />
           <SalesGrid
             analysis={analysis}
+            outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)}
             workfile={workfile}
             index={index}
             edit={edit}
@@ -252,8 +254,8 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
             onHighlight={highlight}
             exports={<ExportButtons analysis={analysis} assignment={assignment} />}
           />
-          <SupportDetails support={analysis.support} index={index} />
-          <NotUsedList entries={analysis.notUsed} index={index} edit={edit} onToggle={requestToggle} />
+          <SupportDetails support={analysis.support} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} index={index} />
+          <NotUsedList entries={analysis.notUsed} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} index={index} edit={edit} onToggle={requestToggle} />
           <PriorSales analysis={analysis} index={index} />
           <Sources index={index} />
         </>

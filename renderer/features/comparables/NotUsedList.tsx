@@ -8,10 +8,11 @@ import { clearNotUsedReason, setNotUsedReason } from './comparables-model.ts';
 import { numeric } from '../../components/table-heading.ts';
 import { DetailsSection, PlainTable } from './DetailsSection.tsx';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
+import { notUsedEmptyText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
-export function NotUsedList({ entries, index, edit, onToggle }: { entries: NotUsedEntry[]; index: CitationIndex; edit: Edit; onToggle: (id: string) => void }) {
+export function NotUsedList({ entries, outcome, index, edit, onToggle }: { entries: NotUsedEntry[]; outcome: SearchOutcome; index: CitationIndex; edit: Edit; onToggle: (id: string) => void }) {
   const unexplained = entries.filter((entry) => entry.by === 'plat' && entry.reason === 'other').length;
   return (
     <DetailsSection
@@ -25,7 +26,7 @@ export function NotUsedList({ entries, index, edit, onToggle }: { entries: NotUs
       }
     >
       {entries.length === 0 ? (
-        <p className="muted">Every sale the search returned is in the grid.</p>
+        <p className="muted">{notUsedEmptyText(outcome)}</p>
       ) : (
         <PlainTable label="Analyzed, not used" columns={['Address', 'Sold', numeric('Price'), 'Reason', 'Note', <span className="visually-hidden">Actions</span>]}>
           {entries.map((entry) => (

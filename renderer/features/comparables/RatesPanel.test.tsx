@@ -21,6 +21,7 @@ function renderPanel(support: RegressionSupport, start: ComparablesWorkfile = em
       <RatesPanel
         workfile={workfile}
         support={support}
+        outcome={{ kind: 'listed', listed: support.n, total: support.n }}
         edit={(change) =>
           setWorkfile((current) => {
             last.workfile = change(current);

@@ -9,22 +9,24 @@ import { rateKeys, rateLabels, type ComparablesWorkfile, type RateKey, type Rate
 import { formatDay } from '../../../shared/format-date.ts';
 import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { CitationChips, type CitationIndex } from './CitedCell.tsx';
-import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate, takeUnsupportedSuggestion } from './comparables-model.ts';
+import { acceptSuggestion, parseRateText, rateInputText, setRate, takeUnsupportedSuggestion } from './comparables-model.ts';
 import { suggestionCounts } from '../../../shared/comparables/regression-standing.ts';
+import { estimateNumberText, roundRate } from '../../../shared/comparables/rate-text.ts';
 import './rates.css';
 import { numeric } from '../../components/table-heading.ts';
 import { DetailsSection, PlainTable } from './DetailsSection.tsx';
-import { formatFixed } from '../../../shared/format/number.ts';
+import { formatFixed, formatR2 } from '../../../shared/format/number.ts';
+import { supportEmptyText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
-export function RatesPanel({ workfile, support, edit }: { workfile: ComparablesWorkfile; support: RegressionSupport; edit: Edit }) {
+export function RatesPanel({ workfile, support, outcome, edit }: { workfile: ComparablesWorkfile; support: RegressionSupport; outcome: SearchOutcome; edit: Edit }) {
   return (
     <section className="comps-section stack" aria-labelledby="comps-rates-title">
       <div className="comps-section__head cluster align-baseline">
         <h2 id="comps-rates-title">Adjustment rates</h2>
         <span className="muted">
-          {support.message ?? supportSummary(support)}
+          {supportEmptyText(outcome) ?? support.message ?? supportSummary(support)}
         </span>
       </div>
       <div className="comps-rates">
@@ -47,13 +49,13 @@ export function RatesPanel({ workfile, support, edit }: { workfile: ComparablesW
 
 function supportSummary(support: RegressionSupport): string {
   const { offered, notSupported } = suggestionCounts(support.suggestions);
-  return `Suggestions from a regression of ${support.n} sales of this search (R² ${support.r2 === null ? '—' : support.r2.toFixed(2)}): ${offered} supported, ${notSupported} not supported; yours until you accept one.`;
+  return `Suggestions from a regression of ${support.n} sales of this search (R² ${formatR2(support.r2)}): ${offered} supported, ${notSupported} not supported; yours until you accept one.`;
 }
 
 function suggestionText(key: RateKey, suggestion: RateSuggestion): string {
   if (suggestion.value === null) return '';
-  const value = formatRate(key, roundRate(key, suggestion.value));
-  const ci = suggestion.ciLow !== null && suggestion.ciHigh !== null ? ` (95 % CI ${formatRate(key, roundRate(key, suggestion.ciLow))} to ${formatRate(key, roundRate(key, suggestion.ciHigh))})` : '';
+  const value = estimateNumberText(key, suggestion.value);
+  const ci = suggestion.ciLow !== null && suggestion.ciHigh !== null ? ` (95 % CI ${estimateNumberText(key, suggestion.ciLow)} to ${estimateNumberText(key, suggestion.ciHigh)})` : '';
   return `${value}${ci}`;
 }
 
@@ -189,11 +191,11 @@ function NotSupported(props: { rateKey: RateKey; label: string; suggestion: Rate
 const formatNumber = (value: number | null, digits = 0): string => (value === null ? '—' : formatFixed(value, digits));
 
 /** The regression in full: what was fitted, how well, on which sales. */
-export function SupportDetails({ support, index }: { support: RegressionSupport; index: CitationIndex }) {
+export function SupportDetails({ support, outcome, index }: { support: RegressionSupport; outcome: SearchOutcome; index: CitationIndex }) {
   return (
     <DetailsSection
       title="Adjustment support"
-      summary={support.message ?? `n ${support.n} · R² ${formatNumber(support.r2, 3)} · adjusted R² ${formatNumber(support.adjustedR2, 3)} · ${support.excluded.length} sales left out`}
+      summary={supportEmptyText(outcome) ?? support.message ?? `n ${support.n} · R² ${formatR2(support.r2)} · adjusted R² ${formatR2(support.adjustedR2)} · ${support.excluded.length} sales left out`}
     >
       <p className="comps-details__method">{support.method}</p>
       {support.message === null && (
@@ -205,9 +207,9 @@ export function SupportDetails({ support, index }: { support: RegressionSupport;
                 <th scope="row">
                   {rateLabels[key].label} <span className="muted">({rateLabels[key].unit})</span>
                 </th>
-                <td className="is-numeric">{suggestion.value === null ? '—' : formatRate(key, roundRate(key, suggestion.value))}</td>
+                <td className="is-numeric">{suggestion.value === null ? '—' : estimateNumberText(key, suggestion.value)}</td>
                 <td className="is-numeric">
-                  {suggestion.ciLow === null || suggestion.ciHigh === null ? '—' : `${formatRate(key, roundRate(key, suggestion.ciLow))} to ${formatRate(key, roundRate(key, suggestion.ciHigh))}`}
+                  {suggestion.ciLow === null || suggestion.ciHigh === null ? '—' : `${estimateNumberText(key, suggestion.ciLow)} to ${estimateNumberText(key, suggestion.ciHigh)}`}
                 </td>
                 <td className="is-numeric">{formatNumber(suggestion.coefficient, 2)}</td>
                 <td className="is-numeric">{formatNumber(suggestion.stdError, 2)}</td>

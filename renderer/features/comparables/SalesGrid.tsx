@@ -19,8 +19,10 @@ import {
 import { formatAdjustment, reconciliationProblems } from '../../../shared/comparables/adjustments.ts';
 import { weightLabels } from '../../../shared/comparables/grid-csv.ts';
 import { formatDollars } from '../../../shared/money.ts';
+import { formatShareOfPrice } from '../../../shared/format/percent.ts';
+import { gridEmptyText, rangeBasisText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
-import { formatPct, parseDollarText, parseValueText, setManualAdjustment, setReconciliation, setWeight, moveComp } from './comparables-model.ts';
+import { parseDollarText, parseValueText, setManualAdjustment, setReconciliation, setWeight, moveComp } from './comparables-model.ts';
 import './sales-grid.css';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
 
@@ -31,6 +33,8 @@ type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => 
 
 export function SalesGrid(props: {
   analysis: ComparablesAnalysis;
+  /** Whether a search ran and what it returned: what the grid says before any comp is chosen. */
+  outcome: SearchOutcome;
   workfile: ComparablesWorkfile;
   index: CitationIndex;
   edit: Edit;
@@ -57,7 +61,7 @@ export function SalesGrid(props: {
       <div className="comps-section__head cluster align-baseline">
         <h2 id="comps-grid-title">Sales comparison grid</h2>
         <span className="muted">
-          {comps.length === 0 ? 'Choose comps on the map or in the list: each becomes a column.' : `${comps.length} ${comps.length === 1 ? 'comp' : 'comps'} · comp inferior to the subject → +, superior → −`}
+          {comps.length === 0 ? gridEmptyText(props.outcome) : `${comps.length} ${comps.length === 1 ? 'comp' : 'comps'} · comp inferior to the subject → +, superior → −`}
         </span>
         <span className="comps-spacer" />
         {props.exports}
@@ -148,8 +152,8 @@ export function SalesGrid(props: {
           <tfoot>
             <SummaryRow columns={columns} label="Net adjustment" comps={comps} render={(column) => formatAdjustment(column.net)} testId="grid-net" />
             <SummaryRow columns={columns} label="Gross adjustment" comps={comps} render={(column) => formatDollars(column.gross)} testId="grid-gross" />
-            <SummaryRow columns={columns} label="Net % of sale price" comps={comps} render={(column) => formatPct(column.netPct)} testId="grid-net-pct" />
-            <SummaryRow columns={columns} label="Gross % of sale price" comps={comps} render={(column) => formatPct(column.grossPct)} testId="grid-gross-pct" />
+            <SummaryRow columns={columns} label="Net % of sale price" comps={comps} render={(column) => formatShareOfPrice(column.netPct)} testId="grid-net-pct" />
+            <SummaryRow columns={columns} label="Gross % of sale price" comps={comps} render={(column) => formatShareOfPrice(column.grossPct)} testId="grid-gross-pct" />
             <SummaryRow columns={columns} label="Adjusted sale price" comps={comps} render={(column) => formatDollars(column.adjustedPrice)} testId="grid-adjusted" strong />
             <tr>
               <th scope="row" className="comps-grid__label">
@@ -281,7 +285,7 @@ function Reconciliation({ analysis, workfile, edit }: { analysis: ComparablesAna
         {range ? (
           <>
             Adjusted prices range from <strong>{formatDollars(range.low)}</strong> to <strong>{formatDollars(range.high)}</strong>
-            <span className="muted"> (comps given weight)</span>
+            <span className="muted"> ({rangeBasisText(analysis.grid.columns.map((column) => column.weight))})</span>
           </>
         ) : (
           <span className="muted">No adjusted prices yet: choose comps to see their range.</span>

@@ -13,8 +13,6 @@ import {
   clearNotUsedReason,
   compNumber,
   dropComp,
-  formatPct,
-  formatRate,
   moveComp,
   nextPageBody,
   parseDollarText,
@@ -171,17 +169,6 @@ describe('rates and adjustments', () => {
     expect(parseValueText('-1')).toMatchObject({ ok: false, error: expect.stringContaining('negative') });
   });
 
-  it('writes a percent of the sale price signed like the adjustments', () => {
-    expect(formatPct(-11.84)).toBe('−11.8 %');
-    expect(formatPct(25.6)).toBe('25.6 %');
-    expect(formatPct(-0.01)).toBe('0.0 %');
-  });
-
-  it('writes a time rate with fixed decimals and a real minus sign, not "-2.26 %"', () => {
-    expect(formatRate('timePctPerMonth', -2.26)).toBe('−2.26 %');
-    expect(formatRate('timePctPerMonth', 0.5)).toBe('0.50 %');
-    expect(formatRate('glaPerSqft', -150)).toBe('−$150');
-  });
 });
 
 describe('reasons and reconciliation', () => {

@@ -16,8 +16,7 @@ import {
   type RateKey,
   type RateSuggestion,
 } from '../../../shared/comparables/model.ts';
-import { formatDollars } from '../../../shared/money.ts';
-import { formatPercent } from '../../../shared/format/percent.ts';
+import { roundRate } from '../../../shared/comparables/rate-text.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 import { suggestionMayBeUsed } from '../../../shared/comparables/regression-standing.ts';
@@ -104,11 +103,6 @@ function withoutUnsupportedReason(workfile: ComparablesWorkfile, key: RateKey): 
   return rest;
 }
 
-/** A rate as the appraiser would write it: time to hundredths of a percent, money to whole dollars. */
-export function roundRate(key: RateKey, value: number): number {
-  if (key === 'timePctPerMonth') return Math.round(value * 100) / 100;
-  return Math.round(value);
-}
 
 /**
  * Accepts the regression's suggestion for its rate (rounded as the appraiser would type it). A
@@ -308,16 +302,6 @@ export function parseCriteriaNumber(text: string): number | null {
 // ---------------------------------------------------------------------------------------------
 // How things read
 
-/** A percent of the sale price to one decimal, signed as the adjustments are: "−11.8 %". */
-export function formatPct(pct: number): string {
-  return formatPercent(pct, 1);
-}
-
-/** A rate in its unit: "0.50 %" (per month), "$150" (per sq ft). */
-export function formatRate(key: RateKey, value: number): string {
-  if (key === 'timePctPerMonth') return formatPercent(value, 2);
-  return formatDollars(value);
-}
 
 /** The text a rate's field starts with (what the appraiser would type). */
 export function rateInputText(value: number | null): string {

@@ -10,13 +10,16 @@ import { mapRoleLabels } from '../../../shared/comparables/map-spec.ts';
 import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
-import { formatFixed } from '../../../shared/format/number.ts';
+import { formatFixed, formatR2 } from '../../../shared/format/number.ts';
 import { formatDollars } from '../../../shared/money.ts';
+import { rangeBasisText } from '../../../shared/comparables/empty-words.ts';
 import { LimitationItem, Markers, TableView, ValueLine, type ValueContext } from './ReportValues.tsx';
 import { useMapImage, type MapImageState } from './map-image.ts';
 import { ReportFigure } from './ReportFigure.tsx';
 import { MissingLines, PartHeading, PartProblems, ReportPart, ReportSectionFrame } from './ReportSectionFrame.tsx';
-import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, rateWithInterval, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
+import { chunkColumns, excludedGroups, excludedWords, PRINT_COMPS_PER_TABLE, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
+import { rateText, rateWithInterval } from '../../../shared/comparables/rate-text.ts';
+import { formatShareOfPrice } from '../../../shared/format/percent.ts';
 import './comparables-report.css';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
 
@@ -36,7 +39,7 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
           context={context}
         />
       )}
-      {section.search && <NotUsedTable rows={section.notUsed} context={context} />}
+      {section.search && <NotUsedTable rows={section.notUsed} empty={section.search.notUsedEmpty} context={context} />}
       {section.priorSales && (
         <ReportPart prefix="report-comps" id="prior" title="Prior sales" modifier>
           <TableView table={section.priorSales} context={context} />
@@ -168,7 +171,7 @@ function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueCon
       ))}
       <dl className="report-comps__reconciliation">
         <dt>Range of adjusted prices</dt>
-        <dd>{grid.adjustedRange ? `${formatDollars(grid.adjustedRange.low)} to ${formatDollars(grid.adjustedRange.high)} (comps given weight)` : 'No comp adjusted yet'}</dd>
+        <dd>{grid.adjustedRange ? `${formatDollars(grid.adjustedRange.low)} to ${formatDollars(grid.adjustedRange.high)} (${rangeBasisText(grid.columns.map((column) => column.weight))})` : 'No comp adjusted yet'}</dd>
         <dt>Indicated value by sales comparison</dt>
         <dd data-testid="report-indicated-value">
           {grid.reconciliation.indicatedValueDollars === null ? 'Not entered yet' : formatDollars(grid.reconciliation.indicatedValueDollars)}
@@ -243,8 +246,8 @@ function GridTable({ grid, from, to, of, context }: { grid: ComparablesGrid; fro
           })}
         </tbody>
         <tfoot>
-          <SummaryRow label="Net adjustment" ids={ids} summaries={summaries} text={(summary) => `${formatAdjustment(summary.net)} (${percentText(summary.netPct)})`} />
-          <SummaryRow label="Gross adjustment" ids={ids} summaries={summaries} text={(summary) => `${formatDollars(summary.gross)} (${percentText(summary.grossPct)})`} />
+          <SummaryRow label="Net adjustment" ids={ids} summaries={summaries} text={(summary) => `${formatAdjustment(summary.net)} (${formatShareOfPrice(summary.netPct)})`} />
+          <SummaryRow label="Gross adjustment" ids={ids} summaries={summaries} text={(summary) => `${formatDollars(summary.gross)} (${formatShareOfPrice(summary.grossPct)})`} />
           <SummaryRow label="Adjusted sale price" className="report-grid__adjusted" ids={ids} summaries={summaries} text={(summary) => formatDollars(summary.adjustedPrice)} />
           {summaries.some((summary) => (summary?.warnings.length ?? 0) > 0) && (
             <SummaryRow label="Not adjusted" cellClass="report-grid__warnings" ids={ids} summaries={summaries} text={(summary) => summary.warnings.join(' ') || '—'} />
@@ -315,9 +318,9 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
         <dt>Sales used</dt>
         <dd>{support.figures ? <ValueLine value={support.figures.n} context={context} /> : support.n}</dd>
         <dt>R²</dt>
-        <dd>{support.figures ? <ValueLine value={support.figures.r2} context={context} /> : decimals(support.r2, 3)}</dd>
+        <dd>{support.figures ? <ValueLine value={support.figures.r2} context={context} /> : formatR2(support.r2)}</dd>
         <dt>Adjusted R²</dt>
-        <dd>{decimals(support.adjustedR2, 3)}</dd>
+        <dd>{formatR2(support.adjustedR2)}</dd>
       </dl>
       {support.predictors.length > 0 && (
         <ReportTableFrame label="Regression coefficients" columns={['Predictor', numeric('Coefficient'), numeric('Std. error'), 'Suggested rate', '95 % CI', 'Support']}>
@@ -378,11 +381,11 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
 // ---------------------------------------------------------------------------------------------
 // Analyzed, not used
 
-function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueContext }) {
+function NotUsedTable({ rows, empty, context }: { rows: NotUsedRow[]; empty: string; context: ValueContext }) {
   return (
     <ReportPart prefix="report-comps" id="not-used" title="Sales analyzed and not used" modifier>
       {rows.length === 0 ? (
-        <p className="muted">Every sale the search returned is a chosen comp.</p>
+        <p className="muted">{empty}</p>
       ) : (
         <ReportTableFrame label="Sales analyzed and not used" columns={['Address', 'Sale date', 'Price', 'From the subject', 'Why not used']}>
           {rows.map((row) => (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CitedValue } from '../../../shared/cited/value.ts';
-import { chunkColumns, excludedGroups, excludedWords, percentText, rateText, sharedUnavailableReason } from './comparables-report-model.ts';
+import { chunkColumns, excludedGroups, excludedWords, sharedUnavailableReason } from './comparables-report-model.ts';
 
 const cell = (status: CitedValue['status'], limitation: string | null = null): CitedValue => ({
   field: 'f',
@@ -16,19 +16,6 @@ const cell = (status: CitedValue['status'], limitation: string | null = null): C
 });
 
 describe('the comparables section in words', () => {
-  it('gives each rate in its own unit', () => {
-    expect(rateText('glaPerSqft', 150)).toBe('$150 per sq ft');
-    expect(rateText('perYearOfAge', -1667)).toBe('−$1,667 per year');
-    expect(rateText('perBath', 12_500)).toBe('$12,500 per bath');
-    expect(rateText('timePctPerMonth', 0.25)).toBe('0.25 % per month');
-    expect(rateText('timePctPerMonth', -0.371)).toBe('−0.37 % per month');
-    expect(percentText(-8.9)).toBe('−8.9 %');
-    expect(percentText(14.6)).toBe('14.6 %');
-    // Fixed decimals: a whole percent keeps its decimal, a time rate its two.
-    expect(percentText(-3)).toBe('−3.0 %');
-    expect(rateText('timePctPerMonth', 0.5)).toBe('0.50 % per month');
-  });
-
   it('splits the grid into tables of at most three comps for paper', () => {
     expect(chunkColumns(4, 3)).toEqual([{ from: 0, to: 3 }, { from: 3, to: 4 }]);
     expect(chunkColumns(6, 3)).toEqual([{ from: 0, to: 3 }, { from: 3, to: 6 }]);
