@@ -20,6 +20,7 @@ import {
   type SubjectProperty,
 } from './model.ts';
 import { regressionSupport } from './regression.ts';
+import { notUsedEntries } from './screening.ts';
 
 export const OTR_SALE_CITATION: CitationFields = {
   publisher: 'DC Office of Tax and Revenue',
@@ -184,7 +185,9 @@ export function comparableSale(spec: SaleSpec): ComparableSale {
     distanceMiles: distance,
     direction: spec.direction ?? 'N',
     flags: market ? [] : spec.priceDollars > 0 ? ['non_market'] : ['no_price'],
+    screens: market ? [] : [{ flag: spec.priceDollars > 0 ? 'non_market' : 'no_price', reason: 'non_market', note: 'OTR price 0: non-market or no price.' }],
     screenedOut: market ? null : { reason: 'non_market', note: 'OTR price 0: non-market or no price.' },
+    relatedLots: [],
   };
 }
 
@@ -255,13 +258,7 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
   const book = testCitations();
   const byId = new Map(input.candidates.map((candidate) => [candidate.id, candidate]));
   const chosen = input.workfile.chosen.flatMap((id) => byId.get(id) ?? []);
-  const notUsed: NotUsedEntry[] = input.candidates
-    .filter((candidate) => !input.workfile.chosen.includes(candidate.id))
-    .map((candidate) => {
-      const byAppraiser = input.workfile.notUsed[candidate.id];
-      if (byAppraiser) return { candidate, ...byAppraiser, by: 'appraiser' };
-      return { candidate, reason: candidate.screenedOut?.reason ?? 'other', note: candidate.screenedOut?.note ?? '', by: 'plat' };
-    });
+  const notUsed: NotUsedEntry[] = notUsedEntries(input.candidates, input.workfile);
   const grid = input.subject
     ? computeGrid({ subject: input.subject, comps: chosen, rates: input.workfile.rates, manual: input.workfile.manual, weights: input.workfile.weights, effectiveDate: input.effectiveDate })
     : { columns: [], adjustedRange: null };
