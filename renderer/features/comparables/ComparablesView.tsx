@@ -11,6 +11,8 @@ import type { ComparablesAnalysis, ComparablesWorkfile } from '../../../shared/c
 import { analyzeComparables } from '../../../shared/comparables/analysis.ts';
 import { mapSpecFor } from '../../../shared/comparables/map-spec.ts';
 import { choosableProblem } from '../../../shared/comparables/candidates.ts';
+import { takeInNeeded } from '../../../shared/comparables/screening.ts';
+import { TakeInDialog, type TakeInRequest } from './TakeInDialog.tsx';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { citationText, citationView } from '../../../shared/cited/citation.ts';
 import { subjectReportParts } from '../../../shared/report/document.ts';
@@ -25,7 +27,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { useComparablesStore } from './comparables-store.ts';
-import { isChosen, subjectUseCodeOf } from './comparables-model.ts';
+import { isChosen, subjectUseCodeOf, takeInSale } from './comparables-model.ts';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
 // Before the panels' own stylesheets: theirs refine the view's.
@@ -118,6 +120,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
   const theme = useColorScheme();
   const [mapMode, setMapMode] = useState<MapMode>({ kind: 'none' });
   const [confirming, setConfirming] = useState<{ id: string; address: string; problem: string } | null>(null);
+  const [takingIn, setTakingIn] = useState<TakeInRequest | null>(null);
 
   const subjectUseCode = useMemo(() => subjectUseCodeOf(subjectEnvelope), [subjectEnvelope]);
   const analyzed = useMemo(
@@ -142,6 +145,12 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
       const current = useComparablesStore.getState().workfile;
       const candidate = candidates.get(id);
       if (current && candidate && !isChosen(current, id)) {
+        // A sale Plat screened out is chosen only with the appraiser's written reason.
+        const screens = takeInNeeded(candidate, current);
+        if (screens !== null) {
+          setTakingIn({ id, address: candidate.address, screens });
+          return;
+        }
         const problem = choosableProblem(candidate, runCriteria);
         if (problem) {
           setConfirming({ id, address: candidate.address, problem });
@@ -257,6 +266,14 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
           <Sources index={index} />
         </>
       )}
+      <TakeInDialog
+        request={takingIn}
+        onCancel={() => setTakingIn(null)}
+        onTakeIn={(reason) => {
+          if (takingIn) edit((w) => takeInSale(w, takingIn.id, reason, new Date().toISOString()).workfile);
+          setTakingIn(null);
+        }}
+      />
       <ConfirmDialog
         open={confirming !== null}
         title={`Choose ${confirming?.address ?? 'this sale'}?`}

@@ -36,7 +36,7 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
           context={context}
         />
       )}
-      {section.search && <NotUsedTable rows={section.notUsed} context={context} />}
+      {section.search && <NotUsedTable rows={section.notUsed} takenIn={section.takenIn} context={context} />}
       {section.priorSales && (
         <ReportPart prefix="report-comps" id="prior" title="Prior sales" modifier>
           <TableView table={section.priorSales} context={context} />
@@ -364,9 +364,20 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
 // ---------------------------------------------------------------------------------------------
 // Analyzed, not used
 
-function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueContext }) {
+const NOT_USED_BY: Record<NotUsedRow['by'], string> = { plat: 'screened out by Plat', appraiser: 'appraiser', not_chosen: 'no reason given' };
+
+function NotUsedTable({ rows, takenIn, context }: { rows: NotUsedRow[]; takenIn: ComparablesSection['takenIn']; context: ValueContext }) {
   return (
     <ReportPart prefix="report-comps" id="not-used" title="Sales analyzed and not used" modifier>
+      {takenIn.length > 0 && (
+        <ul className="report-comps__taken-in" aria-label="Screened sales taken in by the appraiser">
+          {takenIn.map((entry) => (
+            <li key={entry.id}>
+              <strong>{entry.label}</strong>: {entry.words}
+            </li>
+          ))}
+        </ul>
+      )}
       {rows.length === 0 ? (
         <p className="muted">Every sale the search returned is a chosen comp.</p>
       ) : (
@@ -388,8 +399,20 @@ function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueCon
               <GridCell value={row.distance} context={context} />
               <td>
                 <strong>{row.reasonLabel}</strong>
-                <span className="report-comps__by"> ({row.by === 'appraiser' ? 'appraiser' : 'Plat’s screening'})</span>
-                {row.note && <span className="report-comps__reason-note">{row.note}</span>}
+                {row.by !== 'not_chosen' && <span className="report-comps__by"> ({NOT_USED_BY[row.by]})</span>}
+                {row.note && row.by !== 'not_chosen' && <span className="report-comps__reason-note">{row.note}</span>}
+                {row.relatedLots.length > 0 && (
+                  <span className="report-comps__reason-note">
+                    One deed with:{' '}
+                    {row.relatedLots.map((lot, at) => (
+                      <span key={lot.words}>
+                        {at > 0 ? '; ' : ''}
+                        {lot.words}
+                        <Markers citationIds={lot.citationIds} context={context} />
+                      </span>
+                    ))}
+                  </span>
+                )}
               </td>
             </tr>
           ))}
