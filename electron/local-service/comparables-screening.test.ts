@@ -8,6 +8,9 @@ import { readCandidates } from '../../shared/comparables/candidates.ts';
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, type ComparableSale, type CompSearchCriteria } from '../../shared/comparables/model.ts';
 import { analysisExclusion, notUsedEntries, takeInNeeded } from '../../shared/comparables/screening.ts';
 import { comparablesRequestBody } from '../../shared/comparables/search.ts';
+import { LOT_CHECK_JURISDICTION, LOT_CHECK_KIND, lotCheckQuery } from '../../shared/comparables/lot-check.ts';
+import { recordFieldMap } from '../../shared/service/record-fields.ts';
+import type { V4CatalogItem } from '../../shared/service/v4.ts';
 import { startSecondService, type SecondService } from './second-service-kit.ts';
 
 const EFFECTIVE = '2017-01-01';
@@ -28,7 +31,7 @@ async function answer(svc: SecondService, path: string, json: unknown): Promise<
 }
 
 /** The subject report and every page of the search Plat would send for these criteria, read and screened. */
-async function search(dialect: keyof typeof services, address: string, criteria: CompSearchCriteria) {
+async function search(dialect: keyof typeof services, address: string, criteria: CompSearchCriteria, lotAnswers: unknown[] = []) {
   const svc = services[dialect];
   const resolved = (await answer(svc, '/api/v2/resolutions', {
     items: [{ client_id: 'a', subject_kind: 'address', entity_kind: 'property', area_uid: 'area_us_dc', identifiers: [{ scheme: 'address', value: address }] }],
@@ -47,7 +50,7 @@ async function search(dialect: keyof typeof services, address: string, criteria:
     cursor = page.meta.next_cursor;
   } while (cursor !== undefined);
   const book = new CitationBook();
-  const set = readCandidates(pages, { subject: null, criteria, effectiveDate: EFFECTIVE, subjectUseCode: useCode }, book.cite);
+  const set = readCandidates(pages, { subject: null, criteria, effectiveDate: EFFECTIVE, subjectUseCode: useCode, lotAnswers: lotAnswers.map((envelope) => ({ envelope })) }, book.cite);
   return { set, book };
 }
 
@@ -95,6 +98,52 @@ describe.each(['embedded', 'independent'] as const)('multi-parcel sales on the r
       expect(lot.relatedLots[0]!.citationIds.length).toBeGreaterThan(0);
       expect(lot.screenedOut?.note).toContain(`1826 CORCORAN ST NW (${lot.relatedLots[0]!.ssl !== null ? `SSL ${lot.relatedLots[0]!.ssl}` : 'record'}`);
     }
+  });
+
+  it('names the other lot of 1826 Corcoran St NW’s deed beyond the answer from a record search by its date and price, the field names from the catalog', async () => {
+    const svc = services[dialect];
+    // The default search asks for use code 24: the deed's other lot (use code 14, assessed $91,960) is not in the answer.
+    const before = await search(dialect, '1708 21ST ST NW', DEFAULT_CRITERIA);
+    const [lot] = at(before.set.candidates, '1826 CORCORAN ST NW');
+    expect(lot?.flags).not.toContain('multi_parcel');
+    expect(lot?.lotsChecked).toBe(false);
+    const catalog = (await svc.call(`/api/v4/catalog?jurisdiction=${LOT_CHECK_JURISDICTION}`)).body as { data: { items: V4CatalogItem[] } };
+    const map = recordFieldMap(catalog.data.items, LOT_CHECK_KIND);
+    const planned = lotCheckQuery(lot!, map);
+    expect(planned.problem).toBeNull();
+    // The second service names its fields SALEDATE / SALEPRICE: taken from its catalog, not assumed.
+    expect(Object.keys(JSON.parse(planned.query!.filter) as object)).toEqual(dialect === 'embedded' ? ['last_sale_recordation_date', 'last_sale_price'] : ['SALEDATE', 'SALEPRICE']);
+    const params = new URLSearchParams({ ...planned.query!, limit: String(planned.query!.limit) });
+    const res = await svc.call(`/api/v4/search?${params}`, { idempotencyKey: `screening-${++keys}` });
+    expect(res.status).toBe(200);
+
+    const { set, book } = await search(dialect, '1708 21ST ST NW', DEFAULT_CRITERIA, [res.body]);
+    const [checked] = at(set.candidates, '1826 CORCORAN ST NW');
+    expect(checked!.lotsChecked).toBe(true);
+    expect(checked!.flags).toContain('multi_parcel');
+    expect(checked!.screenedOut?.reason).toBe('multi_parcel');
+    expect(checked!.relatedLots).toHaveLength(1);
+    const other = checked!.relatedLots[0]!;
+    expect(other).toMatchObject({ candidateId: null, address: '1826 CORCORAN ST NW', ssl: '0134    0158', useCode: '14' });
+    expect(checked!.screenedOut?.note).toContain('1826 CORCORAN ST NW (SSL 0134    0158, use code 14)');
+    const [citation] = book.all().filter((c) => other.citationIds.includes(c.id));
+    expect(citation).toMatchObject({ publisher: 'DC Office of Tax and Revenue', recordRef: other.recordRef });
+    // The search spoke only of this deed: another sale is not "checked".
+    expect(set.candidates.filter((sale) => sale.lotsChecked).map((sale) => sale.address)).toEqual(['1826 CORCORAN ST NW']);
+  });
+
+  it('says a checked sale whose date and price no other lot carries is one lot, not multi-parcel', async () => {
+    const svc = services[dialect];
+    const before = await search(dialect, '1708 21ST ST NW', DEFAULT_CRITERIA);
+    const single = before.set.candidates.find((sale) => sale.saleDate !== null && sale.priceDollars > 0 && sale.relatedLots.length === 0)!;
+    const catalog = (await svc.call(`/api/v4/catalog?jurisdiction=${LOT_CHECK_JURISDICTION}`)).body as { data: { items: V4CatalogItem[] } };
+    const planned = lotCheckQuery(single, recordFieldMap(catalog.data.items, LOT_CHECK_KIND));
+    const res = await svc.call(`/api/v4/search?${new URLSearchParams({ ...planned.query!, limit: '100' })}`, { idempotencyKey: `screening-${++keys}` });
+    const { set } = await search(dialect, '1708 21ST ST NW', DEFAULT_CRITERIA, [res.body]);
+    const after = set.candidates.find((sale) => sale.id === single.id)!;
+    expect(after.lotsChecked).toBe(true);
+    expect(after.relatedLots).toEqual([]);
+    expect(after.flags).not.toContain('multi_parcel');
   });
 
   it('keeps a multi-parcel sale out of the choice and the regression until the appraiser takes it in with a reason', async () => {

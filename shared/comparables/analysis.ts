@@ -20,6 +20,12 @@ export interface ComparablesAnalysisInput {
   effectiveDate: string;
   /** The subject's use code when the caller knows it; else read from the subject's answer. */
   subjectUseCode?: string | null;
+  /**
+   * The kept v4 sale-record searches of the assignment (envelopes): those by a deed's date and price
+   * name a sale's other lots beyond the answer (lot-check.ts). Read by each record's own field names,
+   * so the screen and the report read them alike.
+   */
+  lotAnswers?: readonly unknown[];
 }
 
 /** The subject's use code as its `report_subject_v1` answer gives it (identity section). */
@@ -56,7 +62,8 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
   if (run === null) set = noCandidates(subject);
   else {
     // Screened against the criteria as run, and the assignment's effective date as it is now.
-    set = readCandidates(input.pages, { subject, criteria: run.criteria, effectiveDate, subjectUseCode }, cite);
+    const lotAnswers = (input.lotAnswers ?? []).map((envelope) => ({ envelope }));
+    set = readCandidates(input.pages, { subject, criteria: run.criteria, effectiveDate, subjectUseCode, lotAnswers }, cite);
     if (input.pages.length === 0) {
       problems.push('The answer of the last search is not kept with this assignment: run the search again to list its sales.');
     } else if (input.pages.length < run.pages.length) {

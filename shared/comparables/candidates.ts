@@ -5,7 +5,6 @@
 import { formatDay } from '../format-date.ts';
 import { formatDollarsAndCents } from '../format/dollars.ts';
 import { isRecord } from '../json-data.ts';
-import { isIsoDate } from '../service/common.ts';
 import { publisherName, type CitationFields } from '../cited/citation.ts';
 import type { Cite } from '../cited/citation-book.ts';
 import type { CitedValue } from '../cited/value.ts';
@@ -32,16 +31,14 @@ import {
   type ItemLocation,
   type Json,
 } from './answer-values.ts';
-import { areaPolygons, compassDirection, distanceMiles, pointInPolygons, proximityText } from './geometry.ts';
+import { compassDirection, distanceMiles, proximityText } from './geometry.ts';
 import type {
-  CandidateFlag,
   CandidateSet,
   ComparableSale,
   ComparablesWorkfile,
   CompSearchCriteria,
   GridProperty,
   NotUsedEntry,
-  NotUsedReason,
   SubjectProperty,
 } from './model.ts';
 import { readSaleMarket } from './sale-market.ts';
@@ -233,6 +230,7 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
     screens: [],
     screenedOut: null,
     relatedLots: [],
+    lotsChecked: false,
   };
   const identity = record(record(item.sections)?.identity);
   return { sale, useCode: text(identity?.use_code), ssl: text(identity?.ssl), location };
@@ -296,7 +294,7 @@ export function readCandidates(pages: unknown[], ctx: CandidateContext, cite: Ci
 
   const subjectPoint = subjectPointOf(ctx.subject, answerSubject);
   const reads = items.map((item) => readSale(item, index, subjectPoint, cite));
-  screenSales(reads, ctx);
+  screenSales(reads, ctx, cite);
   const candidates = reads.map((read) => read.sale);
 
   for (const line of lines) limitations.push({ text: line, citationIds: limitationCitations(line, index, cite) });

@@ -343,8 +343,8 @@ export interface SaleScreen {
 
 /** Another lot of the same deed (a multi-parcel sale), as the answer gives it. */
 export interface RelatedLot {
-  /** Its candidate id in the same answer. */
-  candidateId: string;
+  /** Its candidate id when the same answer holds it; null when a record search by the deed's date and price named it. */
+  candidateId: string | null;
   address: string;
   ssl: string | null;
   recordRef: string;
@@ -374,6 +374,8 @@ export interface ComparableSale extends GridProperty {
   screenedOut: { reason: NotUsedReason; note: string } | null;
   /** The other lots of the same deed when it is a multi-parcel sale (empty otherwise). */
   relatedLots: RelatedLot[];
+  /** True when a kept record search by the deed's date and price looked for its other lots beyond the answer. */
+  lotsChecked: boolean;
 }
 
 export interface CandidateSet {

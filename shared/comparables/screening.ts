@@ -9,14 +9,17 @@
 // price on several lots, the other lots named and cited); outside the dates; outside the area; a
 // different use; outside the living-area band; no living area.
 //
-// Multi-parcel sales are found among the sales the answer holds (free). A lot of the same deed that
-// the search did not return (another property type when the search asked for the subject's, or one
+// Multi-parcel sales are found among the sales the answer holds (free), and beyond it in the kept record
+// searches by a deed's date and price (lot-check.ts: priced, asked for by the appraiser). A lot of the
+// same deed that neither holds (another property type when the search asked for the subject's, or one
 // beyond the radius) is not seen: the set's limitations say so, and Plat never guesses it either way.
 import { formatDay } from '../format-date.ts';
 import { formatCount } from '../format/number.ts';
 import { isIsoDate } from '../service/common.ts';
 import { priceDisplay, sqft, type ItemLocation } from './answer-values.ts';
 import { areaPolygons, pointInPolygons } from './geometry.ts';
+import type { Cite } from '../cited/citation-book.ts';
+import { lotsFromChecks, type LotAnswer } from './lot-check.ts';
 import type { ComparableSale, SaleScreen, ComparablesWorkfile, CompSearchCriteria, NotUsedEntry, NotUsedReason, RelatedLot, SubjectProperty } from './model.ts';
 import { livingAreaBand, searchWindow } from './search.ts';
 
@@ -26,6 +29,8 @@ export interface ScreenContext {
   criteria: CompSearchCriteria;
   effectiveDate: string;
   subjectUseCode: string | null;
+  /** Kept record searches by a deed's date and price (lot-check.ts): the other lots beyond the answer. */
+  lotAnswers?: readonly LotAnswer[];
 }
 
 /** A sale as read from the answer, with the facts the screens need beyond the grid values. */
@@ -111,10 +116,11 @@ function screenedOutOf(screens: readonly Screen[]): ComparableSale['screenedOut'
 // Sales against each other: duplicates and multi-parcel deeds
 
 const addressKey = (address: string) => address.toUpperCase().replace(/\s+/g, ' ').trim();
+const sslKey = (ssl: string) => ssl.toUpperCase().replace(/\s+/g, ' ').trim();
 
 /** The lot a sale is of: its SSL, else its property (when the answer names one apart from the sale record), else its address. */
 function lotKey(read: SaleRead): string | null {
-  if (read.ssl !== null) return `ssl:${read.ssl.toUpperCase().replace(/\s+/g, ' ')}`;
+  if (read.ssl !== null) return `ssl:${sslKey(read.ssl)}`;
   const { sale } = read;
   if (sale.propertyRef !== sale.recordRef) return `ref:${sale.propertyRef}`;
   return sale.values.address.status !== 'unavailable' ? `address:${addressKey(sale.address)}` : null;
@@ -152,7 +158,7 @@ function multiParcelNote(sale: ComparableSale, others: readonly RelatedLot[]): s
  * and `relatedLots`. The first listing of a sale is the one used; a later one (the same record, or the
  * same lot, date and price under another record) is a duplicate, its id made unique for choosing.
  */
-export function screenSales(reads: readonly SaleRead[], ctx: ScreenContext): void {
+export function screenSales(reads: readonly SaleRead[], ctx: ScreenContext, cite: Cite): void {
   const firstByRef = new Map<string, SaleRead>();
   const firstByLotSale = new Map<string, SaleRead>();
   const copiesByRef = new Map<string, number>();
@@ -189,14 +195,30 @@ export function screenSales(reads: readonly SaleRead[], ctx: ScreenContext): voi
     if (deed === null) continue;
     byDeed.set(deed, [...(byDeed.get(deed) ?? []), read]);
   }
+  const lotsById = new Map<string, RelatedLot[]>();
   for (const group of byDeed.values()) {
     const lots = new Set(group.map((read) => lotKey(read) ?? read.sale.recordRef));
     if (lots.size < 2) continue;
     for (const read of group) {
-      const others = group.filter((other) => other !== read && (lotKey(other) ?? other.sale.recordRef) !== (lotKey(read) ?? read.sale.recordRef)).map(relatedLotOf);
-      read.sale.relatedLots = others;
-      screensById.get(read.sale.id)?.push({ flag: 'multi_parcel', reason: 'multi_parcel', note: multiParcelNote(read.sale, others) });
+      const own = lotKey(read) ?? read.sale.recordRef;
+      lotsById.set(read.sale.id, group.filter((other) => (lotKey(other) ?? other.sale.recordRef) !== own).map(relatedLotOf));
     }
+  }
+  // Beyond the answer: what kept record searches by the deed's date and price name (never guessed).
+  for (const read of originals) {
+    const checked = lotsFromChecks(read.sale, read.ssl, ctx.lotAnswers ?? [], cite);
+    if (checked === null) continue;
+    read.sale.lotsChecked = true;
+    const known = lotsById.get(read.sale.id) ?? [];
+    const isKnown = (lot: RelatedLot) => known.some((k) => (k.ssl !== null && lot.ssl !== null ? sslKey(k.ssl) === sslKey(lot.ssl) : k.recordRef === lot.recordRef));
+    const more = checked.filter((lot) => !isKnown(lot));
+    if (known.length + more.length > 0) lotsById.set(read.sale.id, [...known, ...more]);
+  }
+  for (const read of originals) {
+    const others = lotsById.get(read.sale.id);
+    if (!others) continue;
+    read.sale.relatedLots = others;
+    screensById.get(read.sale.id)?.push({ flag: 'multi_parcel', reason: 'multi_parcel', note: multiParcelNote(read.sale, others) });
   }
 
   for (const read of reads) {
@@ -217,8 +239,8 @@ export function screeningLimitations(criteria: CompSearchCriteria, subjectUseCod
   const filtered = criteria.sameUseCode && subjectUseCode !== null;
   return [
     filtered
-      ? `Multi-parcel sales are found among the sales this search returned: it asked for use code ${subjectUseCode} only, so another lot of the same deed of another use (a parking space, a vacant lot) or beyond ${radius} is not seen. Search with any property type to see them (the other types are listed, flagged, not used).`
-      : `Multi-parcel sales are found among the sales this search returned: another lot of the same deed beyond ${radius} is not seen.`,
+      ? `Multi-parcel sales are found among the sales this search returned: it asked for use code ${subjectUseCode} only, so another lot of the same deed of another use (a parking space, a vacant lot) or beyond ${radius} is not seen unless the sale is checked (a record search by its date and price, priced) or the search asks for any property type.`
+      : `Multi-parcel sales are found among the sales this search returned: another lot of the same deed beyond ${radius} is not seen unless the sale is checked (a record search by its date and price, priced).`,
   ];
 }
 

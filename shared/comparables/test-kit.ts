@@ -188,6 +188,7 @@ export function comparableSale(spec: SaleSpec): ComparableSale {
     screens: market ? [] : [{ flag: spec.priceDollars > 0 ? 'non_market' : 'no_price', reason: 'non_market', note: 'OTR price 0: non-market or no price.' }],
     screenedOut: market ? null : { reason: 'non_market', note: 'OTR price 0: non-market or no price.' },
     relatedLots: [],
+    lotsChecked: false,
   };
 }
 

@@ -13,6 +13,7 @@ import { mapSpecFor } from '../../../shared/comparables/map-spec.ts';
 import { choosableProblem } from '../../../shared/comparables/candidates.ts';
 import { takeInNeeded } from '../../../shared/comparables/screening.ts';
 import { TakeInDialog, type TakeInRequest } from './TakeInDialog.tsx';
+import { DeedCheck } from './DeedCheck.tsx';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { citationText, citationView } from '../../../shared/cited/citation.ts';
 import { subjectReportParts } from '../../../shared/report/document.ts';
@@ -91,7 +92,14 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
           <p>The subject or the sales read here came in that file; re-check them from the assignment’s page.</p>
         </ReceivedNotice>
       )}
-      <Workspace assignment={assignment} subjectEnvelope={comparables.data.subject} pages={comparables.data.pages} workfile={workfile} pagesPending={pagesPending} />
+      <Workspace
+        assignment={assignment}
+        subjectEnvelope={comparables.data.subject}
+        pages={comparables.data.pages}
+        lotAnswers={comparables.data.lotAnswers ?? NO_LOT_ANSWERS}
+        workfile={workfile}
+        pagesPending={pagesPending}
+      />
     </>
   );
 }
@@ -100,7 +108,9 @@ const lastRunId = (workfile: ComparablesWorkfile): string | null => workfile.sea
 
 type Analyzed = { ok: true; analysis: ComparablesAnalysis } | { ok: false; message: string };
 
-function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
+const NO_LOT_ANSWERS: unknown[] = [];
+
+function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
   try {
     return { ok: true, analysis: analyzeComparables(input, new CitationBook()) };
   } catch (error) {
@@ -108,8 +118,8 @@ function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; workfile: 
   }
 }
 
-function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
-  const { assignment, subjectEnvelope, pages, workfile, pagesPending } = props;
+function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
+  const { assignment, subjectEnvelope, pages, lotAnswers, workfile, pagesPending } = props;
   const details = assignment.assignment!;
   const openAssignment = useUiStore((state) => state.openAssignment);
   const edit = useComparablesStore((state) => state.edit);
@@ -124,8 +134,8 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
 
   const subjectUseCode = useMemo(() => subjectUseCodeOf(subjectEnvelope), [subjectEnvelope]);
   const analyzed = useMemo(
-    () => analyze({ subjectEnvelope, pages, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
-    [subjectEnvelope, pages, workfile, details.effectiveDate, subjectUseCode],
+    () => analyze({ subjectEnvelope, pages, lotAnswers, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
+    [subjectEnvelope, pages, lotAnswers, workfile, details.effectiveDate, subjectUseCode],
   );
   const analysis = analyzed.ok ? analyzed.analysis : null;
   const index = useMemo(() => citationIndexOf(analysis?.citations ?? []), [analysis]);
@@ -250,6 +260,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
               <CandidateList set={analysis.set} chosen={workfile.chosen} highlightedId={highlightedId} index={index} onToggle={requestToggle} onHighlight={highlight} />
             )}
           </div>
+          {!pagesPending && <DeedCheck assignmentId={assignment.id} sale={highlightedId === null ? null : (candidates.get(highlightedId) ?? null)} index={index} />}
           <RatesPanel workfile={workfile} support={analysis.support} edit={edit} />
           <SalesGrid
             analysis={analysis}
