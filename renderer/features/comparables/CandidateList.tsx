@@ -170,6 +170,8 @@ export function CandidateList(props: {
                   className={classes}
                   tabIndex={at === focusIndex ? 0 : -1}
                   data-candidate-id={candidate.id}
+                  // Plat's screening reason when it screened the sale out (choosing it then asks for a written reason).
+                  data-screened-out={candidate.screenedOut?.reason}
                   // Where the map draws it, for tests that find the sale's symbol on the canvas.
                   data-lon={candidate.location?.lonLat[0]}
                   data-lat={candidate.location?.lonLat[1]}

@@ -25,6 +25,8 @@ export function TakeInDialog(props: { request: TakeInRequest | null; onTakeIn: (
     const checked = checkTakeInReason(reason);
     if (checked.error !== null) {
       setProblem(checked.error);
+      // Back to the reason, so the appraiser types it without reaching for the pointer.
+      dialogRef.current?.querySelector('textarea')?.focus();
       return;
     }
     props.onTakeIn(checked.reason);
