@@ -147,10 +147,20 @@ export function relatedLotWords(lot: RelatedLot): string {
   return `${lot.address} (${ssl}${lot.useCode !== null ? `, use code ${lot.useCode}` : ''})`;
 }
 
-function multiParcelNote(sale: ComparableSale, others: readonly RelatedLot[]): string {
+/** A lot's tax square (with its suffix) from its canonical SSL ("0134    0158" → "0134"), or null. */
+const squareOf = (ssl: string | null): string | null => (ssl === null ? null : (ssl.trim().split(/\s+/)[0] ?? null));
+
+function multiParcelNote(sale: ComparableSale, ownSsl: string | null, others: readonly RelatedLot[]): string {
   const day = sale.saleDate !== null ? formatDay(sale.saleDate) : '';
   const lots = others.map(relatedLotWords).join('; ');
-  return `Multi-parcel sale: the same recordation date (${day}) and price (${priceDisplay(sale.priceDollars)}) are recorded on ${others.length === 1 ? 'another lot' : `${others.length} other lots`}: ${lots}. One deed over several lots: the price is not this lot’s alone.`;
+  const where = others.length === 1 ? 'another lot' : `${others.length} other lots`;
+  const square = squareOf(ownSsl);
+  // Lots of one deed are nearly always in one square; the same day and price on a lot squares away may be chance.
+  const apart = square !== null && others.some((lot) => lot.ssl !== null && squareOf(lot.ssl) !== square);
+  const meaning = apart
+    ? 'Lots in different squares: one deed over lots apart, or the same day and price by chance; the deed says which.'
+    : 'One deed over several lots: the price is not this lot’s alone.';
+  return `Multi-parcel sale: the same recordation date (${day}) and price (${priceDisplay(sale.priceDollars)}) are recorded on ${where}: ${lots}. ${meaning}`;
 }
 
 /**
@@ -218,7 +228,7 @@ export function screenSales(reads: readonly SaleRead[], ctx: ScreenContext, cite
     const others = lotsById.get(read.sale.id);
     if (!others) continue;
     read.sale.relatedLots = others;
-    screensById.get(read.sale.id)?.push({ flag: 'multi_parcel', reason: 'multi_parcel', note: multiParcelNote(read.sale, others) });
+    screensById.get(read.sale.id)?.push({ flag: 'multi_parcel', reason: 'multi_parcel', note: multiParcelNote(read.sale, read.ssl, others) });
   }
 
   for (const read of reads) {
