@@ -156,6 +156,8 @@ interface Candidate {
   lonLat: [number, number] | null;
   market: boolean;
   sizeBand: boolean;
+  /** Plat screened it out (outside the band, a multi-parcel deed…): choosing it asks for a written reason. */
+  screenedOut: boolean;
 }
 
 async function candidatesOnScreen(page: Page): Promise<Candidate[]> {
@@ -171,6 +173,7 @@ async function candidatesOnScreen(page: Page): Promise<Candidate[]> {
       lonLat: lon && lat ? [Number(lon), Number(lat)] : null,
       market: !badges.some((badge) => /arm’s length/i.test(badge)) && !/non-market or no price/.test((await row.textContent()) ?? ''),
       sizeBand: badges.some((badge) => /size band/i.test(badge)),
+      screenedOut: (await row.getAttribute('data-screened-out')) !== null,
     });
   }
   return out;
@@ -187,13 +190,14 @@ async function expectChosen(page: Page, candidate: Candidate, compNumber: number
   await expect(page.getByTestId('comps-candidate-count')).toContainText(`${compNumber} chosen`);
 }
 
-/** Choosing a sale outside the criteria asks first, with the reason; the appraiser chooses it anyway. */
+/** Choosing a sale Plat screened out asks for the appraiser's written reason, with Plat's; they take it in. */
 async function confirmIfAsked(page: Page, candidate: Candidate): Promise<void> {
-  const ask = page.getByRole('dialog', { name: /^Choose / });
-  if (candidate.sizeBand) {
-    await expect(ask).toHaveAccessibleName(`Choose ${candidate.address}?`);
-    await expect(ask).toContainText('Living area');
-    await ask.getByRole('button', { name: 'Choose it anyway' }).click();
+  const ask = page.getByRole('dialog', { name: /^Take in / });
+  if (candidate.screenedOut) {
+    await expect(ask).toHaveAccessibleName(`Take in ${candidate.address} anyway?`);
+    if (candidate.sizeBand) await expect(ask).toContainText('Living area');
+    await ask.getByLabel(/^Your reason/).fill('The closest sale in date; its size is adjusted for.');
+    await ask.getByRole('button', { name: 'Take it in' }).click();
   }
   await expect(ask).toBeHidden();
 }

@@ -9,6 +9,7 @@ import { computeGrid } from './adjustments.ts';
 import { notUsedEntries, readCandidates, readSubject } from './candidates.ts';
 import type { CandidateSet, ComparableSale, ComparablesAnalysis, ComparablesWorkfile, GridProperty, GridResult, RegressionSupport } from './model.ts';
 import { regressionSupport } from './regression.ts';
+import { regressionScreen } from './screening.ts';
 
 export interface ComparablesAnalysisInput {
   /** The kept v3 `report_subject_v1` envelope (the subject's grid column), or null when not bought. */
@@ -20,6 +21,12 @@ export interface ComparablesAnalysisInput {
   effectiveDate: string;
   /** The subject's use code when the caller knows it; else read from the subject's answer. */
   subjectUseCode?: string | null;
+  /**
+   * The kept v4 sale-record searches of the assignment (envelopes): those by a deed's date and price
+   * name a sale's other lots beyond the answer (lot-check.ts). Read by each record's own field names,
+   * so the screen and the report read them alike.
+   */
+  lotAnswers?: readonly unknown[];
 }
 
 /** The subject's use code as its `report_subject_v1` answer gives it (identity section). */
@@ -56,7 +63,8 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
   if (run === null) set = noCandidates(subject);
   else {
     // Screened against the criteria as run, and the assignment's effective date as it is now.
-    set = readCandidates(input.pages, { subject, criteria: run.criteria, effectiveDate, subjectUseCode }, cite);
+    const lotAnswers = (input.lotAnswers ?? []).map((envelope) => ({ envelope }));
+    set = readCandidates(input.pages, { subject, criteria: run.criteria, effectiveDate, subjectUseCode, lotAnswers }, cite);
     if (input.pages.length === 0) {
       problems.push('The answer of the last search is not kept with this assignment: run the search again to list its sales.');
     } else if (input.pages.length < run.pages.length) {
@@ -92,7 +100,8 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
     grid = computeGrid({ subject, comps: chosen, rates: workfile.rates, manual: workfile.manual, weights: workfile.weights, effectiveDate });
   }
 
-  const support = regressionSupport(set.candidates, effectiveDate, { workfile });
+  // Screened-out sales (multi-parcel, duplicate, non-market, …) stay out of the fit unless taken in.
+  const support = regressionSupport(set.candidates, effectiveDate, { workfile, excludedBy: regressionScreen });
   const notUsed = notUsedEntries(set, { ...workfile, chosen: chosen.map((comp) => comp.id) });
   return { run, set, chosen, grid, support, notUsed, problems, citations: citationsUsed(book.all(), set, support) };
 }

@@ -5,7 +5,6 @@
 import { formatDay } from '../format-date.ts';
 import { formatDollarsAndCents } from '../format/dollars.ts';
 import { isRecord } from '../json-data.ts';
-import { isIsoDate } from '../service/common.ts';
 import { publisherName, type CitationFields } from '../cited/citation.ts';
 import type { Cite } from '../cited/citation-book.ts';
 import type { CitedValue } from '../cited/value.ts';
@@ -32,20 +31,18 @@ import {
   type ItemLocation,
   type Json,
 } from './answer-values.ts';
-import { areaPolygons, compassDirection, distanceMiles, pointInPolygons, proximityText } from './geometry.ts';
+import { compassDirection, distanceMiles, proximityText } from './geometry.ts';
 import type {
-  CandidateFlag,
   CandidateSet,
   ComparableSale,
   ComparablesWorkfile,
   CompSearchCriteria,
   GridProperty,
   NotUsedEntry,
-  NotUsedReason,
   SubjectProperty,
 } from './model.ts';
 import { readSaleMarket } from './sale-market.ts';
-import { livingAreaBand, searchWindow } from './search.ts';
+import { notUsedEntries as notUsedOf, screenSales, screeningLimitations, type SaleRead, type ScreenContext } from './screening.ts';
 import { formatCount } from '../format/number.ts';
 
 export { gridRowLabels } from './answer-values.ts';
@@ -120,24 +117,14 @@ function priorSale(date: string, price: number | string, refs: string[], index: 
 // ---------------------------------------------------------------------------------------------
 // The candidates
 
-export interface CandidateContext {
-  subject: SubjectProperty | null;
-  criteria: CompSearchCriteria;
-  effectiveDate: string;
-  subjectUseCode: string | null;
-}
+/** What the candidates are read and screened against (screening.ts). */
+export type CandidateContext = ScreenContext;
 
 interface SubjectPoint {
   lonLat: [number, number];
   approximate: boolean;
   words: string;
   citations: CitationFields[];
-}
-
-interface SaleRead {
-  sale: ComparableSale;
-  useCode: string | null;
-  location: ItemLocation | null;
 }
 
 function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | null, cite: Cite): SaleRead {
@@ -240,84 +227,13 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
     distanceMiles: distance,
     direction: direction ?? '',
     flags: [],
+    screens: [],
     screenedOut: null,
+    relatedLots: [],
+    lotsChecked: false,
   };
-  return { sale, useCode: text(record(record(item.sections)?.identity)?.use_code), location };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Screening
-
-interface Screen {
-  flag: CandidateFlag;
-  reason: NotUsedReason | null;
-  note: string;
-}
-
-function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
-  const { sale, useCode, location } = read;
-  const { criteria } = ctx;
-  const screens: Screen[] = [];
-  if (sale.marketStatus === 'unknown') {
-    // Not a negative: never screened out on it, but the appraiser is asked before it is used.
-    screens.push({ flag: 'market_unknown', reason: null, note: `Whether it sold at market is not known: ${sale.values.saleType.display}.` });
-  } else if (sale.marketStatus === 'no_price') {
-    screens.push({ flag: 'no_price', reason: criteria.armsLengthOnly ? 'non_market' : null, note: `Non-market or no price: ${sale.values.saleType.display}.` });
-  } else if (!sale.market) {
-    const what = sale.values.saleType.display;
-    screens.push({ flag: 'non_market', reason: criteria.armsLengthOnly ? 'non_market' : null, note: `Not arm’s length: ${what}.` });
-  }
-  if (sale.saleDate === null) {
-    screens.push({ flag: 'undated', reason: 'no_date', note: 'No sale date (DC CAMA publishes none): it cannot be placed in the sale period.' });
-  } else if (isIsoDate(ctx.effectiveDate) && Number.isInteger(criteria.monthsBack) && criteria.monthsBack >= 1) {
-    const { fromDate, toDate } = searchWindow(ctx.effectiveDate, criteria.monthsBack);
-    if (sale.saleDate < fromDate || sale.saleDate > toDate) {
-      screens.push({ flag: 'outside_window', reason: 'date', note: `Sold ${formatDay(sale.saleDate)}, outside the sale period ${fromDate} to ${toDate}.` });
-    }
-  }
-  if (criteria.sameUseCode && ctx.subjectUseCode && useCode && useCode !== ctx.subjectUseCode) {
-    screens.push({ flag: 'other_use_code', reason: 'property_type', note: `Use code ${useCode}; the subject’s is ${ctx.subjectUseCode}.` });
-  }
-  const polygons = areaPolygons(criteria.area);
-  if (polygons && location && !pointInPolygons(location.lonLat, polygons)) {
-    screens.push({ flag: 'outside_market_area', reason: 'proximity', note: 'Outside the market area.' });
-  } else if (criteria.area.kind === 'radius' && sale.values.proximity.status !== 'unavailable' && sale.distanceMiles > criteria.area.radiusMiles + 0.005) {
-    screens.push({
-      flag: 'outside_market_area',
-      reason: 'proximity',
-      note: `Outside the market area: ${sale.distanceMiles.toFixed(2)} mi from the subject, beyond the ${criteria.area.radiusMiles} mi radius.`,
-    });
-  }
-  const subjectGla = ctx.subject?.numbers.gla ?? null;
-  const gla = sale.numbers.gla;
-  if (gla === null) {
-    screens.push({ flag: 'no_living_area', reason: 'data', note: 'No living area in the sample: its size cannot be compared with the subject’s.' });
-  } else if (subjectGla !== null && subjectGla > 0) {
-    const band = livingAreaBand(subjectGla, criteria.livingAreaBandPct);
-    if (gla < band.low || gla > band.high) {
-      screens.push({
-        flag: 'outside_area_band',
-        reason: 'size',
-        note: `Living area ${sqft(gla)}, outside ${formatCount(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
-      });
-    }
-  }
-  if (location?.approximate) screens.push({ flag: 'approximate_location', reason: null, note: 'Located at its tax square’s centroid (approximate).' });
-  if (sale.syntheticCharacteristics) screens.push({ flag: 'synthetic_characteristics', reason: null, note: 'Building characteristics are synthetic (copied by the sample from a nearby DC CAMA record).' });
-  return screens;
-}
-
-// Plat's default reason is the first that applies, the plainest first: a sale that is not at market
-// or has no date is out whatever else it is.
-const SCREEN_ORDER: readonly NotUsedReason[] = ['non_market', 'no_date', 'date', 'property_type', 'proximity', 'size', 'data'];
-
-/** What the appraiser should read before using a sale (its screened reason first, then every other flag). */
-function screenedOut(screens: readonly Screen[]): ComparableSale['screenedOut'] {
-  for (const reason of SCREEN_ORDER) {
-    const screen = screens.find((s) => s.reason === reason);
-    if (screen) return { reason, note: screen.note };
-  }
-  return null;
+  const identity = record(record(item.sections)?.identity);
+  return { sale, useCode: text(identity?.use_code), ssl: text(identity?.ssl), location };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -377,35 +293,12 @@ export function readCandidates(pages: unknown[], ctx: CandidateContext, cite: Ci
   });
 
   const subjectPoint = subjectPointOf(ctx.subject, answerSubject);
-  // The first listing of a sale is the one used; a later one (the same record, or the same address,
-  // date and price under another record) is kept and marked, its id made unique for choosing.
-  const firstByRef = new Map<string, ComparableSale>();
-  const firstBySale = new Map<string, ComparableSale>();
-  const copiesByRef = new Map<string, number>();
-  const candidates = items.map((item) => {
-    const read = readSale(item, index, subjectPoint, cite);
-    const screens = screensFor(read, ctx);
-    const sale = read.sale;
-    sale.flags = screens.map((s) => s.flag);
-    const saleKey =
-      sale.saleDate !== null && sale.values.address.status !== 'unavailable'
-        ? `${sale.address.toUpperCase().replace(/\s+/g, ' ')}|${sale.saleDate}|${sale.priceDollars}`
-        : null;
-    const first = firstByRef.get(sale.recordRef) ?? (saleKey === null ? undefined : firstBySale.get(saleKey));
-    const copies = (copiesByRef.get(sale.recordRef) ?? 0) + 1;
-    copiesByRef.set(sale.recordRef, copies);
-    if (copies > 1) sale.id = `${sale.recordRef}#${copies}`;
-    if (first) {
-      sale.screenedOut = { reason: 'duplicate', note: `The same sale as ${first.address} (record ${first.recordRef}), listed first.` };
-      return sale;
-    }
-    firstByRef.set(sale.recordRef, sale);
-    if (saleKey !== null) firstBySale.set(saleKey, sale);
-    sale.screenedOut = screenedOut(screens);
-    return sale;
-  });
+  const reads = items.map((item) => readSale(item, index, subjectPoint, cite));
+  screenSales(reads, ctx, cite);
+  const candidates = reads.map((read) => read.sale);
 
   for (const line of lines) limitations.push({ text: line, citationIds: limitationCitations(line, index, cite) });
+  if (candidates.length > 0) for (const line of screeningLimitations(ctx.criteria, ctx.subjectUseCode)) limitations.push({ text: line, citationIds: [] });
   if (ctx.subject === null || ctx.subject.numbers.gla === null) {
     limitations.push({ text: 'The subject’s living area is not known: the living-area band was not applied.', citationIds: [] });
   }
@@ -435,20 +328,9 @@ function subjectPointOf(subject: SubjectProperty | null, answerSubject: ItemLoca
 // ---------------------------------------------------------------------------------------------
 // Not used, and second thoughts
 
-/**
- * Every candidate not chosen, with the appraiser's reason when given, else Plat's screening reason,
- * else "other" and a note asking for one (UAD 3.6 wants a reason for every analyzed sale).
- */
+/** Every candidate not chosen and why (screening.ts decides who decided). */
 export function notUsedEntries(set: CandidateSet, workfile: ComparablesWorkfile): NotUsedEntry[] {
-  const chosen = new Set(workfile.chosen);
-  return set.candidates
-    .filter((candidate) => !chosen.has(candidate.id))
-    .map((candidate): NotUsedEntry => {
-      const given = workfile.notUsed[candidate.id];
-      if (given) return { candidate, reason: given.reason, note: given.note, by: 'appraiser' };
-      if (candidate.screenedOut) return { candidate, reason: candidate.screenedOut.reason, note: candidate.screenedOut.note, by: 'plat' };
-      return { candidate, reason: 'other', note: 'Not chosen; no reason given yet.', by: 'plat' };
-    });
+  return notUsedOf(set.candidates, workfile);
 }
 
 /**

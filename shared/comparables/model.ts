@@ -158,7 +158,7 @@ export const weights = ['most', 'less', 'none'] as const;
 export type ComparableWeight = (typeof weights)[number];
 
 /** Why a candidate the search returned was not used (UAD 3.6 asks for one per analyzed sale). */
-export const notUsedReasons = ['proximity', 'date', 'size', 'condition', 'quality', 'non_market', 'duplicate', 'no_date', 'property_type', 'data', 'other'] as const;
+export const notUsedReasons = ['proximity', 'date', 'size', 'condition', 'quality', 'non_market', 'multi_parcel', 'duplicate', 'no_date', 'property_type', 'data', 'other'] as const;
 export type NotUsedReason = (typeof notUsedReasons)[number];
 export const notUsedReasonLabels: Record<NotUsedReason, string> = {
   proximity: 'Proximity',
@@ -167,7 +167,8 @@ export const notUsedReasonLabels: Record<NotUsedReason, string> = {
   condition: 'Condition',
   quality: 'Quality',
   non_market: 'Non-market or no price',
-  duplicate: 'Duplicate',
+  multi_parcel: 'Multi-parcel sale',
+  duplicate: 'Duplicate record of one sale',
   no_date: 'No sale date',
   property_type: 'Property type',
   data: 'Insufficient data',
@@ -282,8 +283,10 @@ export interface GridProperty {
 export type SubjectProperty = GridProperty;
 
 export type CandidateFlag =
+  | 'duplicate_record'
   | 'non_market'
   | 'no_price'
+  | 'multi_parcel'
   | 'market_unknown'
   | 'undated'
   | 'outside_window'
@@ -295,6 +298,8 @@ export type CandidateFlag =
   | 'no_living_area';
 
 export const candidateFlagLabels: Record<CandidateFlag, string> = {
+  duplicate_record: 'Duplicate record of one sale',
+  multi_parcel: 'Multi-parcel sale',
   non_market: 'Not arm’s length',
   // OTR's price 0: non-market or no price, never "not arm's length" alone (docs/domain.md).
   no_price: 'Non-market or no price',
@@ -314,6 +319,8 @@ export const candidateFlagLabels: Record<CandidateFlag, string> = {
  * and synthetic characteristics are true of every OTR sale in the sample: marking them would mark everything.
  */
 export const cautionFlags: ReadonlySet<CandidateFlag> = new Set<CandidateFlag>([
+  'duplicate_record',
+  'multi_parcel',
   'non_market',
   'no_price',
   'market_unknown',
@@ -324,6 +331,27 @@ export const cautionFlags: ReadonlySet<CandidateFlag> = new Set<CandidateFlag>([
   'other_use_code',
   'no_living_area',
 ]);
+
+/** One screen a sale fails (shared/comparables/screening.ts decides them). */
+export interface SaleScreen {
+  flag: CandidateFlag;
+  /** The not-used reason the screen gives; null for a flag that asks for a look but screens nothing out. */
+  reason: NotUsedReason | null;
+  /** Why, in words (names and cites what it compares with where it can). */
+  note: string;
+}
+
+/** Another lot of the same deed (a multi-parcel sale), as the answer gives it. */
+export interface RelatedLot {
+  /** Its candidate id when the same answer holds it; null when a record search by the deed's date and price named it. */
+  candidateId: string | null;
+  address: string;
+  ssl: string | null;
+  recordRef: string;
+  useCode: string | null;
+  /** The citations of its recorded date and price (the evidence that it is the same deed). */
+  citationIds: string[];
+}
 
 /** One sale the search returned. */
 export interface ComparableSale extends GridProperty {
@@ -340,8 +368,14 @@ export interface ComparableSale extends GridProperty {
   direction: string;
   /** Screening flags; a flag that makes the sale unusable under the criteria also gives a default not-used reason. */
   flags: CandidateFlag[];
+  /** Every screen the sale fails, in the order found (`flags` are their flags). */
+  screens: SaleScreen[];
   /** Plat's default reason when the screening says the sale does not fit (null when it fits). */
   screenedOut: { reason: NotUsedReason; note: string } | null;
+  /** The other lots of the same deed when it is a multi-parcel sale (empty otherwise). */
+  relatedLots: RelatedLot[];
+  /** True when a kept record search by the deed's date and price looked for its other lots beyond the answer. */
+  lotsChecked: boolean;
 }
 
 export interface CandidateSet {
@@ -471,12 +505,13 @@ export type RateSuggestion = z.infer<typeof RateSuggestionSchema>;
 /** The regression behind the suggested rates, as computed here and printed by the report. */
 export type RegressionSupport = z.infer<typeof RegressionSupportSchema>;
 
-export interface NotUsedEntry {
-  candidate: ComparableSale;
-  reason: NotUsedReason;
-  note: string;
-  by: 'plat' | 'appraiser';
-}
+/**
+ * A sale analyzed and not used. `by`: the appraiser gave the reason; Plat screened it out; or the
+ * appraiser simply did not choose it (no reason made up: `reason` null until they give one).
+ */
+export type NotUsedEntry =
+  | { candidate: ComparableSale; reason: NotUsedReason; note: string; by: 'plat' | 'appraiser' }
+  | { candidate: ComparableSale; reason: null; note: string; by: 'not_chosen' };
 
 export interface ComparablesAnalysis {
   run: CompSearchRun | null;

@@ -10,7 +10,7 @@ import { analyzeComparables } from './analysis.ts';
 import defaultSearch1708 from './fixtures/dc-1708-comps-default-2017-02-01.json' with { type: 'json' };
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, gridRowKeys, type ComparablesAnalysis, type ComparablesWorkfile } from './model.ts';
 import { predictorColumn, predictorSourceColumn, REGRESSION_CSV_COLUMNS, regressionCsv } from './regression-csv.ts';
-import { comps2016Run } from './test-kit.ts';
+import { comps2016Run, multiParcelTakenIn } from './test-kit.ts';
 import { salesComparisonUad } from './uad-export.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -26,8 +26,12 @@ function analysis1708(): { analysis: ComparablesAnalysis; workfile: ComparablesW
     rateSource: { perBath: 'suggestion' },
     unsupportedRateReasons: { perBath: { reason: 'Paired sales on the block agree.', at: '2026-11-27T21:50:00Z' } },
   };
-  const analysis = analyzeComparables({ subjectEnvelope: subjectFixture.subject, pages: [defaultSearch1708.envelope], workfile, effectiveDate: '2017-02-01' }, new CitationBook());
-  return { analysis, workfile };
+  const input = { subjectEnvelope: subjectFixture.subject, pages: [defaultSearch1708.envelope], effectiveDate: '2017-02-01' };
+  // 1717 and 1719 Corcoran St NW (one deed) taken in, so the nine sales of the figures are fitted.
+  const firstLook = analyzeComparables({ ...input, workfile }, new CitationBook());
+  const withLots = { ...workfile, takenIn: multiParcelTakenIn(firstLook.set.candidates) };
+  const analysis = analyzeComparables({ ...input, workfile: withLots }, new CitationBook());
+  return { analysis, workfile: withLots };
 }
 
 interface Refit {

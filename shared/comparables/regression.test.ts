@@ -252,19 +252,26 @@ describe('1708 21st St NW, the default search for 2017-02-01 (issue 21)', () => 
       searches: [comps2016Run({ criteria: DEFAULT_CRITERIA, effectiveDate: '2017-02-01', pages: [defaultSearch1708.request] })],
       ...patch,
     };
-    return { workfile, support: analyzeComparables({ subjectEnvelope: subjectFixture.subject, pages: [defaultSearch1708.envelope], workfile, effectiveDate: '2017-02-01' }, new CitationBook()).support };
+    const analysis = analyzeComparables({ subjectEnvelope: subjectFixture.subject, pages: [defaultSearch1708.envelope], workfile, effectiveDate: '2017-02-01' }, new CitationBook());
+    return { workfile, support: analysis.support, candidates: analysis.set.candidates };
   };
+  // 1717 and 1719 Corcoran St NW: one deed over two lots, screened out as multi-parcel until taken in.
+  const multiParcel = () => analyze().candidates.filter((sale) => sale.flags.includes('multi_parcel'));
 
-  it('fits no copied characteristic: the nine sales suggest no bath rate at all', () => {
+  it('fits no copied characteristic and no multi-parcel sale: seven sales suggest no bath rate at all', () => {
     const { support } = analyze();
-    expect(support.n).toBe(9);
+    expect(multiParcel().map((sale) => sale.address).sort()).toEqual(['1717 CORCORAN ST NW', '1719 CORCORAN ST NW']);
+    expect(support.n).toBe(7);
+    expect(support.excluded.filter((sale) => sale.why.includes('multi-parcel'))).toHaveLength(2);
     expect(support.predictors).toEqual(['timePctPerMonth']);
     expect(support.suggestions.perBath.value).toBeNull();
-    expect(support.suggestions.perBath.why).toContain('copied from another house on 9 of 9 sales');
+    expect(support.suggestions.perBath.why).toContain('copied from another house on 7 of 7 sales');
   });
 
-  it('with the copied values accepted, shows −$249,052 per bath as not supported, with every reason, and does not let it be used without a reason', () => {
-    const { support, workfile } = analyze(wholeGrid(['gla', 'bedrooms', 'baths', 'actualAge', 'quality', 'condition']));
+  it('with the multi-parcel sales taken in and the copied values accepted, shows −$249,052 per bath as not supported, with every reason, and does not let it be used without a reason', () => {
+    const takenIn = Object.fromEntries(multiParcel().map((sale) => [sale.id, { reason: 'Each lot is a separate house; the deed price split evenly.', at: '2026-11-27T21:50:00Z' }]));
+    const { support, workfile } = analyze({ ...wholeGrid(['gla', 'bedrooms', 'baths', 'actualAge', 'quality', 'condition']), takenIn });
+    expect(support.n).toBe(9);
     const bath = support.suggestions.perBath;
     expect(bath).toMatchObject({ value: -249_052, ciLow: -614_031, ciHigh: 115_927 });
     expect(bath.standing.supported).toBe(false);

@@ -20,6 +20,7 @@ import {
   type SubjectProperty,
 } from './model.ts';
 import { regressionSupport } from './regression.ts';
+import { notUsedEntries } from './screening.ts';
 
 export const OTR_SALE_CITATION: CitationFields = {
   publisher: 'DC Office of Tax and Revenue',
@@ -184,7 +185,10 @@ export function comparableSale(spec: SaleSpec): ComparableSale {
     distanceMiles: distance,
     direction: spec.direction ?? 'N',
     flags: market ? [] : spec.priceDollars > 0 ? ['non_market'] : ['no_price'],
+    screens: market ? [] : [{ flag: spec.priceDollars > 0 ? 'non_market' : 'no_price', reason: 'non_market', note: 'OTR price 0: non-market or no price.' }],
     screenedOut: market ? null : { reason: 'non_market', note: 'OTR price 0: non-market or no price.' },
+    relatedLots: [],
+    lotsChecked: false,
   };
 }
 
@@ -255,13 +259,7 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
   const book = testCitations();
   const byId = new Map(input.candidates.map((candidate) => [candidate.id, candidate]));
   const chosen = input.workfile.chosen.flatMap((id) => byId.get(id) ?? []);
-  const notUsed: NotUsedEntry[] = input.candidates
-    .filter((candidate) => !input.workfile.chosen.includes(candidate.id))
-    .map((candidate) => {
-      const byAppraiser = input.workfile.notUsed[candidate.id];
-      if (byAppraiser) return { candidate, ...byAppraiser, by: 'appraiser' };
-      return { candidate, reason: candidate.screenedOut?.reason ?? 'other', note: candidate.screenedOut?.note ?? '', by: 'plat' };
-    });
+  const notUsed: NotUsedEntry[] = notUsedEntries(input.candidates, input.workfile);
   const grid = input.subject
     ? computeGrid({ subject: input.subject, comps: chosen, rates: input.workfile.rates, manual: input.workfile.manual, weights: input.workfile.weights, effectiveDate: input.effectiveDate })
     : { columns: [], adjustedRange: null };
@@ -350,4 +348,10 @@ export function guardrailSales(): ComparableSale[] {
     const priceDollars = 200_000 + 150 * gla - 30_000 * bedrooms + Math.round(20_000 * Math.sin(index * 12.9898));
     return comparableSale({ id: `t${index + 1}`, address: `${200 + index} T ST NW`, gla, bedrooms, saleDate, priceDollars, yearBuilt: null, fullBaths: null, synthetic: false });
   });
+}
+
+/** The appraiser takes in every multi-parcel sale of these candidates, with a reason (to fit the issue's own figures). */
+export function multiParcelTakenIn(candidates: readonly ComparableSale[]): NonNullable<ComparablesWorkfile['takenIn']> {
+  const reason = 'Each lot is a separate house; the deed price split evenly.';
+  return Object.fromEntries(candidates.filter((sale) => sale.flags.includes('multi_parcel')).map((sale) => [sale.id, { reason, at: '2026-11-27T21:50:00Z' }]));
 }

@@ -9,6 +9,7 @@ import { reconciliationProblems } from './adjustments.ts';
 import { gridRowLabels } from './candidates.ts';
 import { weightLabels } from './grid-csv.ts';
 import { predictorNames } from './regression.ts';
+import { notUsedByLabels } from './screening.ts';
 import {
   gridRowKeys,
   manualRows,
@@ -228,9 +229,10 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
         salePrice: citedJson(entry.candidate.values.salePrice),
         proximity: { distanceMiles: entry.candidate.distanceMiles, direction: entry.candidate.direction },
         reason: entry.reason,
-        reasonLabel: notUsedReasonLabels[entry.reason],
+        reasonLabel: entry.reason === null ? notUsedByLabels.not_chosen : notUsedReasonLabels[entry.reason],
         note: entry.note,
         decidedBy: entry.by,
+        relatedLots: entry.candidate.relatedLots.map((lot) => ({ address: lot.address, ssl: lot.ssl, recordRef: lot.recordRef, citationIds: lot.citationIds })),
       })),
       reconciliation: {
         adjustedPriceRange: range ? { lowDollars: range.low, highDollars: range.high, basis: 'Comparables given weight (all of them when none is)' } : null,

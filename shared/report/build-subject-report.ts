@@ -55,7 +55,7 @@ export interface SubjectReportInput {
    * The assignment's comparables: its saved workfile and the kept v3 report_comparables_v1 envelopes
    * of its last search, page by page (a page not kept is absent); null when no search was run.
    */
-  comparables?: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
+  comparables?: { workfile: ComparablesWorkfile; pages: unknown[]; lotAnswers?: unknown[] } | null;
   /**
    * The answers of title research the assignment keeps (graph traversals and connected calls, entity
    * records, owner searches, record searches; each with its request parts) and the researcher's
@@ -102,7 +102,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const started = input.comparables && comparablesStarted(input.comparables.workfile) ? input.comparables : null;
   const comparables = started
     ? comparablesSection(
-        analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
+        analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, lotAnswers: started.lotAnswers ?? [], workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
         started.workfile,
         { subjectUseCode },
       )

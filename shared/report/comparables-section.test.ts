@@ -146,6 +146,26 @@ describe('the comparables section of the report', () => {
     expect(priorSales!.note).toMatch(/last recorded sale/);
   });
 
+  it('keeps Plat’s screens apart from the sales simply not chosen, names a multi-parcel deed’s other lot cited, and prints a take-in with its reason', () => {
+    const corcoran = comps2016.envelope.data.items.filter((item) => /^171[79] CORCORAN/.test(String((item.sections as { identity: { address?: string } }).identity.address)));
+    const [lot1717, lot1719] = [...corcoran].sort((a, b) => String(a.sections.identity.address).localeCompare(String(b.sections.identity.address)));
+    const takenIn = { [lot1717!.record_ref]: { reason: 'A parking pad conveyed with the house.', at: '2026-11-27T21:00:00Z' } };
+    // At ±100 % of the subject's living area, 1730 18th St NW and 1739 19th St NW fit every criterion.
+    const run = comps2016Run({ criteria: { ...emptyComparablesWorkfile().criteria, livingAreaBandPct: 100 } });
+    const doc = build({ workfile: { ...WORKFILE, searches: [run], chosen: [lot1717!.record_ref], takenIn }, pages: [comps2016.envelope] });
+    const { notUsed, takenIn: printed } = section(doc);
+    expect(printed).toEqual([{ id: lot1717!.record_ref, label: '1717 CORCORAN ST NW', words: expect.stringMatching(/^Screened out by Plat \(Multi-parcel sale.*taken in by the appraiser on 2026-11-27: “A parking pad conveyed with the house\.”$/) }]);
+    const other = notUsed.find((row) => row.id === lot1719!.record_ref)!;
+    expect(other).toMatchObject({ reason: 'multi_parcel', reasonLabel: 'Multi-parcel sale', by: 'plat' });
+    expect(other.relatedLots).toEqual([{ words: expect.stringMatching(/^1717 CORCORAN ST NW \(SSL /), citationIds: expect.arrayContaining([expect.any(String)]) }]);
+    expect(comparablesCitationOrder(section(doc))).toEqual(expect.arrayContaining(other.relatedLots[0]!.citationIds));
+    // A sale Plat did not screen and the appraiser did not choose: no reason made up.
+    const plain = notUsed.filter((row) => row.by === 'not_chosen');
+    expect(plain.map((row) => row.label).sort()).toEqual(['1730 18TH ST NW', '1739 19TH ST NW']);
+    for (const row of plain) expect(row).toMatchObject({ reason: null, reasonLabel: 'Not chosen by the appraiser' });
+    expect(ReportDocumentSchema.parse(doc)).toEqual(doc);
+  });
+
   it('cites every value it prints, or says why it is unavailable', () => {
     const doc = withComps();
     const known = new Set(doc.citations.map((citation) => citation.id));

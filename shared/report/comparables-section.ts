@@ -20,6 +20,7 @@ import {
 } from '../comparables/model.ts';
 import { describeCriteria } from '../comparables/search.ts';
 import { noCompsText, notUsedEmptyText, searchOutcome, supportEmptyText } from '../comparables/empty-words.ts';
+import { notUsedByLabels, relatedLotWords, takenInWords } from '../comparables/screening.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
@@ -46,7 +47,7 @@ export function comparablesSection(analysis: ComparablesAnalysis, workfile: Comp
   const { run } = analysis;
   const problems = [...analysis.problems];
   if (run === null) {
-    return { title: COMPARABLES_TITLE, search: null, map: null, grid: null, support: null, notUsed: [], priorSales: null, missing: [NO_SEARCH], problems };
+    return { title: COMPARABLES_TITLE, search: null, map: null, grid: null, support: null, notUsed: [], takenIn: [], priorSales: null, missing: [NO_SEARCH], problems };
   }
   const subject = analysis.set.subject;
   const missing: string[] = [];
@@ -81,12 +82,17 @@ export function comparablesSection(analysis: ComparablesAnalysis, workfile: Comp
           price: placed(candidate.values.salePrice, `${where}.salePrice`, `${name}: ${gridRowLabels.salePrice}`),
           distance: placed(candidate.values.proximity, `${where}.proximity`, `${name}: ${gridRowLabels.proximity}`),
           reason: entry.reason,
-          reasonLabel: notUsedReasonLabels[entry.reason],
+          reasonLabel: entry.reason === null ? notUsedByLabels.not_chosen : notUsedReasonLabels[entry.reason],
           note: entry.note,
           by: entry.by,
+          relatedLots: candidate.relatedLots.map((lot) => ({ words: relatedLotWords(lot), citationIds: [...lot.citationIds] })),
         };
       },
     ),
+    takenIn: analysis.chosen.flatMap((comp) => {
+      const words = takenInWords(comp, workfile);
+      return words === null ? [] : [{ id: comp.id, label: comp.address, words }];
+    }),
     priorSales: priorSalesTable(subject, analysis.chosen),
     missing,
     problems,
@@ -291,7 +297,10 @@ export function comparablesCitationOrder(section: ComparablesSection): string[] 
   for (const row of section.grid?.rows ?? []) [row.subject, ...row.comps.map((cell) => cell.value)].forEach(visit);
   regressionFigureValues(section.support).forEach(visit);
   for (const sale of section.support?.salesUsed ?? []) use(sale.citationIds);
-  for (const row of section.notUsed) [row.address, row.saleDate, row.price, row.distance].forEach(visit);
+  for (const row of section.notUsed) {
+    [row.address, row.saleDate, row.price, row.distance].forEach(visit);
+    for (const lot of row.relatedLots) use(lot.citationIds);
+  }
   if (section.priorSales) visitTable(section.priorSales);
   return ids;
 }

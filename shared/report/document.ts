@@ -159,11 +159,14 @@ export const NotUsedRowSchema = z.object({
   saleDate: CitedValueSchema,
   price: CitedValueSchema,
   distance: CitedValueSchema,
-  reason: z.enum(notUsedReasons),
+  /** null when the appraiser simply did not choose it and gave no reason (nothing is made up). */
+  reason: z.enum(notUsedReasons).nullable(),
   reasonLabel: z.string(),
   note: z.string(),
-  /** Plat's screening, or the appraiser's own reason. */
-  by: z.enum(['plat', 'appraiser']),
+  /** Plat screened it out; the appraiser gave the reason; or the appraiser did not choose it (no reason given). */
+  by: z.enum(['plat', 'appraiser', 'not_chosen']),
+  /** The other lots of the same deed (a multi-parcel sale), each with the citations of its date and price. */
+  relatedLots: z.array(z.object({ words: z.string(), citationIds: z.array(z.string()) })).default([]),
 });
 export type NotUsedRow = z.infer<typeof NotUsedRowSchema>;
 
@@ -176,6 +179,8 @@ export const ComparablesSectionSchema = z.object({
   grid: ComparablesGridSchema.nullable(),
   support: RegressionSupportSchema.nullable(),
   notUsed: z.array(NotUsedRowSchema),
+  /** Sales Plat screened out that the appraiser took in anyway, with the written reason (printed with the not-used table). */
+  takenIn: z.array(z.object({ id: z.string(), label: z.string(), words: z.string() })).default([]),
   /** Earlier transfers of the subject and the comps (the note says when the sample holds none). */
   priorSales: ReportTableSchema.nullable(),
   /** What is not there yet, in words ("No comparables search has been run for this assignment."). */

@@ -65,8 +65,8 @@ const record = (value: unknown): Record<string, unknown> =>
 
 /** What the report is built from: the latest kept answers for the subject, the choices, the log, the spend and the comparables. */
 export type AssignmentReportSources = Omit<SubjectReportInput, 'generatedAt' | 'prices' | 'comparables'> & {
-  /** The comparables workfile and its last search's kept pages; null when no search was run. */
-  comparables: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
+  /** The comparables workfile, its last search's kept pages and the kept sale-record searches (a deed's other lots); null when no search was run. */
+  comparables: { workfile: ComparablesWorkfile; pages: unknown[]; lotAnswers: unknown[] } | null;
 };
 
 /** The comparables screen's sources: the saved workfile, the kept subject report, the last search's kept pages. */
@@ -76,6 +76,8 @@ export interface ComparablesSources {
   subject: unknown;
   /** The kept envelope of each page of the last search, in page order (a page not kept is left out). */
   pages: unknown[];
+  /** The kept v4 searches of sale records (a deed's other lots, by its date and price), oldest first. */
+  lotAnswers: unknown[];
   /** Where the subject or a page came from when a workfile brought it ("Received in workfile …"); null when all were bought here. */
   receivedIn: string | null;
 }
@@ -312,7 +314,7 @@ export class AssignmentService {
       choices: this.#answers.choices(assignmentId),
       queryLog: this.#answers.list(assignmentId).map(queryLogEntry),
       spentMicroUsd: this.#o.projectSpent(assignmentId),
-      comparables: workfile.searches.length === 0 ? null : { workfile, pages: pages.map((kept) => kept.envelope) },
+      comparables: workfile.searches.length === 0 ? null : { workfile, pages: pages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId) },
       titleResearch: titleResearch.input,
       received: this.#received(assignmentId, read),
     };
@@ -358,7 +360,22 @@ export class AssignmentService {
     const subject = this.#subjectReport(assignmentId, details.subjectRef);
     const pages = this.#lastSearchPages(assignmentId, workfile);
     const from = [subject, ...pages].some((kept) => kept?.answer.imported === true) ? this.#receivedIn(assignmentId) : null;
-    return { workfile, subject: subject?.envelope ?? null, pages: pages.map((kept) => kept.envelope), receivedIn: from };
+    return { workfile, subject: subject?.envelope ?? null, pages: pages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId), receivedIn: from };
+  }
+
+  /** The latest kept answer to each v4 search of sale records (the screening reads a deed's other lots from them), oldest first. */
+  #saleSearches(assignmentId: string): unknown[] {
+    const latest = new Map<string, KeptAnswer>();
+    for (const answer of this.#answers.list(assignmentId)) {
+      if (answer.operation !== 'v4.search' || record(record(answer.parts).query).kind !== 'sale') continue;
+      const key = canonicalJson(answer.parts);
+      latest.delete(key);
+      latest.set(key, answer);
+    }
+    return [...latest.values()].flatMap((answer) => {
+      const kept = this.#answers.get(assignmentId, answer.id);
+      return kept ? [kept.envelope] : [];
+    });
   }
 
   /** Saves the appraiser's comparables work (checked; savedAt set here) and returns it as stored. */

@@ -55,7 +55,7 @@ describe('the kept answers of a comparables search', () => {
     keep(otherSearch.request, otherSearch.envelope);
 
     // Nothing saved yet: an empty workfile, the kept subject report, no pages; the report has no comparables.
-    expect(assignments.comparablesSources(id)).toEqual({ workfile: emptyComparablesWorkfile(), subject: subjectFixture.subject, pages: [], receivedIn: null });
+    expect(assignments.comparablesSources(id)).toEqual({ workfile: emptyComparablesWorkfile(), subject: subjectFixture.subject, pages: [], lotAnswers: [], receivedIn: null });
     expect(assignments.reportSources(id)?.comparables).toBeNull();
 
     // The bodies as the screen recorded them: keys in another order are the same request.
@@ -65,7 +65,21 @@ describe('the kept answers of a comparables search', () => {
     expect(sources.subject).toEqual(subjectFixture.subject);
     expect(sources.pages.map((page) => (page as { request_id: string }).request_id)).toEqual([page1.envelope.request_id, page2.envelope.request_id]);
     expect(sources.pages).toEqual([page1.envelope, page2.envelope]);
-    expect(assignments.reportSources(id)?.comparables).toEqual({ workfile: saved, pages: [page1.envelope, page2.envelope] });
+    expect(assignments.reportSources(id)?.comparables).toEqual({ workfile: saved, pages: [page1.envelope, page2.envelope], lotAnswers: [] });
+  });
+
+  it('reads the kept searches of sale records (a deed’s other lots by its date and price), the latest answer to each, and no other record search', () => {
+    const { assignments, id, keep } = openAssignment({ name: '1708 21st St NW', subjectRef: subjectFixture.subjectRef, start: '2017-01-03T10:00:00Z' });
+    const query = (filter: Record<string, unknown>, kind = 'sale') => ({ query: { jurisdiction: '11001', kind, filter: JSON.stringify(filter), limit: 100 } });
+    const deed = query({ last_sale_recordation_date: '2016-09-28', last_sale_price: 1736000 });
+    const envelope = (requestId: string) => ({ contract_version: 'svc-v4', request_id: requestId, operation: 'search', status: 'ok', data: { items: [] }, error: null, meta: {} });
+    keep('v4.search', deed, envelope('deed-1'), 20_000);
+    keep('v4.search', query({ ssl: '0134    0158' }, 'permit'), envelope('permits'), 20_000);
+    // The same search again later: the newer answer is the one read.
+    keep('v4.search', deed, envelope('deed-2'), 0);
+    assignments.saveComparables(id, { ...emptyComparablesWorkfile(), searches: [run([page1.request])] });
+    expect(assignments.comparablesSources(id).lotAnswers).toEqual([envelope('deed-2')]);
+    expect(assignments.reportSources(id)?.comparables?.lotAnswers).toEqual([envelope('deed-2')]);
   });
 
   it('takes only the last search, the latest answer to each page, and leaves out a page not kept', () => {

@@ -1,12 +1,14 @@
 // The sales the search returned, as a table that does everything the map does, by keyboard: ↑/↓,
 // Home/End move between rows (the focused row's point is highlighted on the map), Space or Enter
 // chooses or drops the sale, a header sorts, Ctrl/⌘+C copies a row and "Copy table" all of them.
-// Flags are small badges in words; a chosen sale shows its comp number.
+// Flags are small badges in words (hover: Plat's screen in full); a multi-parcel sale names the other
+// lots of its deed, each cited; a chosen sale shows its comp number.
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatDay } from '../../../shared/format-date.ts';
 import { candidateFlagLabels, type CandidateFlag, type CandidateSet, type ComparableSale } from '../../../shared/comparables/model.ts';
 import { SortableHeader, sortRows, sortToggled, toTsv, type Column, type TableSort } from '../../components/DataTable.tsx';
 import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
+import { relatedLotWords } from '../../../shared/comparables/screening.ts';
 import { cautionFlags, flagShortLabels, rowAfterKey } from './comparables-model.ts';
 import { candidatesEmptyText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
 import { formatCount } from '../../../shared/format/number.ts';
@@ -174,6 +176,8 @@ export function CandidateList(props: {
                   className={classes}
                   tabIndex={at === focusIndex ? 0 : -1}
                   data-candidate-id={candidate.id}
+                  // Plat's screening reason when it screened the sale out (choosing it then asks for a written reason).
+                  data-screened-out={candidate.screenedOut?.reason}
                   // Where the map draws it, for tests that find the sale's symbol on the canvas.
                   data-lon={candidate.location?.lonLat[0]}
                   data-lat={candidate.location?.lonLat[1]}
@@ -202,7 +206,8 @@ export function CandidateList(props: {
                     <span className="comps-table__street" title={candidate.address}>
                       {candidate.address}
                     </span>
-                    <Flags flags={candidate.flags} />
+                    <Flags sale={candidate} />
+                    <RelatedLots sale={candidate} index={index} />
                   </td>
                   <td className="is-numeric">{valueText(row, 'proximity') || '—'}</td>
                   <td className="comps-table__date">{candidate.saleDate === null ? <span className="muted">No date</span> : formatDay(candidate.saleDate)}</td>
@@ -241,14 +246,16 @@ export function CandidateList(props: {
  * A sale's flags as small badges in words: those that need a second look stand out; the ones true of
  * nearly every OTR sale (an approximate location, synthetic characteristics) are one quiet line.
  */
-function Flags({ flags }: { flags: readonly CandidateFlag[] }) {
+function Flags({ sale }: { sale: ComparableSale }) {
+  const { flags } = sale;
   if (flags.length === 0) return null;
   const caution = flags.filter((flag) => cautionFlags.has(flag));
   const quiet = flags.filter((flag) => !cautionFlags.has(flag));
+  const noteOf = (flag: CandidateFlag) => sale.screens.find((screen) => screen.flag === flag)?.note ?? candidateFlagLabels[flag];
   return (
     <span className="comps-badges">
       {caution.map((flag) => (
-        <span key={flag} className="comps-badge comps-badge--caution" title={candidateFlagLabels[flag]}>
+        <span key={flag} className="comps-badge comps-badge--caution" title={noteOf(flag)} data-flag={flag}>
           {flagShortLabels[flag]}
         </span>
       ))}
@@ -257,6 +264,23 @@ function Flags({ flags }: { flags: readonly CandidateFlag[] }) {
           {quiet.map((flag) => flagShortLabels[flag]).join(' · ')}
         </span>
       )}
+    </span>
+  );
+}
+
+/** The other lots of a multi-parcel sale's deed, named, each cited to its recorded date and price. */
+function RelatedLots({ sale, index }: { sale: ComparableSale; index: CitationIndex }) {
+  if (sale.relatedLots.length === 0) return null;
+  return (
+    <span className="comps-related muted" data-testid="comps-related-lots">
+      One deed with{' '}
+      {sale.relatedLots.map((lot, at) => (
+        <span key={lot.candidateId} className="comps-related__lot">
+          {at > 0 ? '; ' : ''}
+          <span title={relatedLotWords(lot)}>{lot.address}</span>
+          <CitationChips ids={lot.citationIds} index={index} />
+        </span>
+      ))}
     </span>
   );
 }

@@ -158,10 +158,11 @@ const bought = (projection: string) =>
 const candidates = () => screen.getByRole('table', { name: 'Candidates' });
 const grid = () => screen.getByRole('table', { name: 'Sales comparison grid' });
 
-/** Answers the confirmation a flagged sale asks for. */
-function confirmChoice() {
+/** Takes in a sale Plat screened out, with a written reason (the dialog asks for one). */
+function confirmChoice(reason = 'The nearest sale of its kind; adjusted for the difference.') {
   const dialog = screen.getByRole('dialog');
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Choose it anyway' }));
+  fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: reason } });
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Take it in' }));
 }
 
 describe('ComparablesView', () => {
@@ -397,6 +398,56 @@ describe('ComparablesView', () => {
     expect(saved.rateSource).toEqual({ timePctPerMonth: 'suggestion' });
     expect(saved.rates.timePctPerMonth).toBe(Number(input.value));
     expect(saved.unsupportedRateReasons?.timePctPerMonth?.reason).toBe('Matches the paired sales.');
+  });
+
+  it('flags 1717 and 1719 Corcoran St NW as one deed, each naming the other, and takes one in only with a written reason', async () => {
+    state.workfile = searchedWorkfile();
+    state.pages = [comps.envelope];
+    await renderView();
+    const row = (address: string) => within(candidates()).getByText(address, { selector: '.comps-table__street' }).closest('tr')!;
+    for (const [lot, other] of [
+      ['1717 CORCORAN ST NW', '1719 CORCORAN ST NW'],
+      ['1719 CORCORAN ST NW', '1717 CORCORAN ST NW'],
+    ] as const) {
+      expect(within(row(lot)).getByText('Multi-parcel').getAttribute('title')).toContain(other);
+      const related = within(row(lot)).getByTestId('comps-related-lots');
+      expect(related.textContent).toContain(`One deed with ${other}`);
+      expect(within(related).getAllByRole('button').length).toBeGreaterThan(0);
+    }
+    fireEvent.click(within(candidates()).getByRole('button', { name: 'Choose 1717 CORCORAN ST NW' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('Take in 1717 CORCORAN ST NW anyway?');
+    expect(dialog.textContent).toContain('Multi-parcel sale');
+    // No reason, no take-in: it says why and nothing is chosen.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Take it in' }));
+    expect(within(dialog).getByRole('alert').textContent).toMatch(/Write why you take this sale in/);
+    confirmChoice('The deed conveys the house and its rear parking pad only.');
+    expect(within(candidates()).getByRole('button', { name: 'Drop comp 1, 1717 CORCORAN ST NW' })).toBeTruthy();
+    await settle(SAVE_DELAY_MS + 10);
+    const saved = state.saves.at(-1) as ComparablesWorkfile;
+    expect(saved.chosen).toEqual([expect.stringMatching(/^rec_/)]);
+    expect(saved.takenIn?.[saved.chosen[0]!]?.reason).toBe('The deed conveys the house and its rear parking pad only.');
+  });
+
+  it('lists an unchosen sale Plat did not screen as not chosen by the appraiser, not as Plat’s screening', async () => {
+    // At ±100 % of the subject's living area, 1730 18th St NW fits every criterion: Plat screens nothing.
+    const criteria = { ...emptyComparablesWorkfile().criteria, livingAreaBandPct: 100 };
+    state.workfile = searchedWorkfile({ criteria, searches: [comps2016Run({ id: 'r1', criteria, ranAt: '2026-05-01T09:00:00.000Z', dataAsOf: '2017-02-05' })] });
+    state.pages = [comps.envelope];
+    await renderView();
+    const list = screen.getByRole('table', { name: 'Analyzed, not used' });
+    const plain = within(list).getByLabelText('Reason 1730 18TH ST NW was not used') as HTMLSelectElement;
+    expect(plain.value).toBe('');
+    expect(plain.selectedOptions[0]!.textContent).toMatch(/^Not chosen by the appraiser/);
+    expect(within(plain.closest('tr')!).getByTestId('comps-notused-by').textContent).toBe('not chosen');
+    // A sale Plat did screen says so.
+    const screened = within(list).getByLabelText('Reason 1717 CORCORAN ST NW was not used') as HTMLSelectElement;
+    expect(screened.value).toBe('multi_parcel');
+    expect(within(screened.closest('tr')!).getByTestId('comps-notused-by').textContent).toBe('Plat’s screening');
+    // The appraiser can give a reason of their own.
+    fireEvent.change(plain, { target: { value: 'condition' } });
+    await settle(SAVE_DELAY_MS + 10);
+    expect(Object.values((state.saves.at(-1) as ComparablesWorkfile).notUsed)).toEqual([{ reason: 'condition', note: '' }]);
   });
 
   it('keeps the appraiser’s reason for a sale not used', async () => {

@@ -12,6 +12,9 @@ import { analyzeComparables } from '../../../shared/comparables/analysis.ts';
 import { searchOutcome } from '../../../shared/comparables/empty-words.ts';
 import { mapSpecFor } from '../../../shared/comparables/map-spec.ts';
 import { choosableProblem } from '../../../shared/comparables/candidates.ts';
+import { takeInNeeded } from '../../../shared/comparables/screening.ts';
+import { TakeInDialog, type TakeInRequest } from './TakeInDialog.tsx';
+import { DeedCheck } from './DeedCheck.tsx';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { citationText, citationView } from '../../../shared/cited/citation.ts';
 import { subjectReportParts } from '../../../shared/report/document.ts';
@@ -27,7 +30,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { CitationChip } from '../../components/CitationChip.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { useComparablesStore } from './comparables-store.ts';
-import { isChosen, subjectUseCodeOf } from './comparables-model.ts';
+import { isChosen, subjectUseCodeOf, takeInSale } from './comparables-model.ts';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
 // Before the panels' own stylesheets: theirs refine the view's.
@@ -91,7 +94,14 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
           <p>The subject or the sales read here came in that file; re-check them from the assignment’s page.</p>
         </ReceivedNotice>
       )}
-      <Workspace assignment={assignment} subjectEnvelope={comparables.data.subject} pages={comparables.data.pages} workfile={workfile} pagesPending={pagesPending} />
+      <Workspace
+        assignment={assignment}
+        subjectEnvelope={comparables.data.subject}
+        pages={comparables.data.pages}
+        lotAnswers={comparables.data.lotAnswers ?? NO_LOT_ANSWERS}
+        workfile={workfile}
+        pagesPending={pagesPending}
+      />
     </>
   );
 }
@@ -100,7 +110,9 @@ const lastRunId = (workfile: ComparablesWorkfile): string | null => workfile.sea
 
 type Analyzed = { ok: true; analysis: ComparablesAnalysis } | { ok: false; message: string };
 
-function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
+const NO_LOT_ANSWERS: unknown[] = [];
+
+function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
   try {
     return { ok: true, analysis: analyzeComparables(input, new CitationBook()) };
   } catch (error) {
@@ -108,8 +120,8 @@ function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; workfile: 
   }
 }
 
-function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
-  const { assignment, subjectEnvelope, pages, workfile, pagesPending } = props;
+function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
+  const { assignment, subjectEnvelope, pages, lotAnswers, workfile, pagesPending } = props;
   const details = assignment.assignment!;
   const openAssignment = useUiStore((state) => state.openAssignment);
   const edit = useComparablesStore((state) => state.edit);
@@ -120,11 +132,12 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
   const theme = useColorScheme();
   const [mapMode, setMapMode] = useState<MapMode>({ kind: 'none' });
   const [confirming, setConfirming] = useState<{ id: string; address: string; problem: string } | null>(null);
+  const [takingIn, setTakingIn] = useState<TakeInRequest | null>(null);
 
   const subjectUseCode = useMemo(() => subjectUseCodeOf(subjectEnvelope), [subjectEnvelope]);
   const analyzed = useMemo(
-    () => analyze({ subjectEnvelope, pages, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
-    [subjectEnvelope, pages, workfile, details.effectiveDate, subjectUseCode],
+    () => analyze({ subjectEnvelope, pages, lotAnswers, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
+    [subjectEnvelope, pages, lotAnswers, workfile, details.effectiveDate, subjectUseCode],
   );
   const analysis = analyzed.ok ? analyzed.analysis : null;
   const index = useMemo(() => citationIndexOf(analysis?.citations ?? []), [analysis]);
@@ -144,6 +157,12 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
       const current = useComparablesStore.getState().workfile;
       const candidate = candidates.get(id);
       if (current && candidate && !isChosen(current, id)) {
+        // A sale Plat screened out is chosen only with the appraiser's written reason.
+        const screens = takeInNeeded(candidate, current);
+        if (screens !== null) {
+          setTakingIn({ id, address: candidate.address, screens });
+          return;
+        }
         const problem = choosableProblem(candidate, runCriteria);
         if (problem) {
           setConfirming({ id, address: candidate.address, problem });
@@ -243,6 +262,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
               <CandidateList set={analysis.set} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} chosen={workfile.chosen} highlightedId={highlightedId} index={index} onToggle={requestToggle} onHighlight={highlight} />
             )}
           </div>
+          {!pagesPending && <DeedCheck assignmentId={assignment.id} sale={highlightedId === null ? null : (candidates.get(highlightedId) ?? null)} index={index} />}
           <RatesPanel workfile={workfile} support={analysis.support} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} edit={edit} />
           <SalesGrid
             analysis={analysis}
@@ -260,6 +280,14 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
           <Sources index={index} />
         </>
       )}
+      <TakeInDialog
+        request={takingIn}
+        onCancel={() => setTakingIn(null)}
+        onTakeIn={(reason) => {
+          if (takingIn) edit((w) => takeInSale(w, takingIn.id, reason, new Date().toISOString()).workfile);
+          setTakingIn(null);
+        }}
+      />
       <ConfirmDialog
         open={confirming !== null}
         title={`Choose ${confirming?.address ?? 'this sale'}?`}

@@ -1,8 +1,10 @@
-// Every sale the search returned that is not in the grid stays listed as "analyzed, not used" with a
-// reason, as the UAD 3.6 URAR asks: Plat's screening reason until the appraiser gives their own (a
-// reason from the list and a note), which they can take back.
+// Every sale the search returned that is not in the grid stays listed as "analyzed, not used", as the
+// UAD 3.6 URAR asks: screened out by Plat (its reason), the appraiser's own reason (from the list and
+// a note, which they can take back), or simply not chosen by the appraiser: no reason is made up for
+// that one, and the list asks for one.
 import { formatDay } from '../../../shared/format-date.ts';
 import { notUsedReasonLabels, notUsedReasons, type ComparablesWorkfile, type NotUsedEntry, type NotUsedReason } from '../../../shared/comparables/model.ts';
+import { notUsedByLabels } from '../../../shared/comparables/screening.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
 import { clearNotUsedReason, setNotUsedReason } from './comparables-model.ts';
 import { numeric } from '../../components/table-heading.ts';
@@ -13,7 +15,7 @@ import { notUsedEmptyText, type SearchOutcome } from '../../../shared/comparable
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
 export function NotUsedList({ entries, outcome, index, edit, onToggle }: { entries: NotUsedEntry[]; outcome: SearchOutcome; index: CitationIndex; edit: Edit; onToggle: (id: string) => void }) {
-  const unexplained = entries.filter((entry) => entry.by === 'plat' && entry.reason === 'other').length;
+  const unexplained = entries.filter((entry) => entry.by === 'not_chosen').length;
   return (
     <DetailsSection
       title="Analyzed, not used"
@@ -21,7 +23,7 @@ export function NotUsedList({ entries, outcome, index, edit, onToggle }: { entri
       summary={
         <>
           {entries.length} {entries.length === 1 ? 'sale' : 'sales'}
-          {unexplained > 0 ? ` · ${unexplained} without a reason yet` : ''}
+          {unexplained > 0 ? ` · ${unexplained} not chosen, no reason given` : ''}
         </>
       }
     >
@@ -40,9 +42,10 @@ export function NotUsedList({ entries, outcome, index, edit, onToggle }: { entri
 
 function NotUsedRow({ entry, index, edit, onToggle }: { entry: NotUsedEntry; index: CitationIndex; edit: Edit; onToggle: (id: string) => void }) {
   const { candidate } = entry;
-  // Plat's "no reason given yet" is a prompt, not a note worth keeping under the appraiser's reason.
-  const keptNote = entry.by === 'plat' && entry.reason === 'other' ? '' : entry.note;
+  // "Not chosen by the appraiser" is a fact, not a note worth keeping under the appraiser's reason.
+  const keptNote = entry.by === 'not_chosen' ? '' : entry.note;
   const save = (reason: NotUsedReason, text: string) => edit((w) => setNotUsedReason(w, candidate.id, reason, text));
+  const byWords = entry.by === 'plat' ? 'Plat’s screening' : entry.by === 'appraiser' ? 'yours' : 'not chosen';
   return (
     <tr>
       <th scope="row" className="comps-notused__address">
@@ -56,20 +59,26 @@ function NotUsedRow({ entry, index, edit, onToggle }: { entry: NotUsedEntry; ind
         <select
           className="input input--compact"
           aria-label={`Reason ${candidate.address} was not used`}
-          value={entry.reason}
-          onChange={(event) => save(event.target.value as NotUsedReason, keptNote)}
+          value={entry.reason ?? ''}
+          onChange={(event) => {
+            if (event.target.value !== '') save(event.target.value as NotUsedReason, keptNote);
+          }}
         >
+          {entry.reason === null && <option value="">{notUsedByLabels.not_chosen} — give a reason…</option>}
           <SelectOptions items={notUsedReasons} label={(reason) => notUsedReasonLabels[reason]} />
         </select>
-        <span className={`comps-by comps-by--${entry.by}`}>{entry.by === 'plat' ? 'Plat’s screening' : 'yours'}</span>
+        <span className={`comps-by comps-by--${entry.by}`} data-testid="comps-notused-by">
+          {byWords}
+        </span>
       </td>
       <td className="comps-notused__note">
         <input
           className="input input--compact"
           aria-label={`Note on ${candidate.address}`}
           maxLength={2_000}
-          value={entry.note}
-          onChange={(event) => save(entry.reason, event.target.value)}
+          value={keptNote}
+          placeholder={entry.by === 'not_chosen' ? entry.note : undefined}
+          onChange={(event) => save(entry.reason ?? 'other', event.target.value)}
         />
       </td>
       <td className="comps-notused__actions">

@@ -8,7 +8,7 @@ import { analyzeComparables } from '../../../shared/comparables/analysis.ts';
 import defaultSearch1708 from '../../../shared/comparables/fixtures/dc-1708-comps-default-2017-02-01.json';
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, gridRowKeys, type ComparablesWorkfile, type RegressionSupport } from '../../../shared/comparables/model.ts';
 import { regressionSupport } from '../../../shared/comparables/regression.ts';
-import { comps2016Run, guardrailSales } from '../../../shared/comparables/test-kit.ts';
+import { comps2016Run, guardrailSales, multiParcelTakenIn } from '../../../shared/comparables/test-kit.ts';
 import subjectFixture from '../../../shared/report/fixtures/dc-1708-21st-st-nw.json';
 import { RatesPanel } from './RatesPanel.tsx';
 
@@ -44,7 +44,10 @@ function support1708(): RegressionSupport {
     searches: [comps2016Run({ criteria: DEFAULT_CRITERIA, effectiveDate: '2017-02-01', pages: [defaultSearch1708.request] })],
     syntheticAccepted: gridRowKeys.map((row) => ({ row, compId: null, reason: 'Checked against the MLS sheets.', at: '2026-11-27T21:30:00Z' })),
   };
-  return analyzeComparables({ subjectEnvelope: subjectFixture.subject, pages: [defaultSearch1708.envelope], workfile, effectiveDate: '2017-02-01' }, new CitationBook()).support;
+  const input = { subjectEnvelope: subjectFixture.subject, pages: [defaultSearch1708.envelope], effectiveDate: '2017-02-01' };
+  // 1717 and 1719 Corcoran St NW (one deed) taken in, so the nine sales of the figures are fitted.
+  const firstLook = analyzeComparables({ ...input, workfile }, new CitationBook());
+  return analyzeComparables({ ...input, workfile: { ...workfile, takenIn: multiParcelTakenIn(firstLook.set.candidates) } }, new CitationBook()).support;
 }
 
 afterEach(cleanup);

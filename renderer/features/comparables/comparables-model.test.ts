@@ -26,6 +26,7 @@ import {
   setRate,
   setReconciliation,
   setWeight,
+  takeInSale,
   toggleComp,
   workfileForSave,
 } from './comparables-model.ts';
@@ -248,5 +249,17 @@ describe('the candidate list’s keys', () => {
     expect(rowAfterKey('Home', 2, 3)).toBe(0);
     expect(rowAfterKey('x', 1, 3)).toBeNull();
     expect(rowAfterKey('ArrowDown', 0, 0)).toBeNull();
+  });
+});
+
+describe('takeInSale', () => {
+  it('chooses a screened-out sale only with a written reason, kept as the appraiser’s act and valid for the workfile', () => {
+    const workfile = emptyComparablesWorkfile();
+    expect(takeInSale(workfile, 'rec_1717', '   ', '2026-11-27T21:00:00Z')).toEqual({ workfile, problem: expect.stringMatching(/Write why you take this sale in/) });
+    const taken = takeInSale(workfile, 'rec_1717', ' One deed, but the second lot is a parking pad. ', '2026-11-27T21:00:00Z');
+    expect(taken.problem).toBeNull();
+    expect(taken.workfile.chosen).toEqual(['rec_1717']);
+    expect(taken.workfile.takenIn).toEqual({ rec_1717: { reason: 'One deed, but the second lot is a parking pad.', at: '2026-11-27T21:00:00Z' } });
+    expect(ComparablesWorkfileSchema.parse(taken.workfile)).toEqual(taken.workfile);
   });
 });

@@ -54,6 +54,25 @@ export function chooseComp(workfile: ComparablesWorkfile, id: string): Selection
   return { workfile: { ...workfile, chosen: [...workfile.chosen, id] }, problem: null };
 }
 
+/** The appraiser's reason for taking in a sale Plat screened out: required, trimmed, at most 2,000 characters. */
+export function checkTakeInReason(text: string): { reason: string; error: null } | { reason: null; error: string } {
+  const reason = text.trim();
+  if (reason === '') return { reason: null, error: 'Write why you take this sale in: it is printed in the report beside the sale.' };
+  if (reason.length > 2_000) return { reason: null, error: `At most 2,000 characters (now ${reason.length}).` };
+  return { reason, error: null };
+}
+
+/**
+ * Takes in a sale Plat screened out, with the appraiser's written reason (kept as `takenIn`, printed
+ * in the report), and chooses it as the last column.
+ */
+export function takeInSale(workfile: ComparablesWorkfile, id: string, reason: string, at: string): SelectionChange {
+  const checked = checkTakeInReason(reason);
+  if (checked.error !== null) return { workfile, problem: checked.error };
+  const chosen = chooseComp({ ...workfile, takenIn: { ...(workfile.takenIn ?? {}), [id]: { reason: checked.reason, at } } }, id);
+  return chosen.problem === null ? chosen : { workfile, problem: chosen.problem };
+}
+
 /**
  * Takes a comp out of the grid. Its lump sums, weight and any reason typed for it stay in the
  * workfile: choosing it again brings them back, and nothing the appraiser typed is lost.
@@ -310,6 +329,8 @@ export function rateInputText(value: number | null): string {
 
 /** Short words for a candidate's flags in the list (the full label is the badge's title). */
 export const flagShortLabels: Record<CandidateFlag, string> = {
+  duplicate_record: 'Duplicate',
+  multi_parcel: 'Multi-parcel',
   non_market: 'Not arm’s length',
   no_price: 'No price',
   market_unknown: 'Market?',

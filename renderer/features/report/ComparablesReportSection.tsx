@@ -39,7 +39,7 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
           context={context}
         />
       )}
-      {section.search && <NotUsedTable rows={section.notUsed} empty={section.search.notUsedEmpty} context={context} />}
+      {section.search && <NotUsedTable rows={section.notUsed} empty={section.search.notUsedEmpty} takenIn={section.takenIn} context={context} />}
       {section.priorSales && (
         <ReportPart prefix="report-comps" id="prior" title="Prior sales" modifier>
           <TableView table={section.priorSales} context={context} />
@@ -381,9 +381,20 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
 // ---------------------------------------------------------------------------------------------
 // Analyzed, not used
 
-function NotUsedTable({ rows, empty, context }: { rows: NotUsedRow[]; empty: string; context: ValueContext }) {
+const NOT_USED_BY: Record<NotUsedRow['by'], string> = { plat: 'screened out by Plat', appraiser: 'appraiser', not_chosen: 'no reason given' };
+
+function NotUsedTable({ rows, empty, takenIn, context }: { rows: NotUsedRow[]; empty: string; takenIn: ComparablesSection['takenIn']; context: ValueContext }) {
   return (
     <ReportPart prefix="report-comps" id="not-used" title="Sales analyzed and not used" modifier>
+      {takenIn.length > 0 && (
+        <ul className="report-comps__taken-in" aria-label="Screened sales taken in by the appraiser">
+          {takenIn.map((entry) => (
+            <li key={entry.id}>
+              <strong>{entry.label}</strong>: {entry.words}
+            </li>
+          ))}
+        </ul>
+      )}
       {rows.length === 0 ? (
         <p className="muted">{empty}</p>
       ) : (
@@ -405,8 +416,20 @@ function NotUsedTable({ rows, empty, context }: { rows: NotUsedRow[]; empty: str
               <GridCell value={row.distance} context={context} />
               <td>
                 <strong>{row.reasonLabel}</strong>
-                <span className="report-comps__by"> ({row.by === 'appraiser' ? 'appraiser' : 'Plat’s screening'})</span>
-                {row.note && <span className="report-comps__reason-note">{row.note}</span>}
+                {row.by !== 'not_chosen' && <span className="report-comps__by"> ({NOT_USED_BY[row.by]})</span>}
+                {row.note && row.by !== 'not_chosen' && <span className="report-comps__reason-note">{row.note}</span>}
+                {row.relatedLots.length > 0 && (
+                  <span className="report-comps__reason-note">
+                    One deed with:{' '}
+                    {row.relatedLots.map((lot, at) => (
+                      <span key={lot.words}>
+                        {at > 0 ? '; ' : ''}
+                        {lot.words}
+                        <Markers citationIds={lot.citationIds} context={context} />
+                      </span>
+                    ))}
+                  </span>
+                )}
               </td>
             </tr>
           ))}
