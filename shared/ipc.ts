@@ -543,6 +543,8 @@ export const ipcOperations = {
     response: z.object({
       workfile: ComparablesWorkfileSchema,
       subject: z.unknown().nullable(),
+      /** The kept v4 summary envelope of the subject (or null): with `subject` it resolves the one subject (shared/comparables/subject/). */
+      summary: z.unknown().nullable(),
       pages: z.array(z.unknown()),
       /** Set when the subject or a page read here came in a workfile: "Received in workfile …". */
       receivedIn: z.string().nullable(),

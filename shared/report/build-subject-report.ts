@@ -57,6 +57,8 @@ export interface SubjectReportInput {
    * of its last search, page by page (a page not kept is absent); null when no search was run.
    */
   comparables?: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
+  /** The appraiser's choices of the subject's characteristics (the comparables workfile's `subjectChoices`), kept whether or not a search was run; else the comparables workfile's. */
+  subjectChoices?: ComparablesWorkfile['subjectChoices'];
   /**
    * The answers of title research the assignment keeps (graph traversals and connected calls, entity
    * records, owner searches, record searches; each with its request parts) and the researcher's
@@ -80,7 +82,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const book = new CitationBook();
   // The appraiser's choices of the subject's characteristics are kept in the comparables workfile and
   // apply here as everywhere (shared/comparables/subject/); they replace a report choice of the same field.
-  const subjectChoices = input.comparables?.workfile.subjectChoices;
+  const subjectChoices = input.subjectChoices ?? input.comparables?.workfile.subjectChoices;
   const workfileChoices = reportChoicesOf(subjectChoices);
   const choices = [...input.choices.filter((choice) => !workfileChoices.some((c) => c.field === choice.field)), ...workfileChoices];
   const b = new Builder(answers, choices, book);

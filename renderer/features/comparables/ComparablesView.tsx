@@ -89,7 +89,14 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
           <p>The subject or the sales read here came in that file; re-check them from the assignment’s page.</p>
         </ReceivedNotice>
       )}
-      <Workspace assignment={assignment} subjectEnvelope={comparables.data.subject} pages={comparables.data.pages} workfile={workfile} pagesPending={pagesPending} />
+      <Workspace
+        assignment={assignment}
+        subjectEnvelope={comparables.data.subject}
+        subjectSummary={comparables.data.summary ?? null}
+        pages={comparables.data.pages}
+        workfile={workfile}
+        pagesPending={pagesPending}
+      />
     </>
   );
 }
@@ -98,7 +105,7 @@ const lastRunId = (workfile: ComparablesWorkfile): string | null => workfile.sea
 
 type Analyzed = { ok: true; analysis: ComparablesAnalysis } | { ok: false; message: string };
 
-function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
+function analyze(input: { subjectEnvelope: unknown; subjectSummary: unknown; pages: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
   try {
     return { ok: true, analysis: analyzeComparables(input, new CitationBook()) };
   } catch (error) {
@@ -106,8 +113,8 @@ function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; workfile: 
   }
 }
 
-function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
-  const { assignment, subjectEnvelope, pages, workfile, pagesPending } = props;
+function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subjectSummary: unknown; pages: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
+  const { assignment, subjectEnvelope, subjectSummary, pages, workfile, pagesPending } = props;
   const details = assignment.assignment!;
   const openAssignment = useUiStore((state) => state.openAssignment);
   const edit = useComparablesStore((state) => state.edit);
@@ -121,8 +128,8 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
 
   const subjectUseCode = useMemo(() => subjectUseCodeOf(subjectEnvelope), [subjectEnvelope]);
   const analyzed = useMemo(
-    () => analyze({ subjectEnvelope, pages, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
-    [subjectEnvelope, pages, workfile, details.effectiveDate, subjectUseCode],
+    () => analyze({ subjectEnvelope, subjectSummary, pages, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
+    [subjectEnvelope, subjectSummary, pages, workfile, details.effectiveDate, subjectUseCode],
   );
   const analysis = analyzed.ok ? analyzed.analysis : null;
   const index = useMemo(() => citationIndexOf(analysis?.citations ?? []), [analysis]);

@@ -202,3 +202,20 @@ export function chosenNumber(characteristic: ResolvedCharacteristic): number | n
 }
 
 export type { CitationFields };
+
+/** The characteristic a report field is (`building.year_built` → yearBuilt), or null: its choice is kept in the workfile's `subjectChoices`. */
+export function characteristicKeyOf(field: string): SubjectCharacteristicKey | null {
+  return subjectCharacteristicKeys.find((key) => reportFieldOf(key) === field) ?? null;
+}
+
+/** The workfile with the appraiser's choice for a characteristic set (with its reason and time), or withdrawn (null). */
+export function withSubjectChoice(
+  workfile: ComparablesWorkfile,
+  key: SubjectCharacteristicKey,
+  choice: { alternativeKey: string; reason: string; at: string } | null,
+): ComparablesWorkfile {
+  const choices = { ...(workfile.subjectChoices ?? {}) };
+  if (choice === null) delete choices[key];
+  else choices[key] = { alternativeKey: choice.alternativeKey, reason: choice.reason.trim(), at: choice.at };
+  return { ...workfile, subjectChoices: choices };
+}
