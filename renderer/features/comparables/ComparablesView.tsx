@@ -39,6 +39,8 @@ import { PriorSales } from './PriorSales.tsx';
 import { ExportButtons } from './ExportButtons.tsx';
 import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import { DetailsSection } from './DetailsSection.tsx';
+import { SubjectCharacteristics } from './SubjectCharacteristics.tsx';
+import { withSubjectChoice } from '../../../shared/comparables/subject/resolve.ts';
 import { ReceivedNotice } from '../../components/ReceivedNotice.tsx';
 
 // maplibre (and its worker) load with the view, not with the app.
@@ -175,6 +177,15 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subje
     <div className="comps stack gap-3" data-testid="comparables">
       <Header assignment={assignment} />
       {subjectEnvelope === null && <SubjectMissing assignmentId={assignment.id} subjectRef={details.subjectRef} label={details.subjectLabel} />}
+      {subjectEnvelope !== null && (
+        <SubjectCharacteristics
+          subject={subjectEnvelope}
+          summary={subjectSummary}
+          effectiveDate={details.effectiveDate}
+          subjectChoices={workfile.subjectChoices}
+          onChoose={({ key, choice }) => edit((w) => withSubjectChoice(w, key, choice && { ...choice, at: new Date().toISOString() }))}
+        />
+      )}
       {!analyzed.ok && (
         <div className="notice notice--error" role="alert">
           <p>

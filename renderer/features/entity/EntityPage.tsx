@@ -10,6 +10,7 @@ import { entityPageSlots } from '../../app/entity-slots.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { capitalise, entityKindLabel, pageTitle } from './entity-model.ts';
 import { SummarySection } from './SummarySection.tsx';
+import { AssignmentSubject } from './AssignmentSubject.tsx';
 import { RecordSection } from './RecordSection.tsx';
 import { ConnectedSection } from './ConnectedSection.tsx';
 import { CopyId } from './CopyId.tsx';
@@ -56,6 +57,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
 
       <div className="entity-page__body">
         <div className="entity-page__main stack gap-4">
+          <AssignmentSubject entityId={entityId} />
           <SummarySection entityId={entityId} areaUid={title.areaUid} />
           <RecordSection entityId={entityId} />
         </div>
