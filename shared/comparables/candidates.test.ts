@@ -133,7 +133,9 @@ describe('readCandidates on the fixture', () => {
       expect(Object.keys(sale.values).sort()).toEqual([...gridRowKeys].sort());
       for (const row of gridRowKeys) {
         const value = sale.values[row];
-        expect(value.label).toBe(gridRowLabels[row]);
+        // DC CAMA publishes gross building area: the area rows say so wherever a value is shown.
+        const measured = shown(value) && (row === 'gla' || row === 'pricePerSqft');
+        expect(value.label).toBe(measured ? (row === 'gla' ? 'Gross building area (published; stands in for GLA)' : 'Sale price per sq ft of gross building area') : gridRowLabels[row]);
         if (!shown(value)) {
           expect(value.limitation).toBeTruthy();
           continue;
@@ -197,8 +199,8 @@ describe('readCandidates on the fixture', () => {
     const { byAddress, citation } = setup();
     const q = byAddress('2015 Q ST NW');
     expect(q.values.pricePerSqft).toMatchObject({ status: 'derived', raw: 772.52, display: '$772.52 per sq ft' });
-    expect(q.values.pricePerSqft.derivedFrom).toBe('Sale price $2,350,000 ÷ gross living area 3,042 sq ft, by Plat');
-    expect(q.values.pricePerSqft.limitation).toMatch(/synthetic living area/);
+    expect(q.values.pricePerSqft.derivedFrom).toBe('Sale price $2,350,000 ÷ gross building area (GBA) 3,042 sq ft, by Plat');
+    expect(q.values.pricePerSqft.limitation).toMatch(/synthetic gross building area \(GBA\)/);
     expect(new Set(q.values.pricePerSqft.citationIds.map((id) => citation(id).sourceId))).toEqual(new Set(['dc_otr_sale', 'plat_synthetic_characteristics']));
     expect(byAddress('1807 RIGGS PL NW').values.pricePerSqft).toMatchObject({ status: 'unavailable', limitation: 'No market price to divide.' });
   });

@@ -152,6 +152,8 @@ function propertyOf(spec: PropertySpec, extra: Partial<Record<GridRowKey, CitedV
       landAreaSqft: spec.landAreaSqft ?? null,
     },
     syntheticCharacteristics: synthetic,
+    // The kit's areas are gross living areas (a service that publishes GLA).
+    areaMeasure: spec.gla === null || spec.gla === undefined ? null : ('gla' as const),
     priorSales: [],
     priorSalesNote: 'The sample holds only the last recorded sale of each lot.',
   };

@@ -11,7 +11,7 @@
 // its searches bought are kept like any other and found again by the request bodies each search
 // recorded, so the grid, the report and a reviewer read the very answers that were paid for.
 import type { DatabaseSync } from 'node:sqlite';
-import { characteristicKeyOf, withSubjectChoice } from '../../../shared/comparables/subject/resolve.ts';
+import { characteristicKeyOf, reportChoicesOf, withSubjectChoice } from '../../../shared/comparables/subject/resolve.ts';
 import type { AssignmentDetails, CallBilling, ImportedAnswers, Project as IpcProject, RecheckResult, ValueChoice, WorkfileSignature } from '../../../shared/ipc.ts';
 import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
@@ -259,10 +259,16 @@ export class AssignmentService {
       const at = this.#now().toISOString();
       this.#comparables.save(assignmentId, withSubjectChoice(workfile, characteristic, choice && { ...choice, at }));
       this.#answers.setChoice(assignmentId, field, null);
-      return this.#answers.choices(assignmentId);
+      return this.#valueChoices(assignmentId);
     }
     this.#answers.setChoice(assignmentId, field, choice && { alternativeKey: choice.alternativeKey, reason: choice.reason.trim(), at: this.#now().toISOString() });
-    return this.#answers.choices(assignmentId);
+    return this.#valueChoices(assignmentId);
+  }
+
+  /** The appraiser's value choices: those kept with the answers, then the subject's characteristics' from the comparables workfile. */
+  #valueChoices(assignmentId: string): ValueChoice[] {
+    const fromWorkfile = reportChoicesOf(this.#comparables.get(assignmentId).subjectChoices);
+    return [...this.#answers.choices(assignmentId).filter((choice) => !fromWorkfile.some((c) => c.field === choice.field)), ...fromWorkfile];
   }
 
   /**

@@ -323,7 +323,7 @@ describe('ComparablesView', () => {
     state.workfile = searchedWorkfile({ chosen: ['rec_f1ac8c64-86d3-5875-8621-4cdbe866c12e', 'rec_ed75840f-ec2e-5f5c-934f-f30f4618e207'] });
     state.pages = [comps.envelope];
     await renderView();
-    const gla = screen.getByLabelText('Rate: Gross living area ($ per sq ft)');
+    const gla = screen.getByLabelText('Rate: Area as published (gross living or building area) ($ per sq ft)');
     fireEvent.change(gla, { target: { value: '1' } });
     fireEvent.change(gla, { target: { value: '15' } });
     fireEvent.change(gla, { target: { value: '150' } });

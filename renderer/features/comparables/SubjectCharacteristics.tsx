@@ -9,7 +9,7 @@ import { resolveSubject, type SubjectCharacteristicKey } from '../../../shared/c
 import { citedSubject } from '../../../shared/comparables/subject/cited.ts';
 import { CitationBook } from '../../../shared/cited/citation-book.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
-import { ChoiceDialog, type ChoiceRequest } from '../report/ChoiceDialog.tsx';
+import { SubjectChoiceDialog, type SubjectChoiceRequest } from './SubjectChoiceDialog.tsx';
 import { CitationChips, CitedCell, citationIndexOf } from './CitedCell.tsx';
 import { DetailsSection, PlainTable } from './DetailsSection.tsx';
 import './subject-characteristics.css';
@@ -35,7 +35,7 @@ export function SubjectCharacteristics(props: {
     const cited = citedSubject(resolveSubject({ subject, summary, effectiveDate, choices: subjectChoices }), book.cite);
     return { ...cited, index: citationIndexOf(book.all()) };
   }, [subject, summary, effectiveDate, subjectChoices]);
-  const [choosing, setChoosing] = useState<(ChoiceRequest & { key: SubjectCharacteristicKey }) | null>(null);
+  const [choosing, setChoosing] = useState<SubjectChoiceRequest | null>(null);
   const shown = view.characteristics.filter(({ value }) => value.status !== 'unavailable');
   const disagreeing = shown.filter(({ value }) => value.alternatives.length > 0).length;
   const summaryLine =
@@ -110,7 +110,7 @@ export function SubjectCharacteristics(props: {
           </PlainTable>
         )}
       </div>
-      <ChoiceDialog
+      <SubjectChoiceDialog
         request={choosing}
         saving={props.saving ?? false}
         error={choosing ? (props.error ?? null) : null}

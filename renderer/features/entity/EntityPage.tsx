@@ -10,7 +10,6 @@ import { entityPageSlots } from '../../app/entity-slots.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { capitalise, entityKindLabel, pageTitle } from './entity-model.ts';
 import { SummarySection } from './SummarySection.tsx';
-import { AssignmentSubject } from './AssignmentSubject.tsx';
 import { RecordSection } from './RecordSection.tsx';
 import { ConnectedSection } from './ConnectedSection.tsx';
 import { CopyId } from './CopyId.tsx';
@@ -30,6 +29,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
   const caption = captions[entityId];
   const title = pageTitle(entityId, record.data?.envelope ?? null, caption);
   const EntityActions = entityPageSlots.actions;
+  const AssignmentSubject = entityPageSlots.subject;
   const openGraph = useUiStore((state) => state.openGraph);
 
   return (
@@ -57,7 +57,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
 
       <div className="entity-page__body">
         <div className="entity-page__main stack gap-4">
-          <AssignmentSubject entityId={entityId} />
+          {AssignmentSubject && <AssignmentSubject entityId={entityId} />}
           <SummarySection entityId={entityId} areaUid={title.areaUid} />
           <RecordSection entityId={entityId} />
         </div>

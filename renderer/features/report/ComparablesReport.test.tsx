@@ -85,8 +85,9 @@ describe('the comparables section on screen', () => {
     render(<ReportDocumentView doc={doc} mode="screen" />);
     await settle();
     const rates = within(section()).getByRole('table', { name: 'Adjustment rates' });
-    const gla = within(rates).getByRole('rowheader', { name: 'Gross living area' }).closest('tr') as HTMLElement;
-    expect(gla.textContent).toMatch(/^Gross living area\$150 per sq ftAppraiser\$[\d,]+ per sq ft \(−?\$[\d,]+ per sq ft to \$[\d,]+ per sq ft\)$/);
+    // DC CAMA publishes gross building area: the rate says so.
+    const gla = within(rates).getByRole('rowheader', { name: 'Gross building area (published; stands in for GLA)' }).closest('tr') as HTMLElement;
+    expect(gla.textContent).toMatch(/^Gross building area \(published; stands in for GLA\)\$150 per sq ftAppraiser\$[\d,]+ per sq ft \(−?\$[\d,]+ per sq ft to \$[\d,]+ per sq ft\)$/);
     expect(within(rates).getByRole('rowheader', { name: 'Bedrooms' }).closest('tr')?.textContent).toContain('No adjustment');
     expect(within(section()).getByRole('table', { name: 'Regression coefficients' })).toBeTruthy();
     const used = within(section()).getByRole('table', { name: 'Sales the regression used' });

@@ -1,6 +1,7 @@
 // On the page of the active assignment's subject: its characteristics as the assignment resolves them
 // (the same values the grid, the report and the PDF use), the contradictions, and the appraiser's
-// choice with a reason (kept in the comparables workfile through the core's value choice).
+// choice with a reason (kept in the comparables workfile through the core's value choice). Placed on
+// the entity page through its slot (renderer/app/entity-slots.ts).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { reportFieldOf } from '../../../shared/comparables/subject/resolve.ts';
 import { activeAssignment } from '../../components/ActiveAssignmentGate.tsx';
@@ -9,7 +10,7 @@ import { useProjects } from '../../platform/core-queries.ts';
 import { useComparables } from '../../platform/comparables-queries.ts';
 import { refreshAssignment } from '../../platform/assignment-queries.ts';
 import { callPlat } from '../../platform/plat.ts';
-import { SubjectCharacteristics, type SubjectChoiceChange } from '../comparables/SubjectCharacteristics.tsx';
+import { SubjectCharacteristics, type SubjectChoiceChange } from './SubjectCharacteristics.tsx';
 
 export function AssignmentSubject({ entityId }: { entityId: string }) {
   const projects = useProjects();
