@@ -205,7 +205,7 @@ function profileOf(item: Json, index: AnswerIndex): Profile | null {
   const synthetic = text(json.status) === 'synthetic' || citations.some((c) => c.synthetic);
   const copiedFrom = strings(json.derived_from);
   const note = synthetic
-    ? `Synthetic: copied by the sample from ${copiedFrom.length > 0 ? `DC CAMA record ${copiedFrom.join(', ')}` : 'a nearby DC CAMA record'}, not a record of this property.`
+    ? `Synthetic: copied by the sample from ${copiedFrom.length > 0 ? `DC CAMA record ${copiedFrom.join(', ')}` : 'a DC CAMA record near its tax square'}, not a record of this property.`
     : text(json.limitations);
   return { json, synthetic, citations, note };
 }

@@ -306,7 +306,7 @@ function screensFor(read: SaleRead, ctx: CandidateContext): Screen[] {
     }
   }
   if (location?.approximate) screens.push({ flag: 'approximate_location', reason: null, note: 'Located at its tax square’s centroid (approximate).' });
-  if (sale.syntheticCharacteristics) screens.push({ flag: 'synthetic_characteristics', reason: null, note: 'Building characteristics are synthetic (copied by the sample from a nearby DC CAMA record).' });
+  if (sale.syntheticCharacteristics) screens.push({ flag: 'synthetic_characteristics', reason: null, note: 'Building characteristics are synthetic (copied by the sample from a DC CAMA record near the lot’s tax square).' });
   return screens;
 }
 

@@ -36,7 +36,7 @@ export interface UadExportContext {
 const statusMeanings = {
   reported: 'As the publisher printed it.',
   derived: 'Computed by Plat or the service from the cited inputs (see derivedFrom); not as published.',
-  synthetic: 'Made up by Plat’s sample (building characteristics of OTR sales copied from a nearby DC CAMA record); not a public record of this property.',
+  synthetic: 'Made up by Plat’s sample (building characteristics of OTR sales copied from a DC CAMA record near the lot’s tax square); not a public record of this property.',
   unavailable: 'Not in the sample or not published (see limitation).',
 };
 

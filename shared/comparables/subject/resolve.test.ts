@@ -13,6 +13,7 @@ import { gridCsv } from '../grid-csv.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../model.ts';
 import { comps2016Run } from '../test-kit.ts';
 import { salesComparisonUad } from '../uad-export.ts';
+import { citedSubject } from './cited.ts';
 import { resolveSubject } from './resolve.ts';
 
 const ids1717 = comps1717.envelope.data.items.map((item) => item.record_ref);
@@ -70,6 +71,10 @@ describe('the one subject of 1717 4TH ST NW', () => {
 
   it('shows one year built in the report, the grid, the UAD JSON and the CSV, with the contradiction', () => {
     const workfile = workfile1717();
+    // The page (the subject's characteristics in the Comparables view and on the property page).
+    const page = citedSubject(resolveSubject({ subject: dc1717.subject, summary: dc1717.summary, effectiveDate: '2017-01-01', choices: workfile.subjectChoices }), new CitationBook().cite);
+    expect(page.characteristics.find((c) => c.key === 'yearBuilt')!.value).toMatchObject({ raw: 2012, status: 'derived' });
+    expect(page.contradictions.map((c) => c.kind)).toContain('permit_after_year_built');
     const document = report1717(workfile);
     expect(yearBuiltOf(document).raw).toBe(2012);
     const building = document.sections.find((s) => s.id === 'building')!;
