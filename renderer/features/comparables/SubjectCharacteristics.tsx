@@ -60,7 +60,7 @@ export function SubjectCharacteristics(props: {
           <p className="muted">No answer held gives the subject’s characteristics yet: buy the subject report.</p>
         ) : (
           <PlainTable label="Subject characteristics" columns={['Characteristic', 'Value', 'Other values in the answers', 'Why this value']}>
-            {shown.map(({ key, value }) => (
+            {shown.map(({ key, value, chosenKey }) => (
               <tr key={key} data-testid={`subject-char-${key}`}>
                 <th scope="row">{value.label}</th>
                 <td>
@@ -102,7 +102,22 @@ export function SubjectCharacteristics(props: {
                       </button>
                     </>
                   ) : (
-                    <span className="muted">{value.choice?.reason ?? (value.status === 'synthetic' ? 'Only a copied value is held.' : 'The answers agree.')}</span>
+                    <>
+                      <span className="muted">{value.choice?.reason ?? (value.status === 'synthetic' ? 'Only a copied value is held.' : 'The answers agree.')}</span>
+                      {value.alternatives.length > 0 && chosenKey !== null && (
+                        <>
+                          {' '}
+                          <button
+                            type="button"
+                            className="link-button link-button--underlined"
+                            onClick={() => setChoosing({ key, value, adopt: true, alternative: { key: chosenKey, display: value.display, status: value.status, citationIds: value.citationIds, note: null } })}
+                            aria-label={`Adopt ${value.display} for ${value.label.toLowerCase()} with a reason…`}
+                          >
+                            Adopt with a reason…
+                          </button>
+                        </>
+                      )}
+                    </>
                   )}
                 </td>
               </tr>

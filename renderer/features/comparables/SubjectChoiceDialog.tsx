@@ -12,6 +12,8 @@ export interface SubjectChoiceRequest {
   key: SubjectCharacteristicKey;
   value: CitedValue;
   alternative: AlternativeValue;
+  /** The value already used, adopted by the appraiser with a reason (printed as the appraiser's choice). */
+  adopt?: boolean;
 }
 
 const statusWord = (status: CitedValue['status']) => (status === 'reported' ? 'published' : status);
@@ -36,8 +38,11 @@ export function SubjectChoiceDialog(props: { request: SubjectChoiceRequest | nul
   const request = props.request;
   return (
     <dialog ref={dialogRef} className="confirm-dialog subject-choice-dialog" aria-labelledby={ids.title} onClose={props.onCancel} data-testid="subject-choice-dialog">
-      <h2 id={ids.title}>Use another value{request ? ` for ${request.value.label.toLowerCase()}` : ''}</h2>
-      {request && (
+      <h2 id={ids.title}>
+        {request?.adopt ? 'Adopt this value' : 'Use another value'}
+        {request ? ` for ${request.value.label.toLowerCase()}` : ''}
+      </h2>
+      {request && !request.adopt && (
         <dl className="subject-choice-dialog__values">
           <dt>Now used</dt>
           <dd>
@@ -48,6 +53,12 @@ export function SubjectChoiceDialog(props: { request: SubjectChoiceRequest | nul
             <strong>{request.alternative.display}</strong> <span className="muted">({statusWord(request.alternative.status)})</span>
           </dd>
         </dl>
+      )}
+      {request?.adopt && (
+        <p>
+          <strong>{request.value.display}</strong> <span className="muted">({statusWord(request.value.status)})</span>, over{' '}
+          {request.value.alternatives.map((alternative) => `${alternative.display} (${statusWord(alternative.status)})`).join(', ')}: your reason is printed with it.
+        </p>
       )}
       <form
         onSubmit={(event) => {
@@ -66,7 +77,7 @@ export function SubjectChoiceDialog(props: { request: SubjectChoiceRequest | nul
           textarea={{ maxLength: 2_000 }}
         />
         {props.error !== null && props.error !== undefined && <ErrorNotice error={props.error} compact />}
-        <DialogFormActions onCancel={props.onCancel} busy={props.saving} label="Use this value" busyLabel="Saving…" />
+        <DialogFormActions onCancel={props.onCancel} busy={props.saving} label={request?.adopt ? 'Adopt this value' : 'Use this value'} busyLabel="Saving…" />
       </form>
     </dialog>
   );

@@ -10,6 +10,8 @@ import type { SubjectContradictionKind } from './contradictions.ts';
 export interface SubjectCharacteristicView {
   key: SubjectCharacteristicKey;
   value: CitedValue;
+  /** The chosen candidate's key (the appraiser may adopt it with a reason); null when unavailable. */
+  chosenKey: string | null;
 }
 
 export interface SubjectContradictionView {
@@ -28,6 +30,7 @@ export function citedSubject(resolved: ResolvedSubject, cite: Cite): { character
     if (!resolution) {
       return {
         key,
+        chosenKey: null,
         value: { field: characteristic.field, label: characteristic.label, raw: null, display: '—', status: 'unavailable', citationIds: [], derivedFrom: null, limitation: characteristic.why, alternatives: [], choice: null },
       };
     }
@@ -35,6 +38,7 @@ export function citedSubject(resolved: ResolvedSubject, cite: Cite): { character
     const limitation = [chosen.note, resolution.staleChoice].filter((part): part is string => part !== null).join(' ') || null;
     return {
       key,
+      chosenKey: chosen.key,
       value: {
         field: characteristic.field,
         label: characteristic.label,
