@@ -3,8 +3,8 @@
 // whose copied record says built 1911, 2 stories), start an assignment effective 2017-01-01, buy its
 // record in the Comparables view, see the permit contradiction (B1104076, new construction in 2012),
 // adopt 2012 with a reason, and find the same year, with the reason, in the grid's subject column
-// and in the report preview.
-import { test, expect, findAddress, openApp, startAssignment } from './fixtures.ts';
+// and in the report preview, then on the subject's property page.
+import { test, expect, findAddress, findBox, openApp, startAssignment } from './fixtures.ts';
 
 const REASON = 'Permit B1104076 (2012) is new construction of this row house; the 1911 record was copied from another building.';
 
@@ -28,8 +28,8 @@ test('the subject’s year built: the permit contradiction, the appraiser’s ch
   // The contradiction, in words, with its sources.
   const characteristics = page.getByTestId('subject-characteristics');
   await expect(characteristics).toBeVisible();
-  await expect(characteristics.getByTestId('subject-contradiction').filter({ hasText: 'Permit B1104076' })).toContainText('new construction');
-  await expect(characteristics.getByTestId('subject-contradiction').filter({ hasText: 'Permit B1104076' })).toContainText('built 1911');
+  await expect(characteristics.getByTestId('subject-contradiction').filter({ hasText: /^Permit B1104076/ })).toContainText('new construction');
+  await expect(characteristics.getByTestId('subject-contradiction').filter({ hasText: /^Permit B1104076/ })).toContainText('built 1911');
   const yearBuilt = characteristics.getByTestId('subject-char-yearBuilt');
   await expect(yearBuilt).toContainText('2012 or later');
   await expect(yearBuilt).toContainText('1911');
@@ -61,4 +61,16 @@ test('the subject’s year built: the permit contradiction, the appraiser’s ch
   await expect(building).toContainText('2012 or later', { timeout: 30_000 });
   await expect(building).toContainText(REASON);
   await expect(building).toContainText('Permit B1104076');
+
+  // The property page of the assignment's subject shows the same resolved year, with the reason.
+  await page.keyboard.press('Control+1');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search');
+  // The address found before opens its page again at once.
+  const { box: findAgain } = findBox(page);
+  await findAgain.fill('1717 4th st nw');
+  await findAgain.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('1717 4TH ST NW');
+  const onPage = page.getByTestId('subject-characteristics').getByTestId('subject-char-yearBuilt');
+  await expect(onPage).toContainText('2012 or later', { timeout: 30_000 });
+  await expect(onPage).toContainText(REASON);
 });
