@@ -7,7 +7,6 @@
 import type { ValueChoice } from '../../ipc.ts';
 import { formatDay } from '../../format-date.ts';
 import { isRecord } from '../../json-data.ts';
-import type { CitationFields } from '../../cited/citation.ts';
 import { resolveCandidates, yearBuiltFromPermits, type Candidate, type PermitEvidence, type Resolution } from '../../report/conflicts.ts';
 import { citationForRef, readAnswers, strings, text, type Answers, type Json } from '../../report/subject/answers.ts';
 import { fieldCandidates, type FieldSpec } from '../../report/subject/fields.ts';
@@ -92,15 +91,12 @@ export function buildingProfile(item: Json | null): { section: Json | null; prof
   const sections = isRecord(item?.sections) ? (item.sections as Json) : {};
   const section = (isRecord(sections.building) ? (sections.building as Json) : null) ?? (isRecord(item?.characteristics) ? (item.characteristics as Json) : null);
   if (!section) return { section: null, profile: null };
-  const keys = Object.values(subjectCharacteristicSpecs)
-    .filter((c) => c.section === 'building')
-    .map((c) => c.spec.key);
+  // A profile's fields share its status, records and (for a synthetic profile) the record it was copied from.
   const profile: Json = {};
   for (const [key, value] of Object.entries(section)) {
     if (['status', 'source_refs', 'derived_from', 'limitations'].includes(key)) continue;
     profile[key] = isRecord(value) ? value : { value, status: section.status, source_refs: section.source_refs, derived_from: section.derived_from };
   }
-  for (const key of keys) if (!(key in profile) && key in section) profile[key] = section[key];
   return { section, profile };
 }
 
@@ -200,8 +196,6 @@ export function chosenNumber(characteristic: ResolvedCharacteristic): number | n
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
   return Number.isFinite(value) ? value : null;
 }
-
-export type { CitationFields };
 
 /** The characteristic a report field is (`building.year_built` → yearBuilt), or null: its choice is kept in the workfile's `subjectChoices`. */
 export function characteristicKeyOf(field: string): SubjectCharacteristicKey | null {
