@@ -413,7 +413,7 @@ test.describe('comparable sales, from the search to the PDF', () => {
 
     // Two rates and a lump sum, then the grid's arithmetic as the screen prints it.
     await page.getByLabel('Rate: Market conditions (time) (% per month)').fill('0.5');
-    await page.getByLabel('Rate: Gross living area ($ per sq ft)').fill('150');
+    await page.getByLabel('Rate: Area as published (gross living or building area) ($ per sq ft)').fill('150');
     await page.getByTestId('grid-adjustment-site-1').getByRole('textbox').fill('-5000');
     await expect(page.getByTestId('grid-adjustment-gla-1')).not.toBeEmpty();
     await expect(page.getByTestId('grid-adjustment-saleDate-1')).not.toBeEmpty();

@@ -36,6 +36,7 @@ function propertyAt(store: SampleStore, address: string): string {
 
 const subjects = [
   { file: 'dc-1708-21st-st-nw', address: '1708 21ST ST NW', why: 'DC record lot: OTR values, a synthetic building profile, a market sale' },
+  { file: 'dc-1717-4th-st-nw', address: '1717 4TH ST NW', why: 'synthetic year built 1911 and 2 stories beside permit B1104076 (2012), new construction of a three-story row house' },
   { file: 'dc-1425-swann-st-nw', address: '1425 SWANN ST NW', why: 'synthetic year built 1890 beside a 2013 permit for new construction on a vacant lot' },
   { file: 'dc-1711-massachusetts-ave-nw-unit', address: '1711 MASSACHUSETTS AVE NW', why: 'a condominium unit in a building whose address OTR publishes only per unit' },
   { file: 'va-304-adams-av', address: '304 ADAMS AV', why: 'Alexandria parcel: most sections unavailable' },
@@ -48,6 +49,12 @@ const comparableSearches = [
     address: '1708 21ST ST NW',
     about: 'report_comparables_v1 around 1708 21ST ST NW: 0.5 mi, sold 2016, use code 24, undated (DC CAMA) sales included, from the embedded service',
     body: (ref: string) => comps2016Body(ref, { toDate: '2016-12-31', includeUndated: true, limit: 100 }),
+  },
+  {
+    file: 'dc-1717-4th-comps-2016',
+    address: '1717 4TH ST NW',
+    about: 'report_comparables_v1 around 1717 4TH ST NW: 0.5 mi, sold 2016, use code 24, from the embedded service',
+    body: (ref: string) => comps2016Body(ref, { toDate: '2016-12-31', includeUndated: false, limit: 20 }),
   },
 ];
 

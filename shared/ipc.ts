@@ -548,6 +548,8 @@ export const ipcOperations = {
     response: z.object({
       workfile: ComparablesWorkfileSchema,
       subject: z.unknown().nullable(),
+      /** The kept v4 summary envelope of the subject (or null): with `subject` it resolves the one subject (shared/comparables/subject/). */
+      summary: z.unknown().nullable(),
       pages: z.array(z.unknown()),
       /** The kept v4 searches of sale records (a deed's other lots by its date and price), oldest first; absent is none. */
       lotAnswers: z.array(z.unknown()).optional(),

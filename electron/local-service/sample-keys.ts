@@ -236,3 +236,13 @@ export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: n
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * toRad) * Math.cos(lat2 * toRad) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
 }
+
+/**
+ * The synthetic characteristics' dataset, named by what the build does: each residential lot of a
+ * tax square takes a CAMA record of its use code by rank of distance to the square's centroid (the
+ * k-th lot by SSL, the k-th nearest record), so the record is near the square, not necessarily the
+ * nearest to the lot. sample.db files built before this name say "imputed from the nearest DC CAMA
+ * residential record": the store reads that old name as this one (sample-store/rows.ts).
+ */
+export const SYNTHETIC_DATASET_NAME = 'Building characteristics copied from DC CAMA residential records of the same use code near the lot’s tax square';
+export const SYNTHETIC_DATASET_NAME_BEFORE = 'Building characteristics imputed from the nearest DC CAMA residential record';

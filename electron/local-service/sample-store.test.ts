@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSampleFixture } from './sample-fixture.ts';
-import { SAMPLE_ID_NAMESPACE, relationshipRef, uuidV5 } from './sample-keys.ts';
+import { SAMPLE_ID_NAMESPACE, SYNTHETIC_DATASET_NAME, relationshipRef, uuidV5 } from './sample-keys.ts';
 import { SampleStoreError, defaultSampleDbPath, openSampleStore } from './sample-store.ts';
 import type { Citation, SampleStore } from './sample-store.ts';
 import { SYNTHETIC_PUBLISHER } from './sample-test-kit.ts';
@@ -358,6 +358,10 @@ describe('sample store over the fixture', () => {
       expect(gba).toMatchObject({ value: 1200, synthetic: true, method: 'nearest_cama_same_usecode' });
       expect(store.getRecord(gba.derived_from!)?.data['GBA']).toBe(1200);
       expect(facts.limitations.join(' ')).toMatch(/synthetic/);
+      // The record copied is chosen by rank within the square, not as the nearest to the lot: said so, never "nearest".
+      expect(gba.note).toMatch(/number \d+ by distance among the records of its use code, one per lot of the square: not necessarily the record nearest this lot/);
+      expect(gba.citation.dataset).toBe(SYNTHETIC_DATASET_NAME);
+      expect(facts.limitations.join(' ')).not.toMatch(/nearby|imputed from the nearest/);
       expect(facts.permits).toMatchObject([{ permit_id: 'B1500001', method: 'ssl_match', status: 'PERMIT ISSUED' }]);
     });
 

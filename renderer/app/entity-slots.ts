@@ -5,4 +5,6 @@ import type { ComponentType } from 'react';
 export const entityPageSlots: {
   /** Actions in the page's header for the entity shown (caption: how the page names it, when known). */
   actions: ComponentType<{ entityId: string; caption: string | undefined }> | null;
-} = { actions: null };
+  /** Above the summary: the entity as the active assignment resolves its subject, when it is that subject. */
+  subject: ComponentType<{ entityId: string }> | null;
+} = { actions: null, subject: null };

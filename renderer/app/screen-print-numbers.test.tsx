@@ -91,10 +91,9 @@ describe('the grid’s numbers on screen and on paper', () => {
 
   it('prints a rate typed with cents with its cents, as the workings compute with it', () => {
     const paper = printSide();
-    // The estimate leads its cell; the reasons it is not supported follow in a paragraph of their own.
     const rates = within(paper.container).getByRole('table', { name: 'Adjustment rates' });
     const row = (label: string) => text(within(rates).getByRole('rowheader', { name: label }).closest('tr'));
-    expect(row('Gross living area')).toContain('$152.50 per sq ft');
+    expect(row('Gross building area (published; stands in for GLA)')).toContain('$152.50 per sq ft');
     expect(row('Actual age')).toContain('$1,027.32 per year');
     expect(row('Market conditions (time)')).toContain('−0.37 % per month');
     const workings = [...paper.container.querySelectorAll('.report-grid__working')].map((element) => element.textContent ?? '');

@@ -14,6 +14,7 @@ import { AssignmentsView } from '../features/assignments/AssignmentsView.tsx';
 import { ComparablesView } from '../features/comparables/ComparablesView.tsx';
 import { StartAssignment } from '../features/assignments/StartAssignment.tsx';
 import { GraphView } from '../features/graph/GraphView.tsx';
+import { AssignmentSubject } from '../features/comparables/AssignmentSubject.tsx';
 import { entityPageSlots } from './entity-slots.ts';
 
 export const viewComponents: Partial<Record<ViewId, ComponentType>> = {};
@@ -27,6 +28,7 @@ viewComponents.assignments = AssignmentsView;
 viewComponents.comparables = ComparablesView;
 viewComponents.graph = GraphView;
 entityPageSlots.actions = StartAssignment;
+entityPageSlots.subject = AssignmentSubject;
 
 /** The entity page, shown over any view when an entity is opened (set by the entity feature). */
 export const entityPage: { component: ComponentType<{ entityId: string }> | null } = { component: EntityPage };

@@ -1,5 +1,5 @@
 // Sources: one per (dataset, record kind). as_of is the data's own date (see docs/service-notes.md).
-import type { LocationPrecision } from '../../electron/local-service/sample-keys.ts';
+import { SYNTHETIC_DATASET_NAME, type LocationPrecision } from '../../electron/local-service/sample-keys.ts';
 import { DATASETS } from './datasets.ts';
 import type { DatasetSpec } from './datasets.ts';
 
@@ -82,9 +82,9 @@ export const SOURCES: SourceSpec[] = [
   {
     source_id: 'plat_synthetic_characteristics', dataset: DATASETS.synthetic, kind: 'imputed_characteristics', jurisdiction: '11001', state: '11',
     publisher: 'Plat synthetic sample (not a public record)',
-    dataset_name: 'Building characteristics imputed from the nearest DC CAMA residential record', as_of: '2022-11-20',
+    dataset_name: SYNTHETIC_DATASET_NAME, as_of: '2022-11-20',
     official_url: 'https://opendata.dc.gov/', synthetic: true,
-    description: 'SYNTHETIC. The OTR lots have no building characteristics; for residential record lots, Plat copies those of a nearby real CAMA record of the same use code so comparables can be demonstrated. Not a fact about the lot.',
+    description: 'SYNTHETIC. The OTR lots have no building characteristics; for residential record lots, Plat copies those of a real CAMA record of the same use code near the lot’s tax square (the k-th lot of a tax square (by SSL) takes the k-th nearest record of its use code to the square’s centroid, so it is not necessarily the record nearest the lot) so comparables can be demonstrated. Not a fact about the lot.',
     location_precision: 'square_centroid',
   },
 ];

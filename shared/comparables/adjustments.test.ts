@@ -120,7 +120,7 @@ describe('computeGrid', () => {
     expect(c?.grossPct).toBe(4.9);
     expect(c?.warnings).toEqual([
       'No sale date: no market-conditions (time) adjustment.',
-      'Gross living area: not in the sample for this comp, so no adjustment.',
+      'Area as published (gross living or building area): not in the sample for this comp, so no adjustment.',
     ]);
   });
 

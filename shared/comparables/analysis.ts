@@ -10,6 +10,8 @@ import { notUsedEntries, readCandidates, readSubject } from './candidates.ts';
 import type { CandidateSet, ComparableSale, ComparablesAnalysis, ComparablesWorkfile, GridProperty, GridResult, RegressionSupport } from './model.ts';
 import { regressionSupport } from './regression.ts';
 import { regressionScreen } from './screening.ts';
+import { applyResolvedSubject } from './subject/grid-subject.ts';
+import { resolveSubject } from './subject/resolve.ts';
 
 export interface ComparablesAnalysisInput {
   /** The kept v3 `report_subject_v1` envelope (the subject's grid column), or null when not bought. */
@@ -19,6 +21,12 @@ export interface ComparablesAnalysisInput {
   workfile: ComparablesWorkfile;
   /** The assignment's effective date: the date window, the time adjustments and the ages are judged against it. */
   effectiveDate: string;
+  /**
+   * The kept v4 summary envelope of the subject, or null/absent when not bought: with the subject's
+   * answer it resolves the one subject (shared/comparables/subject/) whose values the grid's subject
+   * column shows where the answers disagree or the appraiser chose (`workfile.subjectChoices`).
+   */
+  subjectSummary?: unknown | null;
   /** The subject's use code when the caller knows it; else read from the subject's answer. */
   subjectUseCode?: string | null;
   /**
@@ -56,7 +64,9 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
   const cite = book.cite;
   const run = workfile.searches.at(-1) ?? null;
   const problems: string[] = [];
-  const subject = readSubject(input.subjectEnvelope, cite);
+  const read = readSubject(input.subjectEnvelope, cite);
+  const resolved = resolveSubject({ subject: input.subjectEnvelope, summary: input.subjectSummary ?? null, effectiveDate, choices: workfile.subjectChoices });
+  const subject = read === null ? null : applyResolvedSubject(read, resolved, cite);
   const subjectUseCode = input.subjectUseCode ?? useCodeOf(input.subjectEnvelope);
 
   let set: CandidateSet;

@@ -12,7 +12,7 @@ import { asSynthetic, documentCitation, publisherName, type CitationFields, type
 import { citeRef, indexV3Sources } from '../cited/source-refs.ts';
 import type { Cite } from '../cited/citation-book.ts';
 import type { CitedValue, ValueStatus } from '../cited/value.ts';
-import type { FeatureNumbers, GridProperty, GridRowKey, LonLat } from './model.ts';
+import { rateLabels, type FeatureNumbers, type GridProperty, type GridRowKey, type LonLat, type RateKey } from './model.ts';
 import { conditionStep, gradeStep } from './scales.ts';
 
 export type Json = Record<string, unknown>;
@@ -24,7 +24,8 @@ export const gridRowLabels: Record<GridRowKey, string> = {
   address: 'Address',
   proximity: 'Proximity to subject',
   salePrice: 'Sale price',
-  pricePerSqft: 'Sale price per sq ft of gross living area',
+  // The area rows name the measure as published where the properties are known (areaRowLabel).
+  pricePerSqft: 'Sale price per sq ft of the area as published',
   dataSource: 'Data source and identifier',
   saleType: 'Sale type',
   saleDate: 'Date of sale',
@@ -36,13 +37,61 @@ export const gridRowLabels: Record<GridRowKey, string> = {
   rooms: 'Total rooms',
   bedrooms: 'Bedrooms',
   baths: 'Baths (full.half)',
-  gla: 'Gross living area',
+  gla: 'Area as published (measure not stated)',
   stories: 'Stories',
   heatingCooling: 'Heating / cooling',
   fireplaces: 'Fireplaces',
   exterior: 'Exterior walls',
   units: 'Units',
 };
+
+// ---------------------------------------------------------------------------------------------
+// The area measure, as published
+
+/**
+ * What the area a property's answer gives measures: gross living area (GLA), gross building area
+ * (GBA: DC CAMA's, which counts more than living space) or an area whose measure the answer does not
+ * state. Decided from the field the answer publishes it under, never assumed.
+ */
+export type AreaMeasure = 'gla' | 'gba' | 'unstated';
+
+export const areaMeasureWords: Record<AreaMeasure, { row: string; basis: string; value: string }> = {
+  gla: { row: 'Gross living area', basis: 'gross living area', value: 'gross living area' },
+  gba: { row: 'Gross building area (published; stands in for GLA)', basis: 'gross building area', value: 'gross building area (GBA)' },
+  unstated: { row: 'Area as published (measure not stated)', basis: 'area as published (measure not stated)', value: 'area as published (measure not stated)' },
+};
+
+const LIVING_FIELDS = ['living_area_sqft', 'gross_living_area_sqft', 'gla_sqft'];
+const GROSS_FIELDS = ['gross_area_sqft', 'gross_building_area_sqft', 'gba_sqft'];
+const lower = (json: Json): Map<string, unknown> => new Map(Object.entries(json).map(([key, value]) => [key.toLowerCase(), value]));
+
+/** The building area a profile publishes and its measure, or null; land and lot areas are not building areas. */
+export function areaOf(profile: Json): { sqft: number; measure: AreaMeasure; field: string } | null {
+  const fields = lower(profile);
+  const first = (names: string[]) => names.map((name) => [name, num(fields.get(name))] as const).find(([, value]) => value !== null);
+  const living = first(LIVING_FIELDS);
+  if (living) return { sqft: living[1]!, measure: 'gla', field: living[0] };
+  const gross = first(GROSS_FIELDS);
+  if (gross) return { sqft: gross[1]!, measure: 'gba', field: gross[0] };
+  const other = [...fields.entries()].find(([key, value]) => num(value) !== null && /(area|sq_?ft|square_f)/.test(key) && !/(land|lot|site)/.test(key));
+  return other ? { sqft: num(other[1])!, measure: 'unstated', field: other[0] } : null;
+}
+
+/** The measure the area row holds across properties: one name when they agree, each value's own when they do not. */
+export function areaMeasureOf(properties: ReadonlyArray<{ areaMeasure?: AreaMeasure | null }>): AreaMeasure | 'mixed' | null {
+  const measures = new Set(properties.map((property) => property.areaMeasure ?? null).filter((measure): measure is AreaMeasure => measure !== null));
+  if (measures.size === 0) return null;
+  return measures.size === 1 ? [...measures][0]! : 'mixed';
+}
+
+/** A grid row's label for these properties: the area rows name the measure as published (GBA standing in for GLA says so). */
+export function areaRowLabel(row: GridRowKey, properties: ReadonlyArray<{ areaMeasure?: AreaMeasure | null }>): string {
+  if (row !== 'gla' && row !== 'pricePerSqft') return gridRowLabels[row];
+  const measure = areaMeasureOf(properties);
+  if (measure === null) return gridRowLabels[row];
+  if (measure === 'mixed') return row === 'gla' ? 'Area as published (living or building area: see each value)' : 'Sale price per sq ft of the area as published (see each value)';
+  return row === 'gla' ? areaMeasureWords[measure].row : `Sale price per sq ft of ${areaMeasureWords[measure].basis}`;
+}
 
 export const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 export const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -156,7 +205,7 @@ function profileOf(item: Json, index: AnswerIndex): Profile | null {
   const synthetic = text(json.status) === 'synthetic' || citations.some((c) => c.synthetic);
   const copiedFrom = strings(json.derived_from);
   const note = synthetic
-    ? `Synthetic: copied by the sample from ${copiedFrom.length > 0 ? `DC CAMA record ${copiedFrom.join(', ')}` : 'a nearby DC CAMA record'}, not a record of this property.`
+    ? `Synthetic: copied by the sample from ${copiedFrom.length > 0 ? `DC CAMA record ${copiedFrom.join(', ')}` : 'a DC CAMA record near its tax square'}, not a record of this property.`
     : text(json.limitations);
   return { json, synthetic, citations, note };
 }
@@ -214,9 +263,8 @@ export function characteristicValues(item: Json, index: AnswerIndex, cite: Cite)
   const builtYear = yearOf(p.year_built);
   const built = builtYear?.year ?? null;
   const remodeled = yearOf(p.year_remodeled);
-  const living = num(p.living_area_sqft);
-  const gross = num(p.gross_area_sqft);
-  const gla = living ?? gross;
+  const area = areaOf(p);
+  const gla = area?.sqft ?? null;
   const style = [text(p.building_type), text(p.style)].filter((part): part is string => part !== null).join(', ');
   const site = siteValue(profile, item, index, cite);
   const baths = bathsValue(profile, cite);
@@ -236,7 +284,21 @@ export function characteristicValues(item: Json, index: AnswerIndex, cite: Cite)
     rooms: count('rooms', num(p.rooms)),
     bedrooms: count('bedrooms', num(p.bedrooms)),
     baths: baths.value,
-    gla: profileValue('gla', profile, gla, gla === null ? '—' : sqft(gla), cite, living === null && gross !== null ? 'DC CAMA’s gross building area (GBA): the sample has no separate living area.' : undefined),
+    gla: {
+      ...profileValue(
+        'gla',
+        profile,
+        gla,
+        gla === null ? '—' : sqft(gla),
+        cite,
+        area?.measure === 'gba'
+          ? 'Gross building area (GBA) as published: it stands in for the gross living area, which the answer does not give.'
+          : area?.measure === 'unstated'
+            ? `Published as “${area.field}”: the answer does not say whether it is living or building area.`
+            : undefined,
+      ),
+      ...(area ? { label: areaMeasureWords[area.measure].row } : {}),
+    },
     stories: count('stories', num(p.stories)),
     heatingCooling: heatingCoolingValue(profile, cite),
     fireplaces: count('fireplaces', num(p.fireplaces)),
@@ -254,7 +316,7 @@ export function characteristicValues(item: Json, index: AnswerIndex, cite: Cite)
   };
   // What the living area cites, for the values computed from it (price per sq ft).
   const glaCitations = values.gla.status === 'unavailable' ? [] : (profile?.citations ?? []);
-  return { values, numbers, synthetic: profile?.synthetic ?? false, glaCitations };
+  return { values, numbers, synthetic: profile?.synthetic ?? false, glaCitations, areaMeasure: area?.measure ?? null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,7 +377,7 @@ export function priceDisplay(price: number | string): string {
 
 /** The shell every grid property shares; the caller fills the sale rows. */
 export function gridPropertyBase(item: Json, index: AnswerIndex, cite: Cite, id: string, missingAddress: string) {
-  const { values, numbers, synthetic, glaCitations } = characteristicValues(item, index, cite);
+  const { values, numbers, synthetic, glaCitations, areaMeasure } = characteristicValues(item, index, cite);
   const { value: address, address: addressText } = addressValue(item, index, cite, missingAddress);
   const location = locationOf(item.location, index);
   const property: Omit<GridProperty, 'values' | 'priorSales' | 'priorSalesNote'> = {
@@ -325,6 +387,20 @@ export function gridPropertyBase(item: Json, index: AnswerIndex, cite: Cite, id:
     location: location ? { lonLat: location.lonLat, approximate: location.approximate, precision: location.precision } : null,
     numbers,
     syntheticCharacteristics: synthetic,
+    areaMeasure,
   };
   return { property, values: { ...values, address }, location, glaCitations };
+}
+
+/** The grid's properties (the subject, then the chosen comps), whose area measures name the area rows. */
+export function gridProperties(analysis: { set: { subject: GridProperty | null }; chosen: readonly GridProperty[] }): GridProperty[] {
+  return [...(analysis.set.subject ? [analysis.set.subject] : []), ...analysis.chosen];
+}
+
+/** A rate's label and unit for these properties: the area rate names the measure its row holds ("$ per sq ft of gross building area"). */
+export function rateLabelFor(rate: RateKey, properties: ReadonlyArray<{ areaMeasure?: AreaMeasure | null }>): { label: string; unit: string } {
+  if (rate !== 'glaPerSqft') return rateLabels[rate];
+  const measure = areaMeasureOf(properties);
+  if (measure === null || measure === 'mixed') return rateLabels[rate];
+  return { label: areaMeasureWords[measure].row, unit: `$ per sq ft of ${areaMeasureWords[measure].basis}` };
 }

@@ -133,7 +133,9 @@ describe('readCandidates on the fixture', () => {
       expect(Object.keys(sale.values).sort()).toEqual([...gridRowKeys].sort());
       for (const row of gridRowKeys) {
         const value = sale.values[row];
-        expect(value.label).toBe(gridRowLabels[row]);
+        // DC CAMA publishes gross building area: the area rows say so wherever a value is shown.
+        const measured = shown(value) && (row === 'gla' || row === 'pricePerSqft');
+        expect(value.label).toBe(measured ? (row === 'gla' ? 'Gross building area (published; stands in for GLA)' : 'Sale price per sq ft of gross building area') : gridRowLabels[row]);
         if (!shown(value)) {
           expect(value.limitation).toBeTruthy();
           continue;
@@ -197,8 +199,8 @@ describe('readCandidates on the fixture', () => {
     const { byAddress, citation } = setup();
     const q = byAddress('2015 Q ST NW');
     expect(q.values.pricePerSqft).toMatchObject({ status: 'derived', raw: 772.52, display: '$772.52 per sq ft' });
-    expect(q.values.pricePerSqft.derivedFrom).toBe('Sale price $2,350,000 ÷ gross living area 3,042 sq ft, by Plat');
-    expect(q.values.pricePerSqft.limitation).toMatch(/synthetic living area/);
+    expect(q.values.pricePerSqft.derivedFrom).toBe('Sale price $2,350,000 ÷ gross building area (GBA) 3,042 sq ft, by Plat');
+    expect(q.values.pricePerSqft.limitation).toMatch(/synthetic gross building area \(GBA\)/);
     expect(new Set(q.values.pricePerSqft.citationIds.map((id) => citation(id).sourceId))).toEqual(new Set(['dc_otr_sale', 'plat_synthetic_characteristics']));
     expect(byAddress('1807 RIGGS PL NW').values.pricePerSqft).toMatchObject({ status: 'unavailable', limitation: 'No market price to divide.' });
   });
@@ -226,14 +228,14 @@ describe('readCandidates on the fixture', () => {
     const market = narrow.set.candidates.filter((c) => c.market);
     expect(market.filter((c) => !c.flags.includes('multi_parcel')).every((c) => c.screenedOut?.reason === 'size')).toBe(true);
     expect(market.filter((c) => c.flags.includes('multi_parcel')).every((c) => c.screenedOut?.reason === 'multi_parcel' && c.flags.includes('outside_area_band'))).toBe(true);
-    expect(narrow.byAddress('2015 Q ST NW').screenedOut?.note).toBe('Living area 3,042 sq ft, outside 960–1,440 sq ft (±20 % of the subject’s 1,200 sq ft).');
+    expect(narrow.byAddress('2015 Q ST NW').screenedOut?.note).toBe('Gross building area (GBA) 3,042 sq ft, outside 960–1,440 sq ft (±20 % of the subject’s 1,200 sq ft).');
     // ±100 %: up to 2,400 sq ft fits.
     const wide = setup({ criteria: { livingAreaBandPct: 100 } });
     const fitting = wide.set.candidates.filter((c) => c.screenedOut === null).map((c) => c.address);
     expect(fitting).toEqual(['1730 18TH ST NW', '1739 19TH ST NW']);
     expect(wide.byAddress('1807 RIGGS PL NW').flags).not.toContain('outside_area_band');
     expect(choosableProblem(wide.byAddress('1730 18TH ST NW'), DEFAULT_CRITERIA)).toBeNull();
-    expect(choosableProblem(wide.byAddress('2015 Q ST NW'), DEFAULT_CRITERIA)).toMatch(/^Living area 3,042 sq ft, outside .* It does not fit the search’s criteria\.$/);
+    expect(choosableProblem(wide.byAddress('2015 Q ST NW'), DEFAULT_CRITERIA)).toMatch(/^Gross building area \(GBA\) 3,042 sq ft, outside .* It does not fit the search’s criteria\.$/);
   });
 
   it('does not apply the band without the subject’s living area, and says so', () => {

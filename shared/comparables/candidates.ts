@@ -11,6 +11,8 @@ import type { CitedValue } from '../cited/value.ts';
 import { derivedValue } from '../cited/derived.ts';
 import {
   amountOf,
+  areaMeasureWords,
+  areaRowLabel,
   citationForRef,
   citedValue,
   dataSourceValue,
@@ -171,20 +173,21 @@ function readSale(item: Json, index: AnswerIndex, subjectPoint: SubjectPoint | n
       : unavailableValue('saleType', 'The answer does not say whether the sale was at market.');
 
   const gla = property.numbers.gla;
+  const areaWords = areaMeasureWords[property.areaMeasure ?? 'unstated'].value;
   const pricePerSqft =
     price !== null && price > 0 && gla !== null && gla > 0 && values.gla.status !== 'unavailable'
       ? derivedValue(
           {
             field: 'comparables.pricePerSqft',
-            label: gridRowLabels.pricePerSqft,
+            label: areaRowLabel('pricePerSqft', [property]),
             raw: Math.round((price / gla) * 100) / 100,
             display: `${formatDollarsAndCents(price / gla)} per sq ft`,
-            rule: `Sale price ${priceDisplay(amount?.published ?? price)} ÷ gross living area ${sqft(gla)}, by Plat`,
+            rule: `Sale price ${priceDisplay(amount?.published ?? price)} ÷ ${areaWords} ${sqft(gla)}, by Plat`,
             inputs: [
               { name: 'the sale price', citations: saleCitations },
-              { name: 'the gross living area', citations: glaCitations },
+              { name: `the ${areaWords}`, citations: glaCitations },
             ],
-            limitation: values.gla.status === 'synthetic' ? 'Computed with a synthetic living area (made up by the sample): not a market fact.' : null,
+            limitation: values.gla.status === 'synthetic' ? `Computed with a synthetic ${areaWords} (copied by the sample from another building): not a market fact.` : null,
           },
           cite,
         )

@@ -70,9 +70,9 @@ describe('gridCsv', () => {
   it('prints each rate beside its regression suggestion, and the workings', () => {
     const { analysis, workfile } = exampleAnalysis();
     const rows = rowsOf(gridCsv(analysis, workfile));
-    expect(rows.find((row) => row[0] === 'Gross living area' && row[1] === '$ per sq ft')?.slice(0, 5)).toEqual([
+    expect(rows.find((row) => row[0] === 'Gross living area' && row[1] === '$ per sq ft of gross living area')?.slice(0, 5)).toEqual([
       'Gross living area',
-      '$ per sq ft',
+      '$ per sq ft of gross living area',
       '150',
       'accepted suggestion',
       // The example's characteristics are copied (synthetic) and not accepted: no living-area suggestion.

@@ -6,8 +6,8 @@ import { csvField } from '../csv.ts';
 import { formatR2 } from '../format/number.ts';
 import { citationText } from '../cited/citation.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
-import { gridRowLabels } from './candidates.ts';
-import { gridRowKeys, rateKeys, rateLabels, type ComparableWeight, type ComparablesAnalysis, type ComparablesWorkfile, type GridRowKey } from './model.ts';
+import { areaRowLabel, gridProperties, rateLabelFor } from './answer-values.ts';
+import { gridRowKeys, rateKeys, type ComparableWeight, type ComparablesAnalysis, type ComparablesWorkfile, type GridRowKey } from './model.ts';
 
 export const weightLabels: Record<ComparableWeight, string> = { most: 'Most weight', less: 'Less weight', none: 'No weight' };
 
@@ -57,12 +57,13 @@ export function gridCsv(analysis: ComparablesAnalysis, workfile?: GridCsvWorkfil
   const comps = analysis.chosen;
   const subject = analysis.set.subject;
   const rows: Cell[][] = [];
+  const properties = gridProperties(analysis);
 
   rows.push(['Feature', 'Subject', 'Subject sources', ...comps.flatMap((_, index) => [`Comp ${index + 1} description`, `Comp ${index + 1} adjustment`, `Comp ${index + 1} sources`])]);
   for (const row of gridRowKeys) {
     const subjectValue = subject?.values[row];
     rows.push([
-      gridRowLabels[row],
+      areaRowLabel(row, properties),
       subjectValue?.display ?? 'no subject report',
       subjectValue ? sourcesCell(subjectValue, notes) : '',
       ...comps.flatMap((comp) => [comp.values[row].display, columns.get(comp.id)?.adjustments[row] ?? null, sourcesCell(comp.values[row], notes)]),
@@ -99,8 +100,8 @@ export function gridCsv(analysis: ComparablesAnalysis, workfile?: GridCsvWorkfil
     const suggestion = support.suggestions[rate];
     const source = workfile?.rateSource[rate];
     rows.push([
-      rateLabels[rate].label,
-      rateLabels[rate].unit,
+      rateLabelFor(rate, properties).label,
+      rateLabelFor(rate, properties).unit,
       workfile ? (workfile.rates[rate] ?? 'no adjustment') : '',
       source === 'suggestion' ? 'accepted suggestion' : source === 'appraiser' ? 'appraiser' : '',
       suggestion.value,
@@ -117,7 +118,7 @@ export function gridCsv(analysis: ComparablesAnalysis, workfile?: GridCsvWorkfil
   comps.forEach((comp, index) => {
     const column = columns.get(comp.id);
     for (const [row, amount] of Object.entries(column?.adjustments ?? {}) as Array<[GridRowKey, number]>) {
-      rows.push([`Comp ${index + 1}`, comp.address, gridRowLabels[row], amount, column?.workings[row] ?? '']);
+      rows.push([`Comp ${index + 1}`, comp.address, areaRowLabel(row, properties), amount, column?.workings[row] ?? '']);
     }
   });
 

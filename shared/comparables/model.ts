@@ -101,7 +101,8 @@ export const rateKeys = ['timePctPerMonth', 'glaPerSqft', 'perBedroom', 'perBath
 export type RateKey = (typeof rateKeys)[number];
 export const rateLabels: Record<RateKey, { label: string; unit: string }> = {
   timePctPerMonth: { label: 'Market conditions (time)', unit: '% per month' },
-  glaPerSqft: { label: 'Gross living area', unit: '$ per sq ft' },
+  // The area as published: gross living or gross building area (areaRowLabel names it where the properties are known).
+  glaPerSqft: { label: 'Area as published (gross living or building area)', unit: '$ per sq ft' },
   perBedroom: { label: 'Bedrooms', unit: '$ per bedroom' },
   perBath: { label: 'Bathrooms', unit: '$ per bath (half bath counts ½)' },
   perYearOfAge: { label: 'Actual age', unit: '$ per year' },
@@ -275,6 +276,8 @@ export interface GridProperty {
   numbers: FeatureNumbers;
   /** True when the building characteristics are the sample's synthetic copies. */
   syntheticCharacteristics: boolean;
+  /** What its area (`gla` row) measures as published: gross living area, gross building area, or not stated (answer-values.ts `areaOf`); null when it has none. */
+  areaMeasure?: 'gla' | 'gba' | 'unstated' | null;
   /** Earlier transfers the answers hold, newest first (may be empty; `priorSalesNote` says why). */
   priorSales: Array<{ date: CitedValue; price: CitedValue; source: CitedValue }>;
   priorSalesNote: string;

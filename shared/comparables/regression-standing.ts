@@ -28,7 +28,8 @@ export interface StandingContext {
   copiedAccepted: Partial<Record<RateKey, number>>;
 }
 
-const predictorWords = (rate: RateKey) => rateLabels[rate].label.toLowerCase();
+// The area is whatever the records publish (DC CAMA: gross building area), named by the grid row; here in short.
+const predictorWords = (rate: RateKey) => (rate === 'glaPerSqft' ? 'floor area' : rateLabels[rate].label.toLowerCase());
 
 /** The standing of one suggestion: supported, or not with every reason. */
 export function suggestionStanding(suggestion: Pick<RateSuggestion, 'rate' | 'value' | 'ciLow' | 'ciHigh' | 'why'>, context: StandingContext): RateStanding {

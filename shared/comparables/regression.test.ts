@@ -93,7 +93,7 @@ describe('regressionSupport', () => {
     const tied = rows.map(([, bedrooms], index) => sale(index, { fullBaths: bedrooms - 1 }));
     const support = regressionSupport(tied, EFFECTIVE);
     expect(support.predictors).toEqual(['glaPerSqft', 'timePctPerMonth', 'perBath']);
-    expect(support.suggestions.perBedroom.why).toBe('In these 12 sales bedrooms is fixed by gross living area (sq ft), months since sale, baths (half baths count ½): its own effect cannot be told apart.');
+    expect(support.suggestions.perBedroom.why).toBe('In these 12 sales bedrooms is fixed by floor area as published (sq ft), months since sale, baths (half baths count ½): its own effect cannot be told apart.');
     // Baths are bedrooms − 1 here: the bath coefficient carries the bedroom effect.
     expect(support.suggestions.perBath.coefficient).toBeCloseTo(REFERENCE.bedrooms.coefficient, 4);
   });
@@ -110,7 +110,7 @@ describe('regressionSupport', () => {
     expect(support.excluded).toEqual([
       { id: 'x1', address: '1 Q ST NW', why: 'not arm’s length; sale price $0 (non-market or no price)' },
       { id: 'x2', address: '2 Q ST NW', why: 'no sale date' },
-      { id: 'x3', address: '3 Q ST NW', why: 'gross living area (sq ft) not in the sample' },
+      { id: 'x3', address: '3 Q ST NW', why: 'floor area as published (sq ft) not in the sample' },
       { id: 'x4', address: '4 Q ST NW', why: 'bedrooms not in the sample' },
     ]);
     expect(support.n).toBe(12);
@@ -137,7 +137,7 @@ describe('regressionSupport', () => {
     expect(support.suggestions.glaPerSqft.value).not.toBeNull();
     expect(support.suggestions.perBedroom.value).toBeNull();
     expect(support.suggestions.perBedroom.why).toBe(
-      'Not estimated: 7 usable sales support at most 2 predictors (5 more sales than predictors are needed); gross living area (sq ft), months since sale came first. Widen the search to estimate it.',
+      'Not estimated: 7 usable sales support at most 2 predictors (5 more sales than predictors are needed); floor area as published (sq ft), months since sale came first. Widen the search to estimate it.',
     );
   });
 
@@ -148,7 +148,7 @@ describe('regressionSupport', () => {
 
   it('names the method and the libraries in words', () => {
     const { method } = regressionSupport(twelve, EFFECTIVE);
-    expect(method).toContain('Ordinary least squares of sale price on gross living area (sq ft), months since sale, bedrooms, with an intercept, over 12 arm’s-length dated sales');
+    expect(method).toContain('Ordinary least squares of sale price on floor area as published (sq ft), months since sale, bedrooms, with an intercept, over 12 arm’s-length dated sales');
     expect(method).toContain('ml-regression-multivariate-linear');
     expect(method).toContain('jStat');
     expect(method).toContain('8 degrees of freedom, t = 2.306');
@@ -204,11 +204,11 @@ describe('regression guardrails', () => {
     expect(support.predictors).toEqual(['timePctPerMonth']);
     expect(support.suggestions.glaPerSqft).toMatchObject({ value: null, standing: { supported: false } });
     expect(support.suggestions.glaPerSqft.why).toBe(
-      'Gross living area (sq ft) is copied from another house on 30 of 30 sales: left out of the regression rather than leaving out those sales (a copied value drives no numbers unless the appraiser accepts copied values for the row).',
+      'Floor area as published (sq ft) is copied from another house on 30 of 30 sales: left out of the regression rather than leaving out those sales (a copied value drives no numbers unless the appraiser accepts copied values for the row).',
     );
     expect(support.method).toContain('Observed on the sales themselves: months since sale.');
     expect(support.method).toContain('No copied (synthetic) value drives the fit.');
-    expect(support.method).toContain('Left out: gross living area (sq ft) (copied from another house on 30 of 30 sales); ');
+    expect(support.method).toContain('Left out: floor area as published (sq ft) (copied from another house on 30 of 30 sales); ');
     expect(support.analyzed[0]?.values.glaPerSqft).toEqual({ value: 1_500, source: 'copied' });
     expect(support.analyzed[0]?.values.timePctPerMonth.source).toBe('observed');
   });
@@ -217,14 +217,14 @@ describe('regression guardrails', () => {
     const support = regressionSupport(copiedThirty, EFFECTIVE, { workfile: wholeGrid(['gla']) });
     expect(support.predictors).toEqual(['glaPerSqft', 'timePctPerMonth']);
     expect(support.method).toContain(
-      'Copied from other houses and accepted: gross living area (sq ft) on 30 of 30 sales, accepted by the appraiser (for the whole grid: “Copied records checked against the MLS sheets.”).',
+      'Copied from other houses and accepted: floor area as published (sq ft) on 30 of 30 sales, accepted by the appraiser (for the whole grid: “Copied records checked against the MLS sheets.”).',
     );
     expect(support.method).toContain('bedrooms (copied from another house on 30 of 30 sales)');
     const gla = support.suggestions.glaPerSqft;
     expect(gla.value).not.toBeNull();
     expect(gla.standing.supported).toBe(false);
-    expect(gla.standing.reasons).toContain('Not observed on the sales: 30 of the 30 values of gross living area are copied from another house (accepted by the appraiser).');
-    expect(support.suggestions.timePctPerMonth.standing.reasons).toContain('The fit also rests on copied values (accepted by the appraiser) of gross living area (30 of 30).');
+    expect(gla.standing.reasons).toContain('Not observed on the sales: 30 of the 30 values of floor area are copied from another house (accepted by the appraiser).');
+    expect(support.suggestions.timePctPerMonth.standing.reasons).toContain('The fit also rests on copied values (accepted by the appraiser) of floor area (30 of 30).');
     expect(support.analyzed[0]?.values.glaPerSqft).toEqual({ value: 1_500, source: 'copied-accepted' });
   });
 
@@ -280,7 +280,7 @@ describe('1708 21st St NW, the default search for 2017-02-01 (issue 21)', () => 
       'Against the expected sign: the estimate is negative, and the expected sign is positive: another bath is worth more.',
       'The 95 % confidence interval straddles zero: the sales do not tell whether the feature adds value or takes it away.',
       'Not observed on the sales: 9 of the 9 values of bathrooms are copied from another house (accepted by the appraiser).',
-      'The fit also rests on copied values (accepted by the appraiser) of gross living area (9 of 9), actual age (9 of 9).',
+      'The fit also rests on copied values (accepted by the appraiser) of floor area (9 of 9), actual age (9 of 9).',
     ]);
     expect(suggestionMayBeUsed(bath, workfile)).toBe(false);
     expect(suggestionMayBeUsed(bath, { unsupportedRateReasons: { perBath: { reason: 'Paired sales on the block agree.', at: '2026-11-27T21:50:00Z' } } })).toBe(true);

@@ -51,7 +51,7 @@ interface Predictor {
 // In the order they are kept: when two cannot be told apart the first stays, and when the sales
 // support fewer predictors than vary, the first ones (those appraisers adjust for most) are fitted.
 const predictors: Predictor[] = [
-  { rate: 'glaPerSqft', name: 'gross living area (sq ft)', value: ({ sale }) => (sale.numbers.gla === null || sale.numbers.gla <= 0 ? null : sale.numbers.gla) },
+  { rate: 'glaPerSqft', name: 'floor area as published (sq ft)', value: ({ sale }) => (sale.numbers.gla === null || sale.numbers.gla <= 0 ? null : sale.numbers.gla) },
   { rate: 'timePctPerMonth', name: 'months since sale', value: ({ months }) => months },
   { rate: 'perYearOfAge', name: 'age (years)', value: ({ sale }, year) => (sale.numbers.yearBuilt === null ? null : year - sale.numbers.yearBuilt) },
   { rate: 'perBath', name: 'baths (half baths count ½)', value: ({ sale }) => sale.numbers.baths },

@@ -16,7 +16,7 @@
 import { formatDay } from '../format-date.ts';
 import { formatCount } from '../format/number.ts';
 import { isIsoDate } from '../service/common.ts';
-import { priceDisplay, sqft, type ItemLocation } from './answer-values.ts';
+import { areaMeasureWords, priceDisplay, sqft, type ItemLocation } from './answer-values.ts';
 import { areaPolygons, pointInPolygons } from './geometry.ts';
 import type { Cite } from '../cited/citation-book.ts';
 import { lotsFromChecks, type LotAnswer } from './lot-check.ts';
@@ -44,6 +44,8 @@ export interface SaleRead {
 }
 
 type Screen = SaleScreen;
+
+const capitalise = (words: string): string => words.charAt(0).toUpperCase() + words.slice(1);
 
 // ---------------------------------------------------------------------------------------------
 // One sale against the criteria
@@ -84,19 +86,19 @@ function criteriaScreens(read: SaleRead, ctx: ScreenContext): Screen[] {
   const subjectGla = ctx.subject?.numbers.gla ?? null;
   const gla = sale.numbers.gla;
   if (gla === null) {
-    screens.push({ flag: 'no_living_area', reason: 'data', note: 'No living area in the sample: its size cannot be compared with the subject’s.' });
+    screens.push({ flag: 'no_living_area', reason: 'data', note: 'No building area in the sample: its size cannot be compared with the subject’s.' });
   } else if (subjectGla !== null && subjectGla > 0) {
     const band = livingAreaBand(subjectGla, criteria.livingAreaBandPct);
     if (gla < band.low || gla > band.high) {
       screens.push({
         flag: 'outside_area_band',
         reason: 'size',
-        note: `Living area ${sqft(gla)}, outside ${formatCount(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
+        note: `${capitalise(areaMeasureWords[sale.areaMeasure ?? 'unstated'].value)} ${sqft(gla)}, outside ${formatCount(band.low)}–${sqft(band.high)} (±${criteria.livingAreaBandPct} % of the subject’s ${sqft(subjectGla)}).`,
       });
     }
   }
   if (location?.approximate) screens.push({ flag: 'approximate_location', reason: null, note: 'Located at its tax square’s centroid (approximate).' });
-  if (sale.syntheticCharacteristics) screens.push({ flag: 'synthetic_characteristics', reason: null, note: 'Building characteristics are synthetic (copied by the sample from a nearby DC CAMA record).' });
+  if (sale.syntheticCharacteristics) screens.push({ flag: 'synthetic_characteristics', reason: null, note: 'Building characteristics are synthetic (copied by the sample from a DC CAMA record near the lot’s tax square).' });
   return screens;
 }
 

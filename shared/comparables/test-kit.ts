@@ -37,7 +37,7 @@ export const OTR_SALE_CITATION: CitationFields = {
 
 export const SYNTHETIC_CHARACTERISTICS_CITATION: CitationFields = asSynthetic({
   publisher: 'Plat synthetic sample (not a public record)',
-  dataset: 'Building characteristics imputed from the nearest DC CAMA residential record',
+  dataset: 'Building characteristics copied from DC CAMA residential records of the same use code near the lot’s tax square',
   asOf: '2022-11-20T00:00:00Z',
   sourceId: 'plat_synthetic_characteristics',
   recordRef: null,
@@ -153,6 +153,8 @@ function propertyOf(spec: PropertySpec, extra: Partial<Record<GridRowKey, CitedV
       landAreaSqft: spec.landAreaSqft ?? null,
     },
     syntheticCharacteristics: synthetic,
+    // The kit's areas are gross living areas (a service that publishes GLA).
+    areaMeasure: spec.gla === null || spec.gla === undefined ? null : ('gla' as const),
     priorSales: [],
     priorSalesNote: 'The sample holds only the last recorded sale of each lot.',
   };

@@ -37,7 +37,7 @@ describe('salesComparisonUad', () => {
       amountDollars: -30_000,
       workings: '(subject 2,400 − comp 2,600) sq ft × $150 per sq ft = −$30,000',
       basis: 'rate',
-      rate: { key: 'glaPerSqft', value: 150, unit: '$ per sq ft' },
+      rate: { key: 'glaPerSqft', value: 150, unit: '$ per sq ft of gross living area' },
       status: 'derived',
       citationIds: ['c2', 'c3'],
     });
@@ -65,7 +65,7 @@ describe('salesComparisonUad', () => {
   it('prints each rate with who set it and the regression’s support, and the reconciliation', () => {
     const { section, analysis } = exported();
     const gla = (section.adjustmentRates as Json[]).find((rate) => rate.key === 'glaPerSqft');
-    expect(gla).toMatchObject({ valueUsed: 150, setBy: 'suggestion', unit: '$ per sq ft', support: { value: analysis.support.suggestions.glaPerSqft.value } });
+    expect(gla).toMatchObject({ valueUsed: 150, setBy: 'suggestion', unit: '$ per sq ft of gross living area', support: { value: analysis.support.suggestions.glaPerSqft.value } });
     expect((section.adjustmentRates as Json[]).find((rate) => rate.key === 'perBath')).toMatchObject({ valueUsed: null, setBy: null });
     expect(section.adjustmentSupport).toMatchObject({ n: 12, message: null });
     expect(section.adjustmentSupport.salesUsed[0].citationIds).toEqual(['c1']);

@@ -6,7 +6,7 @@
 // content for reading and review; it is not a MISMO/UAD file (docs/uad-sales-comparison.md).
 import type { CitedValue } from '../cited/value.ts';
 import { reconciliationProblems } from './adjustments.ts';
-import { gridRowLabels } from './candidates.ts';
+import { areaRowLabel, gridProperties, rateLabelFor } from './answer-values.ts';
 import { weightLabels } from './grid-csv.ts';
 import { predictorNames } from './regression.ts';
 import { notUsedByLabels } from './screening.ts';
@@ -15,12 +15,12 @@ import {
   manualRows,
   notUsedReasonLabels,
   rateKeys,
-  rateLabels,
   rateRow,
   type ComparableSale,
   type ComparablesAnalysis,
   type ComparablesWorkfile,
   type GridColumnResult,
+  type GridProperty,
   type GridRowKey,
   type PredictorSource,
   type RateKey,
@@ -40,7 +40,7 @@ export interface UadExportContext {
 const statusMeanings = {
   reported: 'As the publisher printed it.',
   derived: 'Computed by Plat or the service from the cited inputs (see derivedFrom); not as published.',
-  synthetic: 'Made up by Plat’s sample (building characteristics of OTR sales copied from a nearby DC CAMA record); not a public record of this property.',
+  synthetic: 'Made up by Plat’s sample (building characteristics of OTR sales copied from a DC CAMA record near the lot’s tax square); not a public record of this property.',
   unavailable: 'Not in the sample or not published (see limitation).',
 };
 
@@ -62,7 +62,14 @@ const rateOfRow = new Map<GridRowKey, RateKey>(rateKeys.map((rate) => [rateRow[r
 const manualRowSet = new Set<GridRowKey>(manualRows);
 
 /** A row's adjustment: amount, workings, what it rests on (the rate or the appraiser's lump sum) and the citations of the values compared. */
-function adjustmentJson(row: GridRowKey, column: GridColumnResult | undefined, subjectValues: Record<GridRowKey, CitedValue> | null, comp: ComparableSale, context: UadExportContext) {
+function adjustmentJson(
+  row: GridRowKey,
+  column: GridColumnResult | undefined,
+  subjectValues: Record<GridRowKey, CitedValue> | null,
+  comp: ComparableSale,
+  context: UadExportContext,
+  properties: readonly GridProperty[],
+) {
   const amount = column?.adjustments[row];
   if (amount === undefined) return null;
   const rate = rateOfRow.get(row);
@@ -71,7 +78,7 @@ function adjustmentJson(row: GridRowKey, column: GridColumnResult | undefined, s
     amountDollars: amount,
     workings: column?.workings[row] ?? null,
     basis: rate ? 'rate' : manualRowSet.has(row) ? 'appraiser lump sum' : 'other',
-    rate: rate ? { key: rate, value: context.workfile.rates[rate], unit: rateLabels[rate].unit } : null,
+    rate: rate ? { key: rate, value: context.workfile.rates[rate], unit: rateLabelFor(rate, properties).unit } : null,
     status: 'derived',
     citationIds: [...new Set(compared.flatMap((value) => value.citationIds))],
   };
@@ -135,6 +142,7 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
   const run = analysis.run;
   const support = analysis.support;
   const range = analysis.grid.adjustedRange;
+  const properties = gridProperties(analysis);
 
   return {
     notice: UAD_NOTICE,
@@ -174,7 +182,7 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
             address: subject.address,
             location: subject.location,
             syntheticCharacteristics: subject.syntheticCharacteristics,
-            features: Object.fromEntries(gridRowKeys.map((row) => [row, { label: gridRowLabels[row], ...citedJson(subject.values[row]) }])),
+            features: Object.fromEntries(gridRowKeys.map((row) => [row, { label: areaRowLabel(row, properties), ...citedJson(subject.values[row]) }])),
             priorSales: subject.priorSales.map((sale) => ({ date: citedJson(sale.date), price: citedJson(sale.price), source: citedJson(sale.source) })),
             priorSalesNote: subject.priorSalesNote,
           }
@@ -198,7 +206,7 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
           features: Object.fromEntries(
             gridRowKeys.map((row) => [
               row,
-              { label: gridRowLabels[row], ...citedJson(comp.values[row]), adjustment: adjustmentJson(row, column, subject?.values ?? null, comp, context) },
+              { label: areaRowLabel(row, properties), ...citedJson(comp.values[row]), adjustment: adjustmentJson(row, column, subject?.values ?? null, comp, context, properties) },
             ]),
           ),
           netAdjustment: column ? { amountDollars: column.net, percentOfSalePrice: column.netPct } : null,
@@ -212,8 +220,8 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
       }),
       adjustmentRates: rateKeys.map((rate) => ({
         key: rate,
-        label: rateLabels[rate].label,
-        unit: rateLabels[rate].unit,
+        label: rateLabelFor(rate, properties).label,
+        unit: rateLabelFor(rate, properties).unit,
         row: rateRow[rate],
         valueUsed: context.workfile.rates[rate],
         setBy: context.workfile.rateSource[rate] ?? null,

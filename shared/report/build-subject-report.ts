@@ -22,6 +22,7 @@ import { analyzeComparables } from '../comparables/analysis.ts';
 import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
 import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';
 import { isRecord } from '../json-data.ts';
+import { reportChoicesOf, resolveFromAnswers } from '../comparables/subject/resolve.ts';
 import { readAnswers, strings, type Answers, type Json } from './subject/answers.ts';
 import { Builder, type SectionContext } from './subject/builder.ts';
 import {
@@ -56,6 +57,8 @@ export interface SubjectReportInput {
    * of its last search, page by page (a page not kept is absent); null when no search was run.
    */
   comparables?: { workfile: ComparablesWorkfile; pages: unknown[]; lotAnswers?: unknown[] } | null;
+  /** The appraiser's choices of the subject's characteristics (the comparables workfile's `subjectChoices`), kept whether or not a search was run; else the comparables workfile's. */
+  subjectChoices?: ComparablesWorkfile['subjectChoices'];
   /**
    * The answers of title research the assignment keeps (graph traversals and connected calls, entity
    * records, owner searches, record searches; each with its request parts) and the researcher's
@@ -77,14 +80,21 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const answers = readAnswers(input.subject, input.summary);
   // One book for the subject's sections and the comparables: a source both cite is one endnote.
   const book = new CitationBook();
-  const b = new Builder(answers, input.choices, book);
+  // The appraiser's choices of the subject's characteristics are kept in the comparables workfile and
+  // apply here as everywhere (shared/comparables/subject/); they replace a report choice of the same field.
+  const subjectChoices = input.subjectChoices ?? input.comparables?.workfile.subjectChoices;
+  const workfileChoices = reportChoicesOf(subjectChoices);
+  const choices = [...input.choices.filter((choice) => !workfileChoices.some((c) => c.field === choice.field)), ...workfileChoices];
+  const b = new Builder(answers, choices, book);
   const item = answers.item;
+  const resolved = resolveFromAnswers(answers, input.assignment.details.effectiveDate, subjectChoices);
   const ctx: SectionContext = {
     b,
     item,
     sections: isRecord(item?.sections) ? (item.sections as Json) : {},
     problems: answers.problems,
     itemLimitations: strings(item?.limitations),
+    contradictions: resolved.contradictions,
   };
   const sections = [
     identitySection(ctx),
@@ -102,7 +112,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const started = input.comparables && comparablesStarted(input.comparables.workfile) ? input.comparables : null;
   const comparables = started
     ? comparablesSection(
-        analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, lotAnswers: started.lotAnswers ?? [], workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
+        analyzeComparables({ subjectEnvelope: input.subject, subjectSummary: input.summary, pages: started.pages, lotAnswers: started.lotAnswers ?? [], workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
         started.workfile,
         { subjectUseCode },
       )

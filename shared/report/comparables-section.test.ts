@@ -122,7 +122,7 @@ describe('the comparables section of the report', () => {
   it('gives each rate beside the regression’s suggestion, and the regression itself', () => {
     const { grid, support } = section(withComps());
     expect(grid!.rates.map((rate) => rate.key)).toEqual([...rateKeys]);
-    expect(grid!.rates.find((rate) => rate.key === 'glaPerSqft')).toMatchObject({ value: 150, source: 'appraiser', unit: '$ per sq ft' });
+    expect(grid!.rates.find((rate) => rate.key === 'glaPerSqft')).toMatchObject({ value: 150, source: 'appraiser', unit: '$ per sq ft of gross building area' });
     expect(grid!.rates.find((rate) => rate.key === 'timePctPerMonth')).toMatchObject({ value: 0.25, source: 'suggestion' });
     expect(grid!.rates.find((rate) => rate.key === 'perBedroom')).toMatchObject({ value: null, source: null });
     expect(support!.n).toBeGreaterThan(0);

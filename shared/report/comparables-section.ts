@@ -5,12 +5,12 @@
 // citations file and "Verify a report" can tell each printed value from the others.
 import { reconciliationProblems } from '../comparables/adjustments.ts';
 import { gridRowLabels } from '../comparables/candidates.ts';
+import { areaRowLabel, gridProperties, rateLabelFor } from '../comparables/answer-values.ts';
 import { distanceText, mapSpecFor } from '../comparables/map-spec.ts';
 import {
   gridRowKeys,
   notUsedReasonLabels,
   rateKeys,
-  rateLabels,
   type ComparableSale,
   type ComparablesAnalysis,
   type ComparablesWorkfile,
@@ -150,14 +150,16 @@ function mapCaption(analysis: ComparablesAnalysis, radiusMiles: number | null): 
 function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: ComparablesWorkfile): ComparablesGrid {
   const columnsById = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
   const comps = analysis.chosen;
+  // The area rows name the measure as published (gross building area standing in for GLA says so).
+  const properties = gridProperties(analysis);
   const rows = gridRowKeys.map((key: GridRowKey) => ({
     key,
-    label: gridRowLabels[key],
-    subject: placed(subject.values[key], `comparables.grid.subject.${key}`, `Subject: ${gridRowLabels[key]}`),
+    label: areaRowLabel(key, properties),
+    subject: placed(subject.values[key], `comparables.grid.subject.${key}`, `Subject: ${areaRowLabel(key, properties)}`),
     comps: comps.map((comp, index) => {
       const column = columnsById.get(comp.id);
       return {
-        value: placed(comp.values[key], `comparables.grid.${comp.id}.${key}`, `Comp ${index + 1}: ${gridRowLabels[key]}`),
+        value: placed(comp.values[key], `comparables.grid.${comp.id}.${key}`, `Comp ${index + 1}: ${areaRowLabel(key, properties)}`),
         adjustment: column?.adjustments[key] ?? null,
         working: column?.workings[key] ?? null,
       };
@@ -181,8 +183,8 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
       const suggested = finite(suggestion?.value);
       return {
         key,
-        label: rateLabels[key].label,
-        unit: rateLabels[key].unit,
+        label: rateLabelFor(key, properties).label,
+        unit: rateLabelFor(key, properties).unit,
         value,
         source: value === null ? null : (workfile.rateSource[key] ?? 'appraiser'),
         support: suggested === null ? null : { value: suggested, ciLow: finite(suggestion?.ciLow), ciHigh: finite(suggestion?.ciHigh) },

@@ -135,14 +135,16 @@ describe('assignments in the core', () => {
     const file = await call(first.core, 'exportAssignment', { id: assignmentId });
     expect(file.filename).toMatch(/^1708 21st St NW appraisal – workfile – \d{4}-\d{2}-\d{2}\.plat-workfile\.json$/);
     const content = JSON.parse(file.json) as WorkfileContent & { sha256: string };
-    expect(content).toMatchObject({ format: 'plat-assignment-workfile', version: 2, assignment: { name: '1708 21st St NW appraisal' }, comparables: null });
+    expect(content).toMatchObject({ format: 'plat-assignment-workfile', version: 2, assignment: { name: '1708 21st St NW appraisal' } });
+    // The year built is a subject characteristic: its choice is kept in the comparables workfile (shared/comparables/subject/).
+    expect(content.comparables?.subjectChoices).toEqual({ yearBuilt: { alternativeKey: 'permit', reason: '2013 permit for new construction', at: expect.any(String) } });
     expect(content.answers.map((answer) => [answer.operation, answer.connectionId])).toEqual([
       ['v4.summary', 'local-sample'],
       ['v3.recordQuery', 'local-sample'],
     ]);
     expect(content.answers[1]?.request).toMatchObject({ body: { mode: 'report', subject_property_ref: subject, limit: 20 } });
     expect(content.answers[1]?.citations.length).toBeGreaterThan(0);
-    expect(content.choices).toHaveLength(1);
+    expect(content.choices).toHaveLength(0);
     expect(content.queryLog).toHaveLength(2);
     exported = file.json;
   });

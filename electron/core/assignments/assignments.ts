@@ -11,6 +11,7 @@
 // its searches bought are kept like any other and found again by the request bodies each search
 // recorded, so the grid, the report and a reviewer read the very answers that were paid for.
 import type { DatabaseSync } from 'node:sqlite';
+import { characteristicKeyOf, reportChoicesOf, withSubjectChoice } from '../../../shared/comparables/subject/resolve.ts';
 import type { AssignmentDetails, CallBilling, ImportedAnswers, Project as IpcProject, RecheckResult, ValueChoice, WorkfileSignature } from '../../../shared/ipc.ts';
 import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
@@ -74,6 +75,8 @@ export interface ComparablesSources {
   workfile: ComparablesWorkfile;
   /** The kept report_subject_v1 envelope for the assignment's subject, or null. */
   subject: unknown;
+  /** The kept v4 summary envelope of the subject, or null: with `subject` it resolves the one subject (shared/comparables/subject/). */
+  summary: unknown;
   /** The kept envelope of each page of the last search, in page order (a page not kept is left out). */
   pages: unknown[];
   /** The kept v4 searches of sale records (a deed's other lots, by its date and price), oldest first. */
@@ -250,8 +253,24 @@ export class AssignmentService {
   setChoice(assignmentId: string, field: string, choice: { alternativeKey: string; reason: string } | null): ValueChoice[] {
     this.#require(assignmentId);
     if (choice !== null && choice.reason.trim() === '') throw new ProjectError('Say why you chose this value: the reason is kept and printed with the report');
+    // A subject characteristic's choice is the comparables workfile's (shared/comparables/subject/): the
+    // report, the grid and the exports all apply it from there; none is kept beside it for the report alone.
+    const characteristic = characteristicKeyOf(field);
+    if (characteristic !== null) {
+      const workfile = this.#comparables.get(assignmentId);
+      const at = this.#now().toISOString();
+      this.#comparables.save(assignmentId, withSubjectChoice(workfile, characteristic, choice && { ...choice, at }));
+      this.#answers.setChoice(assignmentId, field, null);
+      return this.#valueChoices(assignmentId);
+    }
     this.#answers.setChoice(assignmentId, field, choice && { alternativeKey: choice.alternativeKey, reason: choice.reason.trim(), at: this.#now().toISOString() });
-    return this.#answers.choices(assignmentId);
+    return this.#valueChoices(assignmentId);
+  }
+
+  /** The appraiser's value choices: those kept with the answers, then the subject's characteristics' from the comparables workfile. */
+  #valueChoices(assignmentId: string): ValueChoice[] {
+    const fromWorkfile = reportChoicesOf(this.#comparables.get(assignmentId).subjectChoices);
+    return [...this.#answers.choices(assignmentId).filter((choice) => !fromWorkfile.some((c) => c.field === choice.field)), ...fromWorkfile];
   }
 
   /**
@@ -301,7 +320,7 @@ export class AssignmentService {
     if (!project || !details) return null;
     this.#flushUnsaved();
     const ref = details.subjectRef;
-    const summary = this.#answers.latest(assignmentId, 'v4.summary', (parts) => record(parts.path).q_id === ref);
+    const summary = this.#subjectSummary(assignmentId, ref);
     const subject = this.#subjectReport(assignmentId, ref);
     const workfile = this.#comparables.get(assignmentId);
     const pages = workfile.searches.length === 0 ? [] : this.#lastSearchPages(assignmentId, workfile);
@@ -315,6 +334,8 @@ export class AssignmentService {
       queryLog: this.#answers.list(assignmentId).map(queryLogEntry),
       spentMicroUsd: this.#o.projectSpent(assignmentId),
       comparables: workfile.searches.length === 0 ? null : { workfile, pages: pages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId) },
+      // The appraiser's choices of the subject's characteristics apply in the report whether or not a search was run.
+      subjectChoices: workfile.subjectChoices ?? {},
       titleResearch: titleResearch.input,
       received: this.#received(assignmentId, read),
     };
@@ -358,9 +379,10 @@ export class AssignmentService {
     this.#flushUnsaved();
     const workfile = this.#comparables.get(assignmentId);
     const subject = this.#subjectReport(assignmentId, details.subjectRef);
+    const summary = this.#subjectSummary(assignmentId, details.subjectRef);
     const pages = this.#lastSearchPages(assignmentId, workfile);
-    const from = [subject, ...pages].some((kept) => kept?.answer.imported === true) ? this.#receivedIn(assignmentId) : null;
-    return { workfile, subject: subject?.envelope ?? null, pages: pages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId), receivedIn: from };
+    const from = [subject, summary, ...pages].some((kept) => kept?.answer.imported === true) ? this.#receivedIn(assignmentId) : null;
+    return { workfile, subject: subject?.envelope ?? null, summary: summary?.envelope ?? null, pages: pages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId), receivedIn: from };
   }
 
   /** The latest kept answer to each v4 search of sale records (the screening reads a deed's other lots from them), oldest first. */
@@ -394,6 +416,11 @@ export class AssignmentService {
   setGraphDecision(assignmentId: string, edgeKey: string, decision: GraphDecisionChange | null): GraphDecision[] {
     this.#require(assignmentId);
     return this.#graphDecisions.set(assignmentId, edgeKey, decision);
+  }
+
+  /** The latest kept v4 summary of the subject, with its envelope, or null. */
+  #subjectSummary(assignmentId: string, ref: string): Kept | null {
+    return this.#answers.latest(assignmentId, 'v4.summary', (parts) => record(parts.path).q_id === ref);
   }
 
   /** The latest kept report_subject_v1 answer for the subject, with its envelope, or null. */

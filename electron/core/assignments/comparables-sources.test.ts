@@ -55,7 +55,7 @@ describe('the kept answers of a comparables search', () => {
     keep(otherSearch.request, otherSearch.envelope);
 
     // Nothing saved yet: an empty workfile, the kept subject report, no pages; the report has no comparables.
-    expect(assignments.comparablesSources(id)).toEqual({ workfile: emptyComparablesWorkfile(), subject: subjectFixture.subject, pages: [], lotAnswers: [], receivedIn: null });
+    expect(assignments.comparablesSources(id)).toEqual({ workfile: emptyComparablesWorkfile(), subject: subjectFixture.subject, summary: null, pages: [], lotAnswers: [], receivedIn: null });
     expect(assignments.reportSources(id)?.comparables).toBeNull();
 
     // The bodies as the screen recorded them: keys in another order are the same request.

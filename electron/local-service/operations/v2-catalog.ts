@@ -69,7 +69,7 @@ const COVERAGE: Record<string, Record<CoverageDomain, CoverageSpec>> = {
       status: 'partial',
       sourceIds: ['dc_cama_residential', 'plat_synthetic_characteristics'],
       propertyClasses: ['residential'],
-      note: 'Real CAMA residential characteristics citywide, tied to no lot. The characteristics on OLD CITY II record lots are SYNTHETIC (plat_synthetic_characteristics), copied from a nearby CAMA record: not a record of the lot. None for condominiums or commercial property.',
+      note: 'Real CAMA residential characteristics citywide, tied to no lot. The characteristics on OLD CITY II record lots are SYNTHETIC (plat_synthetic_characteristics), copied from a CAMA record of the same use code near the lot’s tax square (the k-th lot of a tax square (by SSL) takes the k-th nearest record of its use code to the square’s centroid, so it is not necessarily the record nearest the lot): not a record of the lot. None for condominiums or commercial property.',
     },
     parcel: { status: 'partial', sourceIds: ['dc_otr_ownership', 'dc_dcra_new_building_permits'], note: 'Lots and condominium units (SSL) of OLD CITY II, and the lots permits name citywide.' },
     address: { status: 'partial', sourceIds: ['dc_otr_ownership', 'dc_dcra_new_building_permits'], note: 'Addresses as OTR and DCRA published them; MAR ids from permits only.' },
@@ -227,7 +227,7 @@ const VA_PARCELS = ['va_alexandria_parcels'];
 const SYNTH = ['plat_synthetic_characteristics'];
 
 function synthetic(field: string, dataType: 'string' | 'number', words: string): FactFieldSpec {
-  return { field, dataType, description: `SYNTHETIC ${words}, copied from a nearby DC CAMA residential record`, sourceIds: SYNTH, synthetic: true, kinds: ['property', 'parcel'] };
+  return { field, dataType, description: `SYNTHETIC ${words}, copied from a DC CAMA residential record near the lot’s tax square`, sourceIds: SYNTH, synthetic: true, kinds: ['property', 'parcel'] };
 }
 
 /** Entity attributes (GET /api/v2/entities/{ref} `attributes`, search `fact_summary` facts). */

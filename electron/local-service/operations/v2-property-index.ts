@@ -32,7 +32,7 @@ function coordinate(field: 'lat' | 'lon', name: string): PropertyFieldSpec {
 }
 
 function imputed(field: PropertyField, what: string): PropertyFieldSpec {
-  return { field, dataType: 'number', description: `SYNTHETIC ${what}, copied from a nearby DC CAMA record`, sourceIds: SYNTHETIC, synthetic: true };
+  return { field, dataType: 'number', description: `SYNTHETIC ${what}, copied from a DC CAMA record near the lot’s tax square`, sourceIds: SYNTHETIC, synthetic: true };
 }
 
 /** The fields a property search filters and sorts on (the store's property fields). */

@@ -93,7 +93,7 @@ const searchProperties = operation('v2.searchProperties', (request, { store }) =
   const absentKinds = [...kinds].filter((kind) => !SAMPLE_KINDS.has(kind));
   if (absentKinds.length > 0) warnings.push(`The sample holds no ${absentKinds.join(' or ')} entities.`);
   if (search.filters.some((filter) => filter.field.startsWith('imputed_'))) {
-    warnings.push('imputed_* fields are SYNTHETIC (plat_synthetic_characteristics): copied from a nearby CAMA record, not records of these lots.');
+    warnings.push('imputed_* fields are SYNTHETIC (plat_synthetic_characteristics): copied from a CAMA record near each lot’s tax square (not necessarily the nearest to the lot), not records of these lots.');
   }
 
   const fingerprint = requestFingerprint('v2.search', { ...search, cursor: undefined, limit: undefined });

@@ -94,7 +94,7 @@ function areaPhrase(facts: EntityFacts): string {
 
 const isBuildingFact = (fact: Fact) => (BUILDING_FACT_FIELDS as readonly string[]).includes(fact.field);
 const SYNTHETIC_PROFILE =
-  'SYNTHETIC, not a record of this property: Plat copied these characteristics from a nearby real DC CAMA residential record of the same use code (see derived_from) so comparables can be demonstrated. The OTR roll publishes no building characteristics.';
+  'SYNTHETIC, not a record of this property: Plat copied these characteristics from a real DC CAMA residential record of the same use code near the lot’s tax square (see derived_from; the k-th lot of a tax square (by SSL) takes the k-th nearest record of its use code to the square’s centroid, so it is not necessarily the record nearest the lot) so comparables can be demonstrated. The OTR roll publishes no building characteristics.';
 const CAMA_PROFILE = 'DC CAMA residential extract of about 2022: characteristics as of the extract, which may differ from those at the time of the sale.';
 
 /** What DC CAMA's AC code means; another code is passed on as published. */
@@ -311,7 +311,7 @@ function subjectItem(ref: string, facts: EntityFacts, sources: SourceCollector, 
   const landArea = bestFact(facts, 'land_area_sqft');
   const land = {
     land_area_square_feet: cell(landArea, sources, dc ? 'No land area for this lot in the sample: the OTR roll publishes none.' : 'No land area for Alexandria in the sample.'),
-    ...(landArea?.synthetic ? { limitations: [landArea.note ?? 'Synthetic: copied from a nearby DC CAMA record; not a record of this lot'] } : {}),
+    ...(landArea?.synthetic ? { limitations: [landArea.note ?? 'Synthetic: copied from a DC CAMA record near the lot’s tax square; not a record of this lot'] } : {}),
   };
 
   const permitRecords = facts.permits.map((permit) => ({
@@ -381,7 +381,7 @@ const comparableRangeFilters: readonly V3RangeFilterDefinition[] = [
 
 const COMPARABLE_NOTES = [
   'OTR sale locations are tax-square centroids (a median of about 100 m from the lot): distances are approximate.',
-  'OTR sales are each lot\'s last recorded sale only; their characteristics are synthetic (marked), copied from nearby CAMA records.',
+  'OTR sales are each lot\'s last recorded sale only; their characteristics are synthetic (marked), copied from CAMA records near each lot’s tax square (not necessarily the nearest to the lot).',
   'DC CAMA sales have a real price and real characteristics but no date and no parcel: their property_ref is the sale record.',
 ];
 

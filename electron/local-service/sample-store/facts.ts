@@ -116,7 +116,7 @@ export class FactCollector extends OverRows {
           method: synthetic ? String(cellOf(row, 'method')) : 'as_published',
           derived_from: synthetic ? String(cellOf(row, 'cama_record_ref')) : null,
           note: synthetic
-            ? `Synthetic: copied from DC CAMA record ${String(cellOf(row, 'cama_record_ref'))}, ${String(cellOf(row, 'distance_m'))} m from this lot's square centroid; not a record of this lot`
+            ? `Synthetic: copied from DC CAMA record ${String(cellOf(row, 'cama_record_ref'))}, ${String(cellOf(row, 'distance_m'))} m from this lot's square centroid (number ${String(cellOf(row, 'rank_in_square'))} by distance among the records of its use code, one per lot of the square: not necessarily the record nearest this lot); not a record of this lot`
             : spec.field === 'last_sale_price_dollars' && value === 0 ? OTR_NON_MARKET_NOTE : null,
         });
       }
@@ -248,7 +248,7 @@ export class FactCollector extends OverRows {
         limitations.push('No assessed values, sales, owners or building characteristics for Alexandria in the sample (the parcel layer has account, address, land use and zoning only).');
       } else {
         if (BUILDING_FACT_FIELDS.some((f) => has(f))) {
-          limitations.push('Building characteristics are synthetic (plat_synthetic_characteristics): copied from a nearby DC CAMA residential record of the same use code, not a record of this lot. The OTR roll publishes none.');
+          limitations.push('Building characteristics are synthetic (plat_synthetic_characteristics): copied from a DC CAMA residential record of the same use code near the lot’s tax square (the k-th lot of a tax square (by SSL) takes the k-th nearest record of its use code to the square’s centroid, so it is not necessarily the record nearest the lot), not a record of this lot. The OTR roll publishes none.');
         } else {
           limitations.push(prefix === 'unit'
             ? 'No building characteristics for condominium units in the sample: the OTR roll has none and the CAMA extract holds no condominiums.'

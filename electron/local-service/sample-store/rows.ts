@@ -13,7 +13,7 @@ import {
   rowPoint,
   uuidToBytes,
 } from '../sample-keys.ts';
-import type { EntityPrefix } from '../sample-keys.ts';
+import { SYNTHETIC_DATASET_NAME, SYNTHETIC_DATASET_NAME_BEFORE, type EntityPrefix } from '../sample-keys.ts';
 import type {
   CellValue,
   Citation,
@@ -151,7 +151,9 @@ export class RowReader {
       source_no: number; dataset: string; first_rec_no: number; last_rec_no: number; body: string;
     }>;
     this.sourceInfos = sources.map((s) => {
-      const source = deepFreeze(JSON.parse(s.body) as SampleSource);
+      const stored = JSON.parse(s.body) as SampleSource;
+      // A sample.db built before the dataset was named by what the build does said "nearest": read as the name it has now.
+      const source = deepFreeze(stored.dataset === SYNTHETIC_DATASET_NAME_BEFORE ? { ...stored, dataset: SYNTHETIC_DATASET_NAME } : stored);
       const citation: SourceCitation = Object.freeze({
         source_id: source.source_id, publisher: source.publisher, dataset: source.dataset, as_of: source.as_of,
         release_id: source.release_id, sha256: source.sha256, official_url: source.official_url, synthetic: source.synthetic,

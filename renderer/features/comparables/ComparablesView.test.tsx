@@ -307,7 +307,7 @@ describe('ComparablesView', () => {
     await renderView();
     fireEvent.click(screen.getByRole('button', { name: 'Map point 2015 Q ST NW' }));
     // Outside the living-area band: asks first, with the reason.
-    expect(screen.getByRole('dialog').textContent).toContain('Living area 3,042 sq ft');
+    expect(screen.getByRole('dialog').textContent).toContain('Gross building area (GBA) 3,042 sq ft');
     confirmChoice();
     expect(within(candidates()).getByRole('button', { name: 'Drop comp 1, 2015 Q ST NW' })).toBeTruthy();
     expect(within(grid()).getByRole('columnheader', { name: /Comp 1.*2015 Q ST NW/ })).toBeTruthy();
@@ -351,7 +351,7 @@ describe('ComparablesView', () => {
     state.workfile = searchedWorkfile({ chosen: ['rec_f1ac8c64-86d3-5875-8621-4cdbe866c12e', 'rec_ed75840f-ec2e-5f5c-934f-f30f4618e207'] });
     state.pages = [comps.envelope];
     await renderView();
-    const gla = screen.getByLabelText('Rate: Gross living area ($ per sq ft)');
+    const gla = screen.getByLabelText('Rate: Area as published (gross living or building area) ($ per sq ft)');
     fireEvent.change(gla, { target: { value: '1' } });
     fireEvent.change(gla, { target: { value: '15' } });
     fireEvent.change(gla, { target: { value: '150' } });

@@ -44,6 +44,8 @@ import { PriorSales } from './PriorSales.tsx';
 import { ExportButtons } from './ExportButtons.tsx';
 import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import { DetailsSection } from './DetailsSection.tsx';
+import { SubjectCharacteristics } from './SubjectCharacteristics.tsx';
+import { withSubjectChoice } from '../../../shared/comparables/subject/resolve.ts';
 import { ReceivedNotice } from '../../components/ReceivedNotice.tsx';
 
 // maplibre (and its worker) load with the view, not with the app.
@@ -97,6 +99,7 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
       <Workspace
         assignment={assignment}
         subjectEnvelope={comparables.data.subject}
+        subjectSummary={comparables.data.summary ?? null}
         pages={comparables.data.pages}
         lotAnswers={comparables.data.lotAnswers ?? NO_LOT_ANSWERS}
         workfile={workfile}
@@ -112,7 +115,7 @@ type Analyzed = { ok: true; analysis: ComparablesAnalysis } | { ok: false; messa
 
 const NO_LOT_ANSWERS: unknown[] = [];
 
-function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
+function analyze(input: { subjectEnvelope: unknown; subjectSummary: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
   try {
     return { ok: true, analysis: analyzeComparables(input, new CitationBook()) };
   } catch (error) {
@@ -120,8 +123,8 @@ function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; lotAnswers
   }
 }
 
-function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
-  const { assignment, subjectEnvelope, pages, lotAnswers, workfile, pagesPending } = props;
+function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subjectSummary: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
+  const { assignment, subjectEnvelope, subjectSummary, pages, lotAnswers, workfile, pagesPending } = props;
   const details = assignment.assignment!;
   const openAssignment = useUiStore((state) => state.openAssignment);
   const edit = useComparablesStore((state) => state.edit);
@@ -136,8 +139,8 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
 
   const subjectUseCode = useMemo(() => subjectUseCodeOf(subjectEnvelope), [subjectEnvelope]);
   const analyzed = useMemo(
-    () => analyze({ subjectEnvelope, pages, lotAnswers, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
-    [subjectEnvelope, pages, lotAnswers, workfile, details.effectiveDate, subjectUseCode],
+    () => analyze({ subjectEnvelope, subjectSummary, pages, lotAnswers, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
+    [subjectEnvelope, subjectSummary, pages, lotAnswers, workfile, details.effectiveDate, subjectUseCode],
   );
   const analysis = analyzed.ok ? analyzed.analysis : null;
   const index = useMemo(() => citationIndexOf(analysis?.citations ?? []), [analysis]);
@@ -189,6 +192,15 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
     <div className="comps stack gap-3" data-testid="comparables">
       <Header assignment={assignment} />
       {subjectEnvelope === null && <SubjectMissing assignmentId={assignment.id} subjectRef={details.subjectRef} label={details.subjectLabel} />}
+      {subjectEnvelope !== null && (
+        <SubjectCharacteristics
+          subject={subjectEnvelope}
+          summary={subjectSummary}
+          effectiveDate={details.effectiveDate}
+          subjectChoices={workfile.subjectChoices}
+          onChoose={({ key, choice }) => edit((w) => withSubjectChoice(w, key, choice && { ...choice, at: new Date().toISOString() }))}
+        />
+      )}
       {!analyzed.ok && (
         <div className="notice notice--error" role="alert">
           <p>

@@ -82,7 +82,7 @@ describe('RatesPanel', () => {
     const last = renderPanel(regressionSupport(guardrailSales(), '2017-01-01'));
     const gla = rateCard('glaPerSqft');
     expect(within(gla).queryByTestId('standing-glaPerSqft')).toBeNull();
-    fireEvent.click(within(gla).getByRole('button', { name: 'Accept the suggested rate for Gross living area' }));
+    fireEvent.click(within(gla).getByRole('button', { name: 'Accept the suggested rate for Area as published (gross living or building area)' }));
     expect(last.workfile.rates.glaPerSqft).toBe(148);
     expect(last.workfile.rateSource.glaPerSqft).toBe('suggestion');
     // The same fit's bedroom rate has the wrong sign: no Accept there.

@@ -18,6 +18,7 @@ import {
 } from '../../../shared/comparables/model.ts';
 import { formatAdjustment, reconciliationProblems } from '../../../shared/comparables/adjustments.ts';
 import { weightLabels } from '../../../shared/comparables/grid-csv.ts';
+import { areaRowLabel, gridProperties } from '../../../shared/comparables/answer-values.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { formatShareOfPrice } from '../../../shared/format/percent.ts';
 import { gridEmptyText, rangeBasisText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
@@ -46,6 +47,8 @@ export function SalesGrid(props: {
   const { analysis, workfile, index, edit, onDrop, onHighlight } = props;
   const subject = analysis.set.subject;
   const comps = analysis.chosen;
+  // The area rows name the measure as published (gross building area standing in for GLA says so).
+  const properties = gridProperties(analysis);
   const columns = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
 
   if (!subject) {
@@ -118,7 +121,7 @@ export function SalesGrid(props: {
             {gridRowKeys.map((row) => (
               <tr key={row}>
                 <th scope="row" className="comps-grid__label">
-                  {subject.values[row].label}
+                  {areaRowLabel(row, properties)}
                   {rateOfRow.has(row) && workfile.rates[rateOfRow.get(row)!] === null && <span className="comps-grid__norate"> · no rate</span>}
                 </th>
                 <td className="comps-grid__subject">{row === 'proximity' ? <span className="muted">—</span> : <CitedCell value={subject.values[row]} index={index} />}</td>
@@ -134,7 +137,7 @@ export function SalesGrid(props: {
                         <LumpSum
                           key={`${comp.id}-${row}`}
                           compNumber={at + 1}
-                          label={subject.values[row].label}
+                          label={areaRowLabel(row, properties)}
                           value={workfile.manual[comp.id]?.[row as ManualRowKey] ?? null}
                           onChange={(dollars) => edit((w) => setManualAdjustment(w, comp.id, row as ManualRowKey, dollars))}
                         />

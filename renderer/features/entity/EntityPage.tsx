@@ -29,6 +29,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
   const caption = captions[entityId];
   const title = pageTitle(entityId, record.data?.envelope ?? null, caption);
   const EntityActions = entityPageSlots.actions;
+  const AssignmentSubject = entityPageSlots.subject;
   const openGraph = useUiStore((state) => state.openGraph);
 
   return (
@@ -56,6 +57,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
 
       <div className="entity-page__body">
         <div className="entity-page__main stack gap-4">
+          {AssignmentSubject && <AssignmentSubject entityId={entityId} />}
           <SummarySection entityId={entityId} areaUid={title.areaUid} />
           <RecordSection entityId={entityId} />
         </div>

@@ -86,9 +86,10 @@ describe('the comparables section on screen', () => {
     render(<ReportDocumentView doc={doc} mode="screen" />);
     await settle();
     const rates = within(section()).getByRole('table', { name: 'Adjustment rates' });
-    const gla = within(rates).getByRole('rowheader', { name: 'Gross living area' }).closest('tr') as HTMLElement;
-    // The sales' living areas are copied (synthetic) and not accepted: the regression does not estimate it.
-    expect(gla.textContent).toBe('Gross living area$150 per sq ftAppraiserNot estimated');
+    // DC CAMA publishes gross building area: the rate says so.
+    const gla = within(rates).getByRole('rowheader', { name: 'Gross building area (published; stands in for GLA)' }).closest('tr') as HTMLElement;
+    // The sales' areas are copied (synthetic) and not accepted: the regression does not estimate it.
+    expect(gla.textContent).toBe('Gross building area (published; stands in for GLA)$150 per sq ftAppraiserNot estimated');
     expect(within(rates).getByRole('rowheader', { name: 'Bedrooms' }).closest('tr')?.textContent).toContain('No adjustment');
     expect(within(section()).getByRole('table', { name: 'Regression coefficients' })).toBeTruthy();
     const used = within(section()).getByRole('table', { name: 'Sales the regression used' });

@@ -8,7 +8,8 @@ import type { ReportSection, ReportTable } from '../document.ts';
 import type { Citation, CitedValue, Limitation, ValueStatus } from '../../cited/value.ts';
 import { isRecord } from '../../json-data.ts';
 import { namedSources, sourcesOf, strings, type Answers, type Json } from './answers.ts';
-import { candidateFromSummary, candidateFromV3, v3Value, type FieldSpec } from './fields.ts';
+import { fieldCandidates, type FieldSpec } from './fields.ts';
+import type { SubjectContradiction } from '../../comparables/subject/contradictions.ts';
 
 export class Builder {
   readonly #book: CitationBook;
@@ -78,15 +79,9 @@ export class Builder {
 
   /** A field from the v3 section and the summary together. */
   field(sectionId: string, section: Json | null, spec: FieldSpec, context: FieldContext, extra: Candidate[] = []): CitedValue {
-    const fromReport = v3Value(section, spec.key, context.refs, context.status);
-    const candidates: Array<Candidate | null> = [fromReport ? candidateFromV3(this.answers, spec, fromReport, 0) : null];
-    const summaryEntry = spec.summary ? this.answers.summary?.[spec.summary] : undefined;
-    if (isRecord(summaryEntry)) {
-      candidates.push(candidateFromSummary(this.answers, spec, summaryEntry, 1));
-      if (Array.isArray(summaryEntry.alternatives)) {
-        for (const alternative of summaryEntry.alternatives) if (isRecord(alternative)) candidates.push(candidateFromSummary(this.answers, spec, alternative, 2));
-      }
-    }
+    const gathered = fieldCandidates(this.answers, section, spec, context.refs, context.status);
+    const fromReport = gathered.fromReport;
+    const candidates: Candidate[] = [...gathered.candidates];
     candidates.push(...extra);
     const why =
       fromReport?.limitation ??
@@ -153,6 +148,8 @@ export interface SectionContext {
   problems: string[];
   /** The subject item's own limitations (about the property as a whole). */
   itemLimitations: string[];
+  /** What the subject's answers say against each other (the resolved subject's), printed under Building. */
+  contradictions?: readonly SubjectContradiction[];
 }
 
 /** What a section says it lacks, cited to the section's sources; "not bought yet" when the subject report is not. */

@@ -43,7 +43,7 @@ export interface FieldSpec {
 }
 
 /** A value as one source gives it, before it becomes a candidate. */
-interface SourceValue {
+export interface SourceValue {
   raw: Raw;
   status: unknown;
   refs: string[];
@@ -161,4 +161,22 @@ function codeDisplay(key: string, code: string): string {
   // Market or not is decided in one place, which marks a code it does not recognise (`01`) as such.
   if (key === 'acceptance_code') return acceptanceCodeText(code);
   return humanizeCode(code);
+}
+
+/**
+ * Every source's candidate for a field: the v3 section's value (rank 0), the summary's best value
+ * (rank 1) and its alternatives (rank 2). The report's fields and the resolved subject
+ * (shared/comparables/subject/) both gather them here, so they weigh the same candidates.
+ */
+export function fieldCandidates(answers: Answers, section: Json | null, spec: FieldSpec, refs: string[], status: unknown): { candidates: Candidate[]; fromReport: SourceValue | null } {
+  const fromReport = v3Value(section, spec.key, refs, status);
+  const candidates: Array<Candidate | null> = [fromReport ? candidateFromV3(answers, spec, fromReport, 0) : null];
+  const summaryEntry = spec.summary ? answers.summary?.[spec.summary] : undefined;
+  if (isRecord(summaryEntry)) {
+    candidates.push(candidateFromSummary(answers, spec, summaryEntry, 1));
+    if (Array.isArray(summaryEntry.alternatives)) {
+      for (const alternative of summaryEntry.alternatives) if (isRecord(alternative)) candidates.push(candidateFromSummary(answers, spec, alternative, 2));
+    }
+  }
+  return { candidates: candidates.filter((c): c is Candidate => c !== null), fromReport };
 }

@@ -2,14 +2,15 @@
 // prior sales, building, land and permits.
 import { formatDay } from '../../format-date.ts';
 import type { CitationFields } from '../../cited/citation.ts';
-import { yearBuiltFromPermits, type Candidate, type PermitEvidence } from '../conflicts.ts';
+import type { Candidate } from '../conflicts.ts';
+import { buildingProfile, evidenceCandidates, permitEvidence } from '../../comparables/subject/resolve.ts';
 import type { ReportSection, ReportTable } from '../document.ts';
 import type { CitedValue } from '../../cited/value.ts';
 import { humanizeCode } from '../format.ts';
 import { isRecord } from '../../json-data.ts';
 import { citationForRef, sourcesOf, strings, text, type Json } from './answers.ts';
 import { contextOf, missingText, NOT_BOUGHT, sectionJson, sectionLimitations, sectionOf, unavailable, type SectionContext } from './builder.ts';
-import { candidateFromSummary, candidateFromV3, citationsFor, derivedFromText, keyFor, statusOf, v3Value, type FieldSpec } from './fields.ts';
+import { candidateFromSummary, candidateFromV3, citationsFor, derivedFromText, fieldCandidates, keyFor, statusOf, v3Value, type FieldSpec } from './fields.ts';
 
 const IDENTITY_FIELDS: FieldSpec[] = [
   { key: 'address', label: 'Address', format: 'address', summary: 'address' },
@@ -45,10 +46,6 @@ const BUILDING_FIELDS: FieldSpec[] = [
   { key: 'condition', label: 'Condition', format: 'condition' },
   { key: 'grade', label: 'Grade', format: 'grade' },
 ];
-/** A year published as a number or as its digits ("1890"), as a number to compare with the permits; else null. */
-const yearOf = (value: unknown): number | null =>
-  typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}$/.test(value.trim()) ? Number(value) : null;
-
 /** Shown (as unavailable when no source has them) whatever the answer holds: an appraiser looks for these. */
 const BUILDING_ALWAYS = new Set(['year_built', 'gross_area_sqft', 'living_area_sqft', 'bedrooms', 'full_bathrooms', 'half_bathrooms']);
 
@@ -248,61 +245,34 @@ function priorSalesTable(ctx: SectionContext, section: Json | null): ReportTable
   };
 }
 
-function permitEvidence(ctx: SectionContext): PermitEvidence[] {
-  const permits = sectionJson(ctx, 'permit');
-  const records = Array.isArray(permits?.records) ? permits.records.filter(isRecord) : [];
-  return records.flatMap((record) => {
-    const number = text(record.record_number);
-    const refs = strings(record.source_refs);
-    if (!number || refs.length === 0) return [];
-    const date = text(record.record_date);
-    return [{
-      recordNumber: number,
-      recordType: text(record.record_type),
-      description: text(record.description),
-      date: date ? formatDay(date) : null,
-      citations: refs.map((ref) => citationForRef(ctx.b.answers, ref)),
-    }];
-  });
-}
-
 export function buildingSection(ctx: SectionContext): ReportSection {
   const { b } = ctx;
   const section = sectionJson(ctx, 'building') ?? (isRecord(ctx.item?.characteristics) ? (ctx.item.characteristics as Json) : null);
   const profileLimitation = strings(section?.limitations).join(' ') || null;
   const profileDerivedFrom = derivedFromText(section?.derived_from);
   // A profile's fields share its status, records and (for a synthetic profile) the record it was copied from.
-  const profile: Json | null = section
-    ? Object.fromEntries(
-        BUILDING_FIELDS.filter((spec) => spec.key in section).map((spec) => [
-          spec.key,
-          isRecord(section[spec.key])
-            ? section[spec.key]
-            : { value: section[spec.key], status: section.status, source_refs: section.source_refs, derived_from: section.derived_from },
-        ]),
-      )
-    : null;
-  const permits = permitEvidence(ctx);
+  const { profile } = buildingProfile(ctx.item);
+  // The permits' evidence (a new-construction permit's year and stories) is gathered where the
+  // resolved subject gathers it, so the report and the grid weigh the same candidates.
+  const permits = permitEvidence(b.answers, ctx.item);
   const missing = section?.status === 'unavailable' ? (profileLimitation ?? 'No building characteristics in the sample.') : missingText(ctx, 'Not published by any source in the answer.');
   const values: CitedValue[] = [];
   for (const spec of BUILDING_FIELDS) {
     const inSummary = spec.summary !== undefined && b.answers.summary !== null && spec.summary in b.answers.summary;
     if (!(profile && spec.key in profile) && !inSummary && !BUILDING_ALWAYS.has(spec.key)) continue;
-    const extra: Candidate[] = [];
-    if (spec.key === 'year_built') {
-      const current = v3Value(profile, 'year_built', [], section?.status);
-      const summaryYear = isRecord(b.answers.summary?.year_built) ? b.answers.summary.year_built.value : null;
-      const year = yearOf(current?.raw) ?? yearOf(summaryYear);
-      const fromPermit = year !== null ? yearBuiltFromPermits(permits, year, 3) : null;
-      if (fromPermit) extra.push(fromPermit);
-    }
+    const recorded = fieldCandidates(b.answers, profile, spec, [], section?.status).candidates;
+    const extra = evidenceCandidates(spec.key, recorded, permits);
     const sectionReason = section?.status === 'unavailable' ? missing : undefined;
     values.push(b.field('building', profile, spec, { refs: [], status: section?.status, missing, ...(sectionReason ? { sectionReason } : {}) }, extra));
   }
   for (const value of values) {
     if (value.status === 'synthetic' && value.derivedFrom === null && profileDerivedFrom) value.derivedFrom = profileDerivedFrom;
   }
-  const limitations = b.limitations(profileLimitation ? [profileLimitation] : [], sourcesOf(b.answers, section));
+  const limitations = [
+    ...b.limitations(profileLimitation ? [profileLimitation] : [], sourcesOf(b.answers, section)),
+    // What the subject's answers say against each other (shared/comparables/subject/contradictions.ts), each cited to both sides.
+    ...(ctx.contradictions ?? []).map((contradiction) => ({ text: contradiction.text, citationIds: b.citationIds(contradiction.citations) })),
+  ];
   return sectionOf('building', 'Building', values, ctx.item ? limitations : [...b.limitations([NOT_BOUGHT], []), ...limitations]);
 }
 
