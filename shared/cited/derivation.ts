@@ -3,6 +3,7 @@
 // again from those inputs. A rule named here is the only place its arithmetic lives.
 import { z } from 'zod';
 import { formatDollars } from '../money.ts';
+import { MARKET_RULES } from '../market/market-rules.ts';
 
 export const DerivationSchema = z.object({
   rule: z.string().min(1).max(100),
@@ -25,6 +26,8 @@ export const DERIVATION_RULES: Readonly<Record<string, Rule>> = {
     const total = dollars.reduce((sum, value) => sum + value, 0);
     return Number.isFinite(total) ? formatDollars(total) : null;
   },
+  /** Market conditions and the time trend (shared/market/). */
+  ...MARKET_RULES,
 };
 
 export type Recomputed = { kind: 'same' } | { kind: 'differs'; recomputed: string } | { kind: 'unknown-rule' } | { kind: 'bad-inputs' };
