@@ -5,6 +5,8 @@
 // (reported / derived / synthetic / unavailable) and its citations. It imitates the section's
 // content for reading and review; it is not a MISMO/UAD file (docs/uad-sales-comparison.md).
 import type { CitedValue } from '../cited/value.ts';
+import type { MarketAnalysis } from '../market/analysis.ts';
+import { marketConditionsUad } from '../market/uad.ts';
 import { reconciliationProblems } from './adjustments.ts';
 import { gridRowLabels } from './candidates.ts';
 import { weightLabels } from './grid-csv.ts';
@@ -30,7 +32,9 @@ export interface UadExportContext {
   generatedAt: string;
   appVersion: string;
   /** The appraiser's rates, where each came from, and the reconciliation (the analysis does not carry them). */
-  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation'>;
+  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation' | 'marketTrend'>;
+  /** The market conditions and the time trend (shared/market/analysis.ts): written as their own section when given. */
+  market?: MarketAnalysis | null;
 }
 
 const statusMeanings = {
@@ -197,6 +201,8 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
       },
       problems: analysis.problems,
     },
+    // 1004MC: a section of its own beside the sales comparison (its ids refer to its own citations list).
+    marketConditions: context.market ? marketConditionsUad(context.market, context.workfile) : null,
     citations: analysis.citations,
   };
 }

@@ -16,6 +16,18 @@ export interface SimpleFit {
   r2: number;
   /** Residual degrees of freedom (n − 2). */
   df: number;
+  /** For the fitted line's interval at any x: the residual standard error, the mean of x, Sxx and the t quantile. */
+  residualSe: number;
+  meanX: number;
+  sxx: number;
+  t: number;
+}
+
+/** The fitted line at x with its interval for the mean response (s·√(1/n + (x − x̄)²/Sxx), Student's t). */
+export function lineAt(fit: SimpleFit, x: number): { y: number; low: number; high: number } {
+  const y = fit.intercept + fit.slope * x;
+  const half = fit.t * fit.residualSe * Math.sqrt(1 / fit.n + ((x - fit.meanX) * (x - fit.meanX)) / fit.sxx);
+  return { y, low: y - half, high: y + half };
 }
 
 /** The fit, or null when it cannot be made (fewer than 3 points, or every x the same). */
@@ -48,7 +60,7 @@ export function fitSimpleOls(xs: readonly number[], ys: readonly number[], confi
   const slopeStdError = Math.sqrt(sse / df / sxx);
   const t = jStat.studentt.inv(1 - (1 - confidence) / 2, df);
   const r2 = syy > 0 ? 1 - sse / syy : 1;
-  return { n, slope, intercept, slopeStdError, slopeLow: slope - t * slopeStdError, slopeHigh: slope + t * slopeStdError, r2, df };
+  return { n, slope, intercept, slopeStdError, slopeLow: slope - t * slopeStdError, slopeHigh: slope + t * slopeStdError, r2, df, residualSe: Math.sqrt(sse / df), meanX, sxx, t };
 }
 
 /** Days in an average month (365.25 / 12): months before the effective date are days ÷ this. */

@@ -12,7 +12,7 @@ import type { ComparableSale } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
 import { defaultScreenedOut, marketSales, periodDates, type LeftOut, type MarketSale, type ScreenedOut } from './conditions.ts';
 import { perMonth } from './market-rules.ts';
-import { DAYS_PER_MONTH, logTrendPctPerMonth, median } from './simple-regression.ts';
+import { DAYS_PER_MONTH, logTrendPctPerMonth, median, type SimpleFit } from './simple-regression.ts';
 import { formatPercent } from '../format/percent.ts';
 
 export const TREND_WINDOWS = [12, 24, 36] as const;
@@ -30,7 +30,7 @@ export interface TrendFit {
   label: string;
   sales: MarketSale[];
   /** The fitted line in log space, months before the date as x; null when no fit could be made. */
-  fit: { slope: number; intercept: number; slopeStdError: number; slopeLow: number; slopeHigh: number; r2: number; df: number } | null;
+  fit: SimpleFit | null;
   pctPerMonth: number | null;
   pctLow: number | null;
   pctHigh: number | null;
@@ -120,7 +120,7 @@ function fitOf(measure: TrendFit['measure'], sales: readonly MarketSale[], windo
     measure,
     label,
     sales: [...sales],
-    fit: trend === null ? null : { slope: trend.fit.slope, intercept: trend.fit.intercept, slopeStdError: trend.fit.slopeStdError, slopeLow: trend.fit.slopeLow, slopeHigh: trend.fit.slopeHigh, r2: trend.fit.r2, df: trend.fit.df },
+    fit: trend?.fit ?? null,
     pctPerMonth: trend?.pct ?? null,
     pctLow: trend?.low ?? null,
     pctHigh: trend?.high ?? null,

@@ -12,7 +12,7 @@
 import type { AssignmentDetails, ValueChoice } from '../ipc.ts';
 import type { ComparablesWorkfile } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
-import type { MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
+import type { ComparablesSection, MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
 import type { Citation } from '../cited/value.ts';
 import { subjectReportParts, subjectSummaryParts } from './document.ts';
 import { CitationBook } from '../cited/citation-book.ts';
@@ -20,6 +20,8 @@ import { documentCitation, type CitationFields } from '../cited/citation.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import { analyzeComparables } from '../comparables/analysis.ts';
 import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
+import { analyzeMarket, type MarketAnalysis } from '../market/analysis.ts';
+import { marketCitationOrder, marketReport } from './market-section.ts';
 import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';
 import { isRecord } from '../json-data.ts';
 import { readAnswers, strings, type Answers, type Json } from './subject/answers.ts';
@@ -55,7 +57,7 @@ export interface SubjectReportInput {
    * The assignment's comparables: its saved workfile and the kept v3 report_comparables_v1 envelopes
    * of its last search, page by page (a page not kept is absent); null when no search was run.
    */
-  comparables?: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
+  comparables?: { workfile: ComparablesWorkfile; pages: unknown[]; /** The market-sales search's kept pages (market conditions). */ marketPages?: unknown[] } | null;
   /**
    * The answers of title research the assignment keeps (graph traversals and connected calls, entity
    * records, owner searches, record searches; each with its request parts) and the researcher's
@@ -101,10 +103,17 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const subjectUseCode = useCode && useCode.status !== 'unavailable' && useCode.raw !== null ? String(useCode.raw) : null;
   const started = input.comparables && comparablesStarted(input.comparables.workfile) ? input.comparables : null;
   const comparables = started
-    ? comparablesSection(
-        analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
+    ? withMarket(
+        comparablesSection(
+          analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
+          started.workfile,
+          { subjectUseCode },
+        ),
+        analyzeMarket(
+          { subjectEnvelope: input.subject, marketPages: started.marketPages ?? [], compsPages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode },
+          book,
+        ),
         started.workfile,
-        { subjectUseCode },
       )
     : null;
   const ownerValue = sections[1]?.values.find((value) => value.field === 'ownership.owner_name');
@@ -124,7 +133,11 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const received = input.received ?? null;
   const citations = numberInOrderOfUse(
     sections,
-    [...(comparables ? comparablesCitationOrder(comparables) : []), ...(titleResearch ? titleResearchCitationOrder(titleResearch) : [])],
+    [
+      ...(comparables ? comparablesCitationOrder(comparables) : []),
+      ...(comparables?.market ? marketCitationOrder(comparables.market) : []),
+      ...(titleResearch ? titleResearchCitationOrder(titleResearch) : []),
+    ],
     b.allCitations(),
   ).map((citation) => (received ? { ...citation, note: [citation.note, received.note].filter((note) => note !== null).join(' ') } : citation));
   const address = sections[0]?.values.find((value) => value.field === 'identity.address');
@@ -153,6 +166,11 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
     missing: missingSources(input, answers),
     received: received && { text: received.text, answers: received.answers },
   };
+}
+
+/** The comparables section with its market conditions, once any sales are read (the comps search's or the market-sales search's). */
+function withMarket(section: ComparablesSection, market: MarketAnalysis, workfile: ComparablesWorkfile): ComparablesSection {
+  return market.source.kind === 'none' ? section : { ...section, market: marketReport(market, workfile) };
 }
 
 /** The endnotes: every citation a printed value or limitation uses, numbered in the order a reader meets them. */

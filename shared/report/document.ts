@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ComparablesMapSpecSchema, CompSearchRunSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, RegressionSupportSchema, weights } from '../comparables/model.ts';
 import { CitationSchema, CitedValueSchema, LimitationSchema } from '../cited/value.ts';
 import { graphDecisionKinds, GraphSpecSchema, graphNodeKinds, linkStrengths } from '../graph/graph-spec.ts';
+import { MarketReportSchema } from './market-document.ts';
 
 /** A table inside a section (permits, prior sales): each cell a cited value. */
 export const ReportTableSchema = z.object({
@@ -176,6 +177,8 @@ export const ComparablesSectionSchema = z.object({
   missing: z.array(z.string()),
   /** What does not add up, in words. */
   problems: z.array(z.string()),
+  /** Market conditions and the time adjustment's support (shared/report/market-section.ts); absent before any sales are read. */
+  market: MarketReportSchema.nullable().optional(),
 });
 export type ComparablesSection = z.infer<typeof ComparablesSectionSchema>;
 
