@@ -544,6 +544,8 @@ export const ipcOperations = {
       workfile: ComparablesWorkfileSchema,
       subject: z.unknown().nullable(),
       pages: z.array(z.unknown()),
+      /** The market-sales search's kept pages (market conditions), page 1 first; absent from an older core. */
+      marketPages: z.array(z.unknown()).optional(),
       /** Set when the subject or a page read here came in a workfile: "Received in workfile …". */
       receivedIn: z.string().nullable(),
     }),

@@ -68,9 +68,10 @@ export function analyzeMarket(input: MarketAnalysisInput, book: CitationBook): M
   const kind = marketRun ? 'market-search' : compsRun ? 'comps-search' : 'none';
   const problems: string[] = [];
   const sales = run === null ? [] : readCandidates(pages, { subject, criteria: run.criteria, effectiveDate, subjectUseCode }, cite).candidates;
-  if (run !== null && pages.length < run.pages.length) problems.push(`${run.pages.length - pages.length} of the ${run.pages.length} pages of the ${kind === 'market-search' ? 'market-sales search' : 'comps search'} are not kept with this assignment: their sales are not counted.`);
-  if (run !== null && run.effectiveDate !== effectiveDate) problems.push(`The sales were read for the effective date ${run.effectiveDate}; the assignment’s is now ${effectiveDate}: buy the market sales again.`);
-  if (run !== null && run.total > run.returned) problems.push(`${run.total} sales match but ${run.returned} were read: the figures count the sales read only.`);
+  // The comps search's own missing pages are said by the comps analysis; the market-sales search's here.
+  if (marketRun !== null && pages.length < marketRun.pages.length) problems.push(`${marketRun.pages.length - pages.length} of the ${marketRun.pages.length} pages of the market-sales search are not kept with this assignment: their sales are not counted.`);
+  if (marketRun !== null && marketRun.effectiveDate !== effectiveDate) problems.push(`The sales were read for the effective date ${marketRun.effectiveDate}; the assignment’s is now ${effectiveDate}: buy the market sales again.`);
+  if (marketRun !== null && marketRun.total > marketRun.returned) problems.push(`${marketRun.total} sales match but ${marketRun.returned} were read: the figures count the sales read only.`);
   const areaWords = run ? describeCriteria(run.criteria, run.effectiveDate, run)[0]! : 'No market area searched yet';
   const propertyType = run === null ? null : run.criteria.sameUseCode && subjectUseCode ? `Use code ${subjectUseCode} (the subject’s)` : 'Any property type';
   const words =

@@ -12,7 +12,7 @@
 // recorded, so the grid, the report and a reviewer read the very answers that were paid for.
 import type { DatabaseSync } from 'node:sqlite';
 import type { AssignmentDetails, CallBilling, ImportedAnswers, Project as IpcProject, RecheckResult, ValueChoice, WorkfileSignature } from '../../../shared/ipc.ts';
-import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
+import type { CompSearchRun, ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
 import { titleResearchOperations, type TitleResearchInput } from '../../../shared/report/title-research-section.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
@@ -66,7 +66,7 @@ const record = (value: unknown): Record<string, unknown> =>
 /** What the report is built from: the latest kept answers for the subject, the choices, the log, the spend and the comparables. */
 export type AssignmentReportSources = Omit<SubjectReportInput, 'generatedAt' | 'prices' | 'comparables'> & {
   /** The comparables workfile and its last search's kept pages; null when no search was run. */
-  comparables: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
+  comparables: { workfile: ComparablesWorkfile; pages: unknown[]; marketPages: unknown[] } | null;
 };
 
 /** The comparables screen's sources: the saved workfile, the kept subject report, the last search's kept pages. */
@@ -76,6 +76,8 @@ export interface ComparablesSources {
   subject: unknown;
   /** The kept envelope of each page of the last search, in page order (a page not kept is left out). */
   pages: unknown[];
+  /** The same for the market-sales search (market conditions), when one was bought. */
+  marketPages: unknown[];
   /** Where the subject or a page came from when a workfile brought it ("Received in workfile …"); null when all were bought here. */
   receivedIn: string | null;
 }
@@ -303,8 +305,9 @@ export class AssignmentService {
     const subject = this.#subjectReport(assignmentId, ref);
     const workfile = this.#comparables.get(assignmentId);
     const pages = workfile.searches.length === 0 ? [] : this.#lastSearchPages(assignmentId, workfile);
+    const marketPages = this.#keptPages(assignmentId, workfile.marketSearch);
     const titleResearch = this.#titleResearch(assignmentId);
-    const read = [summary, subject, ...pages].flatMap((kept) => (kept ? [kept.answer] : [])).concat(titleResearch.answers);
+    const read = [summary, subject, ...pages, ...marketPages].flatMap((kept) => (kept ? [kept.answer] : [])).concat(titleResearch.answers);
     return {
       assignment: { ...projectIdentity(project), details },
       subject: subject?.envelope ?? null,
@@ -312,7 +315,7 @@ export class AssignmentService {
       choices: this.#answers.choices(assignmentId),
       queryLog: this.#answers.list(assignmentId).map(queryLogEntry),
       spentMicroUsd: this.#o.projectSpent(assignmentId),
-      comparables: workfile.searches.length === 0 ? null : { workfile, pages: pages.map((kept) => kept.envelope) },
+      comparables: workfile.searches.length === 0 ? null : { workfile, pages: pages.map((kept) => kept.envelope), marketPages: marketPages.map((kept) => kept.envelope) },
       titleResearch: titleResearch.input,
       received: this.#received(assignmentId, read),
     };
@@ -357,8 +360,9 @@ export class AssignmentService {
     const workfile = this.#comparables.get(assignmentId);
     const subject = this.#subjectReport(assignmentId, details.subjectRef);
     const pages = this.#lastSearchPages(assignmentId, workfile);
-    const from = [subject, ...pages].some((kept) => kept?.answer.imported === true) ? this.#receivedIn(assignmentId) : null;
-    return { workfile, subject: subject?.envelope ?? null, pages: pages.map((kept) => kept.envelope), receivedIn: from };
+    const marketPages = this.#keptPages(assignmentId, workfile.marketSearch);
+    const from = [subject, ...pages, ...marketPages].some((kept) => kept?.answer.imported === true) ? this.#receivedIn(assignmentId) : null;
+    return { workfile, subject: subject?.envelope ?? null, pages: pages.map((kept) => kept.envelope), marketPages: marketPages.map((kept) => kept.envelope), receivedIn: from };
   }
 
   /** Saves the appraiser's comparables work (checked; savedAt set here) and returns it as stored. */
@@ -394,7 +398,11 @@ export class AssignmentService {
    * A body this Plat no longer accepts, or a page not kept, is left out.
    */
   #lastSearchPages(assignmentId: string, workfile: ComparablesWorkfile): Kept[] {
-    const run = workfile.searches.at(-1);
+    return this.#keptPages(assignmentId, workfile.searches.at(-1));
+  }
+
+  /** For each request body of a run (a comps search or the market-sales search), the latest kept answer to it. */
+  #keptPages(assignmentId: string, run: CompSearchRun | undefined): Kept[] {
     if (!run) return [];
     const pages: Kept[] = [];
     for (const body of run.pages) {

@@ -26,6 +26,8 @@ import { CitationChip } from '../../components/CitationChip.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { useComparablesStore } from './comparables-store.ts';
 import { isChosen, subjectUseCodeOf } from './comparables-model.ts';
+import { MarketPanel } from './MarketPanel.tsx';
+import { analyzeMarket, type MarketAnalysis } from '../../../shared/market/analysis.ts';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
 // Before the panels' own stylesheets: theirs refine the view's.
@@ -89,25 +91,36 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
           <p>The subject or the sales read here came in that file; re-check them from the assignment’s page.</p>
         </ReceivedNotice>
       )}
-      <Workspace assignment={assignment} subjectEnvelope={comparables.data.subject} pages={comparables.data.pages} workfile={workfile} pagesPending={pagesPending} />
+      <Workspace
+        assignment={assignment}
+        subjectEnvelope={comparables.data.subject}
+        pages={comparables.data.pages}
+        marketPages={comparables.data.marketPages ?? []}
+        workfile={workfile}
+        pagesPending={pagesPending}
+      />
     </>
   );
 }
 
 const lastRunId = (workfile: ComparablesWorkfile): string | null => workfile.searches.at(-1)?.id ?? null;
 
-type Analyzed = { ok: true; analysis: ComparablesAnalysis } | { ok: false; message: string };
+type Analyzed = { ok: true; analysis: ComparablesAnalysis; market: MarketAnalysis } | { ok: false; message: string };
 
-function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
+function analyze(input: { subjectEnvelope: unknown; pages: unknown[]; marketPages: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
   try {
-    return { ok: true, analysis: analyzeComparables(input, new CitationBook()) };
+    // One book: the market's sales cite the same sources as the search's, under the same numbers.
+    const book = new CitationBook();
+    const analysis = analyzeComparables(input, book);
+    const market = analyzeMarket({ ...input, compsPages: input.pages }, book);
+    return { ok: true, analysis: { ...analysis, citations: [...analysis.citations, ...market.citations.filter((c) => !analysis.citations.some((a) => a.id === c.id))] }, market };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
 
-function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
-  const { assignment, subjectEnvelope, pages, workfile, pagesPending } = props;
+function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages: unknown[]; marketPages: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
+  const { assignment, subjectEnvelope, pages, marketPages, workfile, pagesPending } = props;
   const details = assignment.assignment!;
   const openAssignment = useUiStore((state) => state.openAssignment);
   const edit = useComparablesStore((state) => state.edit);
@@ -121,8 +134,8 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
 
   const subjectUseCode = useMemo(() => subjectUseCodeOf(subjectEnvelope), [subjectEnvelope]);
   const analyzed = useMemo(
-    () => analyze({ subjectEnvelope, pages, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
-    [subjectEnvelope, pages, workfile, details.effectiveDate, subjectUseCode],
+    () => analyze({ subjectEnvelope, pages, marketPages, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
+    [subjectEnvelope, pages, marketPages, workfile, details.effectiveDate, subjectUseCode],
   );
   const analysis = analyzed.ok ? analyzed.analysis : null;
   const index = useMemo(() => citationIndexOf(analysis?.citations ?? []), [analysis]);
@@ -241,6 +254,20 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
               <CandidateList set={analysis.set} chosen={workfile.chosen} highlightedId={highlightedId} index={index} onToggle={requestToggle} onHighlight={highlight} />
             )}
           </div>
+          {analyzed.ok && (
+            <MarketPanel
+              market={analyzed.market}
+              workfile={workfile}
+              index={index}
+              edit={edit}
+              assignmentId={assignment.id}
+              assignmentName={assignment.name}
+              subjectRef={details.subjectRef}
+              effectiveDate={details.effectiveDate}
+              subjectUseCode={subjectUseCode}
+              subjectLonLat={subject?.location?.lonLat ?? null}
+            />
+          )}
           <RatesPanel workfile={workfile} support={analysis.support} edit={edit} />
           <SalesGrid
             analysis={analysis}
@@ -249,7 +276,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
             edit={edit}
             onDrop={toggle}
             onHighlight={highlight}
-            exports={<ExportButtons analysis={analysis} assignment={assignment} />}
+            exports={<ExportButtons analysis={analysis} market={analyzed.ok ? analyzed.market : null} assignment={assignment} />}
           />
           <SupportDetails support={analysis.support} index={index} />
           <NotUsedList entries={analysis.notUsed} index={index} edit={edit} onToggle={requestToggle} />
