@@ -47,8 +47,8 @@ export function ChartFigure(props: { spec: ChartSpec; citations: ChartCitations;
         <span className="chart__legend muted">{spec.subtitle}</span>
       </figcaption>
       <div className="chart__body">
-        {/* The SVG names itself (aria-label, aria-description: the alt text); the table beside it holds the numbers. */}
-        <div className="chart__plot" ref={holder} role="img" aria-label={spec.altText} />
+        {/* The SVG names itself (aria-label: the title; aria-description: the alt text); the table beside it holds the numbers. */}
+        <div className="chart__plot" ref={holder} />
         {!print && (
           <div className="chart__hover" aria-live="polite" data-testid="chart-hover">
             {hover ? (

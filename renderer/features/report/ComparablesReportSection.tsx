@@ -19,6 +19,7 @@ import { MissingLines, PartHeading, PartProblems, ReportPart, ReportSectionFrame
 import { chunkColumns, excludedGroups, excludedWords, percentText, PRINT_COMPS_PER_TABLE, rateText, rateWithInterval, sharedUnavailableReason, weightText } from './comparables-report-model.ts';
 import './comparables-report.css';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
+import { MarketReportPart } from './MarketReportPart.tsx';
 
 export function ComparablesReportSection({ section, context, mapImage }: { section: ComparablesSection; context: ValueContext; mapImage?: MapImageState }) {
   return (
@@ -28,6 +29,7 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
       {section.search && <SearchAsRun search={section.search} context={context} />}
       {section.map && (mapImage ? <MapFigure map={section.map} image={mapImage} /> : <DrawnMapFigure map={section.map} />)}
       {section.grid && <SalesGrid grid={section.grid} context={context} />}
+      {section.search && section.market && <MarketReportPart market={section.market} context={context} />}
       {section.grid && <RatesTable grid={section.grid} />}
       {section.support && (
         <RegressionView
