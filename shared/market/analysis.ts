@@ -9,7 +9,7 @@ import { readCandidates, readSubject } from '../comparables/candidates.ts';
 import type { CompSearchCriteria, CompSearchRun, ComparableSale, ComparablesWorkfile } from '../comparables/model.ts';
 import { comparablesRequestBody, describeCriteria, type ComparablesRequestBody } from '../comparables/search.ts';
 import type { LonLat } from '../comparables/model.ts';
-import { marketConditions, type MarketConditions, type ScreenedOut } from './conditions.ts';
+import { defaultScreenedOut, marketConditions, marketSales, type MarketConditions, type ScreenedOut } from './conditions.ts';
 import { DEFAULT_TREND_WINDOW, marketTrend, type MarketTrend, type TrendWindow } from './trend.ts';
 
 /** The market-sales search reaches back this far: the 1004MC's 24 months and the trend's widest window. */
@@ -82,7 +82,9 @@ export function analyzeMarket(input: MarketAnalysisInput, book: CitationBook): M
         : 'No sales read yet: run the comps search or buy the market sales.';
   const monthsRead = run?.criteria.monthsBack ?? 0;
   const windowMonths: TrendWindow = workfile.marketTrend?.windowMonths ?? DEFAULT_TREND_WINDOW;
-  const common = { sales, effectiveDate, screenedOut: input.screenedOut, cite };
+  // The sales are read and screened once; the table and the trend share them.
+  const read = marketSales(sales, effectiveDate, input.screenedOut ?? defaultScreenedOut);
+  const common = { sales, effectiveDate, read, cite };
   const conditions = marketConditions({ ...common, marketArea: areaWords, propertyType, monthsRead, catalogDomains: input.catalogDomains ?? null });
   const trend = marketTrend({ ...common, monthsRead, windowMonths });
   const used = new Set([...conditions.periods.flatMap((period) => period.sales), ...trend.price.sales].flatMap((sale) => sale.citationIds));

@@ -8,7 +8,6 @@
 import type { Cite } from '../cited/citation-book.ts';
 import { derivedValue } from '../cited/derived.ts';
 import type { CitedValue } from '../cited/value.ts';
-import { formatDay } from '../format-date.ts';
 import { searchWindow } from '../comparables/search.ts';
 import type { ComparableSale } from '../comparables/model.ts';
 import { derive } from '../cited/derivation.ts';
@@ -122,12 +121,21 @@ export interface MarketConditionsInput {
   screenedOut?: ScreenedOut;
   /** The domains the service's catalog covers (its coverage facet), when read: decides what cannot be said. */
   catalogDomains?: readonly string[] | null;
+  /** The sales already read by `marketSales` (the trend reads the same): read here when absent. */
+  read?: MarketSalesRead;
   cite: Cite;
 }
 
+export interface MarketSalesRead {
+  used: MarketSale[];
+  leftOut: LeftOut[];
+}
+
 const DAY_MS = 86_400_000;
+/** An ISO date's day number (UTC), read by its digits: thousands of sales are read per recompute. */
+const dayNumber = (date: string): number => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 /** Whole days from `date` to `effectiveDate` (both ISO dates). */
-export const daysBetween = (date: string, effectiveDate: string): number => Math.round((Date.parse(`${effectiveDate}T00:00:00Z`) - Date.parse(`${date}T00:00:00Z`)) / DAY_MS);
+export const daysBetween = (date: string, effectiveDate: string): number => dayNumber(effectiveDate) - dayNumber(date);
 
 /** The day before an ISO date. */
 const dayBefore = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
@@ -165,7 +173,7 @@ function readMarketSale(sale: ComparableSale, effectiveDate: string, screenedOut
 }
 
 /** The sales of the market area the figures use, and the ones left out (shared with the trend). */
-export function marketSales(sales: readonly ComparableSale[], effectiveDate: string, screenedOut: ScreenedOut = defaultScreenedOut): { used: MarketSale[]; leftOut: LeftOut[] } {
+export function marketSales(sales: readonly ComparableSale[], effectiveDate: string, screenedOut: ScreenedOut = defaultScreenedOut): MarketSalesRead {
   const used: MarketSale[] = [];
   const leftOut: LeftOut[] = [];
   for (const sale of sales) {
@@ -173,11 +181,12 @@ export function marketSales(sales: readonly ComparableSale[], effectiveDate: str
     if ('why' in read) leftOut.push({ id: sale.id, address: sale.address, why: read.why, citationIds: [...new Set([...sale.values.saleDate.citationIds, ...sale.values.salePrice.citationIds])] });
     else used.push(read);
   }
-  used.sort((a, b) => (a.saleDate < b.saleDate ? 1 : a.saleDate > b.saleDate ? -1 : a.id < b.id ? -1 : 1));
+  // Newest first; a day's sales by id, so the order never depends on the answer's.
+  used.sort((a, b) => a.daysBefore - b.daysBefore || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { used, leftOut };
 }
 
-const saleInputs = (sales: readonly MarketSale[]) => sales.map((sale) => ({ name: `the sale of ${sale.address} on ${formatDay(sale.saleDate)}`, citationIds: sale.citationIds }));
+const saleInputs = (sales: readonly MarketSale[]) => sales.map((sale) => ({ name: `the sale of ${sale.address} on ${sale.saleDate}`, citationIds: sale.citationIds }));
 
 function countValue(period: { key: string; label: string }, sales: readonly MarketSale[], allIds: readonly string[], cite: Cite): CitedValue {
   const derivation = { rule: 'count-of-sales', inputs: sales.map((sale) => sale.id) };
@@ -273,7 +282,7 @@ function notAvailableLines(domains: readonly string[] | null | undefined): Marke
 
 export function marketConditions(input: MarketConditionsInput): MarketConditions {
   const { effectiveDate, cite } = input;
-  const { used, leftOut } = marketSales(input.sales, effectiveDate, input.screenedOut ?? defaultScreenedOut);
+  const { used, leftOut } = input.read ?? marketSales(input.sales, effectiveDate, input.screenedOut ?? defaultScreenedOut);
   const allIds = [...new Set(used.flatMap((sale) => sale.citationIds))];
   const notes: string[] = [];
   const periods: MarketPeriod[] = MARKET_PERIODS.map((period) => {

@@ -10,7 +10,7 @@ import { derivedValue } from '../cited/derived.ts';
 import type { CitedValue } from '../cited/value.ts';
 import type { ComparableSale } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
-import { defaultScreenedOut, marketSales, periodDates, type LeftOut, type MarketSale, type ScreenedOut } from './conditions.ts';
+import { defaultScreenedOut, marketSales, periodDates, type LeftOut, type MarketSale, type MarketSalesRead, type ScreenedOut } from './conditions.ts';
 import { perMonth } from './market-rules.ts';
 import { DAYS_PER_MONTH, logTrendPctPerMonth, median, type SimpleFit } from './simple-regression.ts';
 import { formatPercent } from '../format/percent.ts';
@@ -74,6 +74,8 @@ export interface MarketTrendInput {
   /** How far back the sales read reach (the search's window), or null. */
   monthsRead: number | null;
   screenedOut?: ScreenedOut;
+  /** The sales already read by `marketSales` (shared with the table): read here when absent. */
+  read?: MarketSalesRead;
   cite: Cite;
 }
 
@@ -98,7 +100,7 @@ function fitOf(measure: TrendFit['measure'], sales: readonly MarketSale[], windo
     reasons.push(`The 95 % interval (${formatPercent(trend.low, 2, { signed: true })} to ${perMonth(trend.high)}) includes zero: the sales do not show a change with time.`);
   }
   const field = `market.trend.${measure}`;
-  const saleInputs = sales.map((sale) => ({ name: `the sale of ${sale.address} on ${formatDay(sale.saleDate)}`, citationIds: sale.citationIds }));
+  const saleInputs = sales.map((sale) => ({ name: `the sale of ${sale.address} on ${sale.saleDate}`, citationIds: sale.citationIds }));
   const rateDerivation = { rule: 'log-price-trend-pct-per-month', inputs };
   const intervalDerivation = { rule: 'log-price-trend-ci95', inputs };
   const what = measure === 'price' ? 'sale price' : 'sale price ÷ published building area (GBA)';
@@ -144,7 +146,7 @@ function quarterMedians(sales: readonly MarketSale[], effectiveDate: string, win
 
 export function marketTrend(input: MarketTrendInput): MarketTrend {
   const windowMonths = input.windowMonths ?? DEFAULT_TREND_WINDOW;
-  const { used, leftOut } = marketSales(input.sales, input.effectiveDate, input.screenedOut ?? defaultScreenedOut);
+  const { used, leftOut } = input.read ?? marketSales(input.sales, input.effectiveDate, input.screenedOut ?? defaultScreenedOut);
   const { fromDate } = periodDates(input.effectiveDate, 0, windowMonths);
   const inWindow = used.filter((sale) => sale.saleDate >= fromDate);
   const shortRead =
