@@ -3,6 +3,7 @@
 // support with the appraiser's act, and the price-trend chart with its table. Built from the one
 // market analysis (shared/market/analysis.ts); its shape is market-document.ts.
 import { citationOrder } from '../cited/citation-order.ts';
+import type { CitedValue } from '../cited/value.ts';
 import type { ComparablesWorkfile } from '../comparables/model.ts';
 import type { MarketAnalysis } from '../market/analysis.ts';
 import { priceTrendChart } from '../market/charts.ts';
@@ -49,6 +50,20 @@ export function marketReport(market: MarketAnalysis, workfile: ComparablesWorkfi
     },
     chart: priceTrendChart(market),
   };
+}
+
+/** Every cited value the market part prints, in print order (the citation appendix and citations.csv list them). */
+export function marketValues(report: MarketReport): CitedValue[] {
+  return [
+    ...report.periods.flatMap((period) => [period.count, period.medianPrice, period.medianPricePerSqft]),
+    report.trend.count,
+    report.trend.price,
+    report.trend.pricePerSqft,
+    report.time.rate,
+    report.time.interval,
+    report.time.perSqftRate,
+    report.time.perSqftInterval,
+  ];
 }
 
 /** The citation ids the market part prints, in print order: the table, the trend, the time support, the chart's table. */

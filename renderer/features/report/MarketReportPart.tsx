@@ -9,6 +9,7 @@ import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import { ValueLine, type ValueContext } from './ReportValues.tsx';
 import { ReportPart } from './ReportSectionFrame.tsx';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
+import './market-report.css';
 
 export function MarketReportPart({ market, context }: { market: MarketReport; context: ValueContext }) {
   const scheme = useColorScheme();
@@ -20,6 +21,7 @@ export function MarketReportPart({ market, context }: { market: MarketReport; co
         {market.salesRead} {market.propertyType ? `Property type: ${market.propertyType}.` : ''}
       </p>
       <ReportTableFrame
+        className="report-market"
         label="Market conditions by period before the effective date"
         columns={['Period', numeric('Sales'), numeric('Median sale price'), numeric('Median $ per sq ft (GBA)')]}
       >
