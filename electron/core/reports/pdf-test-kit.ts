@@ -30,7 +30,8 @@ export async function printedPdf(rows: readonly PrintableRow[], title = 'Subject
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   // The standard font draws WinAnsi only; the fixtures' values are within it but for a few signs.
-  const drawable = (text: string) => text.replace(/[^\x20-\x7e\u2013\u2014\u2018\u2019\u201c\u201d\u2026]/g, '?');
+  // A minus sign (U+2212: a negative trend, a price decline) is drawn as the hyphen the font has.
+  const drawable = (text: string) => text.replace(/\u2212/g, '-').replace(/[^\x20-\x7e\u2013\u2014\u2018\u2019\u201c\u201d\u2026]/g, '?');
   // A cited value wider than its cell wraps onto the next lines, as a table cell does: text drawn past
   // the page's edge is not read back, and Verify looks for every cited value on the pages. (A reason
   // a value is unavailable is not looked for: it stays on one line.)
