@@ -22,6 +22,8 @@ import { analyzeComparables } from '../comparables/analysis.ts';
 import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
 import { analyzeMarket, type MarketAnalysis } from '../market/analysis.ts';
 import { marketCitationOrder, marketReport } from './market-section.ts';
+import { adjustedPricesChart } from '../charts/comparables-charts.ts';
+import type { ComparablesAnalysis } from '../comparables/model.ts';
 import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';
 import { isRecord } from '../json-data.ts';
 import { readAnswers, strings, type Answers, type Json } from './subject/answers.ts';
@@ -102,20 +104,21 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const useCode = sections[0]?.values.find((value) => value.field === 'identity.use_code');
   const subjectUseCode = useCode && useCode.status !== 'unavailable' && useCode.raw !== null ? String(useCode.raw) : null;
   const started = input.comparables && comparablesStarted(input.comparables.workfile) ? input.comparables : null;
-  const comparables = started
-    ? withMarket(
-        comparablesSection(
-          analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
-          started.workfile,
-          { subjectUseCode },
-        ),
-        analyzeMarket(
-          { subjectEnvelope: input.subject, marketPages: started.marketPages ?? [], compsPages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode },
-          book,
-        ),
-        started.workfile,
-      )
+  const analysis = started
+    ? analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book)
     : null;
+  const comparables =
+    started && analysis
+      ? withMarket(
+          comparablesSection(analysis, started.workfile, { subjectUseCode }),
+          analysis,
+          analyzeMarket(
+            { subjectEnvelope: input.subject, marketPages: started.marketPages ?? [], compsPages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode },
+            book,
+          ),
+          started.workfile,
+        )
+      : null;
   const ownerValue = sections[1]?.values.find((value) => value.field === 'ownership.owner_name');
   const sslValue = sections[0]?.values.find((value) => value.field === 'identity.ssl');
   // After the comparables, in the same book: a record the sections cite is the same endnote here.
@@ -168,9 +171,10 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   };
 }
 
-/** The comparables section with its market conditions, once any sales are read (the comps search's or the market-sales search's). */
-function withMarket(section: ComparablesSection, market: MarketAnalysis, workfile: ComparablesWorkfile): ComparablesSection {
-  return market.source.kind === 'none' ? section : { ...section, market: marketReport(market, workfile) };
+/** The comparables section with its market conditions, once any sales are read (the comps search's or the market-sales search's), and the comps' charts. */
+function withMarket(section: ComparablesSection, analysis: ComparablesAnalysis, market: MarketAnalysis, workfile: ComparablesWorkfile): ComparablesSection {
+  const adjusted = adjustedPricesChart(analysis, workfile);
+  return { ...section, ...(market.source.kind === 'none' ? {} : { market: marketReport(market, workfile) }), ...(adjusted ? { charts: [adjusted] } : {}) };
 }
 
 /** The endnotes: every citation a printed value or limitation uses, numbered in the order a reader meets them. */

@@ -71,7 +71,8 @@ export function drawChart(spec: ChartSpec, options: DrawOptions): DrawnChart {
     ariaLabel: spec.title,
     ariaDescription: spec.altText,
     x: { type: spec.x.type === 'time' ? 'utc' : spec.x.type, label: spec.x.label, tickFormat: tickFormat(spec.x), ticks: 6 },
-    y: { type: spec.y.type, label: spec.y.label, tickFormat: tickFormat(spec.y), ticks: 5, grid: false },
+    // A count axis (comp numbers) ticks at its whole values only.
+    y: { type: spec.y.type, label: spec.y.label, tickFormat: tickFormat(spec.y), ticks: spec.y.format === 'count' ? [...new Set(spec.points.map((point) => point.y))] : 5, grid: false },
     marks,
   }) as DrawnChart;
 }

@@ -27,6 +27,7 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { useComparablesStore } from './comparables-store.ts';
 import { isChosen, subjectUseCodeOf } from './comparables-model.ts';
 import { MarketPanel } from './MarketPanel.tsx';
+import { AdjustedPricesChart } from './AdjustedPricesChart.tsx';
 import { analyzeMarket, type MarketAnalysis } from '../../../shared/market/analysis.ts';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
@@ -278,6 +279,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
             onHighlight={highlight}
             exports={<ExportButtons analysis={analysis} market={analyzed.ok ? analyzed.market : null} assignment={assignment} />}
           />
+          <AdjustedPricesChart analysis={analysis} workfile={workfile} index={index} />
           <SupportDetails support={analysis.support} index={index} />
           <NotUsedList entries={analysis.notUsed} index={index} edit={edit} onToggle={requestToggle} />
           <PriorSales analysis={analysis} index={index} />

@@ -2,19 +2,14 @@
 // table (each figure with its endnote markers), the trend by its rule, what the records cannot say,
 // the sales left out, the time adjustment's support with the appraiser's act, and the price-trend
 // chart (vector SVG, alt text) with its table. Drawn from the section's data only.
-import { useMemo } from 'react';
 import type { MarketReport } from '../../../shared/report/market-document.ts';
-import { ChartFigure, type ChartCitations } from '../../components/charts/ChartFigure.tsx';
-import { useColorScheme } from '../../platform/use-color-scheme.ts';
+import { ReportChart } from './ReportChart.tsx';
 import { ValueLine, type ValueContext } from './ReportValues.tsx';
 import { ReportPart } from './ReportSectionFrame.tsx';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
 import './market-report.css';
 
 export function MarketReportPart({ market, context }: { market: MarketReport; context: ValueContext }) {
-  const scheme = useColorScheme();
-  const citations: ChartCitations = useMemo(() => new Map([...context.index].map(([id, citation]) => [id, { citation, number: citation.number }])), [context.index]);
-  const print = context.mode === 'print';
   return (
     <ReportPart prefix="report-comps" id="market" title={market.title} modifier>
       <p className="report-comps__note">
@@ -85,7 +80,7 @@ export function MarketReportPart({ market, context }: { market: MarketReport; co
         <dd>{market.time.decision}</dd>
       </dl>
       <p className="report-comps__note">Method: {market.time.method}</p>
-      <ChartFigure spec={market.chart} citations={citations} scheme={print ? 'light' : scheme} print={print} width={print ? 600 : 640} height={print ? 260 : 300} />
+      <ReportChart spec={market.chart} context={context} />
     </ReportPart>
   );
 }
