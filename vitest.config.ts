@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'dom',
           environment: 'happy-dom',
           setupFiles: ['./vitest.setup.ts'],
+          // The design tokens are read as text (`tokens.css?raw`) by what draws with them (the charts).
+          css: { include: [/design\/tokens\.css/] },
           include: ['renderer/**/*.test.ts', 'renderer/**/*.test.tsx'],
         },
       },

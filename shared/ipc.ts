@@ -553,6 +553,8 @@ export const ipcOperations = {
       pages: z.array(z.unknown()),
       /** The kept v4 searches of sale records (a deed's other lots by its date and price), oldest first; absent is none. */
       lotAnswers: z.array(z.unknown()).optional(),
+      /** The market-sales search's kept pages (market conditions), page 1 first; absent from an older core. */
+      marketPages: z.array(z.unknown()).optional(),
       /** Set when the subject or a page read here came in a workfile: "Received in workfile …". */
       receivedIn: z.string().nullable(),
     }),

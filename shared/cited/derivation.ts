@@ -6,6 +6,7 @@ import { formatDollars } from '../money.ts';
 import { formatCount, formatFixed } from '../format/number.ts';
 import { formatPercent } from '../format/percent.ts';
 import { olsFit, rateEstimate, rateScales, readDesign, type RateScale } from '../stats/ols.ts';
+import { MARKET_RULES } from '../market/market-rules.ts';
 
 export const DerivationSchema = z.object({
   rule: z.string().min(1).max(100),
@@ -51,6 +52,8 @@ export const DERIVATION_RULES: Readonly<Record<string, Rule>> = {
     const estimate = olsRateEstimate(inputs);
     return estimate === null ? null : `${rateDisplay(estimate.scale, estimate.unit, estimate.ciLow)} to ${rateDisplay(estimate.scale, estimate.unit, estimate.ciHigh)}`;
   },
+  /** Market conditions and the time trend (shared/market/). */
+  ...MARKET_RULES,
 };
 
 function olsDesignFit(inputs: readonly (number | string)[]) {

@@ -38,7 +38,7 @@ export interface ComparablesAnalysisInput {
 }
 
 /** The subject's use code as its `report_subject_v1` answer gives it (identity section). */
-function useCodeOf(subjectEnvelope: unknown): string | null {
+export function useCodeOf(subjectEnvelope: unknown): string | null {
   if (!isRecord(subjectEnvelope) || !isRecord(subjectEnvelope.data)) return null;
   const items = subjectEnvelope.data.items;
   const item = Array.isArray(items) && isRecord(items[0]) ? items[0] : null;

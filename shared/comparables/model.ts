@@ -211,6 +211,20 @@ export const ComparablesWorkfileSchema = z.strictObject({
   syntheticAccepted: z.array(AppraiserActSchema.extend({ row: z.enum(gridRowKeys), compId: z.string().max(200).nullable() })).max(500).optional(),
   /** A regression suggestion accepted although Plat shows it as not supported: the appraiser's written reason, by rate. */
   unsupportedRateReasons: z.partialRecord(z.enum(rateKeys), AppraiserActSchema).optional(),
+  /** The market-sales search behind market conditions and the time trend (shared/market/): the area's sales of the type, any size, 36 months. */
+  marketSearch: CompSearchRunSchema.optional(),
+  /** The time trend's window and the appraiser's act on its rate: accepted (as the time rate) or declined, each with when and why. */
+  marketTrend: z
+    .strictObject({
+      windowMonths: z.union([z.literal(12), z.literal(24), z.literal(36)]),
+      decision: z
+        .discriminatedUnion('kind', [
+          z.strictObject({ kind: z.literal('accepted'), pctPerMonth: z.number().min(-100).max(100), windowMonths: z.number().int(), at: z.string().max(40) }),
+          AppraiserActSchema.extend({ kind: z.literal('declined') }),
+        ])
+        .nullable(),
+    })
+    .optional(),
 });
 export type ComparablesWorkfile = z.infer<typeof ComparablesWorkfileSchema>;
 

@@ -5,6 +5,8 @@
 // (reported / derived / synthetic / unavailable) and its citations. It imitates the section's
 // content for reading and review; it is not a MISMO/UAD file (docs/uad-sales-comparison.md).
 import type { CitedValue } from '../cited/value.ts';
+import type { MarketAnalysis } from '../market/analysis.ts';
+import { marketConditionsUad } from '../market/uad.ts';
 import { reconciliationProblems } from './adjustments.ts';
 import { areaRowLabel, gridProperties, rateLabelFor } from './answer-values.ts';
 import { weightLabels } from './grid-csv.ts';
@@ -34,7 +36,9 @@ export interface UadExportContext {
   generatedAt: string;
   appVersion: string;
   /** The appraiser's rates, where each came from, and the reconciliation (the analysis does not carry them). */
-  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation'> & Partial<Pick<ComparablesWorkfile, 'unsupportedRateReasons'>>;
+  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation' | 'marketTrend'> & Partial<Pick<ComparablesWorkfile, 'unsupportedRateReasons'>>;
+  /** The market conditions and the time trend (shared/market/analysis.ts): written as their own section when given. */
+  market?: MarketAnalysis | null;
 }
 
 const statusMeanings = {
@@ -250,6 +254,8 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
       },
       problems: analysis.problems,
     },
+    // 1004MC: a section of its own beside the sales comparison (its ids refer to its own citations list).
+    marketConditions: context.market ? marketConditionsUad(context.market, context.workfile) : null,
     citations: analysis.citations,
   };
 }

@@ -12,7 +12,7 @@
 import type { AssignmentDetails, ValueChoice } from '../ipc.ts';
 import type { ComparablesWorkfile } from '../comparables/model.ts';
 import { formatDay } from '../format-date.ts';
-import type { MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
+import type { ComparablesSection, MissingSource, QueryLogEntry, ReportDocument, ReportSection } from './document.ts';
 import type { Citation } from '../cited/value.ts';
 import { subjectReportParts, subjectSummaryParts } from './document.ts';
 import { CitationBook } from '../cited/citation-book.ts';
@@ -20,6 +20,10 @@ import { documentCitation, type CitationFields } from '../cited/citation.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import { analyzeComparables } from '../comparables/analysis.ts';
 import { comparablesCitationOrder, comparablesSection, comparablesStarted } from './comparables-section.ts';
+import { analyzeMarket, type MarketAnalysis } from '../market/analysis.ts';
+import { marketCitationOrder, marketReport } from './market-section.ts';
+import { adjustedPricesChart } from '../charts/comparables-charts.ts';
+import type { ComparablesAnalysis } from '../comparables/model.ts';
 import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';
 import { isRecord } from '../json-data.ts';
 import { reportChoicesOf, resolveFromAnswers } from '../comparables/subject/resolve.ts';
@@ -56,7 +60,7 @@ export interface SubjectReportInput {
    * The assignment's comparables: its saved workfile and the kept v3 report_comparables_v1 envelopes
    * of its last search, page by page (a page not kept is absent); null when no search was run.
    */
-  comparables?: { workfile: ComparablesWorkfile; pages: unknown[]; lotAnswers?: unknown[] } | null;
+  comparables?: { workfile: ComparablesWorkfile; pages: unknown[]; lotAnswers?: unknown[]; /** The market-sales search's kept pages (market conditions). */ marketPages?: unknown[] } | null;
   /** The appraiser's choices of the subject's characteristics (the comparables workfile's `subjectChoices`), kept whether or not a search was run; else the comparables workfile's. */
   subjectChoices?: ComparablesWorkfile['subjectChoices'];
   /**
@@ -110,13 +114,21 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const useCode = sections[0]?.values.find((value) => value.field === 'identity.use_code');
   const subjectUseCode = useCode && useCode.status !== 'unavailable' && useCode.raw !== null ? String(useCode.raw) : null;
   const started = input.comparables && comparablesStarted(input.comparables.workfile) ? input.comparables : null;
-  const comparables = started
-    ? comparablesSection(
-        analyzeComparables({ subjectEnvelope: input.subject, subjectSummary: input.summary, pages: started.pages, lotAnswers: started.lotAnswers ?? [], workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
-        started.workfile,
-        { subjectUseCode },
-      )
+  const analysis = started
+    ? analyzeComparables({ subjectEnvelope: input.subject, subjectSummary: input.summary, pages: started.pages, lotAnswers: started.lotAnswers ?? [], workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book)
     : null;
+  const comparables =
+    started && analysis
+      ? withMarket(
+          comparablesSection(analysis, started.workfile, { subjectUseCode }),
+          analysis,
+          analyzeMarket(
+            { subjectEnvelope: input.subject, marketPages: started.marketPages ?? [], compsPages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode },
+            book,
+          ),
+          started.workfile,
+        )
+      : null;
   const ownerValue = sections[1]?.values.find((value) => value.field === 'ownership.owner_name');
   const sslValue = sections[0]?.values.find((value) => value.field === 'identity.ssl');
   // After the comparables, in the same book: a record the sections cite is the same endnote here.
@@ -134,7 +146,11 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const received = input.received ?? null;
   const citations = numberInOrderOfUse(
     sections,
-    [...(comparables ? comparablesCitationOrder(comparables) : []), ...(titleResearch ? titleResearchCitationOrder(titleResearch) : [])],
+    [
+      ...(comparables ? comparablesCitationOrder(comparables) : []),
+      ...(comparables?.market ? marketCitationOrder(comparables.market) : []),
+      ...(titleResearch ? titleResearchCitationOrder(titleResearch) : []),
+    ],
     b.allCitations(),
   ).map((citation) => (received ? { ...citation, note: [citation.note, received.note].filter((note) => note !== null).join(' ') } : citation));
   const address = sections[0]?.values.find((value) => value.field === 'identity.address');
@@ -163,6 +179,12 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
     missing: missingSources(input, answers),
     received: received && { text: received.text, answers: received.answers },
   };
+}
+
+/** The comparables section with its market conditions, once any sales are read (the comps search's or the market-sales search's), and the comps' charts. */
+function withMarket(section: ComparablesSection, analysis: ComparablesAnalysis, market: MarketAnalysis, workfile: ComparablesWorkfile): ComparablesSection {
+  const adjusted = adjustedPricesChart(analysis, workfile);
+  return { ...section, ...(market.source.kind === 'none' ? {} : { market: marketReport(market, workfile) }), ...(adjusted ? { charts: [adjusted] } : {}) };
 }
 
 /** The endnotes: every citation a printed value or limitation uses, numbered in the order a reader meets them. */

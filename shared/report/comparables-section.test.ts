@@ -170,8 +170,8 @@ describe('the comparables section of the report', () => {
     const doc = withComps();
     const known = new Set(doc.citations.map((citation) => citation.id));
     const values = comparablesValues(section(doc));
-    // The grid, the regression's n, R², time rate and its interval, the sales not used, the prior sale.
-    expect(values.length).toBe(gridRowKeys.length * 6 + 4 + 9 * 4 + 1 * 4);
+    // The grid, the regression's n, R², time rate and its interval, the sales not used, the prior sale, then the market conditions (4 periods × 3 figures, 3 trends, 2 fits × rate and interval).
+    expect(values.length).toBe(gridRowKeys.length * 6 + 4 + 9 * 4 + 1 * 4 + 19);
     for (const value of values) {
       if (value.status === 'unavailable') expect(value.limitation, value.field).toBeTruthy();
       else expect(value.citationIds.length, value.field).toBeGreaterThan(0);
@@ -213,7 +213,7 @@ describe('the comparables section of the report', () => {
     expect(rows.slice(0, plainRows.length)).toEqual(plainRows);
     const comps = rows.slice(plainRows.length);
     expect(comps).toHaveLength(comparablesValues(section(doc)).length);
-    expect(comps.every((row) => row.section === 'Comparable sales' && row.field.startsWith('comparables.'))).toBe(true);
+    expect(comps.every((row) => row.section === 'Comparable sales' && /^(comparables|market)\./.test(row.field))).toBe(true);
     expect(comps.find((row) => row.field === `comparables.grid.${ids[3]}.salePrice`)).toMatchObject({ label: 'Comp 1: Sale price', printed: '$1,330,000', status: 'reported', markers: [expect.any(Number)] });
   });
 

@@ -23,6 +23,7 @@ import { noCompsText, notUsedEmptyText, searchOutcome, supportEmptyText } from '
 import { notUsedByLabels, relatedLotWords, takenInWords } from '../comparables/screening.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
+import { marketValues } from './market-section.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
 
 export const COMPARABLES_TITLE = 'Comparable sales';
@@ -289,6 +290,7 @@ export function comparablesValues(section: ComparablesSection): CitedValue[] {
   for (const row of section.notUsed) values.push(row.address, row.saleDate, row.price, row.distance);
   const table = section.priorSales;
   if (table) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) values.push(row[column.key]!);
+  if (section.market) values.push(...marketValues(section.market));
   return values;
 }
 

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { AppraiserActSchema, ComparablesMapSpecSchema, CompSearchRunSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, RegressionSupportSchema, weights } from '../comparables/model.ts';
 import { CitationSchema, CitedValueSchema, LimitationSchema } from '../cited/value.ts';
 import { graphDecisionKinds, GraphSpecSchema, graphNodeKinds, linkStrengths } from '../graph/graph-spec.ts';
+import { MarketReportSchema } from './market-document.ts';
+import { ChartSpecSchema } from '../charts/chart-spec.ts';
 
 /** A table inside a section (permits, prior sales): each cell a cited value. */
 export const ReportTableSchema = z.object({
@@ -187,6 +189,10 @@ export const ComparablesSectionSchema = z.object({
   missing: z.array(z.string()),
   /** What does not add up, in words. */
   problems: z.array(z.string()),
+  /** Market conditions and the time adjustment's support (shared/report/market-section.ts); absent before any sales are read. */
+  market: MarketReportSchema.nullable().optional(),
+  /** Charts of the comps (their adjusted prices with the indicated value), each with its table. */
+  charts: z.array(ChartSpecSchema).optional(),
 });
 export type ComparablesSection = z.infer<typeof ComparablesSectionSchema>;
 

@@ -13,7 +13,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { characteristicKeyOf, reportChoicesOf, withSubjectChoice } from '../../../shared/comparables/subject/resolve.ts';
 import type { AssignmentDetails, CallBilling, ImportedAnswers, Project as IpcProject, RecheckResult, ValueChoice, WorkfileSignature } from '../../../shared/ipc.ts';
-import type { ComparablesWorkfile } from '../../../shared/comparables/model.ts';
+import type { CompSearchRun, ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import type { SubjectReportInput } from '../../../shared/report/build-subject-report.ts';
 import { titleResearchOperations, type TitleResearchInput } from '../../../shared/report/title-research-section.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
@@ -66,8 +66,8 @@ const record = (value: unknown): Record<string, unknown> =>
 
 /** What the report is built from: the latest kept answers for the subject, the choices, the log, the spend and the comparables. */
 export type AssignmentReportSources = Omit<SubjectReportInput, 'generatedAt' | 'prices' | 'comparables'> & {
-  /** The comparables workfile, its last search's kept pages and the kept sale-record searches (a deed's other lots); null when no search was run. */
-  comparables: { workfile: ComparablesWorkfile; pages: unknown[]; lotAnswers: unknown[] } | null;
+  /** The comparables workfile, its last search's kept pages, the market-sales search's kept pages and the kept sale-record searches (a deed's other lots); null when no search was run. */
+  comparables: { workfile: ComparablesWorkfile; pages: unknown[]; marketPages: unknown[]; lotAnswers: unknown[] } | null;
 };
 
 /** The comparables screen's sources: the saved workfile, the kept subject report, the last search's kept pages. */
@@ -81,6 +81,8 @@ export interface ComparablesSources {
   pages: unknown[];
   /** The kept v4 searches of sale records (a deed's other lots, by its date and price), oldest first. */
   lotAnswers: unknown[];
+  /** The same for the market-sales search (market conditions), when one was bought. */
+  marketPages: unknown[];
   /** Where the subject or a page came from when a workfile brought it ("Received in workfile …"); null when all were bought here. */
   receivedIn: string | null;
 }
@@ -324,8 +326,9 @@ export class AssignmentService {
     const subject = this.#subjectReport(assignmentId, ref);
     const workfile = this.#comparables.get(assignmentId);
     const pages = workfile.searches.length === 0 ? [] : this.#lastSearchPages(assignmentId, workfile);
+    const marketPages = this.#keptPages(assignmentId, workfile.marketSearch);
     const titleResearch = this.#titleResearch(assignmentId);
-    const read = [summary, subject, ...pages].flatMap((kept) => (kept ? [kept.answer] : [])).concat(titleResearch.answers);
+    const read = [summary, subject, ...pages, ...marketPages].flatMap((kept) => (kept ? [kept.answer] : [])).concat(titleResearch.answers);
     return {
       assignment: { ...projectIdentity(project), details },
       subject: subject?.envelope ?? null,
@@ -333,7 +336,7 @@ export class AssignmentService {
       choices: this.#answers.choices(assignmentId),
       queryLog: this.#answers.list(assignmentId).map(queryLogEntry),
       spentMicroUsd: this.#o.projectSpent(assignmentId),
-      comparables: workfile.searches.length === 0 ? null : { workfile, pages: pages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId) },
+      comparables: workfile.searches.length === 0 ? null : { workfile, pages: pages.map((kept) => kept.envelope), marketPages: marketPages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId) },
       // The appraiser's choices of the subject's characteristics apply in the report whether or not a search was run.
       subjectChoices: workfile.subjectChoices ?? {},
       titleResearch: titleResearch.input,
@@ -381,8 +384,9 @@ export class AssignmentService {
     const subject = this.#subjectReport(assignmentId, details.subjectRef);
     const summary = this.#subjectSummary(assignmentId, details.subjectRef);
     const pages = this.#lastSearchPages(assignmentId, workfile);
-    const from = [subject, summary, ...pages].some((kept) => kept?.answer.imported === true) ? this.#receivedIn(assignmentId) : null;
-    return { workfile, subject: subject?.envelope ?? null, summary: summary?.envelope ?? null, pages: pages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId), receivedIn: from };
+    const marketPages = this.#keptPages(assignmentId, workfile.marketSearch);
+    const from = [subject, summary, ...pages, ...marketPages].some((kept) => kept?.answer.imported === true) ? this.#receivedIn(assignmentId) : null;
+    return { workfile, subject: subject?.envelope ?? null, summary: summary?.envelope ?? null, pages: pages.map((kept) => kept.envelope), marketPages: marketPages.map((kept) => kept.envelope), lotAnswers: this.#saleSearches(assignmentId), receivedIn: from };
   }
 
   /** The latest kept answer to each v4 search of sale records (the screening reads a deed's other lots from them), oldest first. */
@@ -438,7 +442,11 @@ export class AssignmentService {
    * A body this Plat no longer accepts, or a page not kept, is left out.
    */
   #lastSearchPages(assignmentId: string, workfile: ComparablesWorkfile): Kept[] {
-    const run = workfile.searches.at(-1);
+    return this.#keptPages(assignmentId, workfile.searches.at(-1));
+  }
+
+  /** For each request body of a run (a comps search or the market-sales search), the latest kept answer to it. */
+  #keptPages(assignmentId: string, run: CompSearchRun | undefined): Kept[] {
     if (!run) return [];
     const pages: Kept[] = [];
     for (const body of run.pages) {

@@ -55,7 +55,7 @@ describe('the kept answers of a comparables search', () => {
     keep(otherSearch.request, otherSearch.envelope);
 
     // Nothing saved yet: an empty workfile, the kept subject report, no pages; the report has no comparables.
-    expect(assignments.comparablesSources(id)).toEqual({ workfile: emptyComparablesWorkfile(), subject: subjectFixture.subject, summary: null, pages: [], lotAnswers: [], receivedIn: null });
+    expect(assignments.comparablesSources(id)).toEqual({ workfile: emptyComparablesWorkfile(), subject: subjectFixture.subject, summary: null, pages: [], marketPages: [], lotAnswers: [], receivedIn: null });
     expect(assignments.reportSources(id)?.comparables).toBeNull();
 
     // The bodies as the screen recorded them: keys in another order are the same request.
@@ -65,7 +65,7 @@ describe('the kept answers of a comparables search', () => {
     expect(sources.subject).toEqual(subjectFixture.subject);
     expect(sources.pages.map((page) => (page as { request_id: string }).request_id)).toEqual([page1.envelope.request_id, page2.envelope.request_id]);
     expect(sources.pages).toEqual([page1.envelope, page2.envelope]);
-    expect(assignments.reportSources(id)?.comparables).toEqual({ workfile: saved, pages: [page1.envelope, page2.envelope], lotAnswers: [] });
+    expect(assignments.reportSources(id)?.comparables).toEqual({ workfile: saved, pages: [page1.envelope, page2.envelope], marketPages: [], lotAnswers: [] });
   });
 
   it('reads the kept searches of sale records (a deed’s other lots by its date and price), the latest answer to each, and no other record search', () => {

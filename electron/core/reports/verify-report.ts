@@ -197,8 +197,8 @@ function compareCsv(csvBytes: Uint8Array | null, rows: ReadRow[] | null, altered
   return { check: 'csv', outcome: 'failed', detail: `${parts.filter(Boolean).join('; ')}.` };
 }
 
-/** Compared without white space or case: how a PDF splits text into pieces is the printer's choice. */
-const compact = (text: string): string => text.replace(/[\s\u00a0\u2007\u202f]+/g, '').toLowerCase();
+/** Compared without white space or case, a minus sign as a hyphen: how a PDF splits text into pieces, and which dash a font draws, is the printer's choice. */
+const compact = (text: string): string => text.replace(/[\s\u00a0\u2007\u202f]+/g, '').replace(/\u2212/g, '-').toLowerCase();
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -248,7 +248,8 @@ function comparePages(pages: PageLine[][] | null, rows: ReadRow[] | null, altere
       const label = labels.find((candidate) => compacted.startsWith(candidate) && (ends.has(candidate.length) || compacted[candidate.length] === ':'));
       if (label === undefined) continue;
       const colon = compacted[label.length] === ':';
-      const rest = compacted.slice(label.length).replace(/^[:\-–—]+/, '');
+      // Separators after the label go; a minus before a number is the value's own sign.
+      const rest = compacted.slice(label.length).replace(/^(?:[:–—]|-(?!\d))+/, '');
       if (rest === '' || rest.startsWith('—')) continue;
       // A label cell followed by uncited text is another table's row (a rate, a coefficient, a header); a cited value has markers.
       if (!colon && !/\[\d+\]/.test(rest)) continue;

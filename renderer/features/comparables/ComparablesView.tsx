@@ -31,6 +31,9 @@ import { CitationChip } from '../../components/CitationChip.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { useComparablesStore } from './comparables-store.ts';
 import { isChosen, subjectUseCodeOf, takeInSale } from './comparables-model.ts';
+import { MarketPanel } from './MarketPanel.tsx';
+import { AdjustedPricesChart } from './AdjustedPricesChart.tsx';
+import { analyzeMarket, type MarketAnalysis } from '../../../shared/market/analysis.ts';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
 // Before the panels' own stylesheets: theirs refine the view's.
@@ -102,6 +105,7 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
         subjectSummary={comparables.data.summary ?? null}
         pages={comparables.data.pages}
         lotAnswers={comparables.data.lotAnswers ?? NO_LOT_ANSWERS}
+        marketPages={comparables.data.marketPages ?? []}
         workfile={workfile}
         pagesPending={pagesPending}
       />
@@ -111,20 +115,24 @@ function AssignmentComparables({ assignment }: { assignment: Project }) {
 
 const lastRunId = (workfile: ComparablesWorkfile): string | null => workfile.searches.at(-1)?.id ?? null;
 
-type Analyzed = { ok: true; analysis: ComparablesAnalysis } | { ok: false; message: string };
+type Analyzed = { ok: true; analysis: ComparablesAnalysis; market: MarketAnalysis } | { ok: false; message: string };
 
 const NO_LOT_ANSWERS: unknown[] = [];
 
-function analyze(input: { subjectEnvelope: unknown; subjectSummary: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
+function analyze(input: { subjectEnvelope: unknown; subjectSummary: unknown; pages: unknown[]; lotAnswers: unknown[]; marketPages: unknown[]; workfile: ComparablesWorkfile; effectiveDate: string; subjectUseCode: string | null }): Analyzed {
   try {
-    return { ok: true, analysis: analyzeComparables(input, new CitationBook()) };
+    // One book: the market's sales cite the same sources as the search's, under the same numbers.
+    const book = new CitationBook();
+    const analysis = analyzeComparables(input, book);
+    const market = analyzeMarket({ ...input, compsPages: input.pages }, book);
+    return { ok: true, analysis: { ...analysis, citations: [...analysis.citations, ...market.citations.filter((c) => !analysis.citations.some((a) => a.id === c.id))] }, market };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
 
-function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subjectSummary: unknown; pages: unknown[]; lotAnswers: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
-  const { assignment, subjectEnvelope, subjectSummary, pages, lotAnswers, workfile, pagesPending } = props;
+function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subjectSummary: unknown; pages: unknown[]; lotAnswers: unknown[]; marketPages: unknown[]; workfile: ComparablesWorkfile; pagesPending: boolean }) {
+  const { assignment, subjectEnvelope, subjectSummary, pages, lotAnswers, marketPages, workfile, pagesPending } = props;
   const details = assignment.assignment!;
   const openAssignment = useUiStore((state) => state.openAssignment);
   const edit = useComparablesStore((state) => state.edit);
@@ -139,8 +147,8 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subje
 
   const subjectUseCode = useMemo(() => subjectUseCodeOf(subjectEnvelope), [subjectEnvelope]);
   const analyzed = useMemo(
-    () => analyze({ subjectEnvelope, subjectSummary, pages, lotAnswers, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
-    [subjectEnvelope, subjectSummary, pages, lotAnswers, workfile, details.effectiveDate, subjectUseCode],
+    () => analyze({ subjectEnvelope, subjectSummary, pages, lotAnswers, marketPages, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
+    [subjectEnvelope, subjectSummary, pages, lotAnswers, marketPages, marketPages, workfile, details.effectiveDate, subjectUseCode],
   );
   const analysis = analyzed.ok ? analyzed.analysis : null;
   const index = useMemo(() => citationIndexOf(analysis?.citations ?? []), [analysis]);
@@ -275,6 +283,20 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subje
             )}
           </div>
           {!pagesPending && <DeedCheck assignmentId={assignment.id} sale={highlightedId === null ? null : (candidates.get(highlightedId) ?? null)} index={index} />}
+          {analyzed.ok && (
+            <MarketPanel
+              market={analyzed.market}
+              workfile={workfile}
+              index={index}
+              edit={edit}
+              assignmentId={assignment.id}
+              assignmentName={assignment.name}
+              subjectRef={details.subjectRef}
+              effectiveDate={details.effectiveDate}
+              subjectUseCode={subjectUseCode}
+              subjectLonLat={subject?.location?.lonLat ?? null}
+            />
+          )}
           <RatesPanel workfile={workfile} support={analysis.support} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} edit={edit} />
           <SalesGrid
             analysis={analysis}
@@ -284,8 +306,9 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subje
             edit={edit}
             onDrop={toggle}
             onHighlight={highlight}
-            exports={<ExportButtons analysis={analysis} assignment={assignment} />}
+            exports={<ExportButtons analysis={analysis} market={analyzed.ok ? analyzed.market : null} assignment={assignment} />}
           />
+          <AdjustedPricesChart analysis={analysis} workfile={workfile} index={index} />
           <SupportDetails support={analysis.support} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} index={index} />
           <NotUsedList entries={analysis.notUsed} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} index={index} edit={edit} onToggle={requestToggle} />
           <PriorSales analysis={analysis} index={index} />

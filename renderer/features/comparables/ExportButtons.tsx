@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { Project } from '../../../shared/ipc.ts';
 import type { ComparablesAnalysis } from '../../../shared/comparables/model.ts';
+import type { MarketAnalysis } from '../../../shared/market/analysis.ts';
 import { salesComparisonUad } from '../../../shared/comparables/uad-export.ts';
 import { gridCsv } from '../../../shared/comparables/grid-csv.ts';
 import { regressionCsv } from '../../../shared/comparables/regression-csv.ts';
@@ -13,7 +14,7 @@ import { downloadTextFile } from '../../components/download.ts';
 import { useComparablesStore } from './comparables-store.ts';
 import { exportFilename } from './comparables-model.ts';
 
-export function ExportButtons({ analysis, assignment }: { analysis: ComparablesAnalysis; assignment: Project }) {
+export function ExportButtons({ analysis, market, assignment }: { analysis: ComparablesAnalysis; market?: MarketAnalysis | null; assignment: Project }) {
   const info = useAppInfo();
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const details = assignment.assignment!;
@@ -33,6 +34,7 @@ export function ExportButtons({ analysis, assignment }: { analysis: ComparablesA
         assignment: { name: assignment.name, effectiveDate: details.effectiveDate, subjectRef: details.subjectRef },
         generatedAt: new Date().toISOString(),
         appVersion: info.data?.appVersion ?? 'unknown',
+        market: market ?? null,
       });
       const filename = exportFilename(assignment.name, 'sales comparison (UAD-shaped)', details.effectiveDate, 'json');
       downloadTextFile(filename, `${JSON.stringify(document, null, 2)}\n`, 'application/json');

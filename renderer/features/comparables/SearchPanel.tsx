@@ -293,7 +293,7 @@ async function saveAndRefresh(queryClient: ReturnType<typeof useQueryClient>, as
  * the workfile as `change` says, which is then saved; no `change` yet (the form is incomplete): the
  * click buys nothing.
  */
-function SearchCharge(props: {
+export function SearchCharge(props: {
   parts: ServiceRequestParts<'queryRecords'> | null;
   label: string;
   what: string;

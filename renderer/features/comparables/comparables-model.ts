@@ -358,7 +358,7 @@ export function rowAfterKey(key: string, index: number, count: number): number |
 }
 
 /** File names for the exports: the assignment's name, what it is, and the effective date. */
-export function exportFilename(assignmentName: string, what: 'sales comparison (UAD-shaped)' | 'sales comparison grid' | 'regression', effectiveDate: string, extension: 'json' | 'csv'): string {
+export function exportFilename(assignmentName: string, what: 'sales comparison (UAD-shaped)' | 'sales comparison grid' | 'regression' | 'market sales', effectiveDate: string, extension: 'json' | 'csv'): string {
   return `${assignmentName} – ${what} – ${effectiveDate}.${extension}`;
 }
 

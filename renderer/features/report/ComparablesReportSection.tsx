@@ -22,6 +22,8 @@ import { rateText, rateWithInterval } from '../../../shared/comparables/rate-tex
 import { formatShareOfPrice } from '../../../shared/format/percent.ts';
 import './comparables-report.css';
 import { numeric, ReportTableFrame } from './ReportTableFrame.tsx';
+import { MarketReportPart } from './MarketReportPart.tsx';
+import { ReportChart } from './ReportChart.tsx';
 
 export function ComparablesReportSection({ section, context, mapImage }: { section: ComparablesSection; context: ValueContext; mapImage?: MapImageState }) {
   return (
@@ -31,6 +33,13 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
       {section.search && <SearchAsRun search={section.search} context={context} />}
       {section.map && (mapImage ? <MapFigure map={section.map} image={mapImage} /> : <DrawnMapFigure map={section.map} />)}
       {section.grid && <SalesGrid grid={section.grid} context={context} />}
+      {section.grid &&
+        section.charts?.map((chart) => (
+          <ReportPart key={chart.id} prefix="report-comps" id={chart.id} title={chart.title} modifier>
+            <ReportChart spec={chart} context={context} />
+          </ReportPart>
+        ))}
+      {section.search && section.market && <MarketReportPart market={section.market} context={context} />}
       {section.grid && <RatesTable grid={section.grid} />}
       {section.support && (
         <RegressionView
