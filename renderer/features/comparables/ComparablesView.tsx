@@ -148,7 +148,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subje
   const subjectUseCode = useMemo(() => subjectUseCodeOf(subjectEnvelope), [subjectEnvelope]);
   const analyzed = useMemo(
     () => analyze({ subjectEnvelope, subjectSummary, pages, lotAnswers, marketPages, workfile, effectiveDate: details.effectiveDate, subjectUseCode }),
-    [subjectEnvelope, subjectSummary, pages, lotAnswers, marketPages, marketPages, workfile, details.effectiveDate, subjectUseCode],
+    [subjectEnvelope, subjectSummary, pages, lotAnswers, marketPages, workfile, details.effectiveDate, subjectUseCode],
   );
   const analysis = analyzed.ok ? analyzed.analysis : null;
   const index = useMemo(() => citationIndexOf(analysis?.citations ?? []), [analysis]);
