@@ -10,7 +10,7 @@ import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' }
 import undatedPage1 from './fixtures/dc-1708-comps-2016-with-undated.json' with { type: 'json' };
 import undatedPage2 from './fixtures/dc-1708-comps-2016-with-undated-page-2.json' with { type: 'json' };
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from './model.ts';
-import { comps2016Run } from './test-kit.ts';
+import { ACCEPT_COPIED, comps2016Run } from './test-kit.ts';
 
 const ids = comps2016.envelope.data.items.map((item) => item.record_ref);
 
@@ -24,6 +24,7 @@ const workfile = (patch: Partial<ComparablesWorkfile> = {}): ComparablesWorkfile
   rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'suggestion' },
   notUsed: { [ids[7]!]: { reason: 'size', note: 'Much larger than the subject.' } },
   savedAt: '2026-11-23T22:00:00.000Z',
+  syntheticAccepted: ACCEPT_COPIED,
   ...patch,
 });
 

@@ -89,7 +89,7 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
   if (chosen.length > 0 && subject === null) {
     problems.push('The subject report (report_subject_v1) is not bought: the grid cannot compare the comps with the subject. Buy it from the Report view.');
   } else if (chosen.length > 0 && subject !== null) {
-    grid = computeGrid({ subject, comps: chosen, rates: workfile.rates, manual: workfile.manual, weights: workfile.weights, effectiveDate });
+    grid = computeGrid({ subject, comps: chosen, rates: workfile.rates, manual: workfile.manual, weights: workfile.weights, effectiveDate, syntheticAccepted: workfile.syntheticAccepted });
   }
 
   const support = regressionSupport(set.candidates, effectiveDate);

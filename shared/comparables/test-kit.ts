@@ -199,6 +199,17 @@ export const squareAround = ([lon, lat]: LonLat, half: number): PolygonCoords =>
   ],
 ];
 
+/**
+ * The sample's sales carry characteristics copied from other houses (synthetic): examples whose
+ * arithmetic is about the grid, not about copied values, accept them for the whole grid.
+ */
+export const ACCEPT_COPIED: NonNullable<ComparablesWorkfile['syntheticAccepted']> = (['gla', 'bedrooms', 'baths', 'actualAge', 'quality', 'condition'] as const).map((row) => ({
+  row,
+  compId: null,
+  reason: 'Checked against the sale listings.',
+  at: '2026-11-23T21:50:00.000Z',
+}));
+
 /** A workfile with the given rates (the rest null) and anything else the test sets. */
 export function workfileWith(patch: Partial<Omit<ComparablesWorkfile, 'rates'>> & { rates?: Partial<ComparablesWorkfile['rates']> }): ComparablesWorkfile {
   const empty = emptyComparablesWorkfile();
@@ -263,7 +274,7 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
       return { candidate, reason: candidate.screenedOut?.reason ?? 'other', note: candidate.screenedOut?.note ?? '', by: 'plat' };
     });
   const grid = input.subject
-    ? computeGrid({ subject: input.subject, comps: chosen, rates: input.workfile.rates, manual: input.workfile.manual, weights: input.workfile.weights, effectiveDate: input.effectiveDate })
+    ? computeGrid({ subject: input.subject, comps: chosen, rates: input.workfile.rates, manual: input.workfile.manual, weights: input.workfile.weights, effectiveDate: input.effectiveDate, syntheticAccepted: input.workfile.syntheticAccepted })
     : { columns: [], adjustedRange: null };
   return {
     run: TEST_RUN,
@@ -333,6 +344,7 @@ export function exampleAnalysis(patch: { comp1Address?: string } = {}) {
     weights: { sale3: 'most', sale9: 'less', sale6: 'none' },
     notUsed: { sale12: { reason: 'size', note: 'Much larger than the subject.' } },
     reconciliation: { indicatedValueDollars: 1_640_000, comment: 'Most weight to comp 1, the same size and block.' },
+    syntheticAccepted: ACCEPT_COPIED,
   });
   return { subject, candidates, workfile, analysis: analysisOf({ subject, candidates, workfile, effectiveDate: '2017-01-01' }) };
 }

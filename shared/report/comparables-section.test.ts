@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import comps2016 from '../comparables/fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import { emptyComparablesWorkfile, gridRowKeys, rateKeys, type ComparablesWorkfile, type CompSearchRun } from '../comparables/model.ts';
-import { comps2016Run } from '../comparables/test-kit.ts';
+import { ACCEPT_COPIED, comps2016Run } from '../comparables/test-kit.ts';
 import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
 import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
 import { citationRows } from './citation-export.ts';
@@ -28,6 +28,7 @@ const WORKFILE: ComparablesWorkfile = {
   notUsed: { [ids[7]!]: { reason: 'size', note: 'Much larger than the subject.' } },
   reconciliation: { indicatedValueDollars: 1_300_000, comment: 'Most weight on comp 1, the closest in size.' },
   savedAt: '2026-11-23T22:00:00.000Z',
+  syntheticAccepted: ACCEPT_COPIED,
 };
 
 function build(comparables: SubjectReportInput['comparables'], subject: unknown = dc1708.subject): ReportDocument {
