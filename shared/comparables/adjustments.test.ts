@@ -186,8 +186,8 @@ describe('computeGrid', () => {
   });
 
   it('takes the adjusted range over the comps given weight, or over all when none has any', () => {
-    expect(grid().adjustedRange).toEqual({ low: 1_815_692, high: 2_375_541 });
-    expect(grid({ weights: { a: 'none', b: 'none', c: 'none' } }).adjustedRange).toEqual({ low: 1_390_000, high: 2_375_541 });
+    expect(grid().adjustedRange).toEqual({ low: 1_815_692, high: 2_375_541, compIds: ['a', 'b'] });
+    expect(grid({ weights: { a: 'none', b: 'none', c: 'none' } }).adjustedRange).toEqual({ low: 1_390_000, high: 2_375_541, compIds: ['a', 'b', 'c'] });
     expect(grid({ comps: [] })).toEqual({ columns: [], adjustedRange: null });
   });
 

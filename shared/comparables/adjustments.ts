@@ -11,6 +11,7 @@ import { formatNumber, MINUS } from '../format/number.ts';
 import { formatPercent } from '../format/percent.ts';
 import { DAYS_PER_MONTH, formatAdjustment, grossOf, netOf, percentOfPrice, rateTimesDifference, roundDollars, timeAdjustment } from './grid-arithmetic.ts';
 import { drivesNumbers } from './synthetic-use.ts';
+import type { Derivation } from '../cited/derivation.ts';
 import {
   gridRowKeys,
   manualRows,
@@ -143,6 +144,7 @@ export function computeGrid(input: GridInput): GridResult {
   const columns = input.comps.map((comp): GridColumnResult => {
     const adjustments: Partial<Record<GridRowKey, number>> = {};
     const workings: Partial<Record<GridRowKey, string>> = {};
+    const derivations: Partial<Record<GridRowKey, Derivation>> = {};
     const warnings: string[] = [];
     const price = comp.priceDollars;
     if (price <= 0) {
@@ -162,6 +164,7 @@ export function computeGrid(input: GridInput): GridResult {
         const months = days / DAYS_PER_MONTH;
         const amount = timeAdjustment(price, timeRate, days);
         adjustments.saleDate = amount;
+        derivations.saleDate = { rule: 'adjustment-time', inputs: [price, timeRate, days] };
         workings.saleDate = `${dollars(price)} × ${formatPercent(timeRate, 2)} per month × ${months.toFixed(2)} months (${formatNumber(days)} days ÷ 30.4375, ${saleDay} to ${effectiveDay}) = ${formatAdjustment(amount)}`;
         if (days < 0) warnings.push(`Sold after the effective date (${effectiveDay}): the time adjustment runs backwards.`);
       }
@@ -181,6 +184,7 @@ export function computeGrid(input: GridInput): GridResult {
         const compAge = effectiveYear - compBuilt;
         const amount = rateTimesDifference(ageRate, compAge, subjectAge);
         adjustments.actualAge = amount;
+        derivations.actualAge = { rule: 'adjustment-rate-times-difference', inputs: [ageRate, compAge, subjectAge] };
         workings.actualAge = `(comp ${formatNumber(compAge)} − subject ${formatNumber(subjectAge)}) years of age × ${formatRateDollars(ageRate)} per year = ${formatAdjustment(amount)}; age = ${effectiveYear} − year built (comp ${compBuilt}, subject ${subjectBuilt})`;
       }
     }
@@ -202,6 +206,7 @@ export function computeGrid(input: GridInput): GridResult {
       }
       const amount = rateTimesDifference(rate, subjectValue, compValue);
       adjustments[feature.row] = amount;
+      derivations[feature.row] = { rule: 'adjustment-rate-times-difference', inputs: [rate, subjectValue, compValue] };
       const steps =
         feature.row === 'quality' || feature.row === 'condition'
           ? ` (subject ${subject.values[feature.row].display}, comp ${comp.values[feature.row].display})`
@@ -216,6 +221,7 @@ export function computeGrid(input: GridInput): GridResult {
         const amount = manual[row];
         if (amount === undefined) continue;
         adjustments[row] = roundDollars(amount);
+        derivations[row] = { rule: 'appraiser-adjustment', inputs: [amount] };
         workings[row] = `Lump sum entered by the appraiser: ${formatAdjustment(roundDollars(amount))}`;
       }
     }
@@ -227,6 +233,7 @@ export function computeGrid(input: GridInput): GridResult {
       compId: comp.id,
       adjustments: inRowOrder(adjustments),
       workings,
+      derivations,
       net,
       gross,
       netPct: percentOfPrice(net, price),
@@ -265,7 +272,7 @@ function adjustedRange(columns: GridColumnResult[]): GridResult['adjustedRange']
     if (column.adjustedPrice < low) low = column.adjustedPrice;
     if (column.adjustedPrice > high) high = column.adjustedPrice;
   }
-  return { low, high };
+  return { low, high, compIds: counted.map((column) => column.compId) };
 }
 
 // ---------------------------------------------------------------------------------------------

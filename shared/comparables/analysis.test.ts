@@ -5,6 +5,7 @@ import { CitationBook } from '../cited/citation-book.ts';
 import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
 import type { CitedValue } from '../cited/value.ts';
 import subjectFixture from '../report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
+import { citedGridValues } from './grid-cited.ts';
 import { analyzeComparables, type ComparablesAnalysisInput } from './analysis.ts';
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import undatedPage1 from './fixtures/dc-1708-comps-2016-with-undated.json' with { type: 'json' };
@@ -40,7 +41,8 @@ const analyze = (patch: Partial<ComparablesAnalysisInput> = {}, book = new Citat
 
 function everyValue(analysis: ReturnType<typeof analyze>): CitedValue[] {
   const properties = [...(analysis.set.subject ? [analysis.set.subject] : []), ...analysis.set.candidates];
-  return properties.flatMap((property) => [...Object.values(property.values), ...property.priorSales.flatMap((sale) => [sale.date, sale.price, sale.source])]);
+  const figures = analysis.cited ? citedGridValues(analysis.cited) : [];
+  return [...properties.flatMap((property) => [...Object.values(property.values), ...property.priorSales.flatMap((sale) => [sale.date, sale.price, sale.source])]), ...figures];
 }
 
 describe('analyzeComparables', () => {

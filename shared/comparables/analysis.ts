@@ -6,8 +6,9 @@ import { isRecord } from '../json-data.ts';
 import type { CitationBook } from '../cited/citation-book.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
 import { computeGrid } from './adjustments.ts';
+import { citedGridValues, citeGrid } from './grid-cited.ts';
 import { notUsedEntries, readCandidates, readSubject } from './candidates.ts';
-import type { CandidateSet, ComparableSale, ComparablesAnalysis, ComparablesWorkfile, GridProperty, GridResult, RegressionSupport } from './model.ts';
+import type { CandidateSet, CitedGrid, ComparableSale, ComparablesAnalysis, ComparablesWorkfile, GridProperty, GridResult, RegressionSupport } from './model.ts';
 import { regressionSupport } from './regression.ts';
 
 export interface ComparablesAnalysisInput {
@@ -20,6 +21,8 @@ export interface ComparablesAnalysisInput {
   effectiveDate: string;
   /** The subject's use code when the caller knows it; else read from the subject's answer. */
   subjectUseCode?: string | null;
+  /** Who the appraiser's own figures are cited to (grid-cited.ts); "The appraiser" when not named. */
+  appraiser?: string;
 }
 
 /** The subject's use code as its `report_subject_v1` answer gives it (identity section). */
@@ -86,19 +89,21 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
     chosen.push(candidate);
   });
   let grid = EMPTY_GRID;
+  let cited: CitedGrid | null = null;
   if (chosen.length > 0 && subject === null) {
     problems.push('The subject report (report_subject_v1) is not bought: the grid cannot compare the comps with the subject. Buy it from the Report view.');
   } else if (chosen.length > 0 && subject !== null) {
     grid = computeGrid({ subject, comps: chosen, rates: workfile.rates, manual: workfile.manual, weights: workfile.weights, effectiveDate, syntheticAccepted: workfile.syntheticAccepted });
+    cited = citeGrid({ subject, comps: chosen, grid, workfile, appraiser: input.appraiser }, cite);
   }
 
   const support = regressionSupport(set.candidates, effectiveDate);
   const notUsed = notUsedEntries(set, { ...workfile, chosen: chosen.map((comp) => comp.id) });
-  return { run, set, chosen, grid, support, notUsed, problems, citations: citationsUsed(book.all(), set, support) };
+  return { run, set, chosen, grid, support, notUsed, problems, citations: citationsUsed(book.all(), set, support, cited), cited };
 }
 
 /** The citations the analysis's values, limitations and regression refer to, in the book's order. */
-function citationsUsed(all: readonly Citation[], set: CandidateSet, support: RegressionSupport): Citation[] {
+function citationsUsed(all: readonly Citation[], set: CandidateSet, support: RegressionSupport, cited: CitedGrid | null): Citation[] {
   const used = new Set<string>();
   const useValue = (value: CitedValue) => {
     for (const id of value.citationIds) used.add(id);
@@ -112,5 +117,6 @@ function citationsUsed(all: readonly Citation[], set: CandidateSet, support: Reg
   set.candidates.forEach(useProperty);
   for (const limitation of set.limitations) for (const id of limitation.citationIds) used.add(id);
   for (const sale of support.salesUsed) for (const id of sale.citationIds) used.add(id);
+  if (cited) citedGridValues(cited).forEach(useValue);
   return all.filter((citation) => used.has(citation.id));
 }

@@ -63,6 +63,7 @@ describe('gridCsv', () => {
       ['1', 'c1', 'DC Office of Tax and Revenue', 'no'],
       ['2', 'c2', 'Plat synthetic sample (not a public record)', 'synthetic (not a public record)'],
       ['3', 'c3', 'DC Office of the Chief Technology Officer (DC GIS)', 'no'],
+      ['4', 'c4', 'The appraiser', 'no'],
     ]);
     expect(notes[0]?.[10]).toContain('as of 2017-02-05');
   });

@@ -5,6 +5,7 @@ import { CitationBook } from '../cited/citation-book.ts';
 import { asSynthetic, type CitationFields } from '../cited/citation.ts';
 import type { CitedValue, ValueStatus } from '../cited/value.ts';
 import { computeGrid } from './adjustments.ts';
+import { citeGrid } from './grid-cited.ts';
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import {
   emptyComparablesWorkfile,
@@ -276,6 +277,7 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
   const grid = input.subject
     ? computeGrid({ subject: input.subject, comps: chosen, rates: input.workfile.rates, manual: input.workfile.manual, weights: input.workfile.weights, effectiveDate: input.effectiveDate, syntheticAccepted: input.workfile.syntheticAccepted })
     : { columns: [], adjustedRange: null };
+  const cited = input.subject && chosen.length > 0 ? citeGrid({ subject: input.subject, comps: chosen, grid, workfile: input.workfile }, book.cite) : null;
   return {
     run: TEST_RUN,
     set: {
@@ -293,6 +295,7 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
     notUsed,
     problems: [],
     citations: book.all(),
+    cited,
   };
 }
 

@@ -132,7 +132,10 @@ describe('the comparables section of the report', () => {
     const doc = withComps();
     const known = new Set(doc.citations.map((citation) => citation.id));
     const values = comparablesValues(section(doc));
-    expect(values.length).toBe(gridRowKeys.length * 6 + 9 * 4 + 1 * 4);
+    // The grid's cells (subject and 5 comps), 10 adjustments (time and living area on each comp), each
+    // comp's net, net %, gross, gross % and adjusted price, the range, the indicated value, 2 rates;
+    // the 9 sales not used and the one prior sale, 4 values each.
+    expect(values.length).toBe(gridRowKeys.length * 6 + 10 + 5 * 5 + 1 + 1 + 2 + 9 * 4 + 1 * 4);
     for (const value of values) {
       if (value.status === 'unavailable') expect(value.limitation, value.field).toBeTruthy();
       else expect(value.citationIds.length, value.field).toBeGreaterThan(0);

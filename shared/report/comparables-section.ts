@@ -19,6 +19,7 @@ import {
   type RegressionSupport,
 } from '../comparables/model.ts';
 import { describeCriteria } from '../comparables/search.ts';
+import { THE_APPRAISER } from '../comparables/grid-cited.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
@@ -140,6 +141,7 @@ function mapCaption(analysis: ComparablesAnalysis, radiusMiles: number | null): 
 
 function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: ComparablesWorkfile): ComparablesGrid {
   const columnsById = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
+  const citedById = new Map((analysis.cited?.columns ?? []).map((column) => [column.compId, column]));
   const comps = analysis.chosen;
   const rows = gridRowKeys.map((key: GridRowKey) => ({
     key,
@@ -151,13 +153,26 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
         value: placed(comp.values[key], `comparables.grid.${comp.id}.${key}`, `Comp ${index + 1}: ${gridRowLabels[key]}`),
         adjustment: column?.adjustments[key] ?? null,
         working: column?.workings[key] ?? null,
+        cited: citedById.get(comp.id)?.adjustments[key] ?? null,
       };
     }),
   }));
   const summary = comps.flatMap((comp) => {
     const column = columnsById.get(comp.id);
-    return column
-      ? [{ compId: comp.id, net: column.net, gross: column.gross, netPct: column.netPct, grossPct: column.grossPct, adjustedPrice: column.adjustedPrice, warnings: [...column.warnings] }]
+    const cited = citedById.get(comp.id);
+    return column && cited
+      ? [
+          {
+            compId: comp.id,
+            net: column.net,
+            gross: column.gross,
+            netPct: column.netPct,
+            grossPct: column.grossPct,
+            adjustedPrice: column.adjustedPrice,
+            warnings: [...column.warnings],
+            cited: { net: cited.net, netPct: cited.netPct, gross: cited.gross, grossPct: cited.grossPct, adjustedPrice: cited.adjustedPrice },
+          },
+        ]
       : [];
   });
   const suggestions = analysis.support.suggestions;
@@ -165,7 +180,9 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
     columns: comps.map((comp, index) => ({ compId: comp.id, number: index + 1, address: comp.address, weight: columnsById.get(comp.id)?.weight ?? workfile.weights[comp.id] ?? 'less' })),
     rows,
     summary,
-    adjustedRange: analysis.grid.adjustedRange,
+    adjustedRange: analysis.grid.adjustedRange === null ? null : { low: analysis.grid.adjustedRange.low, high: analysis.grid.adjustedRange.high },
+    adjustedRangeCited: analysis.cited?.adjustedRange ?? null,
+    copiedAccepted: copiedAccepted(workfile, comps, analysis.cited?.appraiser ?? THE_APPRAISER),
     rates: rateKeys.map((key) => {
       const value = workfile.rates[key];
       const suggestion = suggestions[key];
@@ -177,14 +194,39 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
         value,
         source: value === null ? null : (workfile.rateSource[key] ?? 'appraiser'),
         support: suggested === null ? null : { value: suggested, ciLow: finite(suggestion?.ciLow), ciHigh: finite(suggestion?.ciHigh) },
+        cited: analysis.cited?.rates[key] ?? null,
       };
     }),
     reconciliation: {
       indicatedValueDollars: workfile.reconciliation.indicatedValueDollars,
+      indicatedValue: analysis.cited?.indicatedValue ?? null,
       comment: workfile.reconciliation.comment,
       problems: reconciliationProblems(workfile, analysis.grid),
     },
   };
+}
+
+/** The copied values the appraiser accepted, row by row (whole-grid acceptances first), as the report prints them. */
+function copiedAccepted(workfile: ComparablesWorkfile, comps: readonly ComparableSale[], appraiser: string): ComparablesGrid['copiedAccepted'] {
+  const acts = workfile.syntheticAccepted ?? [];
+  const number = new Map(comps.map((comp, index) => [comp.id, index + 1]));
+  return gridRowKeys.flatMap((row) =>
+    acts
+      .filter((act) => act.row === row && (act.compId === null || number.has(act.compId)))
+      .sort((a, b) => (a.compId === null ? 0 : number.get(a.compId)!) - (b.compId === null ? 0 : number.get(b.compId)!))
+      .map((act) => {
+        const comp = act.compId === null ? null : comps[number.get(act.compId)! - 1]!;
+        return {
+          row,
+          rowLabel: gridRowLabels[row],
+          compId: act.compId,
+          appliesTo: comp === null ? 'the whole grid' : `Comp ${number.get(comp.id)}, ${comp.address}`,
+          by: appraiser,
+          reason: act.reason,
+          at: act.at,
+        };
+      }),
+  );
 }
 
 /** The regression as the document keeps it: numbers a JSON file can hold (a non-finite one is "could not be estimated"). */
@@ -253,10 +295,22 @@ function priorSalesTable(subject: GridProperty | null, comps: readonly Comparabl
 // ---------------------------------------------------------------------------------------------
 // Reading the section back: its printed values and its citations, in print order
 
+/** The grid's totals, range, indicated value and rates as derived values, in print order (the adjustments sit in the rows). */
+function appraiserFigures(grid: ComparablesGrid | null): CitedValue[] {
+  if (!grid) return [];
+  return [
+    ...grid.summary.flatMap((summary) => [summary.cited.net, summary.cited.netPct, summary.cited.gross, summary.cited.grossPct, summary.cited.adjustedPrice]),
+    ...(grid.adjustedRangeCited ? [grid.adjustedRangeCited] : []),
+    ...(grid.reconciliation.indicatedValue ? [grid.reconciliation.indicatedValue] : []),
+    ...grid.rates.flatMap((rate) => (rate.cited ? [rate.cited] : [])),
+  ];
+}
+
 /** Every cited value the section prints, in the order a reader meets them (the grid row by row). */
 export function comparablesValues(section: ComparablesSection): CitedValue[] {
   const values: CitedValue[] = [];
-  for (const row of section.grid?.rows ?? []) values.push(row.subject, ...row.comps.map((cell) => cell.value));
+  for (const row of section.grid?.rows ?? []) values.push(row.subject, ...row.comps.flatMap((cell) => [cell.value, ...(cell.cited ? [cell.cited] : [])]));
+  values.push(...appraiserFigures(section.grid));
   for (const row of section.notUsed) values.push(row.address, row.saleDate, row.price, row.distance);
   const table = section.priorSales;
   if (table) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) values.push(row[column.key]!);
@@ -267,7 +321,8 @@ export function comparablesValues(section: ComparablesSection): CitedValue[] {
 export function comparablesCitationOrder(section: ComparablesSection): string[] {
   const { ids, use, visit, visitTable } = citationOrder();
   for (const limitation of section.search?.limitations ?? []) use(limitation.citationIds);
-  for (const row of section.grid?.rows ?? []) [row.subject, ...row.comps.map((cell) => cell.value)].forEach(visit);
+  for (const row of section.grid?.rows ?? []) [row.subject, ...row.comps.flatMap((cell) => [cell.value, ...(cell.cited ? [cell.cited] : [])])].forEach(visit);
+  appraiserFigures(section.grid).forEach(visit);
   for (const sale of section.support?.salesUsed ?? []) use(sale.citationIds);
   for (const row of section.notUsed) [row.address, row.saleDate, row.price, row.distance].forEach(visit);
   if (section.priorSales) visitTable(section.priorSales);
