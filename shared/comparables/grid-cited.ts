@@ -147,7 +147,7 @@ export function citeGrid(input: CiteGridInput, cite: Cite): CitedGrid {
           { rule: 'appraiser-value', inputs: range === null ? [indicated] : [indicated, range.low, range.high] },
           range === null
             ? `${whose} value by sales comparison`
-            : `${whose} value by sales comparison, reconciled from the adjusted prices ${formatDollars(range.low)} to ${formatDollars(range.high)} (${inside ? 'within the range' : 'outside the range: the comment says why'})`,
+            : `${whose} value by sales comparison, reconciled from the adjusted prices ${formatDollars(range.low)} to ${formatDollars(range.high)} (${inside ? 'within the range' : 'outside the range'})`,
           [byAppraiser, ...(adjustedRange ? [ids(adjustedRange)] : [])],
           cite,
         );

@@ -181,6 +181,39 @@ describe('the comparables section of the report', () => {
     expect(comps.find((row) => row.field === `comparables.grid.${ids[3]}.salePrice`)).toMatchObject({ label: 'Comp 1: Sale price', printed: '$1,330,000', status: 'reported', markers: [expect.any(Number)] });
   });
 
+  it('puts the indicated value in the citations file as the appraiser’s value, with its rule and inputs', () => {
+    const doc = withComps();
+    const row = citationRows(doc).find((r) => r.field === 'comparables.reconciliation.indicatedValue');
+    const range = section(doc).grid!.adjustedRange!;
+    expect(row).toMatchObject({ label: 'Indicated value by sales comparison', printed: '$1,300,000', status: 'derived', derivation: { rule: 'appraiser-value', inputs: [1_300_000, range.low, range.high] } });
+    expect(row!.citations.map((citation) => citation.publisher)).toContain('The appraiser');
+    expect(citationRows(doc).find((r) => r.field === `comparables.grid.${ids[3]}.gla.adjustment`)).toMatchObject({ printed: '−$122,400', status: 'derived', derivation: { rule: 'adjustment-rate-times-difference', inputs: [150, 1_200, 2_016] } });
+  });
+
+  it('adjusts nothing on a copied value until it is accepted, and prints each acceptance with who accepted it and why', () => {
+    const copied = (syntheticAccepted: ComparablesWorkfile['syntheticAccepted']) => section(build({ workfile: { ...WORKFILE, syntheticAccepted }, pages: [comps2016.envelope] })).grid!;
+    const none = copied(undefined);
+    const gla = (grid: ReturnType<typeof copied>) => grid.rows.find((row) => row.key === 'gla')!.comps;
+    expect(gla(none).map((cell) => cell.adjustment)).toEqual([null, null, null, null, null]);
+    expect(gla(none)[0]!.value.status).toBe('synthetic');
+    expect(none.summary[0]!.warnings).toContain('Gross living area: copied from another house (synthetic) for the subject and this comp, not accepted: no adjustment.');
+    expect(none.copiedAccepted).toEqual([]);
+
+    // The subject's living area is copied too: accepting the comp's alone still adjusts nothing.
+    const compOnly = [{ row: 'gla' as const, compId: ids[0]!, reason: 'Measured at inspection: 2,020 sq ft.', at: '2026-11-27T20:00:00.000Z' }];
+    expect(gla(copied(compOnly)).map((cell) => cell.adjustment)).toEqual([null, null, null, null, null]);
+    expect(copied(compOnly).summary[1]!.warnings).toContain('Gross living area: copied from another house (synthetic) for the subject, not accepted: no adjustment.');
+    const one = copied([...compOnly, { row: 'gla', compId: dc1708.subjectRef, reason: 'The subject measured at inspection.', at: '2026-11-27T20:01:00.000Z' }]);
+    expect(gla(one).map((cell) => cell.adjustment !== null)).toEqual([false, true, false, false, false]);
+    expect(one.copiedAccepted).toEqual([
+      { row: 'gla', rowLabel: one.rows.find((row) => row.key === 'gla')!.label, compId: dc1708.subjectRef, appliesTo: 'the subject', by: 'The appraiser', reason: 'The subject measured at inspection.', at: '2026-11-27T20:01:00.000Z' },
+      { row: 'gla', rowLabel: one.rows.find((row) => row.key === 'gla')!.label, compId: ids[0], appliesTo: 'Comp 2, 2015 Q ST NW', by: 'The appraiser', reason: 'Measured at inspection: 2,020 sq ft.', at: '2026-11-27T20:00:00.000Z' },
+    ]);
+    const whole = copied([{ row: 'gla', compId: null, reason: 'Living areas checked against the listings.', at: '2026-11-27T20:00:00.000Z' }]);
+    expect(gla(whole).every((cell) => cell.adjustment !== null && cell.cited?.status === 'derived')).toBe(true);
+    expect(whole.copiedAccepted.map((act) => [act.appliesTo, act.reason])).toEqual([['the whole grid', 'Living areas checked against the listings.']]);
+  });
+
   it('says what does not add up: a comp no longer in the answer, adjustments past the guidelines', () => {
     const problems = section(build({ workfile: { ...WORKFILE, chosen: [...WORKFILE.chosen, 'rec_gone'] }, pages: [comps2016.envelope] })).problems;
     expect(problems).toContain('Comp 6 as saved (record rec_gone) is not in the current search’s answer: dropped from the grid.');

@@ -182,7 +182,7 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
     summary,
     adjustedRange: analysis.grid.adjustedRange === null ? null : { low: analysis.grid.adjustedRange.low, high: analysis.grid.adjustedRange.high },
     adjustedRangeCited: analysis.cited?.adjustedRange ?? null,
-    copiedAccepted: copiedAccepted(workfile, comps, analysis.cited?.appraiser ?? THE_APPRAISER),
+    copiedAccepted: copiedAccepted(workfile, subject, comps, analysis.cited?.appraiser ?? THE_APPRAISER),
     rates: rateKeys.map((key) => {
       const value = workfile.rates[key];
       const suggestion = suggestions[key];
@@ -206,21 +206,23 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
   };
 }
 
-/** The copied values the appraiser accepted, row by row (whole-grid acceptances first), as the report prints them. */
-function copiedAccepted(workfile: ComparablesWorkfile, comps: readonly ComparableSale[], appraiser: string): ComparablesGrid['copiedAccepted'] {
+/** The copied values the appraiser accepted, row by row (the whole grid's first, then the subject's, then each comp's), as the report prints them. */
+function copiedAccepted(workfile: ComparablesWorkfile, subject: GridProperty, comps: readonly ComparableSale[], appraiser: string): ComparablesGrid['copiedAccepted'] {
   const acts = workfile.syntheticAccepted ?? [];
-  const number = new Map(comps.map((comp, index) => [comp.id, index + 1]));
+  // Whole grid 0, the subject 0.5, comp n at n: the grid's own order.
+  const place = new Map<string | null, number>([[null, 0], [subject.id, 0.5], ...comps.map((comp, index): [string, number] => [comp.id, index + 1])]);
   return gridRowKeys.flatMap((row) =>
     acts
-      .filter((act) => act.row === row && (act.compId === null || number.has(act.compId)))
-      .sort((a, b) => (a.compId === null ? 0 : number.get(a.compId)!) - (b.compId === null ? 0 : number.get(b.compId)!))
+      .filter((act) => act.row === row && place.has(act.compId))
+      .sort((a, b) => place.get(a.compId)! - place.get(b.compId)!)
       .map((act) => {
-        const comp = act.compId === null ? null : comps[number.get(act.compId)! - 1]!;
+        const at = place.get(act.compId)!;
+        const comp = at >= 1 ? comps[at - 1]! : null;
         return {
           row,
           rowLabel: gridRowLabels[row],
           compId: act.compId,
-          appliesTo: comp === null ? 'the whole grid' : `Comp ${number.get(comp.id)}, ${comp.address}`,
+          appliesTo: act.compId === null ? 'the whole grid' : comp === null ? 'the subject' : `Comp ${at}, ${comp.address}`,
           by: appraiser,
           reason: act.reason,
           at: act.at,
