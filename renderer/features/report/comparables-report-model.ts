@@ -1,9 +1,8 @@
 // How the report's comparables section reads, as pure functions of the document: rates in their own
 // units, the grid's tables on paper, the rows no source fills, the regression's left-out sales by reason.
-import { rateLabels, type ComparableWeight, type RateKey } from '../../../shared/comparables/model.ts';
+import type { ComparableWeight, RateKey } from '../../../shared/comparables/model.ts';
 import type { CitedValue } from '../../../shared/cited/value.ts';
-import { formatPercent } from '../../../shared/format/percent.ts';
-import { formatDollars } from '../../../shared/money.ts';
+import { formatPricePercent, rateText } from '../../../shared/comparables/grid-arithmetic.ts';
 
 /** Comps per printed grid table: URAR pages carry three, and four value columns fit a portrait page. */
 export const PRINT_COMPS_PER_TABLE = 3;
@@ -16,17 +15,8 @@ export function chunkColumns(count: number, size: number): Array<{ from: number;
   return chunks.length > 0 ? chunks : [{ from: 0, to: 0 }];
 }
 
-const MINUS = '−';
-
-/** A rate in its unit: "$150 per sq ft", "−$1,667 per year", "0.25 % per month" (a time rate to hundredths of a percent). */
-export function rateText(key: RateKey, value: number): string {
-  const { unit } = rateLabels[key];
-  if (unit.startsWith('%')) return `${formatPercent(value, 2)}${unit.slice(1)}`;
-  const sign = value < 0 ? MINUS : '';
-  // "$ per bath (half bath counts ½)": the dollars, then the unit's words (the note stays with the rate's label).
-  const words = unit.replace(/^\$\s*/, '').replace(/\s*\(.*\)$/, '');
-  return `${sign}${formatDollars(Math.abs(value))} ${words}`;
-}
+/** A rate in its unit ("$150 per sq ft", "0.25 % per month"): the grid's own formatter, which the derivation rule uses too. */
+export { rateText };
 
 /** A suggested rate with its 95 % interval when the regression gives one: "$150 per sq ft ($120 per sq ft to $180 per sq ft)". */
 export function rateWithInterval(key: RateKey, estimate: { value: number; ciLow: number | null; ciHigh: number | null }): string {
@@ -35,9 +25,7 @@ export function rateWithInterval(key: RateKey, estimate: { value: number; ciLow:
 }
 
 /** A percent of the sale price as the grid prints it, to one decimal: "−8.9 %", "14.6 %". */
-export function percentText(value: number): string {
-  return formatPercent(value, 1);
-}
+export const percentText = formatPricePercent;
 
 export const weightText = (weight: ComparableWeight): string => ({ most: 'Most weight', less: 'Less weight', none: 'No weight' })[weight];
 
