@@ -11,7 +11,7 @@ import { derivedValue, type DerivedInput } from '../cited/derived.ts';
 import type { CitedValue } from '../cited/value.ts';
 import { formatDollars } from '../money.ts';
 import { gridRowLabels } from './candidates.ts';
-import { rateLabels, rateKeys, rateRow, type CitedGrid, type CitedGridColumn, type ComparableSale, type ComparablesWorkfile, type GridProperty, type GridResult, type GridRowKey, type RateKey } from './model.ts';
+import { gridRowKeys, rateLabels, rateKeys, rateRow, type CitedGrid, type CitedGridColumn, type ComparableSale, type ComparablesWorkfile, type GridProperty, type GridResult, type GridRowKey, type RateKey } from './model.ts';
 
 /** Who the appraiser's entries are cited to when the caller does not name them. */
 export const THE_APPRAISER = 'The appraiser';
@@ -153,6 +153,43 @@ export function citeGrid(input: CiteGridInput, cite: Cite): CitedGrid {
         );
 
   return { appraiser, rates, columns, adjustedRange, indicatedValue };
+}
+
+/** A copied value's acceptance as the report, the CSV and the UAD JSON print it. */
+export interface CopiedAcceptance {
+  row: GridRowKey;
+  rowLabel: string;
+  compId: string | null;
+  /** "the whole grid", "the subject", or the comp ("Comp 2, 2009 R ST NW"). */
+  appliesTo: string;
+  by: string;
+  reason: string;
+  at: string;
+}
+
+/** The copied values the appraiser accepted that apply to this grid, row by row (the whole grid's first, then the subject's, then each comp's). */
+export function copiedAcceptances(workfile: Pick<ComparablesWorkfile, 'syntheticAccepted'>, subject: GridProperty, comps: readonly ComparableSale[], appraiser: string): CopiedAcceptance[] {
+  const acts = workfile.syntheticAccepted ?? [];
+  // Whole grid 0, the subject 0.5, comp n at n: the grid's own order.
+  const place = new Map<string | null, number>([[null, 0], [subject.id, 0.5], ...comps.map((comp, index): [string, number] => [comp.id, index + 1])]);
+  return gridRowKeys.flatMap((row) =>
+    acts
+      .filter((act) => act.row === row && place.has(act.compId))
+      .sort((a, b) => place.get(a.compId)! - place.get(b.compId)!)
+      .map((act) => {
+        const at = place.get(act.compId)!;
+        const comp = at >= 1 ? comps[at - 1]! : null;
+        return {
+          row,
+          rowLabel: gridRowLabels[row],
+          compId: act.compId,
+          appliesTo: act.compId === null ? 'the whole grid' : comp === null ? 'the subject' : `Comp ${at}, ${comp.address}`,
+          by: appraiser,
+          reason: act.reason,
+          at: act.at,
+        };
+      }),
+  );
 }
 
 /** Every derived value of a cited grid, in the order the report prints them: the grid column by column, the range, the indicated value, the rates. */

@@ -51,7 +51,9 @@ describe('gridCsv', () => {
     // The adjustments in a column add up to its net.
     const column = (index: number) => rows.slice(1, 22).reduce((sum, row) => sum + Number(row[index] || 0), 0);
     expect(column(7)).toBe(second?.net);
-    expect(rowNamed(rows, 'Indicated value by sales comparison').slice(1, 3)).toEqual(['1640000', 'appraiser']);
+    expect(rowNamed(rows, 'Indicated value by sales comparison')[1]).toBe('1640000');
+    // The appraiser's value, derived: its sources' notes and how it sits in the range.
+    expect(rowNamed(rows, 'Indicated value by sales comparison')[2]).toMatch(/^derived: [\d, ]+ \(The appraiser’s value by sales comparison, reconciled from the adjusted prices \$1,662,838 to \$1,701,154 \(outside the range\)\)$/);
   });
 
   it('numbers the citations it refers to and lists them, synthetic marked', () => {
@@ -66,6 +68,18 @@ describe('gridCsv', () => {
       ['4', 'c4', 'The appraiser', 'no'],
     ]);
     expect(notes[0]?.[10]).toContain('as of 2017-02-05');
+  });
+
+  it('lists the copied values the appraiser accepted, with who and why, and each adjustment’s rule and inputs', () => {
+    const { analysis, workfile } = exampleAnalysis();
+    const rows = rowsOf(gridCsv(analysis, workfile));
+    const at = rows.findIndex((row) => row[0] === 'Copied values accepted by the appraiser');
+    expect(rows[at + 1]?.slice(0, 5)).toEqual(['Feature', 'Accepted for', 'By', 'Reason', 'When']);
+    expect(rows[at + 2]?.slice(1, 5)).toEqual(['the whole grid', 'The appraiser', 'Checked against the sale listings.', '2026-11-23T21:50:00.000Z']);
+    expect(rows.slice(at + 2).filter((row) => row[1] === 'the whole grid')).toHaveLength(6);
+    const gla = rows.find((row) => row[0] === 'Comp 2' && row[4]?.startsWith('(subject 2,400 − comp 2,600)'));
+    expect(gla?.slice(5, 7)).toEqual(['adjustment-rate-times-difference', '150 2400 2600']);
+    expect(rowsOf(gridCsv(analysis, { ...workfile, syntheticAccepted: [] })).some((row) => row[0] === 'None: copied (synthetic) values drive no adjustment')).toBe(true);
   });
 
   it('prints each rate beside its regression suggestion, and the workings', () => {

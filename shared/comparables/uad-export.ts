@@ -6,6 +6,7 @@
 // content for reading and review; it is not a MISMO/UAD file (docs/uad-sales-comparison.md).
 import type { CitedValue } from '../cited/value.ts';
 import { reconciliationProblems } from './adjustments.ts';
+import { copiedAcceptances, THE_APPRAISER } from './grid-cited.ts';
 import { gridRowLabels } from './candidates.ts';
 import { weightLabels } from './grid-csv.ts';
 import {
@@ -30,7 +31,7 @@ export interface UadExportContext {
   generatedAt: string;
   appVersion: string;
   /** The appraiser's rates, where each came from, and the reconciliation (the analysis does not carry them). */
-  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation'>;
+  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation' | 'syntheticAccepted'>;
 }
 
 const statusMeanings = {
@@ -51,14 +52,19 @@ function citedJson(value: CitedValue) {
     limitation: value.limitation,
     alternatives: value.alternatives.map((alternative) => ({ display: alternative.display, status: alternative.status, citationIds: alternative.citationIds, note: alternative.note })),
     choice: value.choice,
+    // A figure Plat or the appraiser worked out by a named rule: its rule and inputs, so a reviewer can make it again.
+    ...(value.derivation ? { derivation: value.derivation } : {}),
   };
 }
+
+/** A figure of the grid as a derived value, or null where the grid has none. */
+const figureJson = (value: CitedValue | null | undefined) => (value ? citedJson(value) : null);
 
 const rateOfRow = new Map<GridRowKey, RateKey>(rateKeys.map((rate) => [rateRow[rate], rate]));
 const manualRowSet = new Set<GridRowKey>(manualRows);
 
 /** A row's adjustment: amount, workings, what it rests on (the rate or the appraiser's lump sum) and the citations of the values compared. */
-function adjustmentJson(row: GridRowKey, column: GridColumnResult | undefined, subjectValues: Record<GridRowKey, CitedValue> | null, comp: ComparableSale, context: UadExportContext) {
+function adjustmentJson(row: GridRowKey, column: GridColumnResult | undefined, figure: CitedValue | undefined, subjectValues: Record<GridRowKey, CitedValue> | null, comp: ComparableSale, context: UadExportContext) {
   const amount = column?.adjustments[row];
   if (amount === undefined) return null;
   const rate = rateOfRow.get(row);
@@ -69,7 +75,9 @@ function adjustmentJson(row: GridRowKey, column: GridColumnResult | undefined, s
     basis: rate ? 'rate' : manualRowSet.has(row) ? 'appraiser lump sum' : 'other',
     rate: rate ? { key: rate, value: context.workfile.rates[rate], unit: rateLabels[rate].unit } : null,
     status: 'derived',
-    citationIds: [...new Set(compared.flatMap((value) => value.citationIds))],
+    citationIds: figure ? figure.citationIds : [...new Set(compared.flatMap((value) => value.citationIds))],
+    derivedFrom: figure?.derivedFrom ?? null,
+    derivation: figure?.derivation ?? null,
   };
 }
 
@@ -80,6 +88,7 @@ function adjustmentJson(row: GridRowKey, column: GridColumnResult | undefined, s
 export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadExportContext): Record<string, unknown> {
   const subject = analysis.set.subject;
   const columns = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
+  const cited = new Map((analysis.cited?.columns ?? []).map((column) => [column.compId, column]));
   const run = analysis.run;
   const support = analysis.support;
   const range = analysis.grid.adjustedRange;
@@ -129,6 +138,7 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
         : null,
       comparables: analysis.chosen.map((comp, index) => {
         const column = columns.get(comp.id);
+        const figures = cited.get(comp.id);
         return {
           comparableNumber: index + 1,
           id: comp.id,
@@ -146,12 +156,13 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
           features: Object.fromEntries(
             gridRowKeys.map((row) => [
               row,
-              { label: gridRowLabels[row], ...citedJson(comp.values[row]), adjustment: adjustmentJson(row, column, subject?.values ?? null, comp, context) },
+              { label: gridRowLabels[row], ...citedJson(comp.values[row]), adjustment: adjustmentJson(row, column, figures?.adjustments[row], subject?.values ?? null, comp, context) },
             ]),
           ),
-          netAdjustment: column ? { amountDollars: column.net, percentOfSalePrice: column.netPct } : null,
-          grossAdjustment: column ? { amountDollars: column.gross, percentOfSalePrice: column.grossPct } : null,
+          netAdjustment: column ? { amountDollars: column.net, percentOfSalePrice: column.netPct, cited: figureJson(figures?.net), percentCited: figureJson(figures?.netPct) } : null,
+          grossAdjustment: column ? { amountDollars: column.gross, percentOfSalePrice: column.grossPct, cited: figureJson(figures?.gross), percentCited: figureJson(figures?.grossPct) } : null,
           adjustedSalePriceDollars: column?.adjustedPrice ?? null,
+          adjustedSalePrice: figureJson(figures?.adjustedPrice),
           weight: column ? { code: column.weight, label: weightLabels[column.weight] } : null,
           warnings: column?.warnings ?? [],
           priorSales: comp.priorSales.map((sale) => ({ date: citedJson(sale.date), price: citedJson(sale.price), source: citedJson(sale.source) })),
@@ -165,8 +176,10 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
         row: rateRow[rate],
         valueUsed: context.workfile.rates[rate],
         setBy: context.workfile.rateSource[rate] ?? null,
+        cited: figureJson(analysis.cited?.rates[rate]),
         support: support.suggestions[rate],
       })),
+      copiedValuesAccepted: subject ? copiedAcceptances(context.workfile, subject, analysis.chosen, analysis.cited?.appraiser ?? THE_APPRAISER) : [],
       adjustmentSupport: {
         method: support.method,
         n: support.n,
@@ -190,8 +203,9 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
         decidedBy: entry.by,
       })),
       reconciliation: {
-        adjustedPriceRange: range ? { lowDollars: range.low, highDollars: range.high, basis: 'Comparables given weight (all of them when none is)' } : null,
+        adjustedPriceRange: range ? { lowDollars: range.low, highDollars: range.high, basis: 'Comparables given weight (all of them when none is)', cited: figureJson(analysis.cited?.adjustedRange) } : null,
         indicatedValueDollars: context.workfile.reconciliation.indicatedValueDollars,
+        indicatedValue: figureJson(analysis.cited?.indicatedValue),
         comment: context.workfile.reconciliation.comment,
         openProblems: reconciliationProblems(context.workfile, analysis.grid),
       },

@@ -19,7 +19,7 @@ import {
   type RegressionSupport,
 } from '../comparables/model.ts';
 import { describeCriteria } from '../comparables/search.ts';
-import { THE_APPRAISER } from '../comparables/grid-cited.ts';
+import { copiedAcceptances, THE_APPRAISER } from '../comparables/grid-cited.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
@@ -182,7 +182,7 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
     summary,
     adjustedRange: analysis.grid.adjustedRange === null ? null : { low: analysis.grid.adjustedRange.low, high: analysis.grid.adjustedRange.high },
     adjustedRangeCited: analysis.cited?.adjustedRange ?? null,
-    copiedAccepted: copiedAccepted(workfile, subject, comps, analysis.cited?.appraiser ?? THE_APPRAISER),
+    copiedAccepted: copiedAcceptances(workfile, subject, comps, analysis.cited?.appraiser ?? THE_APPRAISER),
     rates: rateKeys.map((key) => {
       const value = workfile.rates[key];
       const suggestion = suggestions[key];
@@ -204,31 +204,6 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
       problems: reconciliationProblems(workfile, analysis.grid),
     },
   };
-}
-
-/** The copied values the appraiser accepted, row by row (the whole grid's first, then the subject's, then each comp's), as the report prints them. */
-function copiedAccepted(workfile: ComparablesWorkfile, subject: GridProperty, comps: readonly ComparableSale[], appraiser: string): ComparablesGrid['copiedAccepted'] {
-  const acts = workfile.syntheticAccepted ?? [];
-  // Whole grid 0, the subject 0.5, comp n at n: the grid's own order.
-  const place = new Map<string | null, number>([[null, 0], [subject.id, 0.5], ...comps.map((comp, index): [string, number] => [comp.id, index + 1])]);
-  return gridRowKeys.flatMap((row) =>
-    acts
-      .filter((act) => act.row === row && place.has(act.compId))
-      .sort((a, b) => place.get(a.compId)! - place.get(b.compId)!)
-      .map((act) => {
-        const at = place.get(act.compId)!;
-        const comp = at >= 1 ? comps[at - 1]! : null;
-        return {
-          row,
-          rowLabel: gridRowLabels[row],
-          compId: act.compId,
-          appliesTo: act.compId === null ? 'the whole grid' : comp === null ? 'the subject' : `Comp ${at}, ${comp.address}`,
-          by: appraiser,
-          reason: act.reason,
-          at: act.at,
-        };
-      }),
-  );
 }
 
 /** The regression as the document keeps it: numbers a JSON file can hold (a non-finite one is "could not be estimated"). */
