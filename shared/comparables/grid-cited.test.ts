@@ -44,7 +44,7 @@ describe('citeGrid', () => {
     const byId = new Map(book.all().map((citation) => [citation.id, citation]));
     const publishers = (ids: readonly string[]) => ids.map((id) => byId.get(id)?.publisher);
     expect(publishers(again.indicatedValue!.citationIds)).toContain('J. Appraiser, signing as this installation');
-    expect(again.indicatedValue!.derivedFrom).toMatch(/^J\. Appraiser, signing as this installation’s value by sales comparison, reconciled from the adjusted prices \$[\d,]+ to \$[\d,]+ \(outside the range\)$/);
+    expect(again.indicatedValue!.derivedFrom).toMatch(/^The appraiser’s value by sales comparison, reconciled from the adjusted prices \$[\d,]+ to \$[\d,]+ \(outside the range\)$/);
     const gla = again.columns[0]!.adjustments.gla!;
     // The rate (the appraiser's), the subject's living area (DC CAMA's record) and the comp's (the synthetic sample's).
     expect(publishers(gla.citationIds)).toEqual(['J. Appraiser, signing as this installation', 'DC Office of the Chief Technology Officer (DC GIS)', 'Plat synthetic sample (not a public record)']);

@@ -56,7 +56,8 @@ export function citeGrid(input: CiteGridInput, cite: Cite): CitedGrid {
   const { subject, grid, workfile } = input;
   const appraiser = input.appraiser ?? THE_APPRAISER;
   const byAppraiser: DerivedInput = { name: `${appraiser}’s entries`, citations: [appraiserCitation(appraiser, workfile)] };
-  const whose = `${appraiser}’s`;
+  // The sentences say "the appraiser"; the citation names them (the report's signer).
+  const whose = 'The appraiser’s';
 
   const rates: CitedGrid['rates'] = {};
   for (const key of rateKeys) {
@@ -68,7 +69,7 @@ export function citeGrid(input: CiteGridInput, cite: Cite): CitedGrid {
       `Rate: ${rateLabels[key].label}`,
       rate,
       { rule: 'appraiser-rate', inputs: [rate, key] },
-      suggested ? `The regression’s suggested rate, accepted by ${appraiser.toLowerCase() === THE_APPRAISER.toLowerCase() ? 'the appraiser' : appraiser}` : `${whose} rate`,
+      suggested ? 'The regression’s suggested rate, accepted by the appraiser' : `${whose} rate`,
       [byAppraiser],
       cite,
     );

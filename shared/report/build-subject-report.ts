@@ -56,6 +56,8 @@ export interface SubjectReportInput {
    * of its last search, page by page (a page not kept is absent); null when no search was run.
    */
   comparables?: { workfile: ComparablesWorkfile; pages: unknown[] } | null;
+  /** Who the appraiser's figures (rates, lump sums, the indicated value) are cited to: the report's signer; "The appraiser" when not known. */
+  appraiser?: string;
   /**
    * The answers of title research the assignment keeps (graph traversals and connected calls, entity
    * records, owner searches, record searches; each with its request parts) and the researcher's
@@ -102,7 +104,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const started = input.comparables && comparablesStarted(input.comparables.workfile) ? input.comparables : null;
   const comparables = started
     ? comparablesSection(
-        analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book),
+        analyzeComparables({ subjectEnvelope: input.subject, pages: started.pages, workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode, appraiser: input.appraiser }, book),
         started.workfile,
         { subjectUseCode },
       )

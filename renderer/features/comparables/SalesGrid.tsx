@@ -363,7 +363,7 @@ function Reconciliation({ analysis, workfile, edit, index }: { analysis: Compara
           )}
           {analysis.cited?.indicatedValue && (
             <span className="comps-reconcile__cited muted" data-testid="grid-indicated-cited">
-              {analysis.cited.indicatedValue.display}, {analysis.cited.appraiser.toLowerCase() === 'the appraiser' ? 'your value' : `${analysis.cited.appraiser}’s value`}
+              {analysis.cited.indicatedValue.display}, the appraiser’s value
               <DerivedChip value={analysis.cited.indicatedValue} index={index} />
             </span>
           )}
