@@ -1,0 +1,64 @@
+/// <reference lib="dom" />
+// Copied characteristics and the appraiser's figures, on the real browser host and the bundled
+// sample: around 1708 21ST ST NW (effective 2017-01-01) two comps are chosen and a living-area rate
+// set. The sample copied the living areas from other houses, so no adjustment is made and the grid
+// says why; accepted for the whole grid with a written reason, the adjustment appears with its quiet
+// chip, which opens the rule and inputs "Verify a report" makes it again from.
+import { test, expect, findAddress, openApp, startAssignment } from './fixtures.ts';
+
+test('accept copied living areas for the grid with a reason: the adjustment appears, cited', async ({ page, host }) => {
+  test.setTimeout(120_000);
+  await openApp(page, host.url);
+  const { box } = await findAddress(page, '1708 21st st nw', '1708 21ST ST NW');
+  await box.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('1708 21ST ST NW');
+  await expect(await startAssignment(page, { effectiveDate: '2017-01-01', client: 'First Federal Savings', intendedUse: 'Mortgage lending decision' })).toBeVisible();
+
+  await page.keyboard.press('Control+4');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Comparables');
+  const comps = page.getByTestId('comparables');
+  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
+  await page.getByTestId('comps-subject-missing').getByRole('button', { name: 'Buy the subject report' }).click();
+  await confirm.getByRole('button', { name: /^Buy for / }).click();
+  await expect(page.getByTestId('comps-subject-missing')).toBeHidden({ timeout: 30_000 });
+  await comps.locator('.comps-search__buy').getByRole('button', { name: 'Search' }).click();
+  await confirm.getByRole('button', { name: /^Buy for / }).click();
+  await expect(page.getByTestId('comps-candidate-count')).toContainText(/^\d+ returned · 0 chosen/, { timeout: 30_000 });
+
+  // Two sales from the list (a sale outside the living-area band asks first).
+  const list = page.getByRole('table', { name: 'Candidates' });
+  for (const at of [1, 2]) {
+    await list.getByRole('button', { name: /^Choose / }).first().click();
+    const ask = page.getByRole('dialog', { name: /^Choose .*\?$/ });
+    if (await ask.isVisible()) await ask.getByRole('button', { name: 'Choose it anyway' }).click();
+    await expect(page.getByTestId('comps-candidate-count')).toContainText(`${at} chosen`);
+  }
+
+  await page.getByLabel('Rate: Gross living area ($ per sq ft)').fill('150');
+  const gla = page.getByTestId('grid-adjustment-gla-1');
+  // Copied from other houses and not accepted: no adjustment, and the grid says why.
+  await expect(gla).toHaveText('');
+  await comps.locator('.comps-warnings > summary').click();
+  await expect(comps.locator('.comps-warnings')).toContainText('Comp 1: Gross living area: copied from another house (synthetic)');
+  await expect(comps.locator('.comps-warnings')).toContainText('not accepted: no adjustment.');
+
+  await page.getByRole('button', { name: 'Accept copied values: Gross living area' }).click();
+  const accept = page.getByRole('dialog', { name: 'Accept copied values: Gross living area' });
+  await expect(accept.getByLabel('Accept for')).toHaveValue('');
+  await accept.getByRole('button', { name: 'Accept copied values' }).click();
+  await expect(accept.getByRole('alert')).toContainText('Say why the copied values can be relied on');
+  await accept.getByLabel('Reason (required, printed in the report)').fill('Living areas checked against the 2016 listings.');
+  await accept.getByRole('button', { name: 'Accept copied values' }).click();
+  await expect(accept).toBeHidden();
+
+  // The adjustment appears, with its chip: the rule and inputs, and the appraiser among the sources.
+  await expect(gla).toHaveText(/^[+\u2212]\$[\d,]+$|^\$0$/);
+  await gla.getByRole('button', { name: 'How it was worked out: Comp 1: Gross living area adjustment' }).click();
+  const how = page.getByRole('dialog', { name: 'How Comp 1: Gross living area adjustment was worked out' });
+  await expect(how).toContainText('Rule adjustment-rate-times-difference of 150, ');
+  await expect(how).toContainText('The appraiser');
+  await page.keyboard.press('Escape');
+  await expect(how).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Accept copied values: Gross living area' }).locator('xpath=..')).toContainText('1 accepted');
+  await expect(page.getByTestId('comps-save-state')).toContainText('Saved', { timeout: 15_000 });
+});
