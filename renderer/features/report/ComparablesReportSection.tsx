@@ -172,7 +172,7 @@ function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueCon
         <dd>
           {grid.adjustedRangeCited ? (
             <>
-              <ValueLine value={grid.adjustedRangeCited} context={context} /> ({grid.adjustedRangeCited.derivedFrom?.replace(/^Lowest to highest adjusted sale price of the /, '')})
+              <ValueLine value={grid.adjustedRangeCited} context={context} /> (comps given weight)
             </>
           ) : (
             'No comp adjusted yet'
@@ -280,7 +280,7 @@ function FigureAndPercent({ figure, percent, context }: { figure: CitedValue; pe
       <ValueLine value={figure} context={context} />
       {percent.status !== 'unavailable' && (
         <span className="report-grid__percent">
-          {' '}(<ValueLine value={percent} context={context} />)
+          (<ValueLine value={percent} context={context} /> of the price)
         </span>
       )}
     </>
@@ -290,17 +290,20 @@ function FigureAndPercent({ figure, percent, context }: { figure: CitedValue; pe
 /** The copied values the appraiser accepted to drive adjustments: which row, for what, by whom and why. */
 function CopiedAccepted({ grid }: { grid: ComparablesGrid }) {
   return (
-    <ReportTableFrame label="Copied values accepted by the appraiser" columns={['Feature', 'Accepted for', 'By', 'Reason', 'When']}>
-      {grid.copiedAccepted.map((act) => (
-        <tr key={`${act.row}-${act.compId ?? 'grid'}`}>
-          <th scope="row">{act.rowLabel}</th>
-          <td>{act.appliesTo}</td>
-          <td>{act.by}</td>
-          <td>{act.reason}</td>
-          <td className="report-nowrap">{formatDateTime(act.at)}</td>
-        </tr>
-      ))}
-    </ReportTableFrame>
+    <>
+      <p className="report-comps__accepted-title">Copied values accepted by the appraiser (they drive the adjustments of their rows)</p>
+      <ReportTableFrame label="Copied values accepted by the appraiser" columns={['Feature', 'Accepted for', 'By', 'Reason', 'When']}>
+        {grid.copiedAccepted.map((act) => (
+          <tr key={`${act.row}-${act.compId ?? 'grid'}`}>
+            <th scope="row">{act.rowLabel}</th>
+            <td>{act.appliesTo}</td>
+            <td>{act.by}</td>
+            <td>{act.reason}</td>
+            <td className="report-nowrap">{formatDateTime(act.at)}</td>
+          </tr>
+        ))}
+      </ReportTableFrame>
+    </>
   );
 }
 
