@@ -290,7 +290,7 @@ function FigureAndPercent({ figure, percent, context }: { figure: CitedValue; pe
 /** The copied values the appraiser accepted to drive adjustments: which row, for what, by whom and why. */
 function CopiedAccepted({ grid }: { grid: ComparablesGrid }) {
   return (
-    <>
+    <div className="report-comps__accepted">
       <p className="report-comps__accepted-title">Copied values accepted by the appraiser (they drive the adjustments of their rows)</p>
       <ReportTableFrame label="Copied values accepted by the appraiser" columns={['Feature', 'Accepted for', 'By', 'Reason', 'When']}>
         {grid.copiedAccepted.map((act) => (
@@ -303,7 +303,7 @@ function CopiedAccepted({ grid }: { grid: ComparablesGrid }) {
           </tr>
         ))}
       </ReportTableFrame>
-    </>
+    </div>
   );
 }
 
