@@ -345,6 +345,10 @@ describe('ComparablesView', () => {
     expect(how.textContent).toContain('The appraiser');
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(screen.queryByRole('dialog', { name: 'How Comp 1: Gross living area adjustment was worked out' })).toBeNull();
+    // The rate itself is the appraiser's, cited to them.
+    fireEvent.click(screen.getByRole('button', { name: 'How it was worked out: Rate: Gross living area' }));
+    expect(screen.getByRole('dialog', { name: 'How Rate: Gross living area was worked out' }).textContent).toContain('The appraiser’s rate');
+    fireEvent.keyDown(window, { key: 'Escape' });
     expect(screen.getByTestId('grid-adjustment-gla-2').textContent).toBe('−$122,400');
     expect(screen.getByTestId('grid-net-1').textContent).toBe('−$276,300');
     expect(screen.getByTestId('grid-gross-1').textContent).toBe('$276,300');

@@ -241,7 +241,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; pages
               <CandidateList set={analysis.set} chosen={workfile.chosen} highlightedId={highlightedId} index={index} onToggle={requestToggle} onHighlight={highlight} />
             )}
           </div>
-          <RatesPanel workfile={workfile} support={analysis.support} edit={edit} />
+          <RatesPanel workfile={workfile} support={analysis.support} edit={edit} cited={analysis.cited} index={index} />
           <SalesGrid
             analysis={analysis}
             workfile={workfile}

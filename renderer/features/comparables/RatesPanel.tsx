@@ -2,11 +2,12 @@
 // estimate, its 95 % confidence interval and the number of sales): "Accept" takes the suggestion,
 // typing makes the rate the appraiser's own. Below, the support in full: the method, n, R², every
 // coefficient with its interval, the sales used (each cited) and the sales left out and why.
-import { useState } from 'react';
-import { rateKeys, rateLabels, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
+import { useState, type ReactNode } from 'react';
+import { rateKeys, rateLabels, type CitedGrid, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { CitationChips, type CitationIndex } from './CitedCell.tsx';
+import { DerivedChip } from './DerivedChip.tsx';
 import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
 import './rates.css';
 import { numeric } from '../../components/table-heading.ts';
@@ -15,7 +16,7 @@ import { formatFixed } from '../../../shared/format/number.ts';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
-export function RatesPanel({ workfile, support, edit }: { workfile: ComparablesWorkfile; support: RegressionSupport; edit: Edit }) {
+export function RatesPanel({ workfile, support, edit, cited, index }: { workfile: ComparablesWorkfile; support: RegressionSupport; edit: Edit; cited?: CitedGrid | null; index?: CitationIndex }) {
   return (
     <section className="comps-section stack" aria-labelledby="comps-rates-title">
       <div className="comps-section__head cluster align-baseline">
@@ -34,6 +35,7 @@ export function RatesPanel({ workfile, support, edit }: { workfile: ComparablesW
             suggestion={support.message === null ? support.suggestions[key] : null}
             n={support.n}
             edit={edit}
+            chip={cited?.rates[key] && index ? <DerivedChip value={cited.rates[key]} index={index} /> : null}
           />
         ))}
       </div>
@@ -48,7 +50,7 @@ function suggestionText(key: RateKey, suggestion: RateSuggestion): string {
   return `${value}${ci}`;
 }
 
-function RateField(props: { rateKey: RateKey; value: number | null; source: 'appraiser' | 'suggestion' | null; suggestion: RateSuggestion | null; n: number; edit: Edit }) {
+function RateField(props: { rateKey: RateKey; value: number | null; source: 'appraiser' | 'suggestion' | null; suggestion: RateSuggestion | null; n: number; edit: Edit; chip?: ReactNode }) {
   const { rateKey: key, value, source, suggestion, n, edit } = props;
   const { label, unit } = rateLabels[key];
   const [text, setText] = useState(rateInputText(value));
@@ -88,6 +90,7 @@ function RateField(props: { rateKey: RateKey; value: number | null; source: 'app
           }}
         />
         {value !== null && source && <span className={`comps-rate__source comps-rate__source--${source}`}>{source === 'suggestion' ? 'suggested' : 'yours'}</span>}
+        {value !== null && props.chip}
       </div>
       {problem && (
         <span className="comps-field-error" role="alert">
