@@ -69,7 +69,7 @@ test.describe.serial('Spend and Settings', () => {
     await expect(page.getByTestId('spend-session')).toHaveText('$0.02');
     await expect(page.getByTestId('total-balance')).toHaveText('$24.98');
     await expect(page.getByTestId('spend-balance')).toHaveText('$24.98');
-    await expect(page.getByRole('table', { name: 'Spend by project' }).getByRole('row').filter({ hasText: 'No project' })).toContainText('$0.02');
+    await expect(page.getByRole('table', { name: 'Spend by file' }).getByRole('row').filter({ hasText: 'No assignment' })).toContainText('$0.02');
 
     await shot('spend-with-calls');
     await expectAccessible(page, 'the Spend view');
@@ -209,7 +209,7 @@ test.describe.serial('Spend and Settings', () => {
     const charged = await plat(page, 'searchRecords', ownershipSearch('16', 'e2e-project-0001'));
     expect(charged.ok).toBe(true);
     await openView(page, 'Spend');
-    await expect(page.getByRole('table', { name: 'Spend by project' }).getByRole('row').filter({ hasText: '1716 21st St appraisal' })).toContainText('$0.02');
+    await expect(page.getByRole('table', { name: 'Spend by file' }).getByRole('row').filter({ hasText: '1716 21st St appraisal' })).toContainText('$0.02');
     await page.getByRole('combobox', { name: 'Project' }).selectOption({ label: '1716 21st St appraisal' });
     const ledger = page.getByRole('table', { name: 'Spend ledger' });
     await expect(ledger.getByRole('row').filter({ hasText: 'Record search' })).toHaveCount(1);

@@ -7,8 +7,11 @@ import { readMapManifest, mapAttribution } from '../renderer/components/map/map-
 import { MultiPolygonCoordsSchema } from '../shared/comparables/model.ts';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
-import { BASEMAP_TILES } from '../renderer/components/map/map-manifest.ts';
-import { LAYER_SOURCES, assessmentNeighborhoodNames, basemapTileCoords, buildMapAssets, roundGeometry, roundLine, roundPolygon, simplified, tileOf } from './build-map-assets.ts';
+import { BASEMAP_TILES, GLYPHS } from '../renderer/components/map/map-manifest.ts';
+import { pointInPolygons } from '../shared/comparables/geometry.ts';
+import { basemapCoverageOf, NO_BASEMAP_NOTE } from '../shared/comparables/map-coverage.ts';
+import type { ComparablesMapSpec, LonLat } from '../shared/comparables/model.ts';
+import { FONT_LICENCE_FILE, FONT_SOURCES, LAYER_SOURCES, assessmentNeighborhoodNames, basemapTileCoords, buildMapAssets, roundGeometry, roundLine, roundPolygon, simplified, streetLabel, tileOf } from './build-map-assets.ts';
 
 const square = (x: number, y: number, size: number) => [
   [x, y],
@@ -122,6 +125,20 @@ describe('assessment neighbourhood names', () => {
   });
 });
 
+describe('streetLabel', () => {
+  it('spells a name as the street signs do', () => {
+    expect(streetLabel('21ST ST')).toBe('21st St');
+    expect(streetLabel('PENNSYLVANIA AVE')).toBe('Pennsylvania Ave');
+    expect(streetLabel('M ST')).toBe('M St');
+    expect(streetLabel('13 1/2 ST')).toBe('13 1/2 St');
+    expect(streetLabel('NEW YORK AVE NW')).toBe('New York Ave NW');
+    // Mixed case is already as published.
+    expect(streetLabel('MacArthur Blvd')).toBe('MacArthur Blvd');
+    expect(streetLabel('  ')).toBeNull();
+    expect(streetLabel(null)).toBeNull();
+  });
+});
+
 describe('buildMapAssets on a fixture', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'plat-map-assets-'));
   const fromDir = path.join(root, 'data');
@@ -152,7 +169,9 @@ describe('buildMapAssets on a fixture', () => {
     const [x, y] = tileOf(-77.0435, 38.9095, 13);
     const tile = new VectorTile(new PbfReader(readFileSync(path.join(outDir, `basemap/13/${x}/${y}.pbf`))));
     expect(Object.keys(tile.layers).sort()).toEqual(['dc_boundary', 'major_roads', 'metro_stations', 'parks', 'streets_lenfant']);
-    expect(tile.layers['major_roads']?.feature(0).properties).toEqual({ functional_class: 'Principal Arterial' });
+    expect(tile.layers['major_roads']?.feature(0).properties).toEqual({ functional_class: 'Principal Arterial', name: 'Connecticut Ave' });
+    // The names the map writes along the streets, as signs spell them.
+    expect(tile.layers['streets_lenfant']?.feature(0).properties).toEqual({ name: '21st St' });
     expect(tile.layers['metro_stations']?.feature(0).properties).toEqual({ name: 'Dupont Circle', lines: 'red' });
     expect(tile.layers['parks']?.feature(0).properties).toEqual({ agency: 'NPS' });
     expect(tile.layers['streets_lenfant']?.length).toBe(1);
@@ -160,6 +179,36 @@ describe('buildMapAssets on a fixture', () => {
     const [westX, northY] = tileOf(BASEMAP_TILES.bounds[0], BASEMAP_TILES.bounds[3], 13);
     expect(existsSync(path.join(outDir, `basemap/13/${westX - 1}/${northY}.pbf`))).toBe(false);
     expect(readFileSync(path.join(outDir, `basemap/13/${westX}/${northY}.pbf`)).length).toBe(0);
+  });
+
+  it('builds the Latin glyphs of each font from the npm package and says where they came from and under what licence', () => {
+    const read = readMapManifest(JSON.parse(readFileSync(report.manifestPath, 'utf8')));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.manifest.fonts.map((font) => [font.fontstack, font.ranges])).toEqual([
+      [GLYPHS.regular, ['0-255', '256-511', '8192-8447']],
+      [GLYPHS.semibold, ['0-255']],
+    ]);
+    for (const font of read.manifest.fonts) {
+      expect(font.origin).toMatch(/^npm package source-sans@\d+\.\d+\.\d+ /);
+      expect(font.licence).toContain('SIL Open Font License 1.1');
+      expect(font.copyright).toContain('Adobe');
+      const bytes = font.ranges.reduce((sum, range) => sum + readFileSync(path.join(outDir, 'glyphs', font.fontstack, `${range}.pbf`)).length, 0);
+      expect(font.bytes).toBe(bytes);
+    }
+    expect(FONT_SOURCES.map((font) => font.fontstack)).toEqual([GLYPHS.regular, GLYPHS.semibold]);
+    // The licence's text travels with the glyphs.
+    const licence = JSON.parse(readFileSync(path.join(outDir, FONT_LICENCE_FILE), 'utf8')) as { text: string; package: string };
+    expect(licence.text).toContain('SIL OPEN FONT LICENSE Version 1.1');
+    expect(licence.package).toMatch(/^source-sans@/);
+  });
+
+  it("writes the basemap's coverage: DC's outline, for the map's note where there is none", () => {
+    const read = readMapManifest(JSON.parse(readFileSync(report.manifestPath, 'utf8')));
+    if (!read.ok) throw new Error(read.message);
+    const coverage = read.manifest.basemapCoverage;
+    expect(coverage.layer).toBe('dc_boundary');
+    expect(pointInPolygons([-77.0, 38.9], coverage.multiPolygon)).toBe(true);
+    expect(pointInPolygons([-77.2, 38.9], coverage.multiPolygon)).toBe(false);
   });
 
   it('cites each layer to its publisher, dataset, copy date and origin', () => {
@@ -212,6 +261,25 @@ describe('buildMapAssets on a fixture', () => {
 
 describe('the committed assets', () => {
   const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+  it("put 1708 21st St NW under the basemap and 220 E Del Ray Av, Alexandria, outside it, though inside the tiles' box", () => {
+    const read = readMapManifest(JSON.parse(readFileSync(path.join(repoRoot, 'assets/map/manifest.json'), 'utf8')));
+    if (!read.ok) throw new Error(read.message);
+    const at = (subject: LonLat, sale: LonLat): ComparablesMapSpec => ({
+      subject: { lonLat: subject, label: 'Subject', approximate: false, tag: 'S' },
+      points: [{ id: 'a', lonLat: sale, role: 'chosen', label: 'Sale', number: 1, tag: '1', approximate: false, details: [] }],
+      area: null,
+      radiusMiles: null,
+      altText: '',
+    });
+    const coverage = read.manifest.basemapCoverage.multiPolygon;
+    expect(basemapCoverageOf(at([-77.047037, 38.912976], [-77.042524, 38.913704]), coverage)).toMatchObject({ status: 'covered', note: null });
+    const delRay: LonLat = [-77.056767, 38.826365];
+    const [west, south, east, north] = BASEMAP_TILES.bounds;
+    expect(delRay[0] > west && delRay[0] < east && delRay[1] > south && delRay[1] < north).toBe(true);
+    expect(basemapCoverageOf(at(delRay, [-77.059829, 38.817578]), coverage)).toMatchObject({ status: 'none', note: NO_BASEMAP_NOTE });
+  });
+
   const dataDir = path.resolve(repoRoot, '../shared/data');
   it.skipIf(!existsSync(dataDir))('are what the build makes from ../shared/data, and small', () => {
     const outDir = mkdtempSync(path.join(tmpdir(), 'plat-map-assets-real-'));
@@ -222,6 +290,13 @@ describe('the committed assets', () => {
       const tile = `basemap/${z}/${x}/${y}.pbf`;
       expect(readFileSync(path.join(repoRoot, 'assets/map', tile)).equals(readFileSync(path.join(outDir, tile))), tile).toBe(true);
     }
+    for (const font of report.manifest.fonts) {
+      for (const range of font.ranges) {
+        const file = `glyphs/${font.fontstack}/${range}.pbf`;
+        expect(readFileSync(path.join(repoRoot, 'assets/map', file)).equals(readFileSync(path.join(outDir, file))), file).toBe(true);
+      }
+    }
+    expect(readFileSync(path.join(repoRoot, 'assets/map', FONT_LICENCE_FILE), 'utf8')).toBe(readFileSync(path.join(outDir, FONT_LICENCE_FILE), 'utf8'));
     // Every area a market area can be picked from fits the workfile's limits as it is.
     for (const file of ['wards.geojson', 'neighborhood_clusters.geojson', 'zip_codes.geojson', 'assessment_neighborhoods.geojson']) {
       for (const { geometry } of layerFeatures(outDir, file)) {

@@ -5,7 +5,10 @@
 // first draw (most of that draw under software GL). The county outlines around DC are one small
 // GeoJSON; each area a market area can be picked from (wards, neighbourhood clusters, ZIPs,
 // assessment neighbourhoods) is a GeoJSON of its own, read only while picking, whole, so a picked
-// area's outline is exact. Run with `npm run map-assets` (optionally `--from DIR`, `--out DIR`);
+// area's outline is exact. The street layers keep their names (drawn along the streets at street
+// zooms) in glyphs this build draws from Source Sans 3 in its npm package (glyphs/{font}/{range}.pbf,
+// Latin only); the manifest also carries the basemap's coverage (DC's outline, coarsely), from which
+// the map says where the sample has no basemap. Run with `npm run map-assets` (optionally `--from DIR`, `--out DIR`);
 // `npm run sample-data` runs it too. Coordinates are rounded to 5 decimals (about 1 m; the
 // tax-square locations drawn on top are good to about 100 m) and repeated points dropped, then lines
 // and outlines are simplified within about 1 m (Douglas-Peucker, @turf/simplify); only the properties
@@ -19,11 +22,14 @@ import path from 'node:path';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import simplify from '@turf/simplify';
 import { parse } from 'csv-parse/sync';
-import { BASEMAP_TILES, type MapFileEntry, type MapLayerEntry, type MapLayerId, type MapManifest } from '../renderer/components/map/map-manifest.ts';
+import { BASEMAP_TILES, GLYPHS, type MapFileEntry, type MapLayerEntry, type MapLayerId, type MapManifest } from '../renderer/components/map/map-manifest.ts';
 import { dataBuildDirs } from './data-build-args.ts';
 import { cutBasemapTiles, type Kept } from './build-map-assets/tiles.ts';
+import { writeFontGlyphs } from './build-map-assets/fonts.ts';
+import { basemapCoverage } from './build-map-assets/coverage.ts';
 
 export { basemapTileCoords, tileOf } from './build-map-assets/tiles.ts';
+export { FONT_LICENCE_FILE, FONT_SOURCES } from './build-map-assets/fonts.ts';
 
 export const COORDINATE_DECIMALS = 5;
 /** Degrees: 0.00001° is 1.1 m north-south and 0.9 m east-west at DC's latitude. */
@@ -73,6 +79,20 @@ interface LayerSource {
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 const compact = (properties: Record<string, string | number | boolean | null>): Properties =>
   Object.fromEntries(Object.entries(properties).filter((entry): entry is [string, string | number | boolean] => entry[1] !== null));
+
+/**
+ * A street's name as its signs spell it: DDOT's L'Enfant centre lines are in capitals ("7TH ST",
+ * "PENNSYLVANIA AVE"), its major roads in mixed case ("Connecticut Ave"); the labels read alike.
+ * Quadrants stay capitals; ordinals are lower case after their digits ("21st").
+ */
+export function streetLabel(value: unknown): string | null {
+  const name = text(value);
+  if (name === null || name !== name.toUpperCase()) return name;
+  return name
+    .split(/\s+/)
+    .map((word) => (/^(NW|NE|SW|SE)$/.test(word) ? word : /^\d/.test(word) ? word.toLowerCase() : `${word.charAt(0)}${word.slice(1).toLowerCase()}`))
+    .join(' ');
+}
 
 export const LAYER_SOURCES: readonly LayerSource[] = [
   {
@@ -139,8 +159,8 @@ export const LAYER_SOURCES: readonly LayerSource[] = [
     publisherShort: 'DDOT',
     dataset: 'Major Roads',
     ...DC_MAPS,
-    kept: 'the centre lines and their functional class',
-    properties: (p) => compact({ functional_class: text(p['functional_class']) }),
+    kept: 'the centre lines, their functional class and name (drawn along the line at street zooms)',
+    properties: (p) => compact({ functional_class: text(p['functional_class']), name: streetLabel(p['name']) }),
   },
   {
     id: 'streets_lenfant',
@@ -152,8 +172,8 @@ export const LAYER_SOURCES: readonly LayerSource[] = [
     publisherShort: 'DDOT',
     dataset: "L'Enfant Plan Street Centerlines",
     ...DC_MAPS,
-    kept: 'the centre lines (names are not drawn: the map has no text labels)',
-    properties: () => ({}),
+    kept: 'the centre lines and their names, written as signs spell them ("7TH ST" as "7th St"), drawn along the line at street zooms',
+    properties: (p) => compact({ name: streetLabel(p['name']) }),
   },
   {
     id: 'metro_lines',
@@ -512,24 +532,29 @@ export function buildMapAssets(options: { fromDir: string; outDir: string }): Ma
     write(file, body);
     files.push({ file, bytes: Buffer.byteLength(body), sha256: sha256(body), layers: [content.layer] });
   }
+  // The glyphs, replaced whole like the tiles, and the font's licence beside them.
+  rmSync(path.join(outDir, GLYPHS.template.split('/')[0] ?? 'glyphs'), { recursive: true, force: true });
+  const fonts = writeFontGlyphs(write);
   // A layer file an earlier build wrote and this one did not is stale: the manifest no longer cites it.
   for (const stale of readdirSync(outDir)) {
     if (stale.endsWith('.geojson') && !geojsonFiles.has(stale)) rmSync(path.join(outDir, stale));
   }
   const manifest: MapManifest = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     generator: 'scripts/build-map-assets.ts',
     coordinateDecimals: COORDINATE_DECIMALS,
     simplifyToleranceDegrees: SIMPLIFY_TOLERANCE,
     layers,
     files,
+    fonts,
+    basemapCoverage: basemapCoverage(tiled.get('dc_boundary') ?? [], round),
   };
   const manifestPath = path.join(outDir, 'manifest.json');
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return {
     manifestPath,
     manifest,
-    totalBytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    totalBytes: files.reduce((sum, file) => sum + file.bytes, 0) + fonts.reduce((sum, font) => sum + font.bytes, 0),
     ms: Math.round(performance.now() - started),
   };
 }
@@ -544,6 +569,9 @@ function main(argv: string[]): void {
   for (const file of report.manifest.files) {
     const what = file.tiles ? `${file.tiles} tiles` : '';
     console.log(`  ${file.file.padEnd(32)} ${(file.bytes / 1e3).toFixed(0).padStart(6)} kB ${what}: ${file.layers.join(', ')}`);
+  }
+  for (const font of report.manifest.fonts) {
+    console.log(`  ${font.file.padEnd(32)} ${(font.bytes / 1e3).toFixed(0).padStart(6)} kB ${font.glyphs} glyphs: ${font.ranges.join(', ')}`);
   }
 }
 

@@ -89,6 +89,11 @@ const serviceCallRequest = <N extends ServiceOperationName>(operation: N) =>
     confirmed: z.boolean().optional(),
     /** Skip the cache and buy a fresh answer. */
     refresh: z.boolean().optional(),
+    /**
+     * Which file pays and keeps the answer, chosen by the person for this call: a project's id, or
+     * null for none. Absent: the active assignment, as before (calls made on the assignment's own screens).
+     */
+    projectId: z.string().min(1).max(64).nullable().optional(),
   });
 export type ServiceCallRequest<N extends ServiceOperationName> = z.input<ReturnType<typeof serviceCallRequest<N>>>;
 

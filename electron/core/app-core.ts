@@ -398,8 +398,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     const calling = generation;
     // No service to call: the gateway refuses without asking anyone, which says nothing new.
     const reachesService = active !== null;
-    // The assignment and service of the moment it was asked, as the gateway books it.
-    const projectId = projects.activeProjectId();
+    // The file the call was asked for (named by the person, else the active assignment) and the
+    // service of the moment it was asked, as the gateway books it.
+    const projectId = gateway.payerOf(call);
     const connectionId = active?.connectionId ?? null;
     try {
       const answer = await gateway.call(call);

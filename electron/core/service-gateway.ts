@@ -46,6 +46,11 @@ export interface GatewayCall {
   actionId?: string | undefined;
   confirmed?: boolean | undefined;
   refresh?: boolean | undefined;
+  /**
+   * The file that pays for the call and keeps its answer, as the person chose it: a project id, or
+   * null for none. Absent: the assignment active when the call is asked.
+   */
+  projectId?: string | null | undefined;
   /** Fires when the page that asked has gone: the call is dropped if it has not been sent yet. */
   signal?: AbortSignal | undefined;
 }
@@ -244,13 +249,25 @@ export class ServiceGateway {
     });
   }
 
+  /**
+   * The one place a call's payer is decided: the file the person named for it, or else the active
+   * assignment. A named file must exist: a call is never booked to an id nothing else knows.
+   */
+  payerOf(request: Pick<GatewayCall, 'projectId'>): string | null {
+    if (request.projectId === undefined) return this.#o.projects.activeProjectId();
+    if (request.projectId !== null && this.#o.projects.get(request.projectId) === null) {
+      throw new PlatFailure('invalid_request', `No assignment or project has the id “${request.projectId}” to pay for this call.`);
+    }
+    return request.projectId;
+  }
+
   async call(request: GatewayCall): Promise<GatewayAnswer> {
     const { operation, parts } = request;
     // The page that asked has gone already: nothing is sent, nothing is charged.
     if (request.signal?.aborted) throw new PlatFailure('cancelled');
     const service = this.#o.activeService();
     const key = this.#cacheKey(service.connectionId, operation, parts);
-    const projectId = this.#o.projects.activeProjectId();
+    const projectId = this.payerOf(request);
     const v3Request = v3PriceRequestOf(operation, parts);
     const estimate = this.#estimate(operation, parts, service.connectionId, false);
     // What the call is counted at against the caps and reserved at: a price not known is counted at

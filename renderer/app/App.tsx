@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { AppFrame } from './AppFrame.tsx';
-import { PrintReport } from '../features/report/PrintReport.tsx';
+import { PrintSession } from '../features/report/PrintSession.tsx';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -22,7 +22,7 @@ export function App({ queryClient, route = { kind: 'app' } }: { queryClient: Que
   }, []);
   return (
     <QueryClientProvider client={queryClient}>
-      {route.kind === 'print-report' ? <PrintReport assignmentId={route.assignmentId} dialog={route.dialog} /> : <AppFrame />}
+      {route.kind === 'print-report' ? <PrintSession first={route} queryClient={queryClient} /> : <AppFrame />}
     </QueryClientProvider>
   );
 }

@@ -11,6 +11,7 @@ import { CostTag, useCostPreview } from './CostTag.tsx';
 import { linkIsUp, useHostLink } from '../platform/host-link.ts';
 import { platErrorOf } from './ErrorNotice.tsx';
 import { ConfirmDialog } from './Dialog.tsx';
+import type { CoverageGap } from '../../shared/service/coverage-gaps.ts';
 
 export interface ChargeButtonProps<N extends ServiceCallIpcName> {
   operation: N;
@@ -22,6 +23,11 @@ export interface ChargeButtonProps<N extends ServiceCallIpcName> {
   busy?: boolean;
   onRun: (options: CallOptions) => void;
   primary?: boolean;
+  /**
+   * What the catalog's coverage says this answer will lack here (shared/service/coverage-gaps.ts):
+   * said in the confirmation, which is then always asked before a charge, whatever the threshold.
+   */
+  lacking?: CoverageGap | null;
 }
 
 export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonProps<N>) {
@@ -29,6 +35,7 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
   const [confirming, setConfirming] = useState(false);
 
   const blocked = preview.data?.blockedBy ?? null;
+  const lacking = props.lacking ?? null;
   const openSettings = useUiStore((state) => state.openSettings);
   // With Plat's host gone a price shown earlier may be stale and a click would fail: nothing is offered.
   const linkUp = linkIsUp(useHostLink());
@@ -39,7 +46,8 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
       : null;
   const click = () => {
     if (!preview.data || blocked || unavailable) return;
-    if (preview.data.needsConfirmation && !preview.data.cached) setConfirming(true);
+    const charged = preview.data.expectedCostMicroUsd !== 0 && !preview.data.cached;
+    if (charged && (preview.data.needsConfirmation || lacking)) setConfirming(true);
     else props.onRun({});
   };
 
@@ -78,6 +86,11 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
         }}
         onCancel={() => setConfirming(false)}
       >
+        {lacking && (
+          <p className="charge-button__lacking notice notice--warning" data-testid="charge-lacking">
+            <strong>{lacking.mostlyEmpty ? 'Mostly empty here.' : 'Partly empty here.'}</strong> {lacking.sentence}
+          </p>
+        )}
         {preview.data &&
           (preview.data.expectedCostMicroUsd === null ? (
             <p>

@@ -5,6 +5,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComparablesWorkfile } from '../../shared/comparables/model.ts';
 import { isRecord } from '../../shared/json-data.ts';
+import type { SalesCoverage } from '../../shared/comparables/effective-date.ts';
 import { useAssignmentRead } from './assignment-queries.ts';
 import { callPlat } from './plat.ts';
 import { usePaidAnswer } from './paid-answer.ts';
@@ -38,10 +39,7 @@ export async function refreshComparables(queryClient: QueryClient, assignmentId:
 /** The catalog's description of the sales' date field (free): it carries the dates the sales span. */
 export const salesDateCatalogParts: ServiceRequestParts<'queryRecords'> = { body: { mode: 'catalog', dataset: 'sales', field: 'sale_date' } };
 
-export interface SalesCoverage {
-  earliest: string | null;
-  latest: string | null;
-}
+export type { SalesCoverage };
 
 /** The span of sale dates the catalog states, or null when its answer gives none. */
 export function salesCoverageOf(envelope: unknown): SalesCoverage | null {

@@ -25,6 +25,8 @@ export function actionIdFor(operation: ServiceCallIpcName, request: unknown): st
 export interface CallOptions {
   confirmed?: boolean;
   refresh?: boolean;
+  /** The file that pays (a project id, or null for none), when the person chose it; absent: the active assignment. */
+  projectId?: string | null;
 }
 
 export async function callService<N extends ServiceCallIpcName>(

@@ -147,12 +147,13 @@ export function scatteredSpec(count: number, radiusMiles = 2): ComparablesMapSpe
       role,
       label: `${1000 + i} EXAMPLE ST NW`,
       number: role === 'chosen' ? i + 1 : null,
+      tag: role === 'chosen' ? String(i + 1) : null,
       approximate: true,
       details: [`Sold for $${(600 + (i % 900)).toLocaleString('en-US')},000`, 'Sold 2016-06-01', '$612 per sq ft', 'Source: DC OTR · 2017-02-05'],
     });
   }
   return {
-    subject: { lonLat: subject, label: '1708 21ST ST NW', approximate: true },
+    subject: { lonLat: subject, label: '1708 21ST ST NW', approximate: true, tag: 'S' },
     points,
     area: { kind: 'radius', radiusMiles },
     radiusMiles,

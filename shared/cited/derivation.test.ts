@@ -23,8 +23,9 @@ describe('sum-of-dollars', () => {
 
 describe('the sales comparison grid’s rules', () => {
   it('make each figure exactly as the grid prints it', () => {
-    expect(derive({ rule: 'appraiser-rate', inputs: [150, 'glaPerSqft'] })).toBe('$150 per sq ft');
-    expect(derive({ rule: 'appraiser-rate', inputs: [0.5, 'timePctPerMonth'] })).toBe('0.50 % per month');
+    expect(derive({ rule: 'appraiser-rate', inputs: [150, '$ per sq ft'] })).toBe('$150 per sq ft');
+    expect(derive({ rule: 'appraiser-rate', inputs: [-500, '$ per bath (half bath counts ½)'] })).toBe('−$500 per bath');
+    expect(derive({ rule: 'appraiser-rate', inputs: [0.5, '% per month'] })).toBe('0.50 % per month');
     expect(derive({ rule: 'appraiser-adjustment', inputs: [-15_000] })).toBe('−$15,000');
     // (subject 2,400 − comp 3,042) sq ft × $150: −$96,300; a half dollar rounds away from zero.
     expect(derive({ rule: 'adjustment-rate-times-difference', inputs: [150, 2_400, 3_042] })).toBe('−$96,300');
@@ -50,6 +51,7 @@ describe('the sales comparison grid’s rules', () => {
 
   it('refuse inputs that are not theirs', () => {
     expect(recompute({ rule: 'appraiser-rate', inputs: [150, 'perAcre'] }, '$150')).toEqual({ kind: 'bad-inputs' });
+    expect(recompute({ rule: 'appraiser-rate', inputs: [150] }, '$150')).toEqual({ kind: 'bad-inputs' });
     expect(recompute({ rule: 'adjustment-rate-times-difference', inputs: [150, 2_400] }, '$0')).toEqual({ kind: 'bad-inputs' });
     expect(recompute({ rule: 'percent-of-price', inputs: [1_000, 0] }, '0.0 %')).toEqual({ kind: 'bad-inputs' });
     expect(recompute({ rule: 'range-of-adjusted-prices', inputs: [] }, '')).toEqual({ kind: 'bad-inputs' });

@@ -10,12 +10,14 @@ import {
   grossOf,
   netOf,
   percentOfPrice,
-  rateText,
+  rateInUnit,
   rateTimesDifference,
   roundDollars,
   timeAdjustment,
 } from '../comparables/grid-arithmetic.ts';
-import { rateKeys, type RateKey } from '../comparables/model.ts';
+import { formatCount, formatFixed } from '../format/number.ts';
+import { formatPercent } from '../format/percent.ts';
+import { olsFit, rateEstimate, rateScales, readDesign, type RateScale } from '../stats/ols.ts';
 
 export const DerivationSchema = z.object({
   rule: z.string().min(1).max(100),
@@ -45,10 +47,10 @@ export const DERIVATION_RULES: Readonly<Record<string, Rule>> = {
   // The sales comparison grid (issue 21): every figure the appraiser adds, from the grid's own
   // arithmetic (shared/comparables/grid-arithmetic.ts). Inputs are whole dollars unless named.
 
-  /** The appraiser's rate as entered: [rate, rate key] → "$150 per sq ft". */
+  /** The appraiser's rate as entered: [rate, its unit ("$ per sq ft", "% per month")] → "$150 per sq ft". */
   'appraiser-rate': (inputs) => {
-    const [rate, key] = inputs;
-    return inputs.length === 2 && isAmount(rate) && typeof key === 'string' && (rateKeys as readonly string[]).includes(key) ? rateText(key as RateKey, rate) : null;
+    const [rate, unit] = inputs;
+    return inputs.length === 2 && isAmount(rate) && typeof unit === 'string' && /^(\$|%) /.test(unit) ? rateInUnit(unit, rate) : null;
   },
   /** An amount the appraiser entered (a lump-sum adjustment): [amount] → "+$5,000". */
   'appraiser-adjustment': (inputs) => (inputs.length === 1 && isAmount(inputs[0]) ? formatAdjustment(roundDollars(inputs[0])) : null),
@@ -93,7 +95,54 @@ export const DERIVATION_RULES: Readonly<Record<string, Rule>> = {
     const numbers = amounts(inputs);
     return numbers !== null && (numbers.length === 1 || numbers.length === 3) && Number.isInteger(numbers[0]) ? formatDollars(numbers[0]!) : null;
   },
+
+  // The comparables' regression (issue 21): each figure refitted from the design it was fitted on,
+  // inputs `n, p, predictors row by row, sale prices` (shared/stats/ols.ts flattenDesign), a rate's
+  // preceded by its scale, unit words and column.
+  /** The number of sales the regression was fitted on. */
+  'ols-n': (inputs) => {
+    const design = readDesign(inputs);
+    return design === null ? null : formatCount(design.y.length);
+  },
+  /** R² of the fit, to three decimals. */
+  'ols-r2': (inputs) => {
+    const fit = olsDesignFit(inputs);
+    return fit === null || !Number.isFinite(fit.r2) ? null : formatFixed(fit.r2, 3);
+  },
+  /** A suggested rate: the column's coefficient in the rate's scale and unit ("−$249,052 per bath"). */
+  'ols-rate': (inputs) => {
+    const estimate = olsRateEstimate(inputs);
+    return estimate === null ? null : rateDisplay(estimate.scale, estimate.unit, estimate.value);
+  },
+  /** A suggested rate's 95 % confidence interval ("$83 per sq ft to $183 per sq ft"). */
+  'ols-rate-interval': (inputs) => {
+    const estimate = olsRateEstimate(inputs);
+    return estimate === null ? null : `${rateDisplay(estimate.scale, estimate.unit, estimate.ciLow)} to ${rateDisplay(estimate.scale, estimate.unit, estimate.ciHigh)}`;
+  },
 };
+
+function olsDesignFit(inputs: readonly (number | string)[]) {
+  const design = readDesign(inputs);
+  if (design === null || design.y.length <= (design.x[0]?.length ?? 0) + 1) return null;
+  return olsFit(design.x, design.y);
+}
+
+/** A rate in its unit as the report prints it: "$150 per sq ft", "−$1,667 per year", "0.25 % per month". */
+function rateDisplay(scale: RateScale, unit: string, value: number): string {
+  const number = scale === 'percent-of-mean' ? formatPercent(value, 2) : formatDollars(value);
+  return unit === '' ? number : `${number} ${unit}`;
+}
+
+function olsRateEstimate(inputs: readonly (number | string)[]) {
+  const [scale, unit, column, ...rest] = inputs;
+  if (typeof scale !== 'string' || !(rateScales as readonly string[]).includes(scale) || typeof unit !== 'string') return null;
+  if (typeof column !== 'number' || !Number.isInteger(column) || column < 0) return null;
+  const fit = olsDesignFit(rest);
+  const coefficient = fit?.coefficients[column];
+  const stdError = fit?.stdErrors[column];
+  if (!fit || coefficient === undefined || stdError === undefined || !Number.isFinite(coefficient) || !Number.isFinite(stdError)) return null;
+  return { scale: scale as RateScale, unit, ...rateEstimate(scale as RateScale, coefficient, stdError, fit.t, fit.meanResponse) };
+}
 
 export type Recomputed = { kind: 'same' } | { kind: 'differs'; recomputed: string } | { kind: 'unknown-rule' } | { kind: 'bad-inputs' };
 

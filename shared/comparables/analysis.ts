@@ -97,7 +97,7 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
     cited = citeGrid({ subject, comps: chosen, grid, workfile, appraiser: input.appraiser }, cite);
   }
 
-  const support = regressionSupport(set.candidates, effectiveDate);
+  const support = regressionSupport(set.candidates, effectiveDate, { workfile });
   const notUsed = notUsedEntries(set, { ...workfile, chosen: chosen.map((comp) => comp.id) });
   return { run, set, chosen, grid, support, notUsed, problems, citations: citationsUsed(book.all(), set, support, cited), cited };
 }
@@ -118,5 +118,6 @@ function citationsUsed(all: readonly Citation[], set: CandidateSet, support: Reg
   for (const limitation of set.limitations) for (const id of limitation.citationIds) used.add(id);
   for (const sale of support.salesUsed) for (const id of sale.citationIds) used.add(id);
   if (cited) citedGridValues(cited).forEach(useValue);
+  for (const figure of support.figures ? [support.figures.n, support.figures.r2, ...Object.values(support.figures.rates).flatMap((rate) => [rate.value, rate.interval])] : []) useValue(figure);
   return all.filter((citation) => used.has(citation.id));
 }

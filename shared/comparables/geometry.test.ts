@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  outlineCrossings,
   compassDirection,
   coveringRadiusMiles,
   distanceMiles,
@@ -90,5 +91,20 @@ describe('market areas', () => {
     const degreesPerMile = 1 / distanceMiles([0, 0], [0, 1]);
     const ring: PolygonCoords = [[[0, 0.5 * degreesPerMile], [0.001, 0], [-0.001, 0], [0, 0.5 * degreesPerMile]]];
     expect(coveringRadiusMiles([0, 0], [ring])).toBe(0.5);
+  });
+});
+
+describe('outlineCrossings', () => {
+  it('names the sides that cross and where, counting sides from the first corner', () => {
+    const bowtie: PolygonCoords = [[[-77.05, 38.91], [-77.04, 38.92], [-77.04, 38.91], [-77.05, 38.92], [-77.05, 38.91]]];
+    const crossings = outlineCrossings(bowtie);
+    expect(crossings).toHaveLength(1);
+    expect(crossings[0]).toMatchObject({ ring: 0, sideA: 1, sideB: 3 });
+    expect(crossings[0]!.at[0]).toBeCloseTo(-77.045, 9);
+    expect(crossings[0]!.at[1]).toBeCloseTo(38.915, 9);
+  });
+  it('finds none in a plain outline, whose first and last sides only meet at the first corner', () => {
+    const square: PolygonCoords = [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]];
+    expect(outlineCrossings(square)).toEqual([]);
   });
 });

@@ -63,6 +63,45 @@ export function selfIntersections(polygon: PolygonCoords): LonLat[] {
   return kinks({ type: 'Polygon', coordinates: cleaned }).features.map((feature) => feature.geometry.coordinates as LonLat);
 }
 
+/** Where two sides of a drawn outline cross: the sides by number (side 1 runs from corner 1 to corner 2) and the point. */
+export interface OutlineCrossing {
+  /** 0 for the outline, 1… for holes. */
+  ring: number;
+  sideA: number;
+  sideB: number;
+  at: LonLat;
+}
+
+/** Where segment p1→p2 crosses q1→q2 at an interior point of both; null when they do not cross. */
+function segmentCrossing(p1: LonLat, p2: LonLat, q1: LonLat, q2: LonLat): LonLat | null {
+  const d = (p2[0] - p1[0]) * (q2[1] - q1[1]) - (p2[1] - p1[1]) * (q2[0] - q1[0]);
+  if (d === 0) return null;
+  const t = ((q1[0] - p1[0]) * (q2[1] - q1[1]) - (q1[1] - p1[1]) * (q2[0] - q1[0])) / d;
+  const u = ((q1[0] - p1[0]) * (p2[1] - p1[1]) - (q1[1] - p1[1]) * (p2[0] - p1[0])) / d;
+  if (t <= 0 || t >= 1 || u <= 0 || u >= 1) return null;
+  return [p1[0] + t * (p2[0] - p1[0]), p1[1] + t * (p2[1] - p1[1])];
+}
+
+/**
+ * The sides of a drawn outline that cross one another (within each ring), numbered as the corners
+ * were placed, so a person can be told which lines cross and where.
+ */
+export function outlineCrossings(polygon: PolygonCoords): OutlineCrossing[] {
+  const crossings: OutlineCrossing[] = [];
+  polygon.map(withoutRepeats).forEach((ring, ringIndex) => {
+    const sides = ring.length - 1;
+    for (let a = 0; a < sides; a++) {
+      for (let b = a + 2; b < sides; b++) {
+        // The first and last sides meet at the first corner: that is a shared corner, not a crossing.
+        if (a === 0 && b === sides - 1) continue;
+        const at = segmentCrossing(ring[a]!, ring[a + 1]!, ring[b]!, ring[b + 1]!);
+        if (at) crossings.push({ ring: ringIndex, sideA: a + 1, sideB: b + 1, at });
+      }
+    }
+  });
+  return crossings;
+}
+
 /**
  * The smallest radius around the subject that covers the area, rounded up to 0.01 mile: the
  * farthest vertex, since no point of a polygon is farther from any point than its farthest vertex.

@@ -1,11 +1,10 @@
 // The grid's arithmetic, one function per operation, and how each result prints. The grid
 // (adjustments.ts) computes with these, and the derivation rules (shared/cited/derivation.ts) make the
 // printed figures again from the same functions, so "Verify a report" checks the very arithmetic the
-// grid did. Imports only formatters: both sides may use it without a cycle.
+// grid did. Imports only formatters (not the model): both sides may use it without a cycle.
 import { formatDollars } from '../money.ts';
 import { formatNumber, MINUS } from '../format/number.ts';
 import { formatPercent } from '../format/percent.ts';
-import { rateLabels, type RateKey } from './model.ts';
 
 /** The average month: 365.25 days / 12. One definition for the grid, the regression and the workings. */
 export const DAYS_PER_MONTH = 365.25 / 12;
@@ -49,9 +48,11 @@ export const formatPricePercent = (value: number): string => formatPercent(value
 /** The range of adjusted prices as printed: "$1,650,000 to $1,736,000". */
 export const formatRange = (low: number, high: number): string => `${formatDollars(low)} to ${formatDollars(high)}`;
 
-/** A rate in its unit: "$150 per sq ft", "−$1,667 per year", "0.25 % per month" (a time rate to hundredths of a percent). */
-export function rateText(key: RateKey, value: number): string {
-  const { unit } = rateLabels[key];
+/**
+ * A rate in its unit (a rate's `unit` in model.ts: "$ per sq ft", "% per month"): "$150 per sq ft",
+ * "−$1,667 per year", "0.25 % per month" (a time rate to hundredths of a percent).
+ */
+export function rateInUnit(unit: string, value: number): string {
   if (unit.startsWith('%')) return `${formatPercent(value, 2)}${unit.slice(1)}`;
   const sign = value < 0 ? MINUS : '';
   // "$ per bath (half bath counts ½)": the dollars, then the unit's words (the note stays with the rate's label).

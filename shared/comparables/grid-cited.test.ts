@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recompute } from '../cited/derivation.ts';
 import { formatDollars } from '../money.ts';
-import { formatAdjustment, formatPricePercent, rateText } from './grid-arithmetic.ts';
+import { formatAdjustment, formatPricePercent, rateInUnit } from './grid-arithmetic.ts';
 import { citedGridValues, citeGrid } from './grid-cited.ts';
 import { exampleAnalysis, testCitations } from './test-kit.ts';
 
@@ -23,7 +23,7 @@ describe('citeGrid', () => {
     });
     expect(cited.adjustedRange?.display).toBe(`${formatDollars(analysis.grid.adjustedRange!.low)} to ${formatDollars(analysis.grid.adjustedRange!.high)}`);
     expect(cited.indicatedValue).toMatchObject({ display: '$1,640,000', status: 'derived', derivation: { rule: 'appraiser-value', inputs: [1_640_000, analysis.grid.adjustedRange!.low, analysis.grid.adjustedRange!.high] } });
-    expect(cited.rates.glaPerSqft?.display).toBe(rateText('glaPerSqft', 150));
+    expect(cited.rates.glaPerSqft?.display).toBe(rateInUnit('$ per sq ft', 150));
     expect(cited.rates.glaPerSqft?.derivedFrom).toBe('The regression’s suggested rate, accepted by the appraiser');
     expect(cited.rates.perBath).toBeUndefined();
   });

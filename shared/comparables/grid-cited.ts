@@ -68,7 +68,7 @@ export function citeGrid(input: CiteGridInput, cite: Cite): CitedGrid {
       `comparables.rates.${key}`,
       `Rate: ${rateLabels[key].label}`,
       rate,
-      { rule: 'appraiser-rate', inputs: [rate, key] },
+      { rule: 'appraiser-rate', inputs: [rate, rateLabels[key].unit] },
       suggested ? 'The regression’s suggested rate, accepted by the appraiser' : `${whose} rate`,
       [byAppraiser],
       cite,

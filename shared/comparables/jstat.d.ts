@@ -1,4 +1,4 @@
-// jStat ships no types: only what regression.ts uses (Student's t quantile for confidence intervals).
+// jStat ships no types: only what shared/stats/ols.ts uses (Student's t quantile for confidence intervals).
 declare module 'jstat' {
   const jStat: {
     studentt: {

@@ -23,18 +23,26 @@ describe('mapSpecFor', () => {
   it('draws the subject, every sale in its role, and numbers the chosen comps in grid order', () => {
     const { spec } = specFor({ chosen: [ids[5]!, ids[0]!], notUsed: { [ids[1]!]: { reason: 'condition', note: '' } } });
     expect(() => ComparablesMapSpecSchema.parse(spec)).not.toThrow();
-    expect(spec.subject).toEqual({ lonLat: [-77.047037, 38.912976], label: '1708 21ST ST NW', approximate: true });
+    expect(spec.subject).toEqual({ lonLat: [-77.047037, 38.912976], label: '1708 21ST ST NW', approximate: true, tag: 'S' });
     expect(spec.points).toHaveLength(14);
     const point = (id: string) => spec.points.find((p) => p.id === id)!;
-    expect(point(ids[5]!)).toMatchObject({ role: 'chosen', number: 1, label: '1739 19TH ST NW', approximate: true });
-    expect(point(ids[0]!)).toMatchObject({ role: 'chosen', number: 2 });
+    expect(point(ids[5]!)).toMatchObject({ role: 'chosen', number: 1, tag: '1', label: '1739 19TH ST NW', approximate: true });
+    expect(point(ids[0]!)).toMatchObject({ role: 'chosen', number: 2, tag: '2' });
     // The appraiser's "not used" wins over the screening's flag.
-    expect(point(ids[1]!)).toMatchObject({ role: 'not_used', number: null });
+    expect(point(ids[1]!)).toMatchObject({ role: 'not_used', number: null, tag: null });
     // OTR price 0: not arm's length.
     expect(point(ids[4]!)).toMatchObject({ role: 'flagged', number: null });
     expect(spec.points.filter((p) => p.role === 'chosen').map((p) => p.number)).toEqual([1, 2]);
     expect(spec.area).toEqual({ kind: 'radius', radiusMiles: 0.5 });
     expect(spec.radiusMiles).toBe(0.5);
+  });
+
+  it('marks the subject S and each chosen comp with its grid column number, the marks the map and the print write', () => {
+    const { spec, analysis } = specFor({ chosen: [ids[3]!, ids[5]!, ids[0]!] });
+    expect(spec.subject?.tag).toBe('S');
+    const marks = analysis.chosen.map((comp) => spec.points.find((p) => p.id === comp.id)?.tag);
+    expect(marks).toEqual(['1', '2', '3']);
+    expect(spec.points.filter((p) => p.role !== 'chosen').every((p) => p.tag === null)).toBe(true);
   });
 
   it('gives each point its price, date, $/sq ft, distance and source in words', () => {
@@ -54,7 +62,7 @@ describe('mapSpecFor', () => {
 
   it('says in words what the map shows', () => {
     const { spec } = specFor({ chosen: [ids[5]!, ids[0]!, ids[3]!], notUsed: { [ids[1]!]: { reason: 'condition', note: '' } } });
-    expect(spec.altText).toContain('1708 21ST ST NW');
+    expect(spec.altText).toContain('1708 21ST ST NW (the star marked S)');
     expect(spec.altText).toContain('within 0.5 mi of the subject');
     expect(spec.altText).toContain('14 sales drawn: 3 chosen comps numbered 1 to 3 in grid order');
     expect(spec.altText).toContain('1 sale the appraiser marked not used');

@@ -15,6 +15,12 @@ import {
 } from './model.ts';
 
 
+/** The subject's mark on the map and in its legend, as appraisal location maps letter it. */
+export const SUBJECT_TAG = 'S';
+
+/** A chosen comp's mark: its column number in the grid ("1", "2", …), the same on screen and in print. */
+export const compTag = (number: number): string => String(number);
+
 /** What a sale is on the map: a chosen comp, a sale the appraiser set aside, one the screening flags, or a plain candidate. */
 export function mapRoleOf(candidate: ComparableSale, chosenIds: ReadonlySet<string>, workfile: Pick<ComparablesWorkfile, 'notUsed'>): MapPointRole {
   if (chosenIds.has(candidate.id)) return 'chosen';
@@ -92,6 +98,7 @@ export function mapSpecFor(analysis: ComparablesAnalysis, workfile: ComparablesW
       role,
       label: candidate.address,
       number: chosenNumbers.get(candidate.id) ?? null,
+      tag: chosenNumbers.has(candidate.id) ? compTag(chosenNumbers.get(candidate.id)!) : null,
       approximate: candidate.location.approximate,
       details: detailsOf(candidate, subjectApproximate, citations),
     });
@@ -103,7 +110,7 @@ export function mapSpecFor(analysis: ComparablesAnalysis, workfile: ComparablesW
 
   const sentences = [
     subject?.location
-      ? `Map of comparable sales around the subject, ${subject.address} (the star), ${areaWords(area, radiusMiles)}.`
+      ? `Map of comparable sales around the subject, ${subject.address} (the star marked ${SUBJECT_TAG}), ${areaWords(area, radiusMiles)}.`
       : `Map of comparable sales ${areaWords(area, radiusMiles)}; the subject has no location to draw.`,
     points.length === 0
       ? 'No sale is drawn.'
@@ -117,7 +124,7 @@ export function mapSpecFor(analysis: ComparablesAnalysis, workfile: ComparablesW
     approximate ? 'Locations of OTR sales are tax-square centroids (approximate), about 100 m from the lot.' : null,
   ];
   return {
-    subject: subject?.location ? { lonLat: subject.location.lonLat, label: subject.address, approximate: subjectApproximate } : null,
+    subject: subject?.location ? { lonLat: subject.location.lonLat, label: subject.address, approximate: subjectApproximate, tag: SUBJECT_TAG } : null,
     points,
     area,
     radiusMiles,

@@ -9,7 +9,7 @@
 // stays integer micro-USD elsewhere.
 import { z } from 'zod';
 import { isIsoDate } from '../service/common.ts';
-import type { Citation, CitedValue } from '../cited/value.ts';
+import { CitedValueSchema, type Citation, type CitedValue } from '../cited/value.ts';
 import type { Derivation } from '../cited/derivation.ts';
 import type { MarketStatus } from './sale-market.ts';
 
@@ -390,6 +390,19 @@ export interface GridResult {
 
 const RateKeySchema = z.enum(rateKeys);
 
+/**
+ * Whether a suggestion may be offered (shared/comparables/regression-standing.ts decides): supported
+ * only with enough sales beyond the predictors, the expected sign, an interval that does not straddle
+ * zero and predictors observed on the sales; otherwise every reason it is not.
+ */
+export const RateStandingSchema = z.object({
+  supported: z.boolean(),
+  /** The sign a sound estimate has, in words ("positive: more living area is worth more"). */
+  expectedSign: z.string(),
+  reasons: z.array(z.string()),
+});
+export type RateStanding = z.infer<typeof RateStandingSchema>;
+
 /** The regression's suggestion for one rate, in the rate's own unit. */
 export const RateSuggestionSchema = z.object({
   rate: RateKeySchema,
@@ -401,25 +414,60 @@ export const RateSuggestionSchema = z.object({
   coefficient: z.number().nullable(),
   stdError: z.number().nullable(),
   why: z.string().nullable(),
+  standing: RateStandingSchema,
 });
+
+/** Where a predictor's value on a sale comes from: the sale's own record, a copied value the appraiser accepted, a copied value not accepted (not used), or none. */
+export const predictorSources = ['observed', 'copied-accepted', 'copied', 'missing'] as const;
+export type PredictorSource = (typeof predictorSources)[number];
+
+/** One sale the regression analyzed, with every candidate predictor's value: what a reviewer refits from. */
+export const AnalyzedSaleSchema = z.object({
+  id: z.string(),
+  address: z.string(),
+  saleDate: z.string().nullable(),
+  /** The response: the sale price in whole dollars. */
+  priceDollars: z.number(),
+  /** In the fit, or left out (and `why`). */
+  used: z.boolean(),
+  why: z.string().nullable(),
+  /** Screened out by Plat and taken in by the appraiser: their reason. */
+  takenIn: z.string().nullable(),
+  values: z.record(RateKeySchema, z.object({ value: z.number().nullable(), source: z.enum(predictorSources) })),
+});
+export type AnalyzedSale = z.infer<typeof AnalyzedSaleSchema>;
+
+/** The regression's figures as derived values (n, R², each suggested rate and its interval), recomputable from the design. */
+export const RegressionFiguresSchema = z.object({
+  n: CitedValueSchema,
+  r2: CitedValueSchema,
+  rates: z.partialRecord(RateKeySchema, z.object({ value: CitedValueSchema, interval: CitedValueSchema })),
+});
+export type RegressionFigures = z.infer<typeof RegressionFiguresSchema>;
 
 /** The regression behind the suggested rates (computed in this folder, printed by the report). */
 export const RegressionSupportSchema = z.object({
-  /** "Ordinary least squares of sale price on …" in words, with the libraries used. */
+  /** "Ordinary least squares of sale price on …" in words, with the libraries used, which predictors are observed and which copied. */
   method: z.string(),
   n: z.number().int().min(0),
   r2: z.number().nullable(),
   adjustedR2: z.number().nullable(),
+  /** The predictors fitted, in the design's column order. */
   predictors: z.array(RateKeySchema),
   suggestions: z.record(RateKeySchema, RateSuggestionSchema),
   /** The sales the regression used, each cited (citation ids of its price). */
   salesUsed: z.array(z.object({ id: z.string(), address: z.string(), priceDollars: z.number(), saleDate: z.string().nullable(), citationIds: z.array(z.string()) })),
-  /** Sales of the search left out, and why ("no sale date", "not arm's length", "no living area"). */
+  /** Sales of the search left out, and why ("no sale date", "not arm's length", a screening reason). */
   excluded: z.array(z.object({ id: z.string(), address: z.string(), why: z.string() })),
+  /** Every sale analyzed (used and left out) with its predictors' values and their sources. */
+  analyzed: z.array(AnalyzedSaleSchema),
+  /** The fit's intercept and degrees of freedom (null when nothing was fitted). */
+  fit: z.object({ intercept: z.number(), interceptStdError: z.number(), df: z.number().int(), t: z.number(), meanPrice: z.number() }).nullable(),
+  /** n, R², each rate and interval as derived values (null when nothing was fitted). */
+  figures: RegressionFiguresSchema.nullable(),
   /** Set when no regression could be run at all ("7 sales for 7 predictors: at least 10 needed"). */
   message: z.string().nullable(),
 });
-
 
 /** The regression's suggestion for one rate, in the rate's own unit (the report's schema). */
 export type RateSuggestion = z.infer<typeof RateSuggestionSchema>;
@@ -478,7 +526,15 @@ export const MapPointRoleSchema = z.enum(['chosen', 'candidate', 'flagged', 'not
 export type MapPointRole = z.infer<typeof MapPointRoleSchema>;
 
 export const ComparablesMapSpecSchema = z.object({
-  subject: z.object({ lonLat: LonLatSchema, label: z.string(), approximate: z.boolean() }).nullable(),
+  subject: z
+    .object({
+      lonLat: LonLatSchema,
+      label: z.string(),
+      approximate: z.boolean(),
+      /** What the map writes at the subject, on screen and in print: "S" (map-spec.ts SUBJECT_TAG). */
+      tag: z.string().min(1).default('S'),
+    })
+    .nullable(),
   points: z.array(
     z.object({
       id: z.string(),
@@ -488,6 +544,8 @@ export const ComparablesMapSpecSchema = z.object({
       label: z.string(),
       /** "Comp 2" number for chosen comps (drawn beside the symbol), else null. */
       number: z.number().int().min(1).nullable(),
+      /** What the map writes on the symbol: the grid's column number for a chosen comp ("1"), else null. */
+      tag: z.string().min(1).nullable().default(null),
       approximate: z.boolean(),
       /** Hover text lines: price, date, $/sq ft, citation label. */
       details: z.array(z.string()),

@@ -73,7 +73,12 @@ describe('criteriaProblems', () => {
 
   it('explains a drawn area that crosses itself', () => {
     const bowtie: PolygonCoords = [[[-77.05, 38.91], [-77.04, 38.92], [-77.04, 38.91], [-77.05, 38.92], [-77.05, 38.91]]];
-    expect(criteriaProblems(drawn(bowtie), ctx)).toEqual(['The drawn area crosses itself: redraw it without crossing lines.']);
+    const [problem] = criteriaProblems(drawn(bowtie), ctx);
+    // Why, where (which sides, at which point) and how to fix it, from the keyboard too.
+    expect(problem).toContain('The drawn area crosses itself (sides numbered from the first corner placed: side 1 crosses side 3 at 38.91500° N, 77.04500° W)');
+    expect(problem).toContain('has no clear inside');
+    expect(problem).toContain('Escape starts over');
+    expect(problem).toContain('from the keyboard, choose Radius or an area from the Market area list');
   });
 
   it('explains a drawn area that is not closed', () => {

@@ -2,10 +2,11 @@
 // words for a person: a search with problems is never sent, so nothing is charged for it), the exact
 // v3 request (the same criteria always give the same bytes, so a search already bought is a free
 // cache hit), one-click widening, and the search described in words for the screen and the report.
+import { oddEffectiveDateWarnings } from './effective-date.ts';
 import { calendarDateOf, formatDateTime } from '../format-date.ts';
 import { isIsoDate } from '../service/common.ts';
-import { areaPolygons, coveringRadiusMiles, pointInPolygons, ringsClosed, selfIntersections } from './geometry.ts';
-import { areaLayerLabels, type CompSearchCriteria, type CompSearchRun, type LonLat, type MarketArea } from './model.ts';
+import { areaPolygons, coveringRadiusMiles, pointInPolygons, ringsClosed, selfIntersections, outlineCrossings } from './geometry.ts';
+import { areaLayerLabels, type CompSearchCriteria, type CompSearchRun, type LonLat, type MarketArea, type PolygonCoords } from './model.ts';
 import { formatCount } from '../format/number.ts';
 
 /** The service searches at most this far around the subject (V3RecordQuerySchema's radius_miles). */
@@ -48,6 +49,8 @@ export interface CriteriaContext {
   subject: { lonLat: LonLat } | null;
   /** The earliest and latest dated sale the service holds, when known. */
   salesCoverage: { earliest: string | null; latest: string | null } | null;
+  /** Today where Plat runs (YYYY-MM-DD), for a far-future or distant-past effective date; absent: not judged. */
+  today?: string;
 }
 
 const miles = (value: number) => `${Number(value.toFixed(2))} mi`;
@@ -67,6 +70,23 @@ function radiusProblems(radiusMiles: number): string[] {
   return [];
 }
 
+const degrees = ([lon, lat]: LonLat) => `${Math.abs(lat).toFixed(5)}° ${lat >= 0 ? 'N' : 'S'}, ${Math.abs(lon).toFixed(5)}° ${lon >= 0 ? 'E' : 'W'}`;
+
+/**
+ * Why a drawn outline cannot be a market area, where it crosses, and how to fix it (by mouse and
+ * from the keyboard): a self-crossing outline has no clear inside, so no sale can be said to be in it.
+ */
+export function selfCrossingProblem(polygon: PolygonCoords): string {
+  const crossings = outlineCrossings(polygon);
+  const shown = crossings.slice(0, 3).map((c) => `${c.ring > 0 ? `in hole ${c.ring}, ` : ''}side ${c.sideA} crosses side ${c.sideB} at ${degrees(c.at)}`);
+  const more = crossings.length > shown.length ? ` and ${crossings.length - shown.length} more` : '';
+  const where = shown.length > 0 ? ` (sides numbered from the first corner placed: ${shown.join('; ')}${more})` : '';
+  return (
+    `The drawn area crosses itself${where}, so it has no clear inside and cannot be a market area. ` +
+    'Draw it again with the corners placed in order around the area (Draw on the map, then Escape starts over), or, from the keyboard, choose Radius or an area from the Market area list.'
+  );
+}
+
 function areaProblems(area: MarketArea, subject: LonLat | null): string[] {
   if (area.kind === 'radius') return radiusProblems(area.radiusMiles);
   const polygons = areaPolygons(area) ?? [];
@@ -74,7 +94,7 @@ function areaProblems(area: MarketArea, subject: LonLat | null): string[] {
   if (area.kind === 'polygon') {
     if (!ringsClosed(area.polygon)) return [`${name} is not closed: finish the outline where it started.`];
     // Official boundaries chosen from a layer are taken as published; only a drawn outline is checked.
-    if (selfIntersections(area.polygon).length > 0) return ['The drawn area crosses itself: redraw it without crossing lines.'];
+    if (selfIntersections(area.polygon).length > 0) return [selfCrossingProblem(area.polygon)];
   }
   if (subject === null) return [];
   const reach = coveringRadiusMiles(subject, polygons);
@@ -137,6 +157,7 @@ export function criteriaWarnings(criteria: CompSearchCriteria, ctx: CriteriaCont
       `The subject is outside ${areaName(criteria.area).replace(/^The /, 'the ')}: sales are still searched around the subject, and those outside the area are listed as not used.`,
     );
   }
+  if (ctx.today !== undefined) warnings.push(...oddEffectiveDateWarnings(ctx.effectiveDate, ctx.today));
   const latest = ctx.salesCoverage?.latest ?? null;
   if (latest !== null && isIsoDate(ctx.effectiveDate) && Number.isInteger(criteria.monthsBack) && criteria.monthsBack >= 1) {
     const { fromDate, toDate } = searchWindow(ctx.effectiveDate, criteria.monthsBack);

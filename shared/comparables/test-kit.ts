@@ -291,7 +291,7 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
     },
     chosen,
     grid,
-    support: regressionSupport(input.candidates, input.effectiveDate),
+    support: regressionSupport(input.candidates, input.effectiveDate, { workfile: input.workfile }),
     notUsed,
     problems: [],
     citations: book.all(),
@@ -350,4 +350,19 @@ export function exampleAnalysis(patch: { comp1Address?: string } = {}) {
     syntheticAccepted: ACCEPT_COPIED,
   });
   return { subject, candidates, workfile, analysis: analysisOf({ subject, candidates, workfile, effectiveDate: '2017-01-01' }) };
+}
+
+/**
+ * Thirty sales with observed characteristics, priced 200,000 + 150·GLA − 30,000·bedrooms + a fixed
+ * noise in a flat market: the regression's GLA rate is supported, its time rate's interval straddles
+ * zero and its bedroom rate has the wrong sign (regression guardrails).
+ */
+export function guardrailSales(): ComparableSale[] {
+  return Array.from({ length: 30 }, (_, index) => {
+    const gla = 1_500 + ((index * 7) % 19) * 100;
+    const bedrooms = 2 + ((index * 3) % 5);
+    const saleDate = `2016-${String(1 + (index % 12)).padStart(2, '0')}-${String(5 + (index % 20)).padStart(2, '0')}`;
+    const priceDollars = 200_000 + 150 * gla - 30_000 * bedrooms + Math.round(20_000 * Math.sin(index * 12.9898));
+    return comparableSale({ id: `t${index + 1}`, address: `${200 + index} T ST NW`, gla, bedrooms, saleDate, priceDollars, yearBuilt: null, fullBaths: null, synthetic: false });
+  });
 }

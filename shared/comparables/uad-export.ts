@@ -9,6 +9,7 @@ import { reconciliationProblems } from './adjustments.ts';
 import { copiedAcceptances, THE_APPRAISER } from './grid-cited.ts';
 import { gridRowLabels } from './candidates.ts';
 import { weightLabels } from './grid-csv.ts';
+import { predictorNames } from './regression.ts';
 import {
   gridRowKeys,
   manualRows,
@@ -21,7 +22,9 @@ import {
   type ComparablesWorkfile,
   type GridColumnResult,
   type GridRowKey,
+  type PredictorSource,
   type RateKey,
+  type RegressionSupport,
 } from './model.ts';
 
 export const UAD_NOTICE = 'Shaped after the UAD 3.6 sales comparison section for reading and review; not a certified UAD file and not valid for GSE delivery.';
@@ -31,7 +34,7 @@ export interface UadExportContext {
   generatedAt: string;
   appVersion: string;
   /** The appraiser's rates, where each came from, and the reconciliation (the analysis does not carry them). */
-  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation' | 'syntheticAccepted'>;
+  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation' | 'syntheticAccepted'> & Partial<Pick<ComparablesWorkfile, 'unsupportedRateReasons'>>;
 }
 
 const statusMeanings = {
@@ -80,6 +83,54 @@ function adjustmentJson(row: GridRowKey, column: GridColumnResult | undefined, f
     derivation: figure?.derivation ?? null,
   };
 }
+
+/**
+ * The regression as a reviewer refits it: the method, the response, the predictors in the design's
+ * column order, the intercept and every coefficient with its standard error and interval, the figures
+ * as derived values, and every analyzed sale (used and left out, with the reason) with each
+ * predictor's value marked observed, copied and accepted, copied (not used) or missing.
+ */
+export function regressionJson(support: RegressionSupport) {
+  return {
+    method: support.method,
+    response: { name: 'sale price', unit: 'whole US dollars', key: 'priceDollars' },
+    n: support.n,
+    r2: support.r2,
+    adjustedR2: support.adjustedR2,
+    predictors: support.predictors.map((rate, column) => ({ column, key: rate, name: predictorNames[rate] })),
+    intercept: support.fit === null ? null : { coefficient: support.fit.intercept, stdError: support.fit.interceptStdError },
+    degreesOfFreedom: support.fit?.df ?? null,
+    tQuantile: support.fit?.t ?? null,
+    meanSalePriceDollars: support.fit?.meanPrice ?? null,
+    coefficients: support.predictors.map((rate) => {
+      const suggestion = support.suggestions[rate];
+      return { key: rate, coefficient: suggestion.coefficient, stdError: suggestion.stdError, rate: { value: suggestion.value, ciLow: suggestion.ciLow, ciHigh: suggestion.ciHigh }, standing: suggestion.standing };
+    }),
+    figures: support.figures,
+    predictorSources: predictorSourceMeanings,
+    analyzedSales: support.analyzed.map((sale) => ({
+      id: sale.id,
+      address: sale.address,
+      saleDate: sale.saleDate,
+      priceDollars: sale.priceDollars,
+      used: sale.used,
+      excludedBecause: sale.why,
+      takenInBecause: sale.takenIn,
+      predictors: sale.values,
+    })),
+    salesUsed: support.salesUsed,
+    excluded: support.excluded,
+    message: support.message,
+  };
+}
+
+/** What each predictor source means, written once in the file. */
+export const predictorSourceMeanings: Record<PredictorSource, string> = {
+  observed: 'Observed on the sale itself (its record, or its own sale date for months since sale).',
+  'copied-accepted': 'Copied from another house by Plat’s sample; the appraiser accepted copied values for this row, so it is fitted.',
+  copied: 'Copied from another house by Plat’s sample and not accepted: shown, not fitted (counts as missing).',
+  missing: 'Not in the sample.',
+};
 
 /**
  * The analysis as JSON shaped after UAD 3.6's sales comparison section. Ids in `citationIds` refer
@@ -178,18 +229,10 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
         setBy: context.workfile.rateSource[rate] ?? null,
         cited: figureJson(analysis.cited?.rates[rate]),
         support: support.suggestions[rate],
+        unsupportedUseReason: context.workfile.rateSource[rate] === 'suggestion' ? (context.workfile.unsupportedRateReasons?.[rate] ?? null) : null,
       })),
       copiedValuesAccepted: subject ? copiedAcceptances(context.workfile, subject, analysis.chosen, analysis.cited?.appraiser ?? THE_APPRAISER) : [],
-      adjustmentSupport: {
-        method: support.method,
-        n: support.n,
-        r2: support.r2,
-        adjustedR2: support.adjustedR2,
-        predictors: support.predictors,
-        salesUsed: support.salesUsed,
-        excluded: support.excluded,
-        message: support.message,
-      },
+      adjustmentSupport: regressionJson(support),
       analyzedNotUsed: analysis.notUsed.map((entry) => ({
         id: entry.candidate.id,
         recordRef: entry.candidate.recordRef,

@@ -7,7 +7,7 @@ import { ACCEPT_COPIED, comps2016Run } from '../comparables/test-kit.ts';
 import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
 import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
 import { citationRows } from './citation-export.ts';
-import { comparablesCitationOrder, comparablesValues, NO_COMPS_CHOSEN, NO_SEARCH } from './comparables-section.ts';
+import { comparablesCitationOrder, comparablesValues, NO_COMPS_CHOSEN, NO_SEARCH, regressionFigureValues } from './comparables-section.ts';
 import { ReportDocumentSchema, type ReportDocument } from './document.ts';
 import { type CitedValue } from '../cited/value.ts';
 import dc1708 from './fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
@@ -134,8 +134,8 @@ describe('the comparables section of the report', () => {
     const values = comparablesValues(section(doc));
     // The grid's cells (subject and 5 comps), 10 adjustments (time and living area on each comp), each
     // comp's net, net %, gross, gross % and adjusted price, the range, the indicated value, 2 rates;
-    // the 9 sales not used and the one prior sale, 4 values each.
-    expect(values.length).toBe(gridRowKeys.length * 6 + 10 + 5 * 5 + 1 + 1 + 2 + 9 * 4 + 1 * 4);
+    // the regression's figures; the 9 sales not used and the one prior sale, 4 values each.
+    expect(values.length).toBe(gridRowKeys.length * 6 + 10 + 5 * 5 + 1 + 1 + 2 + regressionFigureValues(section(doc).support).length + 9 * 4 + 1 * 4);
     for (const value of values) {
       if (value.status === 'unavailable') expect(value.limitation, value.field).toBeTruthy();
       else expect(value.citationIds.length, value.field).toBeGreaterThan(0);

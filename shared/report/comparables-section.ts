@@ -195,6 +195,9 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
         source: value === null ? null : (workfile.rateSource[key] ?? 'appraiser'),
         support: suggested === null ? null : { value: suggested, ciLow: finite(suggestion?.ciLow), ciHigh: finite(suggestion?.ciHigh) },
         cited: analysis.cited?.rates[key] ?? null,
+        standing: suggested === null || !suggestion ? null : { supported: suggestion.standing.supported, reasons: [...suggestion.standing.reasons] },
+        // The appraiser's reason for using a suggestion shown as not supported: printed next to the rate.
+        unsupportedReason: value !== null && workfile.rateSource[key] === 'suggestion' ? (workfile.unsupportedRateReasons?.[key] ?? null) : null,
       };
     }),
     reconciliation: {
@@ -221,6 +224,7 @@ function supportOf(support: RegressionSupport): ComparablesSection['support'] {
           coefficient: finite(suggestion?.coefficient),
           stdError: finite(suggestion?.stdError),
           why: suggestion?.why ?? (suggestion ? null : 'Not estimated.'),
+          standing: suggestion ? { ...suggestion.standing, reasons: [...suggestion.standing.reasons] } : { supported: false, expectedSign: '', reasons: ['Not estimated.'] },
         },
       ];
     }),
@@ -234,6 +238,9 @@ function supportOf(support: RegressionSupport): ComparablesSection['support'] {
     suggestions,
     salesUsed: support.salesUsed.map((sale) => ({ ...sale, citationIds: [...sale.citationIds] })),
     excluded: support.excluded.map((sale) => ({ ...sale })),
+    analyzed: support.analyzed.map((sale) => ({ ...sale, values: { ...sale.values } })),
+    fit: support.fit === null ? null : { ...support.fit },
+    figures: support.figures,
     message: support.message,
   };
 }
@@ -283,11 +290,19 @@ function appraiserFigures(grid: ComparablesGrid | null): CitedValue[] {
   ];
 }
 
-/** Every cited value the section prints, in the order a reader meets them (the grid row by row). */
+/** The regression's figures in print order: n, R², then each fitted rate's suggestion and interval. */
+export function regressionFigureValues(support: ComparablesSection['support']): CitedValue[] {
+  const figures = support?.figures;
+  if (!figures) return [];
+  return [figures.n, figures.r2, ...support.predictors.flatMap((key) => (figures.rates[key] ? [figures.rates[key].value, figures.rates[key].interval] : []))];
+}
+
+/** Every cited value the section prints, in the order a reader meets them (the grid row by row with its adjustments, the appraiser's figures, the regression's figures). */
 export function comparablesValues(section: ComparablesSection): CitedValue[] {
   const values: CitedValue[] = [];
   for (const row of section.grid?.rows ?? []) values.push(row.subject, ...row.comps.flatMap((cell) => [cell.value, ...(cell.cited ? [cell.cited] : [])]));
   values.push(...appraiserFigures(section.grid));
+  values.push(...regressionFigureValues(section.support));
   for (const row of section.notUsed) values.push(row.address, row.saleDate, row.price, row.distance);
   const table = section.priorSales;
   if (table) for (const row of table.rows) for (const column of table.columns) if (row[column.key]) values.push(row[column.key]!);
@@ -300,6 +315,7 @@ export function comparablesCitationOrder(section: ComparablesSection): string[] 
   for (const limitation of section.search?.limitations ?? []) use(limitation.citationIds);
   for (const row of section.grid?.rows ?? []) [row.subject, ...row.comps.flatMap((cell) => [cell.value, ...(cell.cited ? [cell.cited] : [])])].forEach(visit);
   appraiserFigures(section.grid).forEach(visit);
+  regressionFigureValues(section.support).forEach(visit);
   for (const sale of section.support?.salesUsed ?? []) use(sale.citationIds);
   for (const row of section.notUsed) [row.address, row.saleDate, row.price, row.distance].forEach(visit);
   if (section.priorSales) visitTable(section.priorSales);

@@ -6,7 +6,7 @@
 //
 // The rule it carries: every value says where it came from (shared/cited/value.ts).
 import { z } from 'zod';
-import { ComparablesMapSpecSchema, CompSearchRunSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, RegressionSupportSchema, weights } from '../comparables/model.ts';
+import { AppraiserActSchema, ComparablesMapSpecSchema, CompSearchRunSchema, gridRowKeys, MapPointRoleSchema, notUsedReasons, rateKeys, RegressionSupportSchema, weights } from '../comparables/model.ts';
 import { CitationSchema, CitedValueSchema, LimitationSchema } from '../cited/value.ts';
 import { graphDecisionKinds, GraphSpecSchema, graphNodeKinds, linkStrengths } from '../graph/graph-spec.ts';
 
@@ -160,6 +160,10 @@ export const ComparablesGridSchema = z.object({
       support: z.object({ value: z.number(), ciLow: z.number().nullable(), ciHigh: z.number().nullable() }).nullable(),
       /** The rate as the appraiser's derived value; null when no rate is set. */
       cited: CitedValueSchema.nullable(),
+      /** Whether the regression supports its suggestion, and why not (shared/comparables/regression-standing.ts). */
+      standing: z.object({ supported: z.boolean(), reasons: z.array(z.string()) }).nullable().default(null),
+      /** The appraiser's written reason for using a suggestion shown as not supported. */
+      unsupportedReason: AppraiserActSchema.nullable().default(null),
     }),
   ),
   reconciliation: z.object({

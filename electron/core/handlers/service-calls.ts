@@ -13,7 +13,7 @@ export function serviceCallHandlers(deps: {
 }): ServiceCallHandlers {
   const call = async (
     name: ServiceCallIpcName,
-    request: { request: unknown; actionId?: string | undefined; confirmed?: boolean | undefined; refresh?: boolean | undefined },
+    request: { request: unknown; actionId?: string | undefined; confirmed?: boolean | undefined; refresh?: boolean | undefined; projectId?: string | null | undefined },
     context: CallContext,
   ) => {
     await deps.ready;
@@ -23,6 +23,7 @@ export function serviceCallHandlers(deps: {
       actionId: request.actionId,
       confirmed: request.confirmed,
       refresh: request.refresh,
+      ...(request.projectId !== undefined ? { projectId: request.projectId } : {}),
       signal: context.signal,
     });
   };

@@ -24,6 +24,7 @@ function fakeBrowsers(): FakeBrowsers {
       fake.launches.push(options);
       const page = {
         goto: async () => null,
+        isClosed: () => false,
         waitForFunction: async () => ({ jsonValue: async () => 'true' }),
         evaluate: async () => ({ error: null, header: null, footer: null }),
         pdf: async () => {

@@ -40,10 +40,16 @@ const html = document.documentElement;
 const params = new URLSearchParams(location.search);
 const token = /token=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
 const socket = new WebSocket('ws://' + location.host + '/bridge', ['plat-bridge.v1', 'plat-token.' + token]);
-socket.onopen = () => socket.send(JSON.stringify({ id: 1, op: 'getSubjectReport', payload: { assignmentId: params.get('assignment') } }));
+let shown = 0;
+const open = new Promise((resolve) => { socket.onopen = resolve; });
+const show = (assignmentId) => {
+  shown += 1;
+  const request = shown;
+  void open.then(() => socket.send(JSON.stringify({ id: request, op: 'getSubjectReport', payload: { assignmentId } })));
+};
 socket.onmessage = (message) => {
   const data = JSON.parse(message.data);
-  if (data.id !== 1) return;
+  if (data.id !== shown) return;
   if (!data.result.ok) { html.dataset.printError = data.result.error.message; html.dataset.printReady = 'error'; return; }
   const main = document.getElementById('report');
   main.textContent = '';
@@ -51,7 +57,7 @@ socket.onmessage = (message) => {
     const section = document.createElement('section');
     section.style.breakAfter = 'page';
     const heading = document.createElement('h1');
-    heading.textContent = 'Subject report ' + data.result.value.subject + ', part ' + (index + 1);
+    heading.textContent = 'Subject report ' + data.result.value.subject + ', part ' + (index + 1) + ' #' + shown;
     section.append(heading);
     main.append(section);
   }
@@ -59,13 +65,20 @@ socket.onmessage = (message) => {
   html.dataset.printReady = 'true';
 };
 socket.onerror = () => { html.dataset.printError = 'the bridge refused the page'; html.dataset.printReady = 'error'; };
+// As the app's print route does (shared/print-route.ts): the next report in this page, marks reset first.
+window.platPrintNext = (assignmentId) => {
+  for (const mark of ['printReady', 'printError', 'printHeader', 'printFooter']) delete html.dataset[mark];
+  show(assignmentId);
+  return true;
+};
+show(params.get('assignment'));
 `;
 
 const dispatch: IpcDispatch = async (operation, payload) => {
   const assignmentId = (payload as { assignmentId?: string }).assignmentId;
   if (operation !== 'getSubjectReport') return { ok: false, error: { code: 'invalid_payload', message: 'unexpected', retryable: false } };
   if (assignmentId === 'prj_missing') return { ok: false, error: { code: 'not_found', message: 'There is no assignment prj_missing', retryable: false } };
-  return { ok: true, value: { subject: '1708 21ST ST NW', pages: 3 } };
+  return { ok: true, value: { subject: assignmentId === 'prj_2' ? '1717 4TH ST NW' : '1708 21ST ST NW', pages: 3 } };
 };
 
 let host: BrowserHost;
@@ -108,8 +121,23 @@ describe.runIf(hasChromium)('ChromiumPrinter', () => {
       writeFileSync(file, withEvidence);
       expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/Tagged:\s+yes/);
     }
-    // One browser for every export.
+  }, 60_000);
+
+  it('shows the next report in the page of the last one, and starts a fresh page after a failure', async () => {
+    const textOf = (bytes: Uint8Array, name: string) => {
+      const file = path.join(rendererDir, name);
+      writeFileSync(file, bytes);
+      return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    };
     await printer.printReport('prj_1');
+    const second = textOf(await printer.printReport('prj_2'), 'second.pdf');
+    expect(second).toContain('Subject report 1717 4TH ST NW, part 1');
+    expect(second).not.toContain('1708 21ST ST NW');
+    // Not the page's first report: the page of the last export showed it.
+    expect(second).toMatch(/part 1 #([2-9]|\d\d)/);
+    await expect(printer.printReport('prj_missing')).rejects.toThrow('There is no assignment prj_missing');
+    const afterFailure = textOf(await printer.printReport('prj_1'), 'after-failure.pdf');
+    expect(afterFailure).toMatch(/part 1 #1\b/);
   }, 60_000);
 
   it('passes on why the page could not show the report', async () => {

@@ -2,8 +2,11 @@
 // Edge, or the one PLAT_CHROMIUM names) prints the renderer's print route through playwright-core,
 // never a downloaded browser. One headless browser serves the exports of a sitting: launched on the
 // first, closed once it has been idle for a minute (it holds hundreds of MB), launched again on the
-// next export, and closed with the host. An export in flight is never cut.
-import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+// next export, and closed with the host. An export in flight is never cut. Its print page stays open
+// between exports and is asked to show the next report (shared/print-route.ts): the app's scripts, the
+// map's library and worker and the basemap's tiles are loaded once per browser, not once per export.
+import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Page } from 'playwright-core';
+import { PRINT_NEXT_FUNCTION } from '../../../shared/print-route.ts';
 import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './printer.ts';
 import { findChromium, type ChromiumLookup } from './chromium-lookup.ts';
 import { IdleCloser, PRINTER_IDLE_CLOSE_MS } from './idle-close.ts';
@@ -60,6 +63,8 @@ export class ChromiumPrinter implements Printer {
   private readonly idle: IdleCloser;
   private readonly launch: (options: LaunchOptions) => Promise<Browser>;
   private browser: Promise<Browser> | null = null;
+  /** The print page of the last export, ready to show the next report; null before the first or after a failure. */
+  private warm: { browser: Browser; context: BrowserContext; page: Page } | null = null;
   private closed = false;
 
   constructor(options: ChromiumPrinterOptions) {
@@ -81,11 +86,8 @@ export class ChromiumPrinter implements Printer {
 
   private async print(executablePath: string, assignmentId: string): Promise<Uint8Array> {
     const browser = await this.launched(executablePath);
-    // A context of its own per print: its session (and so the token the page takes) is not shared.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = (await this.nextReportOnWarmPage(browser, assignmentId)) ?? (await this.freshPage(browser, assignmentId));
     try {
-      const page = await context.newPage();
-      await page.goto(`${this.origin}${printRoutePath(assignmentId)}#token=${this.token}`, { waitUntil: 'domcontentloaded', timeout: this.readyTimeoutMs });
       const ready = await page
         .waitForFunction(() => document.documentElement.dataset.printReady ?? null, undefined, { timeout: this.readyTimeoutMs, polling: 50 })
         .then((handle) => handle.jsonValue() as Promise<string>)
@@ -100,9 +102,52 @@ export class ChromiumPrinter implements Printer {
       if (ready !== 'true') throw new Error(marks.error ?? 'the report page could not show the report');
       const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, tagged: true, outline: true, ...headerFooterOptions(marks) });
       return new Uint8Array(pdf);
-    } finally {
-      await context.close().catch(() => undefined);
+    } catch (error) {
+      // A page that failed once is not trusted with the next report.
+      await this.dropWarmPage();
+      throw error;
     }
+  }
+
+  /** The open print page switched to this assignment's report, or null when there is none or it cannot switch. */
+  private async nextReportOnWarmPage(browser: Browser, assignmentId: string): Promise<Page | null> {
+    const warm = this.warm;
+    if (warm === null || warm.browser !== browser || warm.page.isClosed()) {
+      await this.dropWarmPage();
+      return null;
+    }
+    const switched = await warm.page
+      .evaluate(
+        ([name, id]) => {
+          const next = (window as unknown as Record<string, unknown>)[name];
+          return typeof next === 'function' ? (next as (assignmentId: string) => boolean)(id) === true : false;
+        },
+        [PRINT_NEXT_FUNCTION, assignmentId] as const,
+      )
+      .catch(() => false);
+    if (switched === true) return warm.page;
+    await this.dropWarmPage();
+    return null;
+  }
+
+  /** A new context (its own session) and page on the print route for this assignment, kept for the next export. */
+  private async freshPage(browser: Browser, assignmentId: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${this.origin}${printRoutePath(assignmentId)}#token=${this.token}`, { waitUntil: 'domcontentloaded', timeout: this.readyTimeoutMs });
+      this.warm = { browser, context, page };
+      return page;
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async dropWarmPage(): Promise<void> {
+    const warm = this.warm;
+    this.warm = null;
+    if (warm) await warm.context.close().catch(() => undefined);
   }
 
   /** Closes the browser, if one was launched; later prints fail. */
@@ -120,6 +165,7 @@ export class ChromiumPrinter implements Printer {
   private async closeBrowser(): Promise<void> {
     const browser = this.browser;
     this.browser = null;
+    this.warm = null;
     if (browser) await browser.then((launched) => launched.close()).catch(() => undefined);
   }
 

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import type { ReportDocument } from '../../../shared/report/document.ts';
-import { buildSubjectReport, citationRows } from '../../../shared/report/build-subject-report.ts';
+import { buildSubjectReport, citationRows, citationsCsv } from '../../../shared/report/build-subject-report.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../../../shared/comparables/model.ts';
 import { comps2016Run } from '../../../shared/comparables/test-kit.ts';
-import { citationsCsv, type CitationRow } from '../../../shared/report/citation-export.ts';
+import type { CitationRow } from '../../../shared/report/citation-export.ts';
 import { attachEvidence, CITATIONS_CSV, CITATIONS_JSON } from './pdf-evidence.ts';
 import { printedPdf } from './pdf-test-kit.ts';
 import { ReportPdfService } from './report-pdf-service.ts';
@@ -93,6 +93,43 @@ describe('a report with comparables, exported and verified', () => {
     expect(dropped).toEqual([expect.objectContaining({ outcome: 'not-held', printed: '$1,330,000' })]);
     expect(later.rows.filter((row) => row.field.startsWith('ownership.')).every((row) => row.outcome === 'unchanged')).toBe(true);
   });
+
+  it('carries the regression’s figures as derived values that Verify refits, and catches a changed one', async () => {
+    const document = report(chosen);
+    const rows = citationRows(document).filter((row) => row.field.startsWith('comparables.regression.'));
+    // The 2016 sales around 1708 give n, R², and the time rate with its interval (the characteristics are copied, not fitted).
+    expect(rows.map((row) => [row.field, row.status, row.derivation?.rule])).toEqual([
+      ['comparables.regression.n', 'derived', 'ols-n'],
+      ['comparables.regression.r2', 'derived', 'ols-r2'],
+      ['comparables.regression.timePctPerMonth.suggested', 'derived', 'ols-rate'],
+      ['comparables.regression.timePctPerMonth.interval', 'derived', 'ols-rate-interval'],
+    ]);
+    const exported = await service(() => document).exportPdf('prj_1');
+    const verified = await service(() => document).verify(exported.pdfBase64);
+    expect(verified.checks.find((check) => check.check === 'derived')).toMatchObject({ outcome: 'passed' });
+
+    const forged = citationRows(document).map((row) => (row.field === 'comparables.regression.r2' ? { ...row, printed: '0.950' } : row));
+    const { bytes } = await attachEvidence(await printedPdf(forged), {
+      rows: forged,
+      csv: citationsCsv(forged),
+      creator: 'Plat 0.1.0',
+      producer: 'Plat 0.1.0',
+      assignmentId: 'prj_1',
+      assignmentName: '1708 21st St NW',
+      subjectLabel: '1708 21ST ST NW',
+      generatedAt: '2026-11-24T12:00:00.000Z',
+      title: 'Subject report',
+      subject: 'Subject report',
+      keywords: [],
+      signer: null,
+    });
+    const caught = await service(() => document).verify(Buffer.from(bytes).toString('base64'));
+    const r2 = rows.find((row) => row.field === 'comparables.regression.r2')!;
+    expect(caught.checks.find((check) => check.check === 'derived')).toMatchObject({
+      outcome: 'failed',
+      detail: expect.stringContaining(`Regression: R² reads 0.950, its inputs make ${r2.printed}`),
+    });
+  });
 });
 
 describe('the appraiser’s figures, exported and verified', () => {
@@ -131,7 +168,8 @@ describe('the appraiser’s figures, exported and verified', () => {
     const rows = JSON.parse(await attachment(exported.pdfBase64, CITATIONS_JSON)) as CitationRow[];
     expect(rows.find((row) => row.field === INDICATED)).toMatchObject({ label: 'Indicated value by sales comparison', printed: '$1,400,000', status: 'derived', derivation: { rule: 'appraiser-value' } });
     const rules = new Set(rows.flatMap((row) => (row.derivation ? [row.derivation.rule] : [])));
-    expect([...rules].sort()).toEqual(['adjustment-time', 'appraiser-adjustment', 'appraiser-rate', 'appraiser-value', 'gross-of-adjustments', 'percent-of-price', 'price-plus-net', 'range-of-adjusted-prices', 'sum-of-adjustments']);
+    // The grid's rules (the regression's figures carry theirs too).
+    expect([...rules]).toEqual(expect.arrayContaining(['adjustment-time', 'appraiser-adjustment', 'appraiser-rate', 'appraiser-value', 'gross-of-adjustments', 'percent-of-price', 'price-plus-net', 'range-of-adjusted-prices', 'sum-of-adjustments']));
     const verification = await service(appraised).verify(exported.pdfBase64);
     expect(verification.kind).toBe('plat');
     expect(checkOf(verification, 'derived')).toMatchObject({ outcome: 'passed', detail: `${rows.filter((row) => row.derivation).length} derived values made again from their inputs agree.` });

@@ -29,8 +29,21 @@ const VALUE_SIZE = 9;
 export async function printedPdf(rows: readonly PrintableRow[], title = 'Subject report'): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
+  // The minus sign Plat prints (U+2212) is not in WinAnsi: the standard Symbol font draws it.
+  const symbol = await pdf.embedFont(StandardFonts.Symbol);
   // The standard font draws WinAnsi only; the fixtures' values are within it but for a few signs.
-  const drawable = (text: string) => text.replace(/[^\x20-\x7e\u2013\u2014\u2018\u2019\u201c\u201d\u2026]/g, '?');
+  const drawable = (text: string) => text.replace(/[^\x20-\x7e\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2212]/g, '?');
+  const widthOf = (text: string, size: number) => font.widthOfTextAtSize(text.replaceAll('\u2212', '-'), size);
+  /** Draws a line in Helvetica, each minus sign in Symbol. */
+  const drawLine = (page: ReturnType<PDFDocument['addPage']>, text: string, x: number, y: number, size: number) => {
+    let at = x;
+    for (const piece of text.split(/(\u2212)/u)) {
+      if (piece === '') continue;
+      const pieceFont = piece === '\u2212' ? symbol : font;
+      page.drawText(piece, { x: at, y, size, font: pieceFont });
+      at += pieceFont.widthOfTextAtSize(piece, size);
+    }
+  };
   // A cited value wider than its cell wraps onto the next lines, as a table cell does: text drawn past
   // the page's edge is not read back, and Verify looks for every cited value on the pages. (A reason
   // a value is unavailable is not looked for: it stays on one line.)
@@ -39,7 +52,7 @@ export async function printedPdf(rows: readonly PrintableRow[], title = 'Subject
     let current = '';
     for (const word of drawable(text).split(' ')) {
       const next = current === '' ? word : `${current} ${word}`;
-      if (current !== '' && font.widthOfTextAtSize(next, VALUE_SIZE) > VALUE_WIDTH) {
+      if (current !== '' && widthOf(next, VALUE_SIZE) > VALUE_WIDTH) {
         wrapped.push(current);
         current = word;
       } else current = next;
@@ -57,10 +70,10 @@ export async function printedPdf(rows: readonly PrintableRow[], title = 'Subject
     const page = pdf.addPage([612, 792]);
     lines.slice(start, start + LINES_PER_PAGE).forEach((line, index) => {
       const y = 740 - index * 17;
-      if (typeof line === 'string') page.drawText(drawable(line), { x: 72, y, size: 12, font });
+      if (typeof line === 'string') drawLine(page, drawable(line), 72, y, 12);
       else {
-        if (line[0] !== '') page.drawText(line[0], { x: 72, y, size: VALUE_SIZE, font });
-        page.drawText(line[1], { x: VALUE_X, y, size: VALUE_SIZE, font });
+        if (line[0] !== '') drawLine(page, line[0], 72, y, VALUE_SIZE);
+        drawLine(page, line[1], VALUE_X, y, VALUE_SIZE);
       }
     });
   }

@@ -6,9 +6,10 @@
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState } from 'react';
 import type { Map as MapLibreMap, MapMouseEvent, Popup, GeoJSONSource, PointLike, PositionAnchor } from 'maplibre-gl';
 import type { Geometry } from 'geojson';
-import { TerraDraw, TerraDrawPolygonMode, ValidateNotSelfIntersecting } from 'terra-draw';
+import { TerraDraw, TerraDrawPolygonMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
-import { areaLayerLabels, type AreaLayer, type PolygonCoords } from '../../../shared/comparables/model.ts';
+import { areaLayerLabels, type AreaLayer, type MultiPolygonCoords, type PolygonCoords } from '../../../shared/comparables/model.ts';
+import { basemapCoverageOf } from '../../../shared/comparables/map-coverage.ts';
 import { maplibregl } from './maplibre.ts';
 import type { MapTheme, PlatMapProps } from './map-types.ts';
 import { loadMapLayer, loadMapManifest, mapAssetBase } from './map-assets.ts';
@@ -94,6 +95,10 @@ export function PlatMap(props: PlatMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
   const [problems, setProblems] = useState<string[]>([]);
+  /** Where the sample's basemap is drawn (from its manifest), for the "no basemap here" note. */
+  const [coverage, setCoverage] = useState<MultiPolygonCoords | null>(null);
+  /** The street names the map shows now, for the words beside it (a reader who cannot see the map). */
+  const [streetNames, setStreetNames] = useState<string[]>([]);
   const descriptionId = useId();
   const iconsRef = useRef<Set<string>>(new Set());
   const popupRef = useRef<Popup | null>(null);
@@ -256,6 +261,13 @@ export function PlatMap(props: PlatMapProps) {
     };
     instance.on('load', keepView);
     instance.on('moveend', keepView);
+    // The names drawn, once the map has settled: each street once, in order.
+    const keepStreetNames = () => {
+      const drawn = instance.queryRenderedFeatures({ layers: present(instance, [LAYER.streetLabels, LAYER.roadLabels]) });
+      const names = [...new Set(drawn.map((feature) => feature.properties['name']).filter((name): name is string => typeof name === 'string'))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+      setStreetNames((current) => (current.join('\n') === names.join('\n') ? current : names));
+    };
+    instance.on('idle', keepStreetNames);
     instance.once('load', () => {
       setMap(instance);
       instance.once('idle', () => firstDraw(performance.now() - started));
@@ -264,6 +276,7 @@ export function PlatMap(props: PlatMapProps) {
     loadMapManifest().then(
       (manifest) => {
         if (cancelled) return;
+        setCoverage(manifest.basemapCoverage.multiPolygon);
         instance.addControl(new maplibregl.AttributionControl({ compact: false, customAttribution: `Map data: ${mapAttribution(manifest)}` }), 'bottom-right');
       },
       (error: Error) => !cancelled && report(error.message),
@@ -350,8 +363,8 @@ export function PlatMap(props: PlatMapProps) {
       adapter: new TerraDrawMapLibreGLAdapter({ map }),
       modes: [
         new TerraDrawPolygonMode({
-          // A polygon that crosses itself has no clear inside: it cannot be finished.
-          validation: (feature, context) => (context.updateType === 'finish' ? ValidateNotSelfIntersecting(feature) : { valid: true }),
+          // An outline that crosses itself is finished all the same: refusing to close it said nothing
+          // of why. The search then names the sides that cross, where, and how to draw it again.
           styles: { fillColor: accent, fillOpacity: 0.15, outlineColor: accent, outlineWidth: 2.5, closingPointColor: '#ffffff', closingPointOutlineColor: accent, closingPointWidth: 6, closingPointOutlineWidth: 2 },
         }),
       ],
@@ -383,8 +396,11 @@ export function PlatMap(props: PlatMapProps) {
   }, [legend, theme]);
   // On a narrow window the open legend would cover a third of the map: it starts folded there.
   const [legendOpenAtStart] = useState(() => typeof window === 'undefined' || window.innerWidth >= 1600);
+  const coverageNote = useMemo(() => (coverage ? basemapCoverageOf(spec, coverage).note : null), [spec, coverage]);
   const description = [
     ...legend.map((row) => `${row.label}${row.count !== null ? `: ${row.count}` : ''}.`),
+    ...(coverageNote ? [`${coverageNote}.`] : []),
+    ...(streetNames.length > 0 ? [`Streets named on the map: ${streetNames.join(', ')}.`] : []),
     'Arrow keys pan the map; plus and minus zoom. Every sale on the map is also in the list.',
   ].join(' ');
 
@@ -394,18 +410,26 @@ export function PlatMap(props: PlatMapProps) {
       <p id={descriptionId} className="visually-hidden">
         {description}
       </p>
-      <details className="plat-map__legend" open={legendOpenAtStart}>
-        <summary>Legend</summary>
-        <ul>
-          {legend.map((row) => (
-            <li key={row.key}>
-              {legendIcons[row.key] ? <img src={legendIcons[row.key] ?? undefined} alt="" width={20} height={20} /> : <span className="plat-map__legend-blank" />}
-              <span className="plat-map__legend-label">{row.label}</span>
-              {row.count !== null && <span className="plat-map__legend-count">{row.count}</span>}
-            </li>
-          ))}
-        </ul>
-      </details>
+      {/* Top left: what the map lacks (it stays in view), then the legend. */}
+      <div className="plat-map__top-left">
+        {coverageNote && (
+          <p className="plat-map__note" data-testid="map-coverage-note">
+            {coverageNote}
+          </p>
+        )}
+        <details className="plat-map__legend" open={legendOpenAtStart}>
+          <summary>Legend</summary>
+          <ul>
+            {legend.map((row) => (
+              <li key={row.key}>
+                {legendIcons[row.key] ? <img src={legendIcons[row.key] ?? undefined} alt="" width={20} height={20} /> : <span className="plat-map__legend-blank" />}
+                <span className="plat-map__legend-label">{row.label}</span>
+                {row.count !== null && <span className="plat-map__legend-count">{row.count}</span>}
+              </li>
+            ))}
+          </ul>
+        </details>
+      </div>
       {drawing && <p className="plat-map__hint" role="status">Click to place corners; click the first corner (or press Enter) to finish; Escape starts over.</p>}
       {pickLayer && !drawing && <p className="plat-map__hint" role="status">Click an area on the map to use it as the market area.</p>}
       {problems.length > 0 && (

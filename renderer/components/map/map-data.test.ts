@@ -7,7 +7,9 @@ import {
   boundsOf,
   extentKey,
   fanOffsets,
+  frameSentence,
   legendRows,
+  locationBoundsOf,
   mapData,
   pickedArea,
   pointHoverLines,
@@ -24,12 +26,13 @@ const point = (id: string, lonLat: [number, number], role: MapPoint['role'], num
   role,
   label: `${id.toUpperCase()} ST NW`,
   number,
+  tag: number === null ? null : String(number),
   approximate: true,
   details: ['Sold for $1,250,000', 'Sold 2016-05-02', '$611 per sq ft', 'Source: DC OTR · 2017-02-05'],
 });
 
 const spec = (overrides: Partial<ComparablesMapSpec> = {}): ComparablesMapSpec => ({
-  subject: { lonLat: SUBJECT, label: '1708 21ST ST NW', approximate: true },
+  subject: { lonLat: SUBJECT, label: '1708 21ST ST NW', approximate: true, tag: 'S' },
   points: [
     point('a', [-77.045755, 38.911535], 'candidate'),
     point('b', [-77.042524, 38.913704], 'flagged'),
@@ -53,6 +56,14 @@ describe('mapData', () => {
       ['b', 'plat-flagged'],
       ['c', 'plat-not-used'],
     ]);
+  });
+
+  it('writes the spec’s marks: the grid number on each comp’s square, S beside the subject', () => {
+    const data = mapData(spec({ subject: { lonLat: SUBJECT, label: '1708 21ST ST NW', approximate: true, tag: 'S' } }));
+    const subject = data.fixed.features.find((f) => f.properties.kind === 'subject')!;
+    expect(subject.properties).toMatchObject({ kind: 'subject', tag: 'S' });
+    const relabelled = mapData(spec({ points: [{ ...spec().points[4]!, number: 1, tag: '7' }] }));
+    expect(relabelled.fixed.features.flatMap((f) => (f.properties.kind === 'sale' ? [f.properties.icon] : []))).toEqual(['plat-comp-7']);
   });
 
   it('draws chosen comps over flagged sales over candidates over the ones not used', () => {
@@ -121,6 +132,25 @@ describe('bounds and fitting', () => {
     }
   });
 
+  it('frames the printed location map on the subject and the chosen comps only', () => {
+    // The ring reaches half a mile out; the subject and comps 1 and 2 lie within 0.45 mi of each other.
+    expect(locationBoundsOf(spec())).toEqual([
+      [-77.047037, 38.912229],
+      [-77.039864, 38.916617],
+    ]);
+    const [[west], [east]] = boundsOf(spec())!;
+    expect(east - west).toBeGreaterThan(2 * (-77.039864 - -77.047037));
+    // Nothing chosen yet: everything the spec draws.
+    const none = spec({ points: spec().points.filter((p) => p.role !== 'chosen') });
+    expect(locationBoundsOf(none)).toEqual(boundsOf(none));
+  });
+
+  it('says what the framed picture leaves out', () => {
+    expect(frameSentence(3, 6)).toBe('Framed on the subject and the 3 chosen comps; 6 other sales lie outside the frame (every sale is listed in the tables).');
+    expect(frameSentence(1, 1)).toBe('Framed on the subject and the chosen comp; 1 other sale lies outside the frame (every sale is listed in the tables).');
+    expect(frameSentence(2, 0)).toBe('Framed on the subject and the 2 chosen comps; every sale of the search is in view.');
+  });
+
   it('has nothing to fit when nothing is placed', () => {
     expect(boundsOf(spec({ subject: null, points: [], area: null, radiusMiles: null }))).toBeNull();
   });
@@ -152,12 +182,12 @@ describe('words', () => {
       '$611 per sq ft',
       'Source: DC OTR · 2017-02-05',
     ]);
-    expect(subjectHoverLines({ lonLat: SUBJECT, label: '1708 21ST ST NW', approximate: true })).toEqual(['1708 21ST ST NW', 'Subject', APPROXIMATE_LOCATION]);
+    expect(subjectHoverLines({ lonLat: SUBJECT, label: '1708 21ST ST NW', approximate: true, tag: 'S' })).toEqual(['1708 21ST ST NW', 'Subject (S)', APPROXIMATE_LOCATION]);
   });
 
   it('lists what is drawn in the legend, with counts', () => {
     expect(legendRows(spec(), { clustered: true })).toEqual([
-      { key: 'subject', label: 'Subject', count: 1 },
+      { key: 'subject', label: 'Subject (S)', count: 1 },
       { key: 'chosen', label: 'Chosen comp (grid number)', count: 2 },
       { key: 'candidate', label: 'Candidate', count: 1 },
       { key: 'flagged', label: 'Flagged by the screening', count: 1 },

@@ -11,7 +11,7 @@ import type { MapLayerId } from './map-manifest.ts';
 
 export type MapPoint = ComparablesMapSpec['points'][number];
 
-/** Icon image ids (drawn at run time by map-icons.ts: the map has no sprite and no glyphs). */
+/** Icon image ids (drawn at run time by map-icons.ts: the map has no sprite; its glyphs are for words). */
 export const ICON = {
   subject: 'plat-subject',
   candidate: 'plat-candidate',
@@ -62,6 +62,8 @@ export interface PointProperties extends SymbolProperties {
 export interface SubjectProperties extends SymbolProperties {
   kind: 'subject';
   label: string;
+  /** The spec's mark written beside the star ("S"). */
+  tag: string;
 }
 
 export type FixedProperties = PointProperties | SubjectProperties | { kind: 'area' } | { kind: 'ring' };
@@ -138,7 +140,8 @@ export function pointFeature(point: MapPoint, offset: Offset = [0, 0]): Feature<
       kind: 'sale',
       id: point.id,
       role: point.role,
-      icon: point.role === 'chosen' ? `${ICON.compPrefix}${point.number ?? 0}` : roleIcon[point.role],
+      // A chosen comp's square carries the spec's mark, the grid's column number.
+      icon: point.role === 'chosen' ? `${ICON.compPrefix}${point.tag ?? point.number ?? 0}` : roleIcon[point.role],
       sortKey: roleSortKey[point.role] * 1000 + (point.number ?? 0),
       ...symbolProperties(point.role, point.approximate, offset),
     },
@@ -157,7 +160,7 @@ export function mapData(spec: ComparablesMapSpec): MapData {
     fixed.push({
       type: 'Feature',
       geometry: { type: 'Point', coordinates: spec.subject.lonLat },
-      properties: { kind: 'subject', label: spec.subject.label, ...symbolProperties('subject', spec.subject.approximate, [0, 0]) },
+      properties: { kind: 'subject', label: spec.subject.label, tag: spec.subject.tag, ...symbolProperties('subject', spec.subject.approximate, [0, 0]) },
     });
   }
   const others: Array<Feature<Point, PointProperties>> = [];
@@ -196,6 +199,30 @@ export function boundsOf(spec: ComparablesMapSpec): Bounds | null {
 }
 
 /**
+ * The printed location map's frame: the subject and every chosen comp, and nothing else, so the map
+ * is drawn at the scale of the streets between them (other sales in that frame are drawn too). With
+ * no comp chosen yet, everything the spec draws (boundsOf).
+ */
+export function locationBoundsOf(spec: ComparablesMapSpec): Bounds | null {
+  const chosen = spec.points.filter((point) => point.role === 'chosen').map((point) => point.lonLat);
+  if (!spec.subject || chosen.length === 0) return boundsOf(spec);
+  const positions = [spec.subject.lonLat, ...chosen];
+  const lons = positions.map(([lon]) => lon);
+  const lats = positions.map(([, lat]) => lat);
+  return [
+    [Math.min(...lons), Math.min(...lats)],
+    [Math.max(...lons), Math.max(...lats)],
+  ];
+}
+
+/** What the printed map, framed on the comps (locationBoundsOf), leaves out, in words. */
+export function frameSentence(chosen: number, outside: number): string {
+  const comps = chosen === 1 ? 'the chosen comp' : `the ${chosen} chosen comps`;
+  if (outside === 0) return `Framed on the subject and ${comps}; every sale of the search is in view.`;
+  return `Framed on the subject and ${comps}; ${outside} other ${outside === 1 ? 'sale lies' : 'sales lie'} outside the frame (every sale is listed in the tables).`;
+}
+
+/**
  * What decides where the map looks: the subject, the area and the radius. The map fits itself when
  * this changes (a new search, a new area), not when a sale is chosen or dropped, and never because
  * the appraiser panned.
@@ -218,7 +245,7 @@ export function pointHoverLines(point: MapPoint): string[] {
 }
 
 export function subjectHoverLines(subject: NonNullable<ComparablesMapSpec['subject']>): string[] {
-  return [subject.label, 'Subject', ...(subject.approximate ? [APPROXIMATE_LOCATION] : [])];
+  return [subject.label, `Subject (${subject.tag})`, ...(subject.approximate ? [APPROXIMATE_LOCATION] : [])];
 }
 
 export type LegendKey = 'subject' | MapPointRole | 'approximate' | 'cluster' | 'area' | 'ring';
@@ -252,7 +279,7 @@ export function legendRows(spec: ComparablesMapSpec, options: { clustered: boole
     if (point.approximate) approximate += 1;
   }
   const rows: LegendRow[] = [];
-  if (spec.subject) rows.push({ key: 'subject', label: 'Subject', count: 1 });
+  if (spec.subject) rows.push({ key: 'subject', label: `Subject (${spec.subject.tag})`, count: 1 });
   for (const role of ['chosen', 'candidate', 'flagged', 'not_used'] as const) {
     if (counts[role] > 0) rows.push({ key: role, label: role === 'chosen' ? 'Chosen comp (grid number)' : roleLabels[role], count: counts[role] });
   }

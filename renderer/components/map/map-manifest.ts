@@ -36,7 +36,19 @@ export const BASEMAP_TILES = {
   bounds: [-77.13, 38.78, -76.9, 39.006] as [number, number, number, number],
 } as const;
 
-const fileName = z.string().regex(/^[a-z_]+\.geojson$|^basemap\/\{z\}\/\{x\}\/\{y\}\.pbf$/);
+/**
+ * The map's glyphs (street names, the subject's "S"): signed-distance-field PBFs built from a font
+ * shipped in an npm package (scripts/build-map-assets/glyphs.ts), one folder per font, one file per
+ * range of 256 code points; only Latin is built. `fontstack` is the name the style's text-font uses.
+ */
+export const GLYPHS = {
+  template: 'glyphs/{fontstack}/{range}.pbf',
+  regular: 'SourceSans3-Regular',
+  semibold: 'SourceSans3-Semibold',
+} as const;
+
+const fileName = z.string().regex(/^[a-z_]+\.geojson$|^basemap\/\{z\}\/\{x\}\/\{y\}\.pbf$|^glyphs\/[A-Za-z0-9-]+\/\{range\}\.pbf$/);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 const MapLayerEntrySchema = z.object({
   id: z.enum(mapLayerIds),
@@ -56,7 +68,7 @@ const MapLayerEntrySchema = z.object({
   licence: z.string().min(1),
   /** What the build kept of the source (features, properties), in words. */
   kept: z.string(),
-  input: z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().min(0) }),
+  input: z.object({ path: z.string(), sha256, bytes: z.number().int().min(0) }),
 });
 export type MapLayerEntry = z.infer<typeof MapLayerEntrySchema>;
 
@@ -64,20 +76,52 @@ const MapFileEntrySchema = z.object({
   file: fileName,
   /** For the tiles: all of them together, and the hash of their paths and bytes in order. */
   bytes: z.number().int().min(0),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256,
   layers: z.array(z.enum(mapLayerIds)).min(1),
   tiles: z.number().int().min(1).optional(),
 });
 export type MapFileEntry = z.infer<typeof MapFileEntrySchema>;
 
+const MapFontEntrySchema = z.object({
+  /** The style's text-font name and the glyph folder. */
+  fontstack: z.string().regex(/^[A-Za-z0-9-]+$/),
+  /** The glyph files: `glyphs/<fontstack>/{range}.pbf`. */
+  file: fileName,
+  family: z.string().min(1),
+  /** Where the font came from: the npm package and version, and its file. */
+  origin: z.string().min(1),
+  licence: z.string().min(1),
+  copyright: z.string().min(1),
+  /** The ranges built ("0-255"), each a file. */
+  ranges: z.array(z.string().regex(/^\d+-\d+$/)).min(1),
+  glyphs: z.number().int().min(1),
+  bytes: z.number().int().min(0),
+  sha256,
+  input: z.object({ path: z.string(), sha256, bytes: z.number().int().min(0) }),
+});
+export type MapFontEntry = z.infer<typeof MapFontEntrySchema>;
+
+/**
+ * Where the drawn basemap (streets, parks, water) exists: DC's outline (a coarse copy of the
+ * dc_boundary layer, within about 50 m). Outside it the tiles hold nothing, and the map says so.
+ */
+const BasemapCoverageSchema = z.object({
+  layer: z.enum(mapLayerIds),
+  simplifyToleranceDegrees: z.number().min(0),
+  multiPolygon: z.array(z.array(z.array(z.tuple([z.number(), z.number()])).min(4)).min(1)).min(1),
+});
+export type BasemapCoverage = z.infer<typeof BasemapCoverageSchema>;
+
 export const MapManifestSchema = z.object({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
   generator: z.string(),
   coordinateDecimals: z.number().int().min(0).max(8),
   /** Lines and outlines were simplified within this many degrees (Douglas-Peucker). */
   simplifyToleranceDegrees: z.number().min(0),
   layers: z.array(MapLayerEntrySchema).min(1),
   files: z.array(MapFileEntrySchema).min(1),
+  fonts: z.array(MapFontEntrySchema).min(1),
+  basemapCoverage: BasemapCoverageSchema,
 });
 export type MapManifest = z.infer<typeof MapManifestSchema>;
 

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import type { LayerSpecification, SymbolLayerSpecification } from 'maplibre-gl';
 import type { ComparablesMapSpec } from '../../../shared/comparables/model.ts';
 import { ICON, mapData } from './map-data.ts';
 import { isPlatIcon } from './map-icons.ts';
-import { BASEMAP_TILES, mapLayerIds } from './map-manifest.ts';
-import { mapStyle, SOURCE } from './map-style.ts';
+import { BASEMAP_TILES, GLYPHS, mapLayerIds } from './map-manifest.ts';
+import { LABEL_MIN_ZOOM, LAYER, mapStyle, SOURCE } from './map-style.ts';
 
 const spec: ComparablesMapSpec = {
-  subject: { lonLat: [-77.047037, 38.912976], label: '1708 21ST ST NW', approximate: true },
+  subject: { lonLat: [-77.047037, 38.912976], label: '1708 21ST ST NW', approximate: true, tag: 'S' },
   points: [
-    { id: 'a', lonLat: [-77.045755, 38.911535], role: 'candidate', label: '2015 Q ST NW', number: null, approximate: true, details: [] },
-    { id: 'b', lonLat: [-77.042524, 38.913704], role: 'chosen', label: '1618 R ST NW', number: 1, approximate: true, details: [] },
+    { id: 'a', lonLat: [-77.045755, 38.911535], role: 'candidate', label: '2015 Q ST NW', number: null, tag: null, approximate: true, details: [] },
+    { id: 'b', lonLat: [-77.042524, 38.913704], role: 'chosen', label: '1618 R ST NW', number: 1, tag: '1', approximate: true, details: [] },
   ],
   area: { kind: 'radius', radiusMiles: 0.5 },
   radiusMiles: 0.5,
@@ -20,9 +21,9 @@ const style = (options: { theme?: 'light' | 'dark'; cluster?: boolean; pickLayer
   mapStyle({ theme: options.theme ?? 'light', assetBase: 'http://127.0.0.1:1234/map/', data: mapData(spec), cluster: options.cluster ?? true, pickLayer: options.pickLayer ?? null });
 
 describe('mapStyle', () => {
-  it('fetches nothing but Plat’s own files: no tile server, no sprite, no glyphs, no text', () => {
+  it('fetches nothing but Plat’s own files: no tile server, no sprite, its own glyphs', () => {
     const s = style({ pickLayer: 'ward' });
-    expect(s.glyphs).toBeUndefined();
+    expect(s.glyphs).toBe('http://127.0.0.1:1234/map/glyphs/{fontstack}/{range}.pbf');
     expect(s.sprite).toBeUndefined();
     const urls = Object.values(s.sources).flatMap((source) => {
       if (source.type === 'vector') return source.tiles ?? [];
@@ -34,7 +35,35 @@ describe('mapStyle', () => {
       'http://127.0.0.1:1234/map/counties.geojson',
       'http://127.0.0.1:1234/map/wards.geojson',
     ]);
-    for (const layer of s.layers) expect(JSON.stringify('layout' in layer ? layer.layout ?? {} : {})).not.toContain('text-field');
+  });
+
+  it('names the streets along their lines, at street zooms only, in fonts the build made glyphs for', () => {
+    const s = style();
+    const symbol = (id: string) => s.layers.find((layer) => layer.id === id) as SymbolLayerSpecification;
+    const streets = symbol(LAYER.streetLabels);
+    const roads = symbol(LAYER.roadLabels);
+    expect(streets).toMatchObject({ source: SOURCE.basemap, 'source-layer': 'streets_lenfant', minzoom: LABEL_MIN_ZOOM.streets });
+    expect(roads).toMatchObject({ source: SOURCE.basemap, 'source-layer': 'major_roads', minzoom: LABEL_MIN_ZOOM.roads });
+    for (const layer of [streets, roads]) {
+      expect(layer.minzoom).toBeGreaterThanOrEqual(13.5);
+      expect(layer.layout).toMatchObject({ 'symbol-placement': 'line', 'text-field': ['get', 'name'], 'text-font': [GLYPHS.regular] });
+    }
+    // Labels sit over the basemap and under the market area and the sales.
+    const order = s.layers.map((layer) => layer.id);
+    expect(order.indexOf(LAYER.streetLabels)).toBeGreaterThan(order.indexOf('streets'));
+    expect(order.indexOf(LAYER.roadLabels)).toBeLessThan(order.indexOf(LAYER.areaFill));
+    // The faces asked for (scripts/build-map-assets/glyphs.test.ts checks their glyphs are committed).
+    const fonts = new Set(s.layers.flatMap((layer) => ((layer as LayerSpecification & { layout?: { 'text-font'?: string[] } }).layout?.['text-font'] ?? [])));
+    expect([...fonts].sort()).toEqual([GLYPHS.regular, GLYPHS.semibold]);
+  });
+
+  it('writes the subject’s S beside its star, always, and the labels in calm colours in both themes', () => {
+    const tag = style().layers.find((layer) => layer.id === LAYER.subjectTag) as SymbolLayerSpecification;
+    expect(tag.layout).toMatchObject({ 'text-field': ['get', 'tag'], 'text-font': [GLYPHS.semibold], 'text-allow-overlap': true, 'text-ignore-placement': true });
+    const paint = (theme: 'light' | 'dark') => (style({ theme }).layers.find((layer) => layer.id === LAYER.streetLabels) as SymbolLayerSpecification).paint;
+    // The design system's muted text (renderer/design/tokens.css), haloed in the land's colour.
+    expect(paint('light')).toMatchObject({ 'text-color': '#5b6372', 'text-halo-color': '#f8f8f6' });
+    expect(paint('dark')).toMatchObject({ 'text-color': '#a2a9b5', 'text-halo-color': '#1d2024' });
   });
 
   it('asks for basemap tiles only where the build cut them', () => {

@@ -1,13 +1,15 @@
 // The map's style: a calm, low-contrast basemap built from the offline layers in assets/map (served
-// under /map/: vector tiles cut at build time for DC, GeoJSON for the rest), then the market area,
-// the radius ring and the sales on top. No tile server, no sprite, no glyphs: every symbol is an icon
-// drawn by map-icons.ts, so nothing is fetched from outside Plat. Light and dark share the layers; only the paint differs.
+// under /map/: vector tiles cut at build time for DC, GeoJSON for the rest), street names at street
+// zooms, then the market area, the radius ring and the sales on top. No tile server and no sprite:
+// every symbol is an icon drawn by map-icons.ts, and the words are drawn from glyphs built at build
+// time (assets/map/glyphs, from an npm font), so nothing is fetched from outside Plat. Light and dark
+// share the layers; only the paint differs.
 import type { ExpressionSpecification, LayerSpecification, SourceSpecification, StyleSpecification, SymbolLayerSpecification } from 'maplibre-gl';
 import type { FeatureCollection } from 'geojson';
 import type { AreaLayer } from '../../../shared/comparables/model.ts';
 import type { MapTheme } from './map-types.ts';
 import { areaLayerFiles, areaLayerIdProperty, ICON, type MapData } from './map-data.ts';
-import { BASEMAP_TILES, type MapLayerId } from './map-manifest.ts';
+import { BASEMAP_TILES, GLYPHS, type MapLayerId } from './map-manifest.ts';
 import { ROLE_COLOURS } from './map-icons.ts';
 
 export interface BasemapPalette {
@@ -27,6 +29,12 @@ export interface BasemapPalette {
   pickLine: string;
   pickHover: string;
   ring: string;
+  /** Street names: the design system's muted text, haloed in the land's colour. */
+  label: string;
+  labelHalo: string;
+  /** The subject's "S": the design system's text colour on a paper halo. */
+  tag: string;
+  tagHalo: string;
 }
 
 export const basemapPalettes: Record<MapTheme, BasemapPalette> = {
@@ -47,6 +55,10 @@ export const basemapPalettes: Record<MapTheme, BasemapPalette> = {
     pickLine: '#5b6372',
     pickHover: '#2f5fd0',
     ring: '#4b5361',
+    label: '#5b6372',
+    labelHalo: '#f8f8f6',
+    tag: '#1c2027',
+    tagHalo: '#ffffff',
   },
   dark: {
     outside: '#141619',
@@ -65,6 +77,10 @@ export const basemapPalettes: Record<MapTheme, BasemapPalette> = {
     pickLine: '#a2a9b5',
     pickHover: '#8aabf7',
     ring: '#b7bec9',
+    label: '#a2a9b5',
+    labelHalo: '#1d2024',
+    tag: '#e3e6eb',
+    tagHalo: '#0d0f12',
   },
 };
 
@@ -87,8 +103,18 @@ export const LAYER = {
   others: 'plat-others',
   sales: 'plat-sales',
   subject: 'plat-subject',
+  subjectTag: 'plat-subject-tag',
   highlight: 'plat-highlight',
+  /** Street names along the L'Enfant streets and the major roads. */
+  streetLabels: 'street-labels',
+  roadLabels: 'road-labels',
 } as const;
+
+/**
+ * Street names appear at street zooms only: a major road's from a neighbourhood's scale, every
+ * street's from a few blocks'. Below these the names would be clutter (and collide away anyway).
+ */
+export const LABEL_MIN_ZOOM = { roads: 13.5, streets: 14.5 } as const;
 
 /** Groups sales closer than this many pixels when zoomed out, up to this zoom. */
 const CLUSTER_RADIUS = 36;
@@ -153,6 +179,8 @@ function basemapLayers(p: BasemapPalette): LayerSpecification[] {
     },
     { id: 'dc-boundary', type: 'line', ...tiled('dc_boundary'), paint: { 'line-color': p.boundary, 'line-width': 1.2, 'line-dasharray': [4, 2] } },
     { id: 'metro-lines', type: 'line', ...tiled('metro_lines'), paint: { 'line-color': p.metro, 'line-width': zoomed([[10, 1], [15, 2.5]]), 'line-dasharray': [3, 1.5] } },
+    streetLabelLayer(LAYER.streetLabels, 'streets_lenfant', LABEL_MIN_ZOOM.streets, p),
+    streetLabelLayer(LAYER.roadLabels, 'major_roads', LABEL_MIN_ZOOM.roads, p),
     {
       id: 'metro-stations',
       type: 'circle',
@@ -161,6 +189,27 @@ function basemapLayers(p: BasemapPalette): LayerSpecification[] {
       paint: { 'circle-color': p.station, 'circle-stroke-color': p.stationEdge, 'circle-stroke-width': 1.5, 'circle-radius': zoomed([[11, 2], [16, 5]]) },
     },
   ];
+}
+
+/** A street layer's names written along its lines, upright, in the regular face. */
+function streetLabelLayer(id: string, layer: MapLayerId, minzoom: number, p: BasemapPalette): LayerSpecification {
+  return {
+    id,
+    type: 'symbol',
+    ...tiled(layer),
+    minzoom,
+    filter: ['has', 'name'],
+    layout: {
+      'symbol-placement': 'line',
+      'text-field': ['get', 'name'],
+      'text-font': [GLYPHS.regular],
+      'text-size': ['interpolate', ['linear'], ['zoom'], minzoom, 11, 18, 14],
+      'text-max-angle': 30,
+      'text-padding': 4,
+      'symbol-spacing': 320,
+    },
+    paint: { 'text-color': p.label, 'text-halo-color': p.labelHalo, 'text-halo-width': 1.4, 'text-halo-blur': 0.4 },
+  };
 }
 
 /** The outlines of the layer being picked from, with the hovered feature filled (feature-state). */
@@ -223,6 +272,23 @@ function specLayers(p: BasemapPalette, cluster: boolean): LayerSpecification[] {
       : []),
     { id: LAYER.sales, type: 'symbol', source: fixed, filter: kind('sale'), layout: { ...symbolLayout, 'icon-image': ['get', 'icon'], 'symbol-sort-key': ['get', 'sortKey'] } },
     { id: LAYER.subject, type: 'symbol', source: fixed, filter: kind('subject'), layout: { ...symbolLayout, 'icon-image': ICON.subject } },
+    // The subject's mark ("S") at the star's upper right, always drawn, as the comps' numbers are.
+    {
+      id: LAYER.subjectTag,
+      type: 'symbol',
+      source: fixed,
+      filter: kind('subject'),
+      layout: {
+        'text-field': ['get', 'tag'],
+        'text-font': [GLYPHS.semibold],
+        'text-size': 15,
+        'text-anchor': 'bottom-left',
+        'text-offset': [0.55, -0.35],
+        'text-allow-overlap': true,
+        'text-ignore-placement': true,
+      },
+      paint: { 'text-color': p.tag, 'text-halo-color': p.tagHalo, 'text-halo-width': 2 },
+    },
     {
       id: LAYER.highlight,
       type: 'symbol',
@@ -262,7 +328,8 @@ export function mapStyle(options: MapStyleOptions): StyleSpecification {
     layers.push(...pickLayers(p));
   }
   layers.push(...specLayers(p, options.cluster));
-  return { version: 8, name: `Plat comparables (${options.theme})`, sources, layers };
+  // The template's braces stay as they are, as for the tiles.
+  return { version: 8, name: `Plat comparables (${options.theme})`, glyphs: `${options.assetBase}${GLYPHS.template}`, sources, layers };
 }
 
 /** The source of an area layer being picked from: its features keyed by their id property, for hover state. */

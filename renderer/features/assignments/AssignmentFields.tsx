@@ -2,16 +2,21 @@
 // with its label, a hint where the meaning is not obvious, and its own error.
 import { useId, type ReactNode } from 'react';
 import type { AssignmentDraft, DraftErrors } from './assignment-model.ts';
+import { effectiveDateWarnings, localToday } from '../../../shared/comparables/effective-date.ts';
+import { useSalesCoverage } from '../../platform/comparables-queries.ts';
 
 export function AssignmentFields(props: { draft: AssignmentDraft; errors: DraftErrors; onChange: (draft: AssignmentDraft) => void; withCap: boolean }) {
   const { draft, errors } = props;
   const set = (key: keyof AssignmentDraft) => (value: string) => props.onChange({ ...draft, [key]: value });
+  // Said while typing, never refused: the date is the appraiser's, and the text typed stays as typed.
+  const { coverage } = useSalesCoverage();
+  const dateWarnings = errors.effectiveDate === undefined ? effectiveDateWarnings(draft.effectiveDate, coverage, localToday()) : [];
   return (
     <div className="assignment-fields">
       <Field label="Name" error={errors.name}>
         {(id, describedBy) => <input id={id} className="assignment-input" value={draft.name} maxLength={200} aria-invalid={errors.name !== undefined} aria-describedby={describedBy} onChange={(event) => set('name')(event.target.value)} />}
       </Field>
-      <Field label="Effective date" hint="YYYY-MM-DD. Comparables and “as of” are judged against it." error={errors.effectiveDate}>
+      <Field label="Effective date" hint="YYYY-MM-DD. Comparables and “as of” are judged against it." error={errors.effectiveDate} warnings={dateWarnings}>
         {(id, describedBy) => (
           <input
             id={id}
@@ -53,11 +58,20 @@ export function AssignmentFields(props: { draft: AssignmentDraft; errors: DraftE
   );
 }
 
-function Field(props: { label: string; hint?: string; error: string | undefined; wide?: boolean; children: (id: string, describedBy: string | undefined) => ReactNode }) {
+function Field(props: {
+  label: string;
+  hint?: string;
+  error: string | undefined;
+  warnings?: readonly string[];
+  wide?: boolean;
+  children: (id: string, describedBy: string | undefined) => ReactNode;
+}) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [props.hint ? hintId : null, props.error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const warningId = `${id}-warning`;
+  const warned = (props.warnings?.length ?? 0) > 0;
+  const describedBy = [props.hint ? hintId : null, props.error ? errorId : null, warned ? warningId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`assignment-field${props.wide ? ' assignment-field--wide' : ''}`}>
       <label htmlFor={id}>{props.label}</label>
@@ -71,6 +85,13 @@ function Field(props: { label: string; hint?: string; error: string | undefined;
         <p id={errorId} className="assignment-field__error" role="alert">
           {props.error}
         </p>
+      )}
+      {warned && (
+        <div id={warningId} className="assignment-field__warning" role="status" data-testid="effective-date-warning">
+          {props.warnings?.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+        </div>
       )}
     </div>
   );

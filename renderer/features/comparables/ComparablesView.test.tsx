@@ -249,7 +249,7 @@ describe('ComparablesView', () => {
 
     fireEvent.change(screen.getByLabelText('Market area'), { target: { value: 'polygon' } });
     fireEvent.click(screen.getByRole('button', { name: 'Finish a drawing that crosses itself' }));
-    expect(screen.getByTestId('comps-search-problems').textContent).toContain('The drawn area crosses itself');
+    expect(screen.getByTestId('comps-search-problems').textContent).toContain('The drawn area crosses itself (sides numbered from the first corner placed: side 1 crosses side 3 at 38.91500° N, 77.04500° W), so it has no clear inside');
     await settle(50);
     // A search that cannot run is not even priced.
     expect(priced()).toBe(pricedBefore);
@@ -375,20 +375,25 @@ describe('ComparablesView', () => {
     expect(saved.syntheticAccepted).toEqual([{ row: 'gla', compId: null, reason: 'Living areas checked against the 2016 listings.', at: expect.any(String) }]);
   });
 
-  it('accepts the regression’s suggestion for a rate and marks it as such', async () => {
+  it('offers no Accept on a suggestion the sales do not support, and uses it only with the appraiser’s reason', async () => {
     state.workfile = searchedWorkfile();
     state.pages = [comps.envelope];
     await renderView();
-    const accept = screen.getAllByRole('button', { name: /^Accept the suggested rate for / })[0]!;
-    const rate = accept.closest('[data-rate]') as HTMLElement;
-    fireEvent.click(accept);
+    // The 2016 sales around 1708 give only a time rate (the characteristics are copied), its interval straddling zero.
+    expect(screen.queryAllByRole('button', { name: /^Accept the suggested rate for / })).toHaveLength(0);
+    const rate = screen.getByTestId('standing-timePctPerMonth').closest('[data-rate]') as HTMLElement;
+    expect(rate.textContent).toContain('straddles zero');
+    fireEvent.click(within(rate).getByRole('button', { name: /^Use the unsupported suggested rate for / }));
+    fireEvent.change(within(rate).getByLabelText(/Why use a rate the sales do not support/), { target: { value: 'Matches the paired sales.' } });
+    fireEvent.click(within(rate).getByRole('button', { name: 'Use with this reason' }));
     const input = within(rate).getByRole('textbox') as HTMLInputElement;
     expect(input.value).not.toBe('');
     expect(rate.textContent).toContain('suggested');
     await settle(SAVE_DELAY_MS + 10);
     const saved = state.saves.at(-1) as ComparablesWorkfile;
-    expect(Object.values(saved.rateSource)).toEqual(['suggestion']);
-    expect(Object.values(saved.rates).filter((value) => value !== null)).toEqual([Number(input.value)]);
+    expect(saved.rateSource).toEqual({ timePctPerMonth: 'suggestion' });
+    expect(saved.rates.timePctPerMonth).toBe(Number(input.value));
+    expect(saved.unsupportedRateReasons?.timePctPerMonth?.reason).toBe('Matches the paired sales.');
   });
 
   it('keeps the appraiser’s reason for a sale not used', async () => {

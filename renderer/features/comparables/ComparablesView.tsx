@@ -19,6 +19,7 @@ import { canonicalJson } from '../../../shared/canonical-json.ts';
 import { refreshComparables, useComparables } from '../../platform/comparables-queries.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
+import { useCoverageGap } from '../../platform/coverage-gap.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -327,6 +328,7 @@ function SubjectMissing({ assignmentId, subjectRef, label }: { assignmentId: str
   // The same request the Report view buys it with: one answer, bought once.
   const parts = subjectReportParts(subjectRef) as ServiceRequestParts<'queryRecords'>;
   const paid = usePaidAnswer('queryRecords', parts, { askCore: true });
+  const lacking = useCoverageGap('subject_report', subjectRef);
   const refresh = () => void refreshComparables(queryClient, assignmentId);
   return (
     <section className="notice notice--warning comps-subject-missing" aria-labelledby="comps-subject-missing-title" data-testid="comps-subject-missing">
@@ -341,6 +343,7 @@ function SubjectMissing({ assignmentId, subjectRef, label }: { assignmentId: str
         label="Buy the subject report"
         what="the subject report"
         busy={paid.query.isFetching}
+        lacking={lacking}
         onRun={(options) => void paid.buy(options).finally(refresh)}
       />
       {paid.query.isError && !paid.query.isFetching && <ErrorNotice error={paid.query.error} onRetry={() => void paid.retry().finally(refresh)} compact />}

@@ -1,11 +1,13 @@
 // The sales comparison out of Plat: as JSON shaped after UAD 3.6's sales comparison section (for
 // reading and review; it says itself that it is not a certified UAD file) and the grid as CSV for a
-// spreadsheet. Both are built from the same analysis the screen shows, citations included.
+// spreadsheet, and the regression's every analyzed sale as CSV for a reviewer's refit. All are built
+// from the same analysis the screen shows, citations included.
 import { useState } from 'react';
 import type { Project } from '../../../shared/ipc.ts';
 import type { ComparablesAnalysis } from '../../../shared/comparables/model.ts';
 import { salesComparisonUad } from '../../../shared/comparables/uad-export.ts';
 import { gridCsv } from '../../../shared/comparables/grid-csv.ts';
+import { regressionCsv } from '../../../shared/comparables/regression-csv.ts';
 import { useAppInfo } from '../../platform/core-queries.ts';
 import { downloadTextFile } from '../../components/download.ts';
 import { useComparablesStore } from './comparables-store.ts';
@@ -43,6 +45,12 @@ export function ExportButtons({ analysis, assignment }: { analysis: ComparablesA
       downloadTextFile(filename, gridCsv(analysis, workfile ?? undefined), 'text/csv');
       return filename;
     });
+  const exportRegressionCsv = () =>
+    run(() => {
+      const filename = exportFilename(assignment.name, 'regression', details.effectiveDate, 'csv');
+      downloadTextFile(filename, regressionCsv(analysis.support), 'text/csv');
+      return filename;
+    });
   return (
     <span className="comps-export">
       <button type="button" className="button" onClick={exportUad} title="Shaped after UAD 3.6’s sales comparison section; not a certified UAD file">
@@ -50,6 +58,9 @@ export function ExportButtons({ analysis, assignment }: { analysis: ComparablesA
       </button>
       <button type="button" className="button" onClick={exportCsv}>
         Export grid CSV
+      </button>
+      <button type="button" className="button" onClick={exportRegressionCsv} title="Every sale the regression analyzed, with its predictors, so a reviewer can refit it">
+        Export regression CSV
       </button>
       <span className={`comps-export__status${status && !status.ok ? ' comps-export__status--failed' : ''}`} role="status" data-testid="comps-export-status">
         {status?.text}

@@ -1,14 +1,18 @@
 // The appraiser's adjustment rates, each in its unit, with the regression's suggestion beside it (the
-// estimate, its 95 % confidence interval and the number of sales): "Accept" takes the suggestion,
-// typing makes the rate the appraiser's own. Below, the support in full: the method, n, R², every
-// coefficient with its interval, the sales used (each cited) and the sales left out and why.
+// estimate, its 95 % confidence interval and the number of sales): "Accept" takes a supported
+// suggestion; one the sales do not support (regression-standing.ts) shows why, and "Use anyway…"
+// takes it only with a written reason, printed next to the rate. Typing makes the rate the
+// appraiser's own; a rate set carries its quiet chip (the appraiser's rate, cited to them). Below, the
+// support in full: the method, n, R², every coefficient with its interval and standing, the sales
+// used (each cited) and the sales left out and why.
 import { useState, type ReactNode } from 'react';
 import { rateKeys, rateLabels, type CitedGrid, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { CitationChips, type CitationIndex } from './CitedCell.tsx';
 import { DerivedChip } from './DerivedChip.tsx';
-import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate } from './comparables-model.ts';
+import { acceptSuggestion, formatRate, parseRateText, rateInputText, roundRate, setRate, takeUnsupportedSuggestion } from './comparables-model.ts';
+import { suggestionCounts } from '../../../shared/comparables/regression-standing.ts';
 import './rates.css';
 import { numeric } from '../../components/table-heading.ts';
 import { DetailsSection, PlainTable } from './DetailsSection.tsx';
@@ -22,7 +26,7 @@ export function RatesPanel({ workfile, support, edit, cited, index }: { workfile
       <div className="comps-section__head cluster align-baseline">
         <h2 id="comps-rates-title">Adjustment rates</h2>
         <span className="muted">
-          {support.message ?? `Suggestions from a regression of ${support.n} sales of this search (R² ${support.r2 === null ? '—' : support.r2.toFixed(2)}); yours until you accept one.`}
+          {support.message ?? supportSummary(support)}
         </span>
       </div>
       <div className="comps-rates">
@@ -32,6 +36,7 @@ export function RatesPanel({ workfile, support, edit, cited, index }: { workfile
             rateKey={key}
             value={workfile.rates[key]}
             source={workfile.rateSource[key] ?? null}
+            unsupportedReason={workfile.unsupportedRateReasons?.[key]?.reason ?? null}
             suggestion={support.message === null ? support.suggestions[key] : null}
             n={support.n}
             edit={edit}
@@ -43,6 +48,11 @@ export function RatesPanel({ workfile, support, edit, cited, index }: { workfile
   );
 }
 
+function supportSummary(support: RegressionSupport): string {
+  const { offered, notSupported } = suggestionCounts(support.suggestions);
+  return `Suggestions from a regression of ${support.n} sales of this search (R² ${support.r2 === null ? '—' : support.r2.toFixed(2)}): ${offered} supported, ${notSupported} not supported; yours until you accept one.`;
+}
+
 function suggestionText(key: RateKey, suggestion: RateSuggestion): string {
   if (suggestion.value === null) return '';
   const value = formatRate(key, roundRate(key, suggestion.value));
@@ -50,8 +60,17 @@ function suggestionText(key: RateKey, suggestion: RateSuggestion): string {
   return `${value}${ci}`;
 }
 
-function RateField(props: { rateKey: RateKey; value: number | null; source: 'appraiser' | 'suggestion' | null; suggestion: RateSuggestion | null; n: number; edit: Edit; chip?: ReactNode }) {
-  const { rateKey: key, value, source, suggestion, n, edit } = props;
+function RateField(props: {
+  rateKey: RateKey;
+  value: number | null;
+  source: 'appraiser' | 'suggestion' | null;
+  unsupportedReason: string | null;
+  suggestion: RateSuggestion | null;
+  n: number;
+  edit: Edit;
+  chip?: ReactNode;
+}) {
+  const { rateKey: key, value, source, unsupportedReason, suggestion, n, edit } = props;
   const { label, unit } = rateLabels[key];
   const [text, setText] = useState(rateInputText(value));
   const [problem, setProblem] = useState<string | null>(null);
@@ -66,6 +85,7 @@ function RateField(props: { rateKey: RateKey; value: number | null; source: 'app
     }
   }
   const inputId = `comps-rate-${key}`;
+  const taken = suggestion?.value != null && source === 'suggestion' && value === roundRate(key, suggestion.value);
   return (
     <div className="comps-rate" data-rate={key}>
       <label className="comps-rate__label" htmlFor={inputId}>
@@ -108,18 +128,64 @@ function RateField(props: { rateKey: RateKey; value: number | null; source: 'app
               Suggests <strong>{suggestionText(key, suggestion)}</strong>
               <span className="muted"> · n {n}</span>
             </span>
-            <button
-              type="button"
-              className="button button--small"
-              aria-label={`Accept the suggested rate for ${label}`}
-              disabled={source === 'suggestion' && value === roundRate(key, suggestion.value)}
-              onClick={() => edit((w) => acceptSuggestion(w, suggestion))}
-            >
-              Accept
-            </button>
+            {suggestion.standing.supported && (
+              <button type="button" className="button button--small" aria-label={`Accept the suggested rate for ${label}`} disabled={taken} onClick={() => edit((w) => acceptSuggestion(w, suggestion))}>
+                Accept
+              </button>
+            )}
           </>
         )}
       </div>
+      {suggestion !== null && suggestion.value !== null && !suggestion.standing.supported && (
+        <NotSupported rateKey={key} label={label} suggestion={suggestion} taken={taken} reason={unsupportedReason} edit={edit} />
+      )}
+    </div>
+  );
+}
+
+/** A suggestion the sales do not support: every reason, and "Use anyway…" with a written reason. */
+function NotSupported(props: { rateKey: RateKey; label: string; suggestion: RateSuggestion; taken: boolean; reason: string | null; edit: Edit }) {
+  const { rateKey: key, label, suggestion, taken, reason, edit } = props;
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState('');
+  const reasonId = `comps-rate-reason-${key}`;
+  return (
+    <div className="comps-rate__standing" data-testid={`standing-${key}`}>
+      <strong className="comps-rate__not-supported">Not supported</strong>
+      <ul className="comps-rate__reasons">
+        {suggestion.standing.reasons.map((text) => (
+          <li key={text}>{text}</li>
+        ))}
+      </ul>
+      {taken && reason !== null ? (
+        <span className="comps-rate__used-anyway">Used anyway. Your reason: “{reason}”</span>
+      ) : open ? (
+        <form
+          className="comps-rate__reason-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (draft.trim() === '') return;
+            edit((w) => takeUnsupportedSuggestion(w, suggestion, draft, new Date().toISOString()));
+            setOpen(false);
+            setDraft('');
+          }}
+        >
+          <label htmlFor={reasonId}>Why use a rate the sales do not support? Printed next to the rate.</label>
+          <textarea id={reasonId} className="input" rows={2} value={draft} onChange={(event) => setDraft(event.target.value)} autoFocus />
+          <span className="cluster">
+            <button type="submit" className="button button--small" disabled={draft.trim() === ''}>
+              Use with this reason
+            </button>
+            <button type="button" className="button button--small button--ghost" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          </span>
+        </form>
+      ) : (
+        <button type="button" className="button button--small" aria-label={`Use the unsupported suggested rate for ${label} anyway`} onClick={() => setOpen(true)}>
+          Use anyway…
+        </button>
+      )}
     </div>
   );
 }
@@ -150,7 +216,9 @@ export function SupportDetails({ support, index }: { support: RegressionSupport;
                 </td>
                 <td className="is-numeric">{formatNumber(suggestion.coefficient, 2)}</td>
                 <td className="is-numeric">{formatNumber(suggestion.stdError, 2)}</td>
-                <td className="muted">{suggestion.why ?? ''}</td>
+                <td className="muted">
+                  {suggestion.why ?? (suggestion.standing.supported ? 'Supported' : `Not supported: ${suggestion.standing.reasons.join(' ')}`)}
+                </td>
               </tr>
             );
           })}

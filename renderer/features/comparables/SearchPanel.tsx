@@ -16,12 +16,15 @@ import {
 } from '../../../shared/comparables/model.ts';
 import { comparablesRequestBody, criteriaProblems, criteriaWarnings, describeCriteria, searchWindow, widenSteps } from '../../../shared/comparables/search.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
+import { localToday } from '../../../shared/comparables/effective-date.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { refreshComparables, useSalesCoverage } from '../../platform/comparables-queries.ts';
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
+import { useCoverageGap } from '../../platform/coverage-gap.ts';
+import type { CoverageGap } from '../../../shared/service/coverage-gaps.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useComparablesStore } from './comparables-store.ts';
 import { AreaPicker } from './AreaPicker.tsx';
@@ -68,11 +71,13 @@ export function SearchPanel(props: SearchPanelProps) {
   const { criteria, edit, subject, effectiveDate } = props;
   const { coverage } = useSalesCoverage();
   const lonLat = subject?.location?.lonLat ?? null;
-  const context = { effectiveDate, subject: lonLat ? { lonLat } : null, salesCoverage: coverage };
+  const context = { effectiveDate, subject: lonLat ? { lonLat } : null, salesCoverage: coverage, today: localToday() };
   // Without the subject's record the view offers it above; the search only says it waits for it.
   const problems = criteriaProblems(criteria, context).filter((text) => props.subjectBought || !text.startsWith('The subject has no location'));
   if (!props.subjectBought) problems.unshift('The search is centred on the subject: buy its record above first.');
-  const warnings = problems.length === 0 ? criteriaWarnings(criteria, context) : [];
+  // What the catalog's coverage says the search will lack here: beside the search and in its confirmation.
+  const lacking = useCoverageGap('comparables_search', props.subjectRef);
+  const warnings = problems.length === 0 ? [...criteriaWarnings(criteria, context), ...(lacking ? [lacking.sentence] : [])] : [];
   let body: ReturnType<typeof comparablesRequestBody> | null = null;
   if (problems.length === 0) {
     try {
@@ -111,7 +116,7 @@ export function SearchPanel(props: SearchPanelProps) {
           <Check label="List undated sales" checked={criteria.includeUndated} onChange={(includeUndated) => setCriteriaTo({ ...criteria, includeUndated })} />
         </div>
         <span className="comps-spacer" />
-        <SearchButton {...props} parts={parts} radiusMiles={body?.radius_miles ?? null} />
+        <SearchButton {...props} parts={parts} radiusMiles={body?.radius_miles ?? null} lacking={lacking} />
       </div>
       <div className="comps-search__widen cluster">
         <span className="muted">Widen:</span>
@@ -296,6 +301,8 @@ function SearchCharge(props: {
   change: ((answer: IpcResponse<'queryRecords'>) => WorkfileChange) | null;
   edit: Edit;
   assignmentId: string;
+  /** What the catalog's coverage says the search will lack around this subject. */
+  lacking?: CoverageGap | null;
 }) {
   const queryClient = useQueryClient();
   const paid = usePaidAnswer('queryRecords', props.parts, { askCore: true });
@@ -309,6 +316,7 @@ function SearchCharge(props: {
         what={props.what}
         primary={props.primary}
         busy={paid.query.isFetching}
+        lacking={props.lacking ?? null}
         onRun={(options) => {
           if (!change) return;
           void paid.buy(options).then(async (answer) => {
@@ -323,8 +331,8 @@ function SearchCharge(props: {
   );
 }
 
-function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null }) {
-  const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId } = props;
+function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null; lacking: CoverageGap | null }) {
+  const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId, lacking } = props;
   const change =
     parts && radiusMiles !== null
       ? (answer: IpcResponse<'queryRecords'>): WorkfileChange => {
@@ -335,7 +343,7 @@ function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'qu
       : null;
   return (
     <div className="comps-search__buy stack align-end gap-1">
-      <SearchCharge parts={parts} label="Search" what="this comparable sales search" change={change} edit={edit} assignmentId={assignmentId} />
+      <SearchCharge parts={parts} label="Search" what="this comparable sales search" change={change} edit={edit} assignmentId={assignmentId} lacking={lacking} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import {
   acceptCopiedValues,
   acceptSuggestion,
   checkAcceptReason,
+  takeUnsupportedSuggestion,
   addPageToCurrentSearch,
   answerFacts,
   chooseComp,
@@ -90,12 +91,14 @@ describe('selection', () => {
   });
 });
 
+const SUPPORTED: RateSuggestion['standing'] = { supported: true, expectedSign: 'either sign', reasons: [] };
+
 describe('rates and adjustments', () => {
   it('records who set a rate: typed by the appraiser, or a suggestion accepted (rounded as typed)', () => {
     let workfile = setRate(emptyComparablesWorkfile(), 'glaPerSqft', 150, 'appraiser');
     expect(workfile.rates.glaPerSqft).toBe(150);
     expect(workfile.rateSource).toEqual({ glaPerSqft: 'appraiser' });
-    const suggestion: RateSuggestion = { rate: 'timePctPerMonth', value: 0.41666, ciLow: 0.1, ciHigh: 0.7, coefficient: -1234, stdError: 300, why: null };
+    const suggestion: RateSuggestion = { rate: 'timePctPerMonth', value: 0.41666, ciLow: 0.1, ciHigh: 0.7, coefficient: -1234, stdError: 300, why: null, standing: SUPPORTED };
     workfile = acceptSuggestion(workfile, suggestion);
     expect(workfile.rates.timePctPerMonth).toBe(0.42);
     expect(workfile.rateSource.timePctPerMonth).toBe('suggestion');
@@ -106,8 +109,46 @@ describe('rates and adjustments', () => {
 
   it('does not accept a suggestion the regression could not make', () => {
     const workfile = emptyComparablesWorkfile();
-    const none: RateSuggestion = { rate: 'perBath', value: null, ciLow: null, ciHigh: null, coefficient: null, stdError: null, why: 'Baths do not vary.' };
+    const none: RateSuggestion = {
+      rate: 'perBath',
+      value: null,
+      ciLow: null,
+      ciHigh: null,
+      coefficient: null,
+      stdError: null,
+      why: 'Baths do not vary.',
+      standing: { supported: false, expectedSign: 'positive', reasons: ['Baths do not vary.'] },
+    };
     expect(acceptSuggestion(workfile, none)).toBe(workfile);
+  });
+
+  // Issue 21: 1708 21st St NW's −$249,052 per bath (9 sales, copied characteristics accepted) was one click away.
+  const perBath: RateSuggestion = {
+    rate: 'perBath',
+    value: -249_052,
+    ciLow: -614_031,
+    ciHigh: 115_927,
+    coefficient: -249_052.2,
+    stdError: 131_458,
+    why: null,
+    standing: { supported: false, expectedSign: 'positive: another bath is worth more', reasons: ['Against the expected sign.', 'The 95 % confidence interval straddles zero.'] },
+  };
+
+  it('does not take a suggestion shown as not supported without a written reason', () => {
+    const workfile = emptyComparablesWorkfile();
+    expect(acceptSuggestion(workfile, perBath)).toBe(workfile);
+    expect(takeUnsupportedSuggestion(workfile, perBath, '   ', '2026-11-27T22:00:00Z')).toBe(workfile);
+  });
+
+  it('uses a suggestion shown as not supported with the appraiser’s reason, and drops the reason when they type their own rate', () => {
+    let workfile = takeUnsupportedSuggestion(emptyComparablesWorkfile(), perBath, ' Matched-pair check agrees. ', '2026-11-27T22:00:00Z');
+    expect(workfile.rates.perBath).toBe(-249_052);
+    expect(workfile.rateSource.perBath).toBe('suggestion');
+    expect(workfile.unsupportedRateReasons).toEqual({ perBath: { reason: 'Matched-pair check agrees.', at: '2026-11-27T22:00:00Z' } });
+    // With the reason on file, accepting it again is allowed.
+    expect(acceptSuggestion(workfile, perBath)).toEqual(workfile);
+    workfile = setRate(workfile, 'perBath', 15_000, 'appraiser');
+    expect(workfile.unsupportedRateReasons).toBeUndefined();
   });
 
   it('removes a lump sum cleared to nothing, and the comp’s entry with its last one', () => {

@@ -22,6 +22,7 @@ import { formatPercent } from '../../../shared/format/percent.ts';
 import { formatCount } from '../../../shared/format/number.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDay } from '../../../shared/format-date.ts';
+import { suggestionMayBeUsed } from '../../../shared/comparables/regression-standing.ts';
 
 /** The URAR grid holds at most this many comps (the workfile's limit). */
 export const MAX_COMPS = 20;
@@ -90,7 +91,19 @@ export function setRate(workfile: ComparablesWorkfile, key: RateKey, value: numb
   const rateSource = { ...workfile.rateSource };
   if (value === null) delete rateSource[key];
   else rateSource[key] = source;
-  return { ...workfile, rates, rateSource };
+  const next = { ...workfile, rates, rateSource };
+  // A reason for using an unsupported suggestion goes with that suggestion: a rate of the appraiser's own needs none.
+  if (source === 'suggestion' && value !== null) return next;
+  return withoutUnsupportedReason(next, key);
+}
+
+function withoutUnsupportedReason(workfile: ComparablesWorkfile, key: RateKey): ComparablesWorkfile {
+  if (workfile.unsupportedRateReasons?.[key] === undefined) return workfile;
+  const reasons = { ...workfile.unsupportedRateReasons };
+  delete reasons[key];
+  if (Object.keys(reasons).length > 0) return { ...workfile, unsupportedRateReasons: reasons };
+  const { unsupportedRateReasons: _none, ...rest } = workfile;
+  return rest;
 }
 
 /** A rate as the appraiser would write it: time to hundredths of a percent, money to whole dollars. */
@@ -99,10 +112,22 @@ export function roundRate(key: RateKey, value: number): number {
   return Math.round(value);
 }
 
-/** Accepts the regression's suggestion for its rate (rounded as the appraiser would type it). */
+/**
+ * Accepts the regression's suggestion for its rate (rounded as the appraiser would type it). A
+ * suggestion shown as not supported is not taken without the appraiser's written reason
+ * (`takeUnsupportedSuggestion`): the workfile comes back unchanged.
+ */
 export function acceptSuggestion(workfile: ComparablesWorkfile, suggestion: RateSuggestion): ComparablesWorkfile {
-  if (suggestion.value === null) return workfile;
+  if (suggestion.value === null || !suggestionMayBeUsed(suggestion, workfile)) return workfile;
   return setRate(workfile, suggestion.rate, roundRate(suggestion.rate, suggestion.value), 'suggestion');
+}
+
+/** Uses a suggestion shown as not supported, with the appraiser's reason (printed next to the rate); a blank reason changes nothing. */
+export function takeUnsupportedSuggestion(workfile: ComparablesWorkfile, suggestion: RateSuggestion, reason: string, at: string): ComparablesWorkfile {
+  const text = reason.trim();
+  if (suggestion.value === null || text === '') return workfile;
+  const withReason = { ...workfile, unsupportedRateReasons: { ...workfile.unsupportedRateReasons, [suggestion.rate]: { reason: text, at } } };
+  return setRate(withReason, suggestion.rate, roundRate(suggestion.rate, suggestion.value), 'suggestion');
 }
 
 export function setManualAdjustment(workfile: ComparablesWorkfile, compId: string, row: ManualRowKey, dollars: number | null): ComparablesWorkfile {
@@ -353,7 +378,7 @@ export function rowAfterKey(key: string, index: number, count: number): number |
 }
 
 /** File names for the exports: the assignment's name, what it is, and the effective date. */
-export function exportFilename(assignmentName: string, what: 'sales comparison (UAD-shaped)' | 'sales comparison grid', effectiveDate: string, extension: 'json' | 'csv'): string {
+export function exportFilename(assignmentName: string, what: 'sales comparison (UAD-shaped)' | 'sales comparison grid' | 'regression', effectiveDate: string, extension: 'json' | 'csv'): string {
   return `${assignmentName} – ${what} – ${effectiveDate}.${extension}`;
 }
 

@@ -3,7 +3,8 @@
 // it costs (free when Plat already holds the answer); Enter finds it through the priced button (with
 // its confirmation rules), ↑/↓ move through the candidates, Enter opens one, Escape closes.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { payerFor, payerOf, type Payer, type PayerChoice } from '../../../shared/assignments/payer.ts';
 import type { CallBilling, IpcResponse } from '../../../shared/ipc.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
@@ -35,6 +36,12 @@ import './find.css';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
 import { useEnterToCharge, useSettled } from '../../components/typed-search.ts';
 import { nothingFoundChargeWords } from '../../components/charge-words.ts';
+import { activeAssignment } from '../../components/ActiveAssignmentGate.tsx';
+import { useProjects } from '../../platform/core-queries.ts';
+import { callPlat } from '../../platform/plat.ts';
+import { freeProjectName, usePayerStore } from '../../platform/payer-store.ts';
+import { projectsQueryKey, pricingQueryScope, spendQueryKey } from '../../platform/query-keys.ts';
+import { PayerDialog } from './PayerDialog.tsx';
 
 const SETTLE_MS = 250;
 /** Candidates whose owner is read from the property's record, when reading it is known to be free. */
@@ -131,15 +138,71 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
   const open = (row: FindCandidate) => {
     const caption = row.address ?? row.identifier ?? '';
     remember({ [row.openId]: caption, ...(row.propertyRef ? { [row.propertyRef]: caption } : {}) });
+    // The new file this find was charged to takes the property opened from it as its subject.
+    if (newFile !== null && asked?.sent === newFile.sent && row.propertyRef) {
+      setNewFile(null);
+      void callPlat('updateAssignment', { id: newFile.projectId, details: { subjectRef: row.propertyRef, subjectLabel: caption.slice(0, 300) } }).then(() =>
+        queryClient.invalidateQueries({ queryKey: projectsQueryKey }),
+      );
+    }
     openEntity(row.openId);
     onClose?.();
   };
 
+  // Which file pays for the find: the active assignment when it looks up its subject; otherwise the
+  // person says (that assignment, none, or a new one), before anything is charged.
+  const queryClient = useQueryClient();
+  const projects = useProjects();
+  const remembered = usePayerStore((state) => state.remembered);
+  const rememberPayer = usePayerStore((state) => state.remember);
+  const newFile = useFindStore((state) => state.newFile);
+  const setNewFile = useFindStore((state) => state.setNewFile);
+  const [asking, setAsking] = useState<{ options: CallOptions; reading: AskedFind } | null>(null);
+  const assignment = activeAssignment(projects.data);
+
+  const buyFor = async (reading: AskedFind, options: CallOptions, payer: Payer | undefined) => {
+    let projectId: string | null | undefined;
+    if (payer?.kind === 'new') {
+      const taken = projects.data?.projects.map((project) => project.name) ?? [];
+      const project = await callPlat('createProject', { name: freeProjectName(reading.sent, taken), capMicroUsd: null });
+      await callPlat('setActiveProject', { id: project.id });
+      setNewFile({ projectId: project.id, sent: reading.sent });
+      void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: pricingQueryScope });
+      projectId = project.id;
+    } else if (payer) projectId = payer.kind === 'none' ? null : payer.projectId;
+    ask(reading);
+    const paid = { ...options, ...(projectId !== undefined ? { projectId } : {}) };
+    if (reading.ask.operation === 'resolveEntities') await resolution.buy(paid, reading.ask.request);
+    else await ownerSearch.buy(paid, reading.ask.request);
+    void queryClient.invalidateQueries({ queryKey: spendQueryKey });
+  };
+
   const run = (options: CallOptions) => {
     if (!ready) return;
-    ask(ready);
-    if (ready.ask.operation === 'resolveEntities') void resolution.buy(options, ready.ask.request);
-    else void ownerSearch.buy(options, ready.ask.request);
+    // Projects not read (yet): the core books the call to the active assignment, as it always did.
+    const decided = projects.data
+      ? payerFor({
+          lookup: ready.sent,
+          activeProjectId: projects.data.activeProjectId,
+          subject: assignment?.assignment ?? null,
+          remembered,
+          priced: price.data === undefined || (price.data.expectedCostMicroUsd !== 0 && !price.data.cached),
+        })
+      : undefined;
+    if (decided === null) {
+      setAsking({ options, reading: ready });
+      return;
+    }
+    void buyFor(ready, options, decided);
+  };
+
+  const chosePayer = (choice: PayerChoice, rememberForSession: boolean) => {
+    const pending = asking;
+    setAsking(null);
+    if (!pending || !projects.data?.activeProjectId) return;
+    if (rememberForSession) rememberPayer(choice);
+    void buyFor(pending.reading, pending.options, payerOf(choice, projects.data.activeProjectId));
   };
 
   const pressFind = () => buttonHost.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.click();
@@ -249,6 +312,16 @@ export function FindBox({ onClose, autoFocus = false }: { onClose?: () => void; 
         )}
       </div>
 
+      {asking && assignment?.assignment && (
+        <PayerDialog
+          open
+          lookup={asking.reading.sent}
+          assignmentName={assignment.name}
+          subjectLabel={assignment.assignment.subjectLabel}
+          onChoose={chosePayer}
+          onCancel={() => setAsking(null)}
+        />
+      )}
       {asked && (
         <FindResults
           asked={asked}

@@ -15,6 +15,8 @@ interface FindState {
   asked: AskedFind | null;
   /** Whether the Ctrl+K palette is open. */
   paletteOpen: boolean;
+  /** The file started for a find ("a new assignment"): the property opened from that find becomes its subject. */
+  newFile: { projectId: string; sent: string } | null;
   /** Bumped to ask the box on the Search view to take the focus (Ctrl+K there). */
   focusTick: number;
   setText: (text: string) => void;
@@ -23,6 +25,7 @@ interface FindState {
   openPalette: () => void;
   closePalette: () => void;
   focusBox: () => void;
+  setNewFile: (newFile: { projectId: string; sent: string } | null) => void;
 }
 
 export const useFindStore = create<FindState>((set) => ({
@@ -31,6 +34,7 @@ export const useFindStore = create<FindState>((set) => ({
   asked: null,
   paletteOpen: false,
   focusTick: 0,
+  newFile: null,
   // A kind picked by hand belongs to the text it was picked for: clearing the box forgets it.
   setText: (text) => set((state) => ({ text, chosen: text.trim() === '' ? null : state.chosen })),
   choose: (chosen) => set({ chosen }),
@@ -38,4 +42,5 @@ export const useFindStore = create<FindState>((set) => ({
   openPalette: () => set({ paletteOpen: true }),
   closePalette: () => set({ paletteOpen: false }),
   focusBox: () => set((state) => ({ focusTick: state.focusTick + 1 })),
+  setNewFile: (newFile) => set({ newFile }),
 }));

@@ -6,6 +6,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { clearPrintFlags, renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
 import type { MapImageRequest } from '../../components/map/map-types.ts';
+import { NO_RATES } from '../../../shared/comparables/model.ts';
 import { PrintReport } from './PrintReport.tsx';
 import { ReportDocumentView } from './ReportDocumentView.tsx';
 import { comparablesReport, COMP_IDS } from './report-fixture.ts';
@@ -102,7 +103,8 @@ describe('the comparables section on screen', () => {
     await settle();
     const rates = within(section()).getByRole('table', { name: 'Adjustment rates' });
     const gla = within(rates).getByRole('rowheader', { name: 'Gross living area' }).closest('tr') as HTMLElement;
-    expect(gla.textContent).toMatch(/^Gross living area\$150 per sq ftderived.*Appraiser\$[\d,]+ per sq ft \(−?\$[\d,]+ per sq ft to \$[\d,]+ per sq ft\)$/);
+    // The rate is the appraiser's derived value; the regression's suggestion beside it.
+    expect(gla.textContent).toMatch(/^Gross living area\$150 per sq ftderived.*Appraiser/);
     expect(within(rates).getByRole('rowheader', { name: 'Bedrooms' }).closest('tr')?.textContent).toContain('No adjustment');
     expect(within(section()).getByRole('table', { name: 'Regression coefficients' })).toBeTruthy();
     const used = within(section()).getByRole('table', { name: 'Sales the regression used' });
@@ -113,6 +115,30 @@ describe('the comparables section on screen', () => {
     expect(swann.textContent).toContain('Size (living area) (appraiser)Much larger than the subject.');
     const prior = within(section()).getByRole('table', { name: 'Prior sales of the subject and the comps' });
     expect(prior.textContent).toContain('Subject: 1708 21ST ST NW');
+  });
+
+  it('prints a suggestion the sales do not support as such, the appraiser’s reason for using it next to the rate, and the regression’s figures as derived values', async () => {
+    const suggested = doc.comparables!.support!.suggestions.timePctPerMonth.value!;
+    const withReason = comparablesReport({
+      rates: { ...NO_RATES, glaPerSqft: 150, timePctPerMonth: suggested },
+      rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'suggestion' },
+      unsupportedRateReasons: { timePctPerMonth: { reason: 'Matches the paired resales on the block.', at: '2026-11-27T22:00:00Z' } },
+    });
+    render(<ReportDocumentView doc={withReason} mode="screen" />);
+    await settle();
+    const rates = within(section()).getByRole('table', { name: 'Adjustment rates' });
+    const time = within(rates).getByRole('rowheader', { name: 'Market conditions (time)' }).closest('tr') as HTMLElement;
+    expect(time.textContent).toContain('Regression’s suggestion, used by the appraiser although not supported');
+    expect(time.textContent).toContain('Not supported: ');
+    expect(within(time).getByTestId('report-rate-reason-timePctPerMonth').textContent).toBe(
+      'Used although not supported. The appraiser’s reason: “Matches the paired resales on the block.”',
+    );
+    const coefficients = within(section()).getByRole('table', { name: 'Regression coefficients' });
+    expect(within(coefficients).getByTestId('report-standing-timePctPerMonth').textContent).toContain('straddles zero');
+    const figure = withReason.comparables!.support!.figures!.rates.timePctPerMonth!.value;
+    expect(figure.status).toBe('derived');
+    expect(coefficients.textContent).toContain(figure.display);
+    expect(coefficients.querySelector('.report-value--derived')).not.toBeNull();
   });
 
   it('says when no search has been run, and nothing else', async () => {

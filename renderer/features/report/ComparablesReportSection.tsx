@@ -336,6 +336,14 @@ function RatesTable({ grid, context }: { grid: ComparablesGrid; context: ValueCo
             <td>{rateSetBy(rate)}</td>
             <td>
               {rate.support ? rateWithInterval(rate.key, rate.support) : 'Not estimated'}
+              {rate.support && rate.standing && !rate.standing.supported && (
+                <p className="report-comps__standing">Not supported: {rate.standing.reasons.join(' ')}</p>
+              )}
+              {rate.unsupportedReason && (
+                <p className="report-comps__unsupported-reason" data-testid={`report-rate-reason-${rate.key}`}>
+                  Used although not supported. The appraiser’s reason: “{rate.unsupportedReason.reason}”
+                </p>
+              )}
             </td>
           </tr>
         ))}
@@ -355,23 +363,29 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
       {support.message && <p className="report-comps__message">{support.message}</p>}
       <dl className="report-comps__facts">
         <dt>Sales used</dt>
-        <dd>{support.n}</dd>
+        <dd>{support.figures ? <ValueLine value={support.figures.n} context={context} /> : support.n}</dd>
         <dt>R²</dt>
-        <dd>{decimals(support.r2, 3)}</dd>
+        <dd>{support.figures ? <ValueLine value={support.figures.r2} context={context} /> : decimals(support.r2, 3)}</dd>
         <dt>Adjusted R²</dt>
         <dd>{decimals(support.adjustedR2, 3)}</dd>
       </dl>
       {support.predictors.length > 0 && (
-        <ReportTableFrame label="Regression coefficients" columns={['Predictor', numeric('Coefficient'), numeric('Std. error'), 'Suggested rate (95 % CI)']}>
+        <ReportTableFrame label="Regression coefficients" columns={['Predictor', numeric('Coefficient'), numeric('Std. error'), 'Suggested rate', '95 % CI', 'Support']}>
           {support.predictors.map((key) => {
             const suggestion = support.suggestions[key];
+            const figure = support.figures?.rates[key];
             return (
               <tr key={key}>
                 <th scope="row">{rateLabels[key].label}</th>
                 <td className="report-num">{decimals(suggestion.coefficient, 2)}</td>
                 <td className="report-num">{decimals(suggestion.stdError, 2)}</td>
                 <td>
-                  {suggestion.value === null ? (suggestion.why ?? 'Not estimated') : rateWithInterval(key, { ...suggestion, value: suggestion.value })}
+                  {figure ? <ValueLine value={figure.value} context={context} /> : suggestion.value === null ? (suggestion.why ?? 'Not estimated') : rateWithInterval(key, { ...suggestion, value: suggestion.value })}
+                </td>
+                <td>{figure ? <ValueLine value={figure.interval} context={context} /> : '—'}</td>
+                <td data-testid={`report-standing-${key}`}>
+                  {suggestion.standing.supported ? 'Supported' : `Not supported: ${suggestion.standing.reasons.join(' ')}`}
+                  <span className="muted"> Expected sign: {suggestion.standing.expectedSign}.</span>
                 </td>
               </tr>
             );
@@ -454,8 +468,9 @@ function NotUsedTable({ rows, context }: { rows: NotUsedRow[]; context: ValueCon
  * Who set a rate. An accepted suggestion the sales no longer give (the search was re-run, or the
  * rate edited outside the view) is not claimed as the regression's: it says what happened.
  */
-function rateSetBy(rate: { source: 'appraiser' | 'suggestion' | null; value: number | null; support: { value: number } | null }): string {
+function rateSetBy(rate: { source: 'appraiser' | 'suggestion' | null; value: number | null; support: { value: number } | null; unsupportedReason: { reason: string } | null }): string {
   if (rate.source === 'appraiser') return 'Appraiser';
   if (rate.source !== 'suggestion') return '—';
+  if (rate.unsupportedReason !== null && rate.support !== null && rate.support.value === rate.value) return 'Regression’s suggestion, used by the appraiser although not supported';
   return rate.support !== null && rate.support.value === rate.value ? 'Regression’s suggestion, accepted' : 'Accepted from an earlier regression (the sales now suggest another rate)';
 }

@@ -12,6 +12,8 @@ import type * as DownloadModule from '../../components/download.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
 import { ReportView } from './ReportView.tsx';
 import { PrintReport } from './PrintReport.tsx';
+import { PrintSession } from './PrintSession.tsx';
+import { PRINT_NEXT_FUNCTION, type PrintNext } from '../../../shared/print-route.ts';
 import { sampleReport } from './report-fixture.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
@@ -263,6 +265,31 @@ describe('PrintReport', () => {
     await renderView(<PrintReport assignmentId="p1" dialog={false} />);
     await settle();
     expect(screen.getByRole('region', { name: 'Cover' }).textContent).toContain(`Signed by this Plat installation · certificate SHA-256 ${fingerprint}`);
+  });
+
+  it('shows the next report the printer asks for in the same page, fetched afresh, with the marks reset first', async () => {
+    const client = createQueryClient();
+    await renderView(<PrintSession first={{ assignmentId: 'p1', dialog: false }} queryClient={client} />, client);
+    await settle();
+    const root = document.documentElement;
+    expect(root.dataset.printReady).toBe('true');
+    const next = (window as unknown as Record<string, PrintNext | undefined>)[PRINT_NEXT_FUNCTION];
+    expect(typeof next).toBe('function');
+    const report = sampleReport();
+    state.report = { ...report, cover: { ...report.cover, subjectLabel: '1717 4TH ST NW' } };
+    const reportsAsked = calls.filter((call) => call.operation === 'getSubjectReport').length;
+    let returned: boolean | undefined;
+    act(() => {
+      returned = next?.('p1');
+    });
+    // The printer reads the marks right after the call: the last report's are gone.
+    expect(returned).toBe(true);
+    expect(root.dataset.printReady).toBeUndefined();
+    expect(root.dataset.printHeader).toBeUndefined();
+    for (let step = 0; step < 4; step++) await settle(50);
+    expect(calls.filter((call) => call.operation === 'getSubjectReport').length).toBeGreaterThan(reportsAsked);
+    expect(root.dataset.printReady).toBe('true');
+    expect(root.dataset.printHeader).toContain('1717 4TH ST NW');
   });
 
   it('tells the printer why it cannot print', async () => {

@@ -14,6 +14,7 @@ import type { ServiceRequestParts } from '../../platform/service-calls.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { refreshAssignment, useSubjectReport } from '../../platform/assignment-queries.ts';
 import { useAppInfo } from '../../platform/core-queries.ts';
+import { useCoverageGap } from '../../platform/coverage-gap.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
@@ -95,7 +96,7 @@ function AssignmentReport({ assignment }: { assignment: Project }) {
       {report.isPending && <p className="muted">Building the report from the answers this assignment holds…</p>}
       {doc && (
         <>
-          {doc.missing.length > 0 && <MissingSources assignmentId={assignment.id} missing={doc.missing} />}
+          {doc.missing.length > 0 && <MissingSources assignmentId={assignment.id} subjectRef={assignment.assignment?.subjectRef ?? null} missing={doc.missing} />}
           {choose.isError && !choosing && <ErrorNotice error={choose.error} />}
           <ReportDocumentView
             doc={doc}
@@ -208,7 +209,7 @@ function ExportPdf({ assignmentId, doc }: { assignmentId: string; doc: ReportDoc
 
 const formatBytes = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`);
 
-function MissingSources({ assignmentId, missing }: { assignmentId: string; missing: MissingSource[] }) {
+function MissingSources({ assignmentId, subjectRef, missing }: { assignmentId: string; subjectRef: string | null; missing: MissingSource[] }) {
   const total = missingTotal({ missing });
   return (
     <section className="report-missing notice notice--warning" aria-labelledby="report-missing-title" data-testid="report-missing">
@@ -220,7 +221,7 @@ function MissingSources({ assignmentId, missing }: { assignmentId: string; missi
       <ul className="report-missing__list stack">
         {missing.map((source) => (
           <li key={source.ipcOperation}>
-            <BuySource assignmentId={assignmentId} source={source} />
+            <BuySource assignmentId={assignmentId} subjectRef={subjectRef} source={source} />
           </li>
         ))}
       </ul>
@@ -228,8 +229,10 @@ function MissingSources({ assignmentId, missing }: { assignmentId: string; missi
   );
 }
 
-function BuySource({ assignmentId, source }: { assignmentId: string; source: MissingSource }) {
+function BuySource({ assignmentId, subjectRef, source }: { assignmentId: string; subjectRef: string | null; source: MissingSource }) {
   const queryClient = useQueryClient();
+  // What the catalog's coverage says this source will lack for the subject's area, said before the charge.
+  const lacking = useCoverageGap(source.ipcOperation === 'queryRecords' ? 'subject_report' : 'subject_summary', subjectRef);
   // The document names the IPC operation and its request exactly as the renderer sends it.
   const parts = (source.request as { request?: unknown }).request as ServiceRequestParts<typeof source.ipcOperation>;
   // Always through the core, even when this session already holds the answer (bought on the property
@@ -246,6 +249,7 @@ function BuySource({ assignmentId, source }: { assignmentId: string; source: Mis
         label="Buy"
         what={source.label.toLowerCase()}
         busy={paid.query.isFetching}
+        lacking={lacking}
         onRun={(options) => void paid.buy(options).finally(refreshReport)}
       />
       {paid.query.isError && !paid.query.isFetching && <ErrorNotice error={paid.query.error} onRetry={() => void paid.retry().finally(refreshReport)} compact />}

@@ -1,8 +1,8 @@
 // How the report's comparables section reads, as pure functions of the document: rates in their own
 // units, the grid's tables on paper, the rows no source fills, the regression's left-out sales by reason.
-import type { ComparableWeight, RateKey } from '../../../shared/comparables/model.ts';
+import { rateLabels, type ComparableWeight, type RateKey } from '../../../shared/comparables/model.ts';
 import type { CitedValue } from '../../../shared/cited/value.ts';
-import { formatPricePercent, rateText } from '../../../shared/comparables/grid-arithmetic.ts';
+import { formatPricePercent, rateInUnit } from '../../../shared/comparables/grid-arithmetic.ts';
 
 /** Comps per printed grid table: URAR pages carry three, and four value columns fit a portrait page. */
 export const PRINT_COMPS_PER_TABLE = 3;
@@ -16,7 +16,7 @@ export function chunkColumns(count: number, size: number): Array<{ from: number;
 }
 
 /** A rate in its unit ("$150 per sq ft", "0.25 % per month"): the grid's own formatter, which the derivation rule uses too. */
-export { rateText };
+export const rateText = (key: RateKey, value: number): string => rateInUnit(rateLabels[key].unit, value);
 
 /** A suggested rate with its 95 % interval when the regression gives one: "$150 per sq ft ($120 per sq ft to $180 per sq ft)". */
 export function rateWithInterval(key: RateKey, estimate: { value: number; ciLow: number | null; ciHigh: number | null }): string {

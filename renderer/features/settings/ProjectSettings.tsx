@@ -13,6 +13,8 @@ import { capAlreadyReached, parseOptionalUsd, usdInputText } from './settings-mo
 import { invalidatePricing, useProjects } from '../../platform/core-queries.ts';
 import { projectsQueryKey, spendQueryKey } from '../../platform/query-keys.ts';
 import { Outcome, SettingsSection, UsdField } from './settings-ui.tsx';
+import { payerChoiceLabels } from '../../../shared/assignments/payer.ts';
+import { usePayerStore } from '../../platform/payer-store.ts';
 import { Field, fieldIds, TextField } from '../../components/TextField.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { spentAndCapColumns } from '../../components/project-columns.ts';
@@ -83,7 +85,7 @@ export function ProjectSettings() {
     <SettingsSection
       id="settings-projects"
       title="Projects"
-      description="One project per assignment. New calls are charged to the active project, and its cap is enforced like the session cap."
+      description="One project per assignment. New calls are charged to the active project (a lookup of another property asks which file pays first), and its cap is enforced like the session cap."
       reads={projects}
     >
       <div className="settings-row">
@@ -102,6 +104,7 @@ export function ProjectSettings() {
         </Field>
       </div>
       {setActive.isError && <ErrorNotice error={setActive.error} />}
+      <RememberedPayer />
       <CreateProjectForm />
       <DataTable
         label="Projects"
@@ -311,5 +314,27 @@ function ProjectEditor({ project, onClose }: { project: ProjectRow; onClose: () 
       {update.isError && <ErrorNotice error={update.error} />}
       {activate.isError && <ErrorNotice error={activate.error} />}
     </ActionForm>
+  );
+}
+
+/** The file that pays for lookups of other properties, when the person asked not to be asked again this session. */
+function RememberedPayer() {
+  const remembered = usePayerStore((state) => state.remembered);
+  const forget = usePayerStore((state) => state.forget);
+  return (
+    <p className="settings-row" data-testid="remembered-payer">
+      {remembered === null ? (
+        <span className="muted">A priced lookup of a property that is not the active assignment’s subject asks which file pays for it.</span>
+      ) : (
+        <>
+          <span>
+            This session, lookups of other properties are charged to: <strong>{payerChoiceLabels[remembered]}</strong> (not asked).
+          </span>{' '}
+          <button type="button" className="button button--small" onClick={forget}>
+            Ask again
+          </button>
+        </>
+      )}
+    </p>
   );
 }

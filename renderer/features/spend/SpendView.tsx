@@ -2,7 +2,7 @@
 // spendUpdated event, and the ledger of every call behind those totals, filterable and exportable.
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import type { LedgerFilter, LedgerRow, Project, SpendSnapshot } from '../../../shared/ipc.ts';
+import type { LedgerFilter, LedgerRow, Project } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
@@ -16,6 +16,8 @@ import {
   ALL_PROJECTS,
   chargeMark,
   emptyLedgerFilterForm,
+  fileSpendRows,
+  type FileSpendRow,
   formatLocalTime,
   isFiltered,
   ledgerFilterFromForm,
@@ -125,35 +127,14 @@ function Stat(props: { label: string; value: number | null | undefined; testId: 
   );
 }
 
-interface ProjectSpendRow {
-  projectId: string | null;
-  name: string;
-  microUsd: number;
-  capMicroUsd: number | null;
-  archived: boolean;
-}
-
-function projectSpendRows(spend: SpendSnapshot | undefined, projects: readonly Project[] | undefined): ProjectSpendRow[] {
-  return (spend?.byProject ?? []).map((entry) => {
-    const project = projects?.find((p) => p.id === entry.projectId);
-    return {
-      projectId: entry.projectId,
-      name: entry.projectId === null ? 'No project' : (project?.name ?? 'Deleted project'),
-      microUsd: entry.microUsd,
-      capMicroUsd: project?.capMicroUsd ?? null,
-      archived: project?.archived ?? false,
-    };
-  });
-}
-
-const projectSpendColumns: Column<ProjectSpendRow>[] = [
+const projectSpendColumns: Column<FileSpendRow>[] = [
   {
     id: 'name',
-    header: 'Project',
+    header: 'File',
     text: (row) => `${row.name}${row.archived ? ' (archived)' : ''}`,
     render: (row) =>
       row.projectId === null ? (
-        <span title="Calls made with no active project, and unreported charges found by reconciliation">{row.name}</span>
+        <span title="Calls charged to no assignment (asked so, or made with none active), and unreported charges found by reconciliation">{row.name}</span>
       ) : (
         <>
           {row.name}
@@ -161,7 +142,8 @@ const projectSpendColumns: Column<ProjectSpendRow>[] = [
         </>
       ),
   },
-  ...spentAndCapColumns<ProjectSpendRow>((row) => row.microUsd),
+  { id: 'subject', header: 'Subject', text: (row) => row.subject },
+  ...spentAndCapColumns<FileSpendRow>((row) => row.microUsd),
   {
     id: 'left',
     header: 'Left',
@@ -174,15 +156,15 @@ const projectSpendColumns: Column<ProjectSpendRow>[] = [
 function SpendByProject() {
   const spend = useSpend();
   const projects = useProjects();
-  const rows = useMemo(() => projectSpendRows(spend.data, projects.data?.projects), [spend.data, projects.data]);
+  const rows = useMemo(() => fileSpendRows(spend.data?.byProject, projects.data?.projects), [spend.data, projects.data]);
   return (
     <section className="spend-section spend-by-project" aria-labelledby="spend-by-project-title">
       <h2 id="spend-by-project-title" className="spend-section__title">
-        By project
+        By file
       </h2>
       {projects.isError && <ErrorNotice error={projects.error} compact onRetry={() => void projects.refetch()} />}
       <DataTable
-        label="Spend by project"
+        label="Spend by file"
         columns={projectSpendColumns}
         rows={rows}
         rowKey={(row) => row.projectId ?? '(none)'}

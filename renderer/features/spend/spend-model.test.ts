@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerRow } from '../../../shared/ipc.ts';
+import type { LedgerRow, Project } from '../../../shared/ipc.ts';
 import { encodeSearchFilter } from '../../../shared/service/index.ts';
 import {
   ALL_PROJECTS,
+  fileSpendRows,
   ledgerFilterFromForm,
   localDayStart,
   NO_PROJECT,
@@ -166,5 +167,34 @@ describe('money a service misreported, and answers it charged but Plat could not
     expect(chargeMark(row({ chargeCheck: 'unreadable', reportedChargeMicroUsd: null, chargeHeader: 'lots', chargedMicroUsd: 0, reconciled: false }))).toBe(
       'The service reported “lots” (not an amount); Plat books what its balance shows once it is known',
     );
+  });
+});
+
+describe('each file’s cost', () => {
+  const assignment = { subjectRef: 'prop_1', subjectLabel: '1708 21ST ST NW', effectiveDate: '2017-01-01', intendedUse: '', client: '', reference: '', notes: '' };
+  const project = (id: string, name: string, patch: Partial<Project> = {}): Project =>
+    ({ id, name, capMicroUsd: null, archived: false, createdAt: '2026-01-01T00:00:00.000Z', assignment: null, ...patch }) as Project;
+
+  it('lists every file with its total, a new file at $0.00, and always “No assignment”', () => {
+    const rows = fileSpendRows(
+      [
+        { projectId: 'p1708', microUsd: 350_000 },
+        { projectId: null, microUsd: 10_000 },
+      ],
+      [project('p1708', '1708 21st St NW', { assignment }), project('pnew', '1717 4TH ST NW')],
+    );
+    expect(rows.map((r) => [r.name, r.subject, r.microUsd])).toEqual([
+      ['1708 21st St NW', '1708 21ST ST NW', 350_000],
+      ['1717 4TH ST NW', '', 0],
+      ['No assignment', '', 10_000],
+    ]);
+  });
+
+  it('keeps a file the ledger names that is gone, and an archived file only when it spent', () => {
+    const rows = fileSpendRows([{ projectId: 'gone', microUsd: 20_000 }], [project('old', 'Old', { archived: true })]);
+    expect(rows.map((r) => [r.name, r.microUsd])).toEqual([
+      ['Deleted project', 20_000],
+      ['No assignment', 0],
+    ]);
   });
 });

@@ -237,3 +237,39 @@ export function pageRange(offset: number, shown: number, total: number): string 
   if (total === 0 || shown === 0) return 'No rows';
   return `Rows ${offset + 1}–${offset + shown} of ${total}`;
 }
+
+/** One file's spending: an assignment or project, or "No assignment" (projectId null). */
+export interface FileSpendRow {
+  projectId: string | null;
+  name: string;
+  /** The assignment's subject as the person knows it; empty for a plain project and for no assignment. */
+  subject: string;
+  microUsd: number;
+  capMicroUsd: number | null;
+  archived: boolean;
+}
+
+/**
+ * Every file's cost: each project and assignment (those not archived even at $0.00, so a file just
+ * started is seen; archived ones when they spent), a file the ledger names that is gone, and always
+ * "No assignment".
+ */
+export function fileSpendRows(byProject: ReadonlyArray<{ projectId: string | null; microUsd: number }> | undefined, projects: readonly Project[] | undefined): FileSpendRow[] {
+  const spent = new Map((byProject ?? []).map((entry) => [entry.projectId, entry.microUsd]));
+  const rows: FileSpendRow[] = (projects ?? [])
+    .filter((project) => !project.archived || spent.has(project.id))
+    .map((project) => ({
+      projectId: project.id,
+      name: project.name,
+      subject: project.assignment?.subjectLabel ?? '',
+      microUsd: spent.get(project.id) ?? 0,
+      capMicroUsd: project.capMicroUsd,
+      archived: project.archived,
+    }));
+  for (const [projectId, microUsd] of spent) {
+    if (projectId === null || rows.some((row) => row.projectId === projectId)) continue;
+    rows.push({ projectId, name: 'Deleted project', subject: '', microUsd, capMicroUsd: null, archived: false });
+  }
+  rows.push({ projectId: null, name: 'No assignment', subject: '', microUsd: spent.get(null) ?? 0, capMicroUsd: null, archived: false });
+  return rows;
+}

@@ -1,0 +1,58 @@
+// What the service's catalog says a priced answer about a property will lack (shared/service/
+// coverage-gaps.ts), for its confirmation before the charge. Read only from free answers: the
+// property's own record (its area), the v2 coverage facet and, when coverage rows name no area, the
+// jurisdictions facet. Where any of them may cost, or does not say, nothing is said.
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { coverageGap, jurisdictionsByArea, readCoverageRows, type CoverageGap, type PricedAnswer } from '../../shared/service/coverage-gaps.ts';
+import { isRecord } from '../../shared/json-data.ts';
+import { useKnownFree } from './cost-preview.ts';
+import { idleServiceQueryKey, serviceQueryKey } from './query-keys.ts';
+import { callService, type ServiceRequestParts } from './service-calls.ts';
+
+export const coverageFacetRequest: ServiceRequestParts<'getCatalogFacet'> = { query: { facet: 'coverage', page_size: 100 } };
+export const jurisdictionsFacetRequest: ServiceRequestParts<'getCatalogFacet'> = { query: { facet: 'jurisdictions', page_size: 100 } };
+
+const itemsOf = (envelope: unknown): unknown[] => {
+  const data = isRecord(envelope) && isRecord(envelope.data) ? envelope.data : null;
+  return data && Array.isArray(data.items) ? data.items : [];
+};
+
+/** The area id a v2 entity record names, or null. */
+function areaOf(envelope: unknown): string | null {
+  const data = isRecord(envelope) && isRecord(envelope.data) ? envelope.data : null;
+  const entity = data && isRecord(data.entity) ? data.entity : null;
+  return entity && typeof entity.area_uid === 'string' && entity.area_uid !== '' ? entity.area_uid : null;
+}
+
+function useFreeFacet(request: ServiceRequestParts<'getCatalogFacet'> | null) {
+  const free = useKnownFree('getCatalogFacet', request);
+  return useQuery({
+    queryKey: request === null ? idleServiceQueryKey('getCatalogFacet') : serviceQueryKey('getCatalogFacet', request),
+    queryFn: () => callService('getCatalogFacet', request ?? coverageFacetRequest),
+    select: (answer) => itemsOf(answer.envelope),
+    enabled: free && request !== null,
+    staleTime: Infinity,
+  });
+}
+
+/** What `answer` about the property `subjectRef` will lack, as the catalog's coverage says; null when it says nothing. */
+export function useCoverageGap(answer: PricedAnswer, subjectRef: string | null): CoverageGap | null {
+  const entityRequest = subjectRef ? { path: { entity_ref: subjectRef } } : null;
+  const entityFree = useKnownFree('getEntity', entityRequest);
+  const entity = useQuery({
+    queryKey: entityRequest === null ? idleServiceQueryKey('getEntity') : serviceQueryKey('getEntity', entityRequest),
+    queryFn: () => callService('getEntity', entityRequest ?? { path: { entity_ref: '' } }),
+    enabled: entityFree && entityRequest !== null,
+    staleTime: Infinity,
+  });
+  const areaUid = entity.data ? areaOf(entity.data.envelope) : null;
+  const coverage = useFreeFacet(areaUid ? coverageFacetRequest : null);
+  const rows = useMemo(() => readCoverageRows(coverage.data ?? []), [coverage.data]);
+  const needsAreas = rows.some((row) => row.areaUid === null);
+  const directory = useFreeFacet(needsAreas ? jurisdictionsFacetRequest : null);
+  return useMemo(() => {
+    if (areaUid === null || rows.length === 0) return null;
+    return coverageGap(rows, areaUid, answer, jurisdictionsByArea(directory.data ?? []));
+  }, [areaUid, rows, answer, directory.data]);
+}

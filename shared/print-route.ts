@@ -1,0 +1,12 @@
+// The print route's page, kept warm between exports: the printer asks the page already showing one
+// report to show the next one through this function on `window`, rather than loading the app again
+// (a fresh page costs its JavaScript, the map's library and worker, and the basemap's tiles each time).
+// The page resets its readiness marks before it returns, so the printer never reads the last report's.
+
+export const PRINT_NEXT_FUNCTION = 'platPrintNext';
+
+/** What the print route puts on `window`: show this assignment's report next; true once the marks are reset. */
+export type PrintNext = (assignmentId: string) => boolean;
+
+/** The marks the print route sets on <html> for the printer (readiness, error, running header and footer). */
+export const PRINT_MARKS = ['printReady', 'printError', 'printHeader', 'printFooter'] as const;
