@@ -414,6 +414,12 @@ test.describe('comparable sales, from the search to the PDF', () => {
     // Two rates and a lump sum, then the grid's arithmetic as the screen prints it.
     await page.getByLabel('Rate: Market conditions (time) (% per month)').fill('0.5');
     await page.getByLabel('Rate: Area as published (gross living or building area) ($ per sq ft)').fill('150');
+    // The sample's areas are copied from other houses: accepted for the whole grid, with a reason, they adjust.
+    await page.getByRole('button', { name: /^Accept copied values: Gross (living|building) area/ }).click();
+    const accept = page.getByRole('dialog', { name: /^Accept copied values: Gross (living|building) area/ });
+    await accept.getByLabel('Reason (required, printed in the report)').fill('Living areas checked against the 2016 listings.');
+    await accept.getByRole('button', { name: 'Accept copied values' }).click();
+    await expect(accept).toBeHidden();
     await page.getByTestId('grid-adjustment-site-1').getByRole('textbox').fill('-5000');
     await expect(page.getByTestId('grid-adjustment-gla-1')).not.toBeEmpty();
     await expect(page.getByTestId('grid-adjustment-saleDate-1')).not.toBeEmpty();

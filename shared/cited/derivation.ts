@@ -3,6 +3,18 @@
 // again from those inputs. A rule named here is the only place its arithmetic lives.
 import { z } from 'zod';
 import { formatDollars } from '../money.ts';
+import {
+  formatAdjustment,
+  formatPricePercent,
+  formatRange,
+  grossOf,
+  netOf,
+  percentOfPrice,
+  rateInUnit,
+  rateTimesDifference,
+  roundDollars,
+  timeAdjustment,
+} from '../comparables/grid-arithmetic.ts';
 import { formatCount, formatFixed } from '../format/number.ts';
 import { formatPercent } from '../format/percent.ts';
 import { olsFit, rateEstimate, rateScales, readDesign, type RateScale } from '../stats/ols.ts';
@@ -20,6 +32,9 @@ type Rule = (inputs: readonly (number | string)[]) => string | null;
 const amounts = (inputs: readonly (number | string)[]): number[] | null =>
   inputs.every((input): input is number => typeof input === 'number' && Number.isFinite(input)) ? (inputs as number[]) : null;
 
+const isAmount = (input: number | string | undefined): input is number => typeof input === 'number' && Number.isFinite(input);
+const checkedAdjustment = (amount: number): string | null => (Number.isFinite(amount) ? formatAdjustment(amount) : null);
+
 /** Every rule by its name. Comparables' adjusted prices and indicated value join here (issue 21). */
 export const DERIVATION_RULES: Readonly<Record<string, Rule>> = {
   /** A total of dollar amounts, printed in whole dollars (an owner portfolio's total assessed value; a publisher may give cents). */
@@ -29,6 +44,59 @@ export const DERIVATION_RULES: Readonly<Record<string, Rule>> = {
     const total = dollars.reduce((sum, value) => sum + value, 0);
     return Number.isFinite(total) ? formatDollars(total) : null;
   },
+
+  // The sales comparison grid (issue 21): every figure the appraiser adds, from the grid's own
+  // arithmetic (shared/comparables/grid-arithmetic.ts). Inputs are whole dollars unless named.
+
+  /** The appraiser's rate as entered: [rate, its unit ("$ per sq ft", "% per month")] → "$150 per sq ft". */
+  'appraiser-rate': (inputs) => {
+    const [rate, unit] = inputs;
+    return inputs.length === 2 && isAmount(rate) && typeof unit === 'string' && /^(\$|%) /.test(unit) ? rateInUnit(unit, rate) : null;
+  },
+  /** An amount the appraiser entered (a lump-sum adjustment): [amount] → "+$5,000". */
+  'appraiser-adjustment': (inputs) => (inputs.length === 1 && isAmount(inputs[0]) ? formatAdjustment(roundDollars(inputs[0])) : null),
+  /** An adjustment from a rate: [rate, first, second] → rate × (first − second), whole dollars ("+$52,313"). */
+  'adjustment-rate-times-difference': (inputs) => {
+    const numbers = amounts(inputs);
+    return numbers?.length === 3 ? checkedAdjustment(rateTimesDifference(numbers[0]!, numbers[1]!, numbers[2]!)) : null;
+  },
+  /** The market-conditions adjustment: [sale price, % per month, days to the effective date] → price × % × days ÷ 30.4375. */
+  'adjustment-time': (inputs) => {
+    const numbers = amounts(inputs);
+    return numbers?.length === 3 ? checkedAdjustment(timeAdjustment(numbers[0]!, numbers[1]!, numbers[2]!)) : null;
+  },
+  /** The net adjustment: [each adjustment] → their sum ("−$12,500"); no adjustments make $0. */
+  'sum-of-adjustments': (inputs) => {
+    const numbers = amounts(inputs);
+    return numbers === null ? null : checkedAdjustment(netOf(numbers));
+  },
+  /** The gross adjustment: [each adjustment] → the sum of their sizes ("$62,500"). */
+  'gross-of-adjustments': (inputs) => {
+    const numbers = amounts(inputs);
+    const gross = numbers === null ? null : grossOf(numbers);
+    return gross !== null && Number.isFinite(gross) ? formatDollars(gross) : null;
+  },
+  /** An amount as a percent of the sale price: [amount, price] → "2.3 %" (one decimal). */
+  'percent-of-price': (inputs) => {
+    const numbers = amounts(inputs);
+    return numbers?.length === 2 && numbers[1]! > 0 ? formatPricePercent(percentOfPrice(numbers[0]!, numbers[1]!)) : null;
+  },
+  /** The adjusted sale price: [sale price, net adjustment] → "$1,702,500". */
+  'price-plus-net': (inputs) => {
+    const numbers = amounts(inputs);
+    return numbers?.length === 2 && Number.isFinite(numbers[0]! + numbers[1]!) ? formatDollars(numbers[0]! + numbers[1]!) : null;
+  },
+  /** The range of the adjusted prices of the comps given weight: [each adjusted price] → "$1,650,000 to $1,736,000". */
+  'range-of-adjusted-prices': (inputs) => {
+    const numbers = amounts(inputs);
+    return numbers === null || numbers.length === 0 ? null : formatRange(Math.min(...numbers), Math.max(...numbers));
+  },
+  /** The appraiser's indicated value, with the range it was reconciled from: [value, range low, range high] → "$1,700,000". */
+  'appraiser-value': (inputs) => {
+    const numbers = amounts(inputs);
+    return numbers !== null && (numbers.length === 1 || numbers.length === 3) && Number.isInteger(numbers[0]) ? formatDollars(numbers[0]!) : null;
+  },
+
   // The comparables' regression (issue 21): each figure refitted from the design it was fitted on,
   // inputs `n, p, predictors row by row, sale prices` (shared/stats/ols.ts flattenDesign), a rate's
   // preceded by its scale, unit words and column.

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatNumber } from '../format/number.ts';
 import { computeGrid, daysBetween, formatAdjustment, monthsBetween, reconciliationProblems } from './adjustments.ts';
-import { NO_RATES, manualRows, type AdjustmentRates, type GridResult } from './model.ts';
+import { NO_RATES, gridRowKeys, manualRows, type AdjustmentRates, type GridResult } from './model.ts';
 import { comparableSale, subjectProperty, workfileWith } from './test-kit.ts';
 
 const EFFECTIVE = '2017-01-01';
@@ -59,6 +59,10 @@ const rates: AdjustmentRates = {
   perConditionStep: 25_000,
 };
 
+// The sales' characteristics are copied (synthetic) in the sample: these tests accept them for the
+// whole grid, as the appraiser would with a reason, so the arithmetic is the same as with reported values.
+const acceptAll = gridRowKeys.map((row) => ({ row, compId: null, reason: 'Checked against the listing.', at: '2026-11-27T20:00:00Z' }));
+
 const grid = (overrides: { rates?: Partial<AdjustmentRates>; comps?: typeof compA[]; weights?: Record<string, 'most' | 'less' | 'none'> } = {}): GridResult =>
   computeGrid({
     subject,
@@ -67,6 +71,7 @@ const grid = (overrides: { rates?: Partial<AdjustmentRates>; comps?: typeof comp
     manual: { a: { site: 10_000 } },
     weights: overrides.weights ?? { a: 'most', c: 'none' },
     effectiveDate: EFFECTIVE,
+    syntheticAccepted: acceptAll,
   });
 
 describe('monthsBetween', () => {
@@ -141,21 +146,21 @@ describe('computeGrid', () => {
     expect(a?.adjustments.saleDate).toBeUndefined();
     expect(a?.net).toBe(10_000 + 2_500 - 25_000);
     expect(c?.warnings).toEqual([]);
-    const none = computeGrid({ subject, comps: [compA], rates: NO_RATES, manual: {}, weights: {}, effectiveDate: EFFECTIVE }).columns[0];
+    const none = computeGrid({ subject, comps: [compA], rates: NO_RATES, manual: {}, weights: {}, effectiveDate: EFFECTIVE, syntheticAccepted: acceptAll }).columns[0];
     expect(none).toMatchObject({ adjustments: {}, net: 0, gross: 0, netPct: 0, grossPct: 0, adjustedPrice: 2_350_000, weight: 'less' });
   });
 
   it('rounds each adjustment half away from zero before adding, so a rate and its negation mirror', () => {
     const small = comparableSale({ ...{ id: 'd', address: '1 P ST NW', saleDate: '2016-12-01', priceDollars: 1_000_000 }, gla: 2_401 });
-    const up = computeGrid({ subject, comps: [small], rates: { ...NO_RATES, glaPerSqft: 0.5 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE }).columns[0];
-    const down = computeGrid({ subject, comps: [small], rates: { ...NO_RATES, glaPerSqft: -0.5 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE }).columns[0];
+    const up = computeGrid({ subject, comps: [small], rates: { ...NO_RATES, glaPerSqft: 0.5 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE, syntheticAccepted: acceptAll }).columns[0];
+    const down = computeGrid({ subject, comps: [small], rates: { ...NO_RATES, glaPerSqft: -0.5 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE, syntheticAccepted: acceptAll }).columns[0];
     expect(up?.adjustments.gla).toBe(-1);
     expect(down?.adjustments.gla).toBe(1);
   });
 
   it('gives a sale after the effective date a negative time adjustment and says so', () => {
     const late = comparableSale({ id: 'e', address: '2 P ST NW', saleDate: '2017-01-17', priceDollars: 1_000_000, gla: 2_400 });
-    const column = computeGrid({ subject, comps: [late], rates: { ...NO_RATES, timePctPerMonth: 1 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE }).columns[0];
+    const column = computeGrid({ subject, comps: [late], rates: { ...NO_RATES, timePctPerMonth: 1 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE, syntheticAccepted: acceptAll }).columns[0];
     // 1,000,000 × 1 % × −16 / 30.4375 = −5,256.67
     expect(column?.adjustments.saleDate).toBe(-5_257);
     expect(column?.warnings).toEqual(['Sold after the effective date (2017-01-01): the time adjustment runs backwards.']);
@@ -163,14 +168,14 @@ describe('computeGrid', () => {
 
   it('explains a price of 0 instead of dividing by it', () => {
     const zero = comparableSale({ id: 'f', address: '3 P ST NW', saleDate: '2016-05-01', priceDollars: 0, gla: 2_000 });
-    const column = computeGrid({ subject, comps: [zero], rates: { ...NO_RATES, timePctPerMonth: 0.5, glaPerSqft: 100 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE }).columns[0];
+    const column = computeGrid({ subject, comps: [zero], rates: { ...NO_RATES, timePctPerMonth: 0.5, glaPerSqft: 100 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE, syntheticAccepted: acceptAll }).columns[0];
     expect(column?.adjustments).toEqual({ gla: 40_000 });
     expect(column?.netPct).toBe(0);
     expect(column?.warnings[0]).toBe('Sale price is $0 (non-market or no price): no time adjustment, and net and gross cannot be a percent of it.');
   });
 
   it('says so when the effective date is not a date, and still adjusts the features', () => {
-    const column = computeGrid({ subject, comps: [compA], rates, manual: {}, weights: {}, effectiveDate: '2017-13-01' }).columns[0];
+    const column = computeGrid({ subject, comps: [compA], rates, manual: {}, weights: {}, effectiveDate: '2017-13-01', syntheticAccepted: acceptAll }).columns[0];
     expect(column?.adjustments.saleDate).toBeUndefined();
     expect(column?.adjustments.actualAge).toBeUndefined();
     expect(column?.adjustments.gla).toBe(-96_300);
@@ -181,8 +186,8 @@ describe('computeGrid', () => {
   });
 
   it('takes the adjusted range over the comps given weight, or over all when none has any', () => {
-    expect(grid().adjustedRange).toEqual({ low: 1_815_692, high: 2_375_541 });
-    expect(grid({ weights: { a: 'none', b: 'none', c: 'none' } }).adjustedRange).toEqual({ low: 1_390_000, high: 2_375_541 });
+    expect(grid().adjustedRange).toEqual({ low: 1_815_692, high: 2_375_541, compIds: ['a', 'b'] });
+    expect(grid({ weights: { a: 'none', b: 'none', c: 'none' } }).adjustedRange).toEqual({ low: 1_390_000, high: 2_375_541, compIds: ['a', 'b', 'c'] });
     expect(grid({ comps: [] })).toEqual({ columns: [], adjustedRange: null });
   });
 
@@ -194,7 +199,7 @@ describe('computeGrid', () => {
         fc.record({ timePctPerMonth: rate, glaPerSqft: rate, perBedroom: rate, perBath: rate, perYearOfAge: rate, perGradeStep: rate, perConditionStep: rate }),
         lumpSums,
         (someRates, manual) => {
-          for (const column of computeGrid({ subject, comps: [compA, compB, compC], rates: someRates, manual: { b: manual }, weights: {}, effectiveDate: EFFECTIVE }).columns) {
+          for (const column of computeGrid({ subject, comps: [compA, compB, compC], rates: someRates, manual: { b: manual }, weights: {}, effectiveDate: EFFECTIVE, syntheticAccepted: acceptAll }).columns) {
             const amounts = Object.values(column.adjustments);
             expect(amounts.every(Number.isInteger)).toBe(true);
             expect(column.net).toBe(amounts.reduce((sum, amount) => sum + amount, 0));
@@ -208,6 +213,41 @@ describe('computeGrid', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('copied characteristics', () => {
+  const bedroomsOnly = { ...NO_RATES, perBedroom: 10_000 };
+  // compC has 3 bedrooms to the subject's 4, copied from another house (synthetic) in the sample.
+  const bedroomsGrid = (syntheticAccepted?: Array<{ row: 'bedrooms' | 'gla'; compId: string | null; reason: string; at: string }>) =>
+    computeGrid({ subject, comps: [compB, compC], rates: bedroomsOnly, manual: {}, weights: {}, effectiveDate: EFFECTIVE, syntheticAccepted });
+
+  it('drive no adjustment until the appraiser accepts them, and the comp says why', () => {
+    const c = bedroomsGrid().columns[1]!;
+    expect(c.adjustments).toEqual({});
+    expect(c.net).toBe(0);
+    expect(c.warnings).toEqual(['Bedrooms: copied from another house (synthetic) for this comp, not accepted: no adjustment.']);
+  });
+
+  it('drive the adjustment once accepted for that comp, and only that comp', () => {
+    const accepted = bedroomsGrid([{ row: 'bedrooms', compId: 'c', reason: 'Three bedrooms per the 2016 listing.', at: '2026-11-27T20:00:00Z' }]);
+    expect(accepted.columns[1]!.adjustments).toEqual({ bedrooms: 10_000 });
+    expect(accepted.columns[1]!.warnings).toEqual([]);
+    expect(accepted.columns[0]!.warnings).toEqual(['Bedrooms: copied from another house (synthetic) for this comp, not accepted: no adjustment.']);
+  });
+
+  it('drive every comp’s adjustment once accepted for the whole grid; another row stays blocked', () => {
+    const accepted = bedroomsGrid([{ row: 'bedrooms', compId: null, reason: 'Bedroom counts checked against listings.', at: '2026-11-27T20:00:00Z' }]);
+    expect(accepted.columns.map((column) => column.adjustments)).toEqual([{ bedrooms: 0 }, { bedrooms: 10_000 }]);
+    expect(accepted.columns.map((column) => column.adjustedPrice)).toEqual([1_736_000, 1_340_000]);
+    const glaOnly = computeGrid({ subject, comps: [compB], rates: { ...NO_RATES, glaPerSqft: 150 }, manual: {}, weights: {}, effectiveDate: EFFECTIVE, syntheticAccepted: [{ row: 'bedrooms', compId: null, reason: 'r', at: 'now' }] });
+    expect(glaOnly.columns[0]!.warnings).toEqual(['Gross living area: copied from another house (synthetic) for this comp, not accepted: no adjustment.']);
+  });
+
+  it('name the subject too when its value is copied', () => {
+    const copiedSubject = subjectProperty({ id: 'subject', address: '1708 21ST ST NW', bedrooms: 4, synthetic: true });
+    const column = computeGrid({ subject: copiedSubject, comps: [compC], rates: bedroomsOnly, manual: {}, weights: {}, effectiveDate: EFFECTIVE }).columns[0]!;
+    expect(column.warnings).toEqual(['Bedrooms: copied from another house (synthetic) for the subject and this comp, not accepted: no adjustment.']);
   });
 });
 
@@ -266,6 +306,7 @@ describe('reconciliationProblems', () => {
       manual: { a: { site: -400_000 }, b: { site: 300_000, exterior: -200_000 } },
       weights: {},
       effectiveDate: EFFECTIVE,
+      syntheticAccepted: acceptAll,
     });
     expect(heavy.columns.map((column) => [column.netPct, column.grossPct])).toEqual([[-17, 17], [5.8, 28.8], [0, 0]]);
     expect(reconciliationProblems(workfileWith({ reconciliation: { indicatedValueDollars: 1_950_000, comment: 'Explained.' } }), heavy)).toEqual([

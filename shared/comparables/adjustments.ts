@@ -10,6 +10,10 @@ import { formatDollars } from '../money.ts';
 import { formatFixed, formatNumber, MINUS } from '../format/number.ts';
 import { formatPercentRate, formatShareOfPrice } from '../format/percent.ts';
 import { formatDollarsAsEntered } from '../format/dollars.ts';
+import { DAYS_PER_MONTH, formatAdjustment, grossOf, netOf, percentOfPrice, rateTimesDifference, roundDollars, timeAdjustment } from './grid-arithmetic.ts';
+import { drivesNumbers } from './synthetic-use.ts';
+import { areaShortLabel } from './answer-values.ts';
+import type { Derivation } from '../cited/derivation.ts';
 import {
   gridRowKeys,
   manualRows,
@@ -19,6 +23,7 @@ import {
   type ComparableSale,
   type ComparablesWorkfile,
   type FeatureNumbers,
+  type GridProperty,
   type GridColumnResult,
   type GridResult,
   type GridRowKey,
@@ -30,8 +35,7 @@ import {
 // Time
 
 const MS_PER_DAY = 86_400_000;
-/** The average month: 365.25 days / 12. One definition for the grid, the regression and the workings. */
-export const DAYS_PER_MONTH = 365.25 / 12;
+export { DAYS_PER_MONTH, formatAdjustment };
 
 /** Days since 1970-01-01 of a calendar date (`2016-04-21`, or midnight UTC), null when it is not one. */
 function dayNumber(text: string): number | null {
@@ -64,26 +68,8 @@ export function monthsBetween(fromDay: string, toDay: string): number {
 // Formatting for the workings: numbers, dollars and percentages through shared/format/ (hand-rolled
 // there: the grid writes a few hundred numbers per recompute and Intl's formatters were most of its time).
 
-/** Rounds to whole dollars, half away from zero (so +x and −x round alike), never −0. */
-function roundDollars(value: number): number {
-  const rounded = Math.sign(value) * Math.round(Math.abs(value));
-  return rounded === 0 ? 0 : rounded;
-}
-
-/** One decimal, half away from zero, never −0. */
-function roundOneDecimal(value: number): number {
-  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * 10)) / 10;
-  return rounded === 0 ? 0 : rounded;
-}
-
 /** Whole dollars as publishers print them: "$1,250,000". */
 const dollars = (value: number): string => `$${formatNumber(Math.abs(value))}`;
-
-/** An adjustment as the grid prints it: "+$52,313", "−$201,300", "$0". */
-export function formatAdjustment(amount: number): string {
-  if (amount === 0) return '$0';
-  return `${amount > 0 ? '+' : MINUS}${dollars(amount)}`;
-}
 
 /** A rate in dollars, cents kept when it has them: "$150", "$152.50", "−$500". */
 const formatRateDollars = formatDollarsAsEntered;
@@ -98,6 +84,8 @@ export interface GridInput {
   manual: ComparablesWorkfile['manual'];
   weights: ComparablesWorkfile['weights'];
   effectiveDate: string;
+  /** Copied (synthetic) values the appraiser accepted to drive adjustments; absent is none (copied values adjust nothing). */
+  syntheticAccepted?: ComparablesWorkfile['syntheticAccepted'];
 }
 
 /** A rate adjusting (subject − comp): the number it compares and how the workings name its unit. */
@@ -128,13 +116,29 @@ function unknownFeatureWarning(rate: RateKey, subjectKnown: boolean, compKnown: 
 }
 
 /**
+ * Why a row's values may not drive an adjustment, or null when they may: a copied value is shown,
+ * marked, but drives nothing until the appraiser accepts it for the row (synthetic-use.ts decides;
+ * the report prints the acceptance beside the grid).
+ */
+function copiedNotAccepted(row: GridRowKey, label: string, subject: GridProperty, comp: GridProperty, workfile: SyntheticUse): string | null {
+  const blocked = [
+    { property: subject, name: 'the subject' },
+    { property: comp, name: 'this comp' },
+  ].filter(({ property }) => !drivesNumbers(property, row, workfile));
+  return blocked.length === 0 ? null : `${label}: copied from another house (synthetic) for ${blocked.map(({ name }) => name).join(' and ')}, not accepted: no adjustment.`;
+}
+
+type SyntheticUse = Pick<ComparablesWorkfile, 'syntheticAccepted'>;
+
+/**
  * Each chosen comp's adjustments from the appraiser's rates and lump sums, its net and gross (as
  * dollars and as a percent of its sale price), its adjusted price and weight, and the range of the
- * adjusted prices. A rate of null adjusts nothing; a feature unknown on either side adjusts nothing
- * and says so in the comp's warnings.
+ * adjusted prices. A rate of null adjusts nothing; a feature unknown on either side, or copied from
+ * another house and not accepted by the appraiser, adjusts nothing and says so in the comp's warnings.
  */
 export function computeGrid(input: GridInput): GridResult {
   const { subject, rates, effectiveDate } = input;
+  const syntheticUse: SyntheticUse = { syntheticAccepted: input.syntheticAccepted };
   const effectiveDayNumber = dayNumber(effectiveDate);
   const effectiveDay = effectiveDayNumber === null ? null : calendarDateOf(effectiveDate);
   const effectiveYear = effectiveDay === null ? null : Number(effectiveDay.slice(0, 4));
@@ -142,6 +146,7 @@ export function computeGrid(input: GridInput): GridResult {
   const columns = input.comps.map((comp): GridColumnResult => {
     const adjustments: Partial<Record<GridRowKey, number>> = {};
     const workings: Partial<Record<GridRowKey, string>> = {};
+    const derivations: Partial<Record<GridRowKey, Derivation>> = {};
     const warnings: string[] = [];
     const price = comp.priceDollars;
     if (price <= 0) {
@@ -159,8 +164,9 @@ export function computeGrid(input: GridInput): GridResult {
       else if (price > 0) {
         const days = effectiveDayNumber - dayNumberOfDay(saleDay);
         const months = days / DAYS_PER_MONTH;
-        const amount = roundDollars(((price * timeRate) / 100) * months);
+        const amount = timeAdjustment(price, timeRate, days);
         adjustments.saleDate = amount;
+        derivations.saleDate = { rule: 'adjustment-time', inputs: [price, timeRate, days] };
         workings.saleDate = `${dollars(price)} × ${formatPercentRate(timeRate)} per month × ${formatFixed(months, 2)} months (${formatNumber(days)} days ÷ 30.4375, ${saleDay} to ${effectiveDay}) = ${formatAdjustment(amount)}`;
         if (days < 0) warnings.push(`Sold after the effective date (${effectiveDay}): the time adjustment runs backwards.`);
       }
@@ -171,13 +177,16 @@ export function computeGrid(input: GridInput): GridResult {
     if (ageRate !== null) {
       const subjectBuilt = subject.numbers.yearBuilt;
       const compBuilt = comp.numbers.yearBuilt;
+      const copied = copiedNotAccepted('actualAge', rateLabels.perYearOfAge.label, subject, comp, syntheticUse);
       if (subjectBuilt === null || compBuilt === null) warnings.push(unknownFeatureWarning('perYearOfAge', subjectBuilt !== null, compBuilt !== null));
+      else if (copied !== null) warnings.push(copied);
       else if (effectiveYear === null) warnings.push(`The effective date "${effectiveDate}" is not a calendar date: no age adjustment.`);
       else {
         const subjectAge = effectiveYear - subjectBuilt;
         const compAge = effectiveYear - compBuilt;
-        const amount = roundDollars(ageRate * (compAge - subjectAge));
+        const amount = rateTimesDifference(ageRate, compAge, subjectAge);
         adjustments.actualAge = amount;
+        derivations.actualAge = { rule: 'adjustment-rate-times-difference', inputs: [ageRate, compAge, subjectAge] };
         workings.actualAge = `(comp ${formatNumber(compAge)} − subject ${formatNumber(subjectAge)}) years of age × ${formatRateDollars(ageRate)} per year = ${formatAdjustment(amount)}; age = ${effectiveYear} − year built (comp ${compBuilt}, subject ${subjectBuilt})`;
       }
     }
@@ -192,8 +201,14 @@ export function computeGrid(input: GridInput): GridResult {
         warnings.push(unknownFeatureWarning(feature.rate, subjectValue !== null, compValue !== null));
         continue;
       }
-      const amount = roundDollars(rate * (subjectValue - compValue));
+      const copied = copiedNotAccepted(feature.row, feature.row === 'gla' ? areaShortLabel([subject, comp]) : rateLabels[feature.rate].label, subject, comp, syntheticUse);
+      if (copied !== null) {
+        warnings.push(copied);
+        continue;
+      }
+      const amount = rateTimesDifference(rate, subjectValue, compValue);
       adjustments[feature.row] = amount;
+      derivations[feature.row] = { rule: 'adjustment-rate-times-difference', inputs: [rate, subjectValue, compValue] };
       const steps =
         feature.row === 'quality' || feature.row === 'condition'
           ? ` (subject ${subject.values[feature.row].display}, comp ${comp.values[feature.row].display})`
@@ -208,24 +223,23 @@ export function computeGrid(input: GridInput): GridResult {
         const amount = manual[row];
         if (amount === undefined) continue;
         adjustments[row] = roundDollars(amount);
+        derivations[row] = { rule: 'appraiser-adjustment', inputs: [amount] };
         workings[row] = `Lump sum entered by the appraiser: ${formatAdjustment(roundDollars(amount))}`;
       }
     }
 
-    let net = 0;
-    let gross = 0;
-    for (const amount of Object.values(adjustments)) {
-      net += amount;
-      gross += Math.abs(amount);
-    }
+    const amounts = Object.values(inRowOrder(adjustments));
+    const net = netOf(amounts);
+    const gross = grossOf(amounts);
     return {
       compId: comp.id,
       adjustments: inRowOrder(adjustments),
       workings,
+      derivations,
       net,
       gross,
-      netPct: price > 0 ? roundOneDecimal((net / price) * 100) : 0,
-      grossPct: price > 0 ? roundOneDecimal((gross / price) * 100) : 0,
+      netPct: percentOfPrice(net, price),
+      grossPct: percentOfPrice(gross, price),
       adjustedPrice: price + net,
       weight: input.weights[comp.id] ?? 'less',
       warnings,
@@ -260,7 +274,7 @@ function adjustedRange(columns: GridColumnResult[]): GridResult['adjustedRange']
     if (column.adjustedPrice < low) low = column.adjustedPrice;
     if (column.adjustedPrice > high) high = column.adjustedPrice;
   }
-  return { low, high };
+  return { low, high, compIds: counted.map((column) => column.compId) };
 }
 
 // ---------------------------------------------------------------------------------------------

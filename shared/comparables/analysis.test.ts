@@ -5,12 +5,13 @@ import { CitationBook } from '../cited/citation-book.ts';
 import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
 import type { CitedValue } from '../cited/value.ts';
 import subjectFixture from '../report/fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
+import { citedGridValues } from './grid-cited.ts';
 import { analyzeComparables, type ComparablesAnalysisInput } from './analysis.ts';
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import undatedPage1 from './fixtures/dc-1708-comps-2016-with-undated.json' with { type: 'json' };
 import undatedPage2 from './fixtures/dc-1708-comps-2016-with-undated-page-2.json' with { type: 'json' };
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from './model.ts';
-import { comps2016Run } from './test-kit.ts';
+import { ACCEPT_COPIED, comps2016Run } from './test-kit.ts';
 
 const ids = comps2016.envelope.data.items.map((item) => item.record_ref);
 
@@ -24,6 +25,7 @@ const workfile = (patch: Partial<ComparablesWorkfile> = {}): ComparablesWorkfile
   rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'suggestion' },
   notUsed: { [ids[7]!]: { reason: 'size', note: 'Much larger than the subject.' } },
   savedAt: '2026-11-23T22:00:00.000Z',
+  syntheticAccepted: ACCEPT_COPIED,
   ...patch,
 });
 
@@ -39,7 +41,8 @@ const analyze = (patch: Partial<ComparablesAnalysisInput> = {}, book = new Citat
 
 function everyValue(analysis: ReturnType<typeof analyze>): CitedValue[] {
   const properties = [...(analysis.set.subject ? [analysis.set.subject] : []), ...analysis.set.candidates];
-  return properties.flatMap((property) => [...Object.values(property.values), ...property.priorSales.flatMap((sale) => [sale.date, sale.price, sale.source])]);
+  const figures = analysis.cited ? citedGridValues(analysis.cited) : [];
+  return [...properties.flatMap((property) => [...Object.values(property.values), ...property.priorSales.flatMap((sale) => [sale.date, sale.price, sale.source])]), ...figures];
 }
 
 describe('analyzeComparables', () => {

@@ -6,8 +6,9 @@ import { isRecord } from '../json-data.ts';
 import type { CitationBook } from '../cited/citation-book.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
 import { computeGrid } from './adjustments.ts';
+import { citedGridValues, citeGrid } from './grid-cited.ts';
 import { notUsedEntries, readCandidates, readSubject } from './candidates.ts';
-import type { CandidateSet, ComparableSale, ComparablesAnalysis, ComparablesWorkfile, GridProperty, GridResult, RegressionSupport } from './model.ts';
+import type { CandidateSet, CitedGrid, ComparableSale, ComparablesAnalysis, ComparablesWorkfile, GridProperty, GridResult, RegressionSupport } from './model.ts';
 import { regressionSupport } from './regression.ts';
 import { regressionScreen } from './screening.ts';
 import { applyResolvedSubject } from './subject/grid-subject.ts';
@@ -35,6 +36,8 @@ export interface ComparablesAnalysisInput {
    * so the screen and the report read them alike.
    */
   lotAnswers?: readonly unknown[];
+  /** Who the appraiser's own figures are cited to (grid-cited.ts); "The appraiser" when not named. */
+  appraiser?: string;
 }
 
 /** The subject's use code as its `report_subject_v1` answer gives it (identity section). */
@@ -104,20 +107,22 @@ export function analyzeComparables(input: ComparablesAnalysisInput, book: Citati
     chosen.push(candidate);
   });
   let grid = EMPTY_GRID;
+  let cited: CitedGrid | null = null;
   if (chosen.length > 0 && subject === null) {
     problems.push('The subject report (report_subject_v1) is not bought: the grid cannot compare the comps with the subject. Buy it from the Report view.');
   } else if (chosen.length > 0 && subject !== null) {
-    grid = computeGrid({ subject, comps: chosen, rates: workfile.rates, manual: workfile.manual, weights: workfile.weights, effectiveDate });
+    grid = computeGrid({ subject, comps: chosen, rates: workfile.rates, manual: workfile.manual, weights: workfile.weights, effectiveDate, syntheticAccepted: workfile.syntheticAccepted });
+    cited = citeGrid({ subject, comps: chosen, grid, workfile, appraiser: input.appraiser }, cite);
   }
 
   // Screened-out sales (multi-parcel, duplicate, non-market, …) stay out of the fit unless taken in.
   const support = regressionSupport(set.candidates, effectiveDate, { workfile, excludedBy: regressionScreen });
   const notUsed = notUsedEntries(set, { ...workfile, chosen: chosen.map((comp) => comp.id) });
-  return { run, set, chosen, grid, support, notUsed, problems, citations: citationsUsed(book.all(), set, support) };
+  return { run, set, chosen, grid, support, notUsed, problems, citations: citationsUsed(book.all(), set, support, cited), cited };
 }
 
 /** The citations the analysis's values, limitations and regression refer to, in the book's order. */
-function citationsUsed(all: readonly Citation[], set: CandidateSet, support: RegressionSupport): Citation[] {
+function citationsUsed(all: readonly Citation[], set: CandidateSet, support: RegressionSupport, cited: CitedGrid | null): Citation[] {
   const used = new Set<string>();
   const useValue = (value: CitedValue) => {
     for (const id of value.citationIds) used.add(id);
@@ -131,6 +136,7 @@ function citationsUsed(all: readonly Citation[], set: CandidateSet, support: Reg
   set.candidates.forEach(useProperty);
   for (const limitation of set.limitations) for (const id of limitation.citationIds) used.add(id);
   for (const sale of support.salesUsed) for (const id of sale.citationIds) used.add(id);
+  if (cited) citedGridValues(cited).forEach(useValue);
   for (const figure of support.figures ? [support.figures.n, support.figures.r2, ...Object.values(support.figures.rates).flatMap((rate) => [rate.value, rate.interval])] : []) useValue(figure);
   return all.filter((citation) => used.has(citation.id));
 }

@@ -84,6 +84,13 @@ export function areaMeasureOf(properties: ReadonlyArray<{ areaMeasure?: AreaMeas
   return measures.size === 1 ? [...measures][0]! : 'mixed';
 }
 
+/** The area's name in a sentence's first words ("Gross building area (GBA)"), for these properties' measure. */
+export function areaShortLabel(properties: ReadonlyArray<{ areaMeasure?: AreaMeasure | null }>): string {
+  const measure = areaMeasureOf(properties);
+  const words = measure === null || measure === 'mixed' ? 'area as published' : areaMeasureWords[measure].value;
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** A grid row's label for these properties: the area rows name the measure as published (GBA standing in for GLA says so). */
 export function areaRowLabel(row: GridRowKey, properties: ReadonlyArray<{ areaMeasure?: AreaMeasure | null }>): string {
   if (row !== 'gla' && row !== 'pricePerSqft') return gridRowLabels[row];

@@ -51,7 +51,9 @@ describe('gridCsv', () => {
     // The adjustments in a column add up to its net.
     const column = (index: number) => rows.slice(1, 22).reduce((sum, row) => sum + Number(row[index] || 0), 0);
     expect(column(7)).toBe(second?.net);
-    expect(rowNamed(rows, 'Indicated value by sales comparison').slice(1, 3)).toEqual(['1640000', 'appraiser']);
+    expect(rowNamed(rows, 'Indicated value by sales comparison')[1]).toBe('1640000');
+    // The appraiser's value, derived: its sources' notes and how it sits in the range.
+    expect(rowNamed(rows, 'Indicated value by sales comparison')[2]).toMatch(/^derived: [\d, ]+ \(The appraiser’s value by sales comparison, reconciled from the adjusted prices \$1,662,838 to \$1,701,154 \(outside the range\)\)$/);
   });
 
   it('numbers the citations it refers to and lists them, synthetic marked', () => {
@@ -63,23 +65,33 @@ describe('gridCsv', () => {
       ['1', 'c1', 'DC Office of Tax and Revenue', 'no'],
       ['2', 'c2', 'Plat synthetic sample (not a public record)', 'synthetic (not a public record)'],
       ['3', 'c3', 'DC Office of the Chief Technology Officer (DC GIS)', 'no'],
+      ['4', 'c4', 'The appraiser', 'no'],
     ]);
     expect(notes[0]?.[10]).toContain('as of 2017-02-05');
+  });
+
+  it('lists the copied values the appraiser accepted, with who and why, and each adjustment’s rule and inputs', () => {
+    const { analysis, workfile } = exampleAnalysis();
+    const rows = rowsOf(gridCsv(analysis, workfile));
+    const at = rows.findIndex((row) => row[0] === 'Copied values accepted by the appraiser');
+    expect(rows[at + 1]?.slice(0, 5)).toEqual(['Feature', 'Accepted for', 'By', 'Reason', 'When']);
+    expect(rows[at + 2]?.slice(1, 5)).toEqual(['the whole grid', 'The appraiser', 'Checked against the sale listings.', '2026-11-23T21:50:00.000Z']);
+    expect(rows.slice(at + 2).filter((row) => row[1] === 'the whole grid')).toHaveLength(6);
+    const gla = rows.find((row) => row[0] === 'Comp 2' && row[4]?.startsWith('(subject 2,400 − comp 2,600)'));
+    expect(gla?.slice(5, 7)).toEqual(['adjustment-rate-times-difference', '150 2400 2600']);
+    expect(rowsOf(gridCsv(analysis, { ...workfile, syntheticAccepted: [] })).some((row) => row[0] === 'None: copied (synthetic) values drive no adjustment')).toBe(true);
   });
 
   it('prints each rate beside its regression suggestion, and the workings', () => {
     const { analysis, workfile } = exampleAnalysis();
     const rows = rowsOf(gridCsv(analysis, workfile));
-    expect(rows.find((row) => row[0] === 'Gross living area' && row[1] === '$ per sq ft of gross living area')?.slice(0, 5)).toEqual([
-      'Gross living area',
-      '$ per sq ft of gross living area',
-      '150',
-      'accepted suggestion',
-      // The example's characteristics are copied (synthetic) and not accepted: no living-area suggestion.
-      '',
-    ]);
+    const gla = rows.find((row) => row[0] === 'Gross living area' && row[1] === '$ per sq ft of gross living area');
+    expect(gla?.slice(0, 4)).toEqual(['Gross living area', '$ per sq ft of gross living area', '150', 'accepted suggestion']);
+    // The example accepts its copied (synthetic) characteristics for the whole grid: the regression estimates the rate.
+    expect(gla?.[4]).toMatch(/^\d+$/);
     expect(rows.find((row) => row[0] === 'Condition' && row[1] === '$ per condition step')?.[7]).toBe(analysis.support.suggestions.perConditionStep.why);
-    expect(analysis.support.suggestions.perConditionStep.why).toContain('copied from another house on 12 of 12 sales');
+    // Accepted, the copied conditions are used: all alike, they estimate nothing.
+    expect(analysis.support.suggestions.perConditionStep.why).toContain('All 12 sales have condition step = 3');
     expect(rows.find((row) => row[0] === 'Comp 2' && row[2] === 'Site (land area)')?.slice(3, 5)).toEqual(['-15000', 'Lump sum entered by the appraiser: −$15,000']);
   });
 

@@ -8,11 +8,12 @@ import { citationText } from '../cited/citation.ts';
 import type { Citation, CitedValue } from '../cited/value.ts';
 import { areaRowLabel, gridProperties, rateLabelFor } from './answer-values.ts';
 import { gridRowKeys, rateKeys, type ComparableWeight, type ComparablesAnalysis, type ComparablesWorkfile, type GridRowKey } from './model.ts';
+import { copiedAcceptances, THE_APPRAISER } from './grid-cited.ts';
 
 export const weightLabels: Record<ComparableWeight, string> = { most: 'Most weight', less: 'Less weight', none: 'No weight' };
 
 /** What the grid export adds when the workfile is at hand: the rates beside their support, and the reconciliation. */
-export type GridCsvWorkfile = Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation'>;
+export type GridCsvWorkfile = Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation' | 'syntheticAccepted'>;
 
 type Cell = string | number | null;
 
@@ -84,11 +85,24 @@ export function gridCsv(analysis: ComparablesAnalysis, workfile?: GridCsvWorkfil
     return { description: weight ? weightLabels[weight] : '' };
   });
   summary('Warnings', (id) => ({ description: columns.get(id)?.warnings.join(' ') ?? '' }));
+  const cited = analysis.cited;
+  const figures = new Map((cited?.columns ?? []).map((column) => [column.compId, column]));
+  // Each column's figures as derived values: their sources and the rule they are made by.
+  const figureSources = (label: string, pick: (column: NonNullable<typeof cited>['columns'][number]) => CitedValue) =>
+    summary(label, (id) => {
+      const column = figures.get(id);
+      return { description: column ? sourcesCell(pick(column), notes) : '' };
+    });
+  if (cited) {
+    figureSources('Net adjustment, sources', (column) => column.net);
+    figureSources('Adjusted sale price, sources', (column) => column.adjustedPrice);
+  }
   const range = analysis.grid.adjustedRange;
-  rows.push(['Adjusted sale prices, lowest', range?.low ?? '', range ? 'derived: comps given weight' : '']);
-  rows.push(['Adjusted sale prices, highest', range?.high ?? '', range ? 'derived: comps given weight' : '']);
+  const rangeSources = cited?.adjustedRange ? sourcesCell(cited.adjustedRange, notes) : 'derived: comps given weight';
+  rows.push(['Adjusted sale prices, lowest', range?.low ?? '', range ? rangeSources : '']);
+  rows.push(['Adjusted sale prices, highest', range?.high ?? '', range ? rangeSources : '']);
   if (workfile) {
-    rows.push(['Indicated value by sales comparison', workfile.reconciliation.indicatedValueDollars, 'appraiser']);
+    rows.push(['Indicated value by sales comparison', workfile.reconciliation.indicatedValueDollars, cited?.indicatedValue ? sourcesCell(cited.indicatedValue, notes) : 'appraiser']);
     rows.push(['Reconciliation comment', workfile.reconciliation.comment, 'appraiser']);
   }
 
@@ -114,13 +128,24 @@ export function gridCsv(analysis: ComparablesAnalysis, workfile?: GridCsvWorkfil
 
   rows.push([]);
   rows.push(['Adjustment workings']);
-  rows.push(['Comp', 'Address', 'Feature', 'Adjustment', 'Workings']);
+  rows.push(['Comp', 'Address', 'Feature', 'Adjustment', 'Workings', 'Rule', 'Inputs', 'Sources']);
   comps.forEach((comp, index) => {
     const column = columns.get(comp.id);
     for (const [row, amount] of Object.entries(column?.adjustments ?? {}) as Array<[GridRowKey, number]>) {
-      rows.push([`Comp ${index + 1}`, comp.address, areaRowLabel(row, properties), amount, column?.workings[row] ?? '']);
+      const figure = figures.get(comp.id)?.adjustments[row];
+      const derivation = column?.derivations[row];
+      rows.push([`Comp ${index + 1}`, comp.address, areaRowLabel(row, properties), amount, column?.workings[row] ?? '', derivation?.rule ?? '', derivation ? derivation.inputs.join(' ') : '', figure ? sourcesCell(figure, notes) : '']);
     }
   });
+
+  if (subject && workfile) {
+    const accepted = copiedAcceptances(workfile, subject, comps, cited?.appraiser ?? THE_APPRAISER);
+    rows.push([]);
+    rows.push(['Copied values accepted by the appraiser']);
+    rows.push(['Feature', 'Accepted for', 'By', 'Reason', 'When']);
+    if (accepted.length === 0) rows.push(['None: copied (synthetic) values drive no adjustment']);
+    for (const act of accepted) rows.push([act.rowLabel, act.appliesTo, act.by, act.reason, act.at]);
+  }
 
   rows.push([]);
   rows.push(['Citations']);

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { isIsoDate } from '../service/common.ts';
 import { CitedValueSchema, type Citation, type CitedValue } from '../cited/value.ts';
+import type { Derivation } from '../cited/derivation.ts';
 import type { MarketStatus } from './sale-market.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -418,6 +419,8 @@ export interface GridColumnResult {
   adjustments: Partial<Record<GridRowKey, number>>;
   /** How each adjustment was worked out, in words ("(1,850 − 1,620) sq ft × $150"), by row. */
   workings: Partial<Record<GridRowKey, string>>;
+  /** Each adjustment's rule and inputs (shared/cited/derivation.ts), by row: what its cited value carries so Verify makes it again. */
+  derivations: Partial<Record<GridRowKey, Derivation>>;
   /** The sum of `adjustments` (always equal: computed from the same rounded numbers). */
   net: number;
   gross: number;
@@ -432,8 +435,8 @@ export interface GridColumnResult {
 
 export interface GridResult {
   columns: GridColumnResult[];
-  /** Lowest and highest adjusted price of the comps given weight (all comps when none has). */
-  adjustedRange: { low: number; high: number } | null;
+  /** Lowest and highest adjusted price of the comps given weight (all comps when none has), and which comps those are. */
+  adjustedRange: { low: number; high: number; compIds: string[] } | null;
 }
 
 const RateKeySchema = z.enum(rateKeys);
@@ -542,6 +545,30 @@ export interface ComparablesAnalysis {
   problems: string[];
   /** Every citation the analysis's values refer to (ids from the citation book it was built with). */
   citations: Citation[];
+  /** The figures the appraiser adds (rates, adjustments, net, gross, adjusted prices, range, indicated value) as derived values; null without a grid. */
+  cited: CitedGrid | null;
+}
+
+/** One comp's figures as derived values: each cites its inputs and carries its rule (grid-cited.ts). */
+export interface CitedGridColumn {
+  compId: string;
+  adjustments: Partial<Record<GridRowKey, CitedValue>>;
+  net: CitedValue;
+  netPct: CitedValue;
+  gross: CitedValue;
+  grossPct: CitedValue;
+  adjustedPrice: CitedValue;
+}
+
+/** The appraiser's figures as derived values, cited to their inputs and to the appraiser. */
+export interface CitedGrid {
+  /** Who the appraiser's own entries are cited to (the citation's publisher). */
+  appraiser: string;
+  /** The rates set (a rate left empty adjusts nothing and is not a figure). */
+  rates: Partial<Record<RateKey, CitedValue>>;
+  columns: CitedGridColumn[];
+  adjustedRange: CitedValue | null;
+  indicatedValue: CitedValue | null;
 }
 
 // ---------------------------------------------------------------------------------------------

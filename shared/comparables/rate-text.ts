@@ -6,6 +6,7 @@ import { roundedDigits } from '../format/number.ts';
 import { formatPercentRate, PERCENT_RATE_DECIMALS } from '../format/percent.ts';
 import { formatDollarsAsEntered } from '../format/dollars.ts';
 import { rateLabels, type RateKey } from './model.ts';
+import { rateInUnit } from './grid-arithmetic.ts';
 
 /**
  * A rate rounded as it reads (time to hundredths of a percent, money to whole dollars, half away from
@@ -27,13 +28,9 @@ export function estimateNumberText(key: RateKey, value: number): string {
   return rateNumberText(key, roundRate(key, value));
 }
 
-/** A rate in its unit: "$150 per sq ft", "−$1,667 per year", "0.25 % per month". */
+/** A rate in its unit: "$150 per sq ft", "−$1,667 per year", "0.25 % per month" (grid-arithmetic.ts makes it, for the derivation rules too). */
 export function rateText(key: RateKey, value: number): string {
-  const { unit } = rateLabels[key];
-  if (unit.startsWith('%')) return `${rateNumberText(key, value)}${unit.slice(1)}`;
-  // "$ per bath (half bath counts ½)": the dollars, then the unit's words (the note stays with the rate's label).
-  const words = unit.replace(/^\$\s*/, '').replace(/\s*\(.*\)$/, '');
-  return `${rateNumberText(key, value)} ${words}`;
+  return rateInUnit(rateLabels[key].unit, value);
 }
 
 /** A regression's suggested rate (rounded as "Accept" stores it) with its 95 % interval when the regression gives one: "$150 per sq ft ($120 per sq ft to $180 per sq ft)". */

@@ -5,6 +5,7 @@ import { CitationBook } from '../cited/citation-book.ts';
 import { asSynthetic, type CitationFields } from '../cited/citation.ts';
 import type { CitedValue, ValueStatus } from '../cited/value.ts';
 import { computeGrid } from './adjustments.ts';
+import { citeGrid } from './grid-cited.ts';
 import comps2016 from './fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import {
   emptyComparablesWorkfile,
@@ -205,6 +206,17 @@ export const squareAround = ([lon, lat]: LonLat, half: number): PolygonCoords =>
   ],
 ];
 
+/**
+ * The sample's sales carry characteristics copied from other houses (synthetic): examples whose
+ * arithmetic is about the grid, not about copied values, accept them for the whole grid.
+ */
+export const ACCEPT_COPIED: NonNullable<ComparablesWorkfile['syntheticAccepted']> = (['gla', 'bedrooms', 'baths', 'actualAge', 'quality', 'condition'] as const).map((row) => ({
+  row,
+  compId: null,
+  reason: 'Checked against the sale listings.',
+  at: '2026-11-23T21:50:00.000Z',
+}));
+
 /** A workfile with the given rates (the rest null) and anything else the test sets. */
 export function workfileWith(patch: Partial<Omit<ComparablesWorkfile, 'rates'>> & { rates?: Partial<ComparablesWorkfile['rates']> }): ComparablesWorkfile {
   const empty = emptyComparablesWorkfile();
@@ -263,8 +275,9 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
   const chosen = input.workfile.chosen.flatMap((id) => byId.get(id) ?? []);
   const notUsed: NotUsedEntry[] = notUsedEntries(input.candidates, input.workfile);
   const grid = input.subject
-    ? computeGrid({ subject: input.subject, comps: chosen, rates: input.workfile.rates, manual: input.workfile.manual, weights: input.workfile.weights, effectiveDate: input.effectiveDate })
+    ? computeGrid({ subject: input.subject, comps: chosen, rates: input.workfile.rates, manual: input.workfile.manual, weights: input.workfile.weights, effectiveDate: input.effectiveDate, syntheticAccepted: input.workfile.syntheticAccepted })
     : { columns: [], adjustedRange: null };
+  const cited = input.subject && chosen.length > 0 ? citeGrid({ subject: input.subject, comps: chosen, grid, workfile: input.workfile }, book.cite) : null;
   return {
     run: TEST_RUN,
     set: {
@@ -282,6 +295,7 @@ export function analysisOf(input: { subject: SubjectProperty | null; candidates:
     notUsed,
     problems: [],
     citations: book.all(),
+    cited,
   };
 }
 
@@ -333,6 +347,7 @@ export function exampleAnalysis(patch: { comp1Address?: string } = {}) {
     weights: { sale3: 'most', sale9: 'less', sale6: 'none' },
     notUsed: { sale12: { reason: 'size', note: 'Much larger than the subject.' } },
     reconciliation: { indicatedValueDollars: 1_640_000, comment: 'Most weight to comp 1, the same size and block.' },
+    syntheticAccepted: ACCEPT_COPIED,
   });
   return { subject, candidates, workfile, analysis: analysisOf({ subject, candidates, workfile, effectiveDate: '2017-01-01' }) };
 }

@@ -39,14 +39,18 @@ describe('salesComparisonUad', () => {
       basis: 'rate',
       rate: { key: 'glaPerSqft', value: 150, unit: '$ per sq ft of gross living area' },
       status: 'derived',
-      citationIds: ['c2', 'c3'],
+      // The rate (the appraiser's), the subject's living area, the comp's.
+      citationIds: ['c4', 'c3', 'c2'],
+      derivedFrom: '(subject 2,400 − comp 2,600) sq ft × $150 per sq ft = −$30,000',
+      derivation: { rule: 'adjustment-rate-times-difference', inputs: [150, 2_400, 2_600] },
     });
     expect(second?.features.site.adjustment).toMatchObject({ amountDollars: -15_000, basis: 'appraiser lump sum', rate: null });
-    expect(second?.features.saleDate.adjustment.citationIds).toEqual(['c1']);
+    expect(second?.features.saleDate.adjustment.citationIds).toEqual(['c4', 'c1']);
     expect(second?.features.style).toMatchObject({ status: 'unavailable', adjustment: null, limitation: 'Not in the sample.' });
-    expect(second?.netAdjustment).toEqual({ amountDollars: grid[1]?.net, percentOfSalePrice: grid[1]?.netPct });
-    expect(second?.grossAdjustment).toEqual({ amountDollars: grid[1]?.gross, percentOfSalePrice: grid[1]?.grossPct });
+    expect(second?.netAdjustment).toMatchObject({ amountDollars: grid[1]?.net, percentOfSalePrice: grid[1]?.netPct, cited: { status: 'derived', derivation: { rule: 'sum-of-adjustments' } } });
+    expect(second?.grossAdjustment).toMatchObject({ amountDollars: grid[1]?.gross, percentOfSalePrice: grid[1]?.grossPct, percentCited: { derivation: { rule: 'percent-of-price' } } });
     expect(second?.adjustedSalePriceDollars).toBe(grid[1]?.adjustedPrice);
+    expect(second?.adjustedSalePrice).toMatchObject({ value: grid[1]?.adjustedPrice, derivation: { rule: 'price-plus-net' } });
     expect(first?.weight).toEqual({ code: 'most', label: 'Most weight' });
     // Net is the sum of the adjustments written out.
     const adjustments = Object.values(second?.features as Json).flatMap((feature: Json) => (feature.adjustment ? [feature.adjustment.amountDollars as number] : []));
@@ -69,13 +73,20 @@ describe('salesComparisonUad', () => {
     expect((section.adjustmentRates as Json[]).find((rate) => rate.key === 'perBath')).toMatchObject({ valueUsed: null, setBy: null });
     expect(section.adjustmentSupport).toMatchObject({ n: 12, message: null });
     expect(section.adjustmentSupport.salesUsed[0].citationIds).toEqual(['c1']);
-    expect(section.reconciliation).toEqual({
-      adjustedPriceRange: { lowDollars: analysis.grid.adjustedRange?.low, highDollars: analysis.grid.adjustedRange?.high, basis: 'Comparables given weight (all of them when none is)' },
+    expect(section.reconciliation).toMatchObject({
+      adjustedPriceRange: { lowDollars: analysis.grid.adjustedRange?.low, highDollars: analysis.grid.adjustedRange?.high, basis: 'Comparables given weight (all of them when none is)', cited: { derivation: { rule: 'range-of-adjusted-prices' } } },
       indicatedValueDollars: 1_640_000,
+      indicatedValue: { value: 1_640_000, display: '$1,640,000', status: 'derived', citationIds: expect.arrayContaining(['c4', 'c1', 'c2', 'c3']), derivation: { rule: 'appraiser-value', inputs: [1_640_000, 1_662_838, 1_701_154] } },
       comment: 'Most weight to comp 1, the same size and block.',
       // Comp 3 (adjusted to $1,628,312) has no weight, so the range is comps 1 and 2's.
       openProblems: ['The indicated value $1,640,000 is outside the range of adjusted prices ($1,662,838 to $1,701,154): say why in the comment.'],
     });
+  });
+
+  it('exports the copied values the appraiser accepted, with who accepted them and why', () => {
+    const { section } = exported();
+    expect(section.copiedValuesAccepted).toHaveLength(6);
+    expect(section.copiedValuesAccepted[0]).toEqual({ row: 'quality', rowLabel: expect.any(String), compId: null, appliesTo: 'the whole grid', by: 'The appraiser', reason: 'Checked against the sale listings.', at: '2026-11-23T21:50:00.000Z' });
   });
 
   it('resolves every citation id it writes to a citation it lists', () => {

@@ -9,6 +9,7 @@ import type { MarketAnalysis } from '../market/analysis.ts';
 import { marketConditionsUad } from '../market/uad.ts';
 import { reconciliationProblems } from './adjustments.ts';
 import { areaRowLabel, gridProperties, rateLabelFor } from './answer-values.ts';
+import { copiedAcceptances, THE_APPRAISER } from './grid-cited.ts';
 import { weightLabels } from './grid-csv.ts';
 import { predictorNames } from './regression.ts';
 import { notUsedByLabels } from './screening.ts';
@@ -36,7 +37,7 @@ export interface UadExportContext {
   generatedAt: string;
   appVersion: string;
   /** The appraiser's rates, where each came from, and the reconciliation (the analysis does not carry them). */
-  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation' | 'marketTrend'> & Partial<Pick<ComparablesWorkfile, 'unsupportedRateReasons'>>;
+  workfile: Pick<ComparablesWorkfile, 'rates' | 'rateSource' | 'reconciliation' | 'marketTrend' | 'syntheticAccepted'> & Partial<Pick<ComparablesWorkfile, 'unsupportedRateReasons'>>;
   /** The market conditions and the time trend (shared/market/analysis.ts): written as their own section when given. */
   market?: MarketAnalysis | null;
 }
@@ -59,8 +60,13 @@ function citedJson(value: CitedValue) {
     limitation: value.limitation,
     alternatives: value.alternatives.map((alternative) => ({ display: alternative.display, status: alternative.status, citationIds: alternative.citationIds, note: alternative.note })),
     choice: value.choice,
+    // A figure Plat or the appraiser worked out by a named rule: its rule and inputs, so a reviewer can make it again.
+    ...(value.derivation ? { derivation: value.derivation } : {}),
   };
 }
+
+/** A figure of the grid as a derived value, or null where the grid has none. */
+const figureJson = (value: CitedValue | null | undefined) => (value ? citedJson(value) : null);
 
 const rateOfRow = new Map<GridRowKey, RateKey>(rateKeys.map((rate) => [rateRow[rate], rate]));
 const manualRowSet = new Set<GridRowKey>(manualRows);
@@ -69,6 +75,7 @@ const manualRowSet = new Set<GridRowKey>(manualRows);
 function adjustmentJson(
   row: GridRowKey,
   column: GridColumnResult | undefined,
+  figure: CitedValue | undefined,
   subjectValues: Record<GridRowKey, CitedValue> | null,
   comp: ComparableSale,
   context: UadExportContext,
@@ -84,7 +91,9 @@ function adjustmentJson(
     basis: rate ? 'rate' : manualRowSet.has(row) ? 'appraiser lump sum' : 'other',
     rate: rate ? { key: rate, value: context.workfile.rates[rate], unit: rateLabelFor(rate, properties).unit } : null,
     status: 'derived',
-    citationIds: [...new Set(compared.flatMap((value) => value.citationIds))],
+    citationIds: figure ? figure.citationIds : [...new Set(compared.flatMap((value) => value.citationIds))],
+    derivedFrom: figure?.derivedFrom ?? null,
+    derivation: figure?.derivation ?? null,
   };
 }
 
@@ -143,6 +152,7 @@ export const predictorSourceMeanings: Record<PredictorSource, string> = {
 export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadExportContext): Record<string, unknown> {
   const subject = analysis.set.subject;
   const columns = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
+  const cited = new Map((analysis.cited?.columns ?? []).map((column) => [column.compId, column]));
   const run = analysis.run;
   const support = analysis.support;
   const range = analysis.grid.adjustedRange;
@@ -193,6 +203,7 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
         : null,
       comparables: analysis.chosen.map((comp, index) => {
         const column = columns.get(comp.id);
+        const figures = cited.get(comp.id);
         return {
           comparableNumber: index + 1,
           id: comp.id,
@@ -210,12 +221,13 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
           features: Object.fromEntries(
             gridRowKeys.map((row) => [
               row,
-              { label: areaRowLabel(row, properties), ...citedJson(comp.values[row]), adjustment: adjustmentJson(row, column, subject?.values ?? null, comp, context, properties) },
+              { label: areaRowLabel(row, properties), ...citedJson(comp.values[row]), adjustment: adjustmentJson(row, column, figures?.adjustments[row], subject?.values ?? null, comp, context, properties) },
             ]),
           ),
-          netAdjustment: column ? { amountDollars: column.net, percentOfSalePrice: column.netPct } : null,
-          grossAdjustment: column ? { amountDollars: column.gross, percentOfSalePrice: column.grossPct } : null,
+          netAdjustment: column ? { amountDollars: column.net, percentOfSalePrice: column.netPct, cited: figureJson(figures?.net), percentCited: figureJson(figures?.netPct) } : null,
+          grossAdjustment: column ? { amountDollars: column.gross, percentOfSalePrice: column.grossPct, cited: figureJson(figures?.gross), percentCited: figureJson(figures?.grossPct) } : null,
           adjustedSalePriceDollars: column?.adjustedPrice ?? null,
+          adjustedSalePrice: figureJson(figures?.adjustedPrice),
           weight: column ? { code: column.weight, label: weightLabels[column.weight] } : null,
           warnings: column?.warnings ?? [],
           priorSales: comp.priorSales.map((sale) => ({ date: citedJson(sale.date), price: citedJson(sale.price), source: citedJson(sale.source) })),
@@ -229,9 +241,11 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
         row: rateRow[rate],
         valueUsed: context.workfile.rates[rate],
         setBy: context.workfile.rateSource[rate] ?? null,
+        cited: figureJson(analysis.cited?.rates[rate]),
         support: support.suggestions[rate],
         unsupportedUseReason: context.workfile.rateSource[rate] === 'suggestion' ? (context.workfile.unsupportedRateReasons?.[rate] ?? null) : null,
       })),
+      copiedValuesAccepted: subject ? copiedAcceptances(context.workfile, subject, analysis.chosen, analysis.cited?.appraiser ?? THE_APPRAISER) : [],
       adjustmentSupport: regressionJson(support),
       analyzedNotUsed: analysis.notUsed.map((entry) => ({
         id: entry.candidate.id,
@@ -247,8 +261,9 @@ export function salesComparisonUad(analysis: ComparablesAnalysis, context: UadEx
         relatedLots: entry.candidate.relatedLots.map((lot) => ({ address: lot.address, ssl: lot.ssl, recordRef: lot.recordRef, citationIds: lot.citationIds })),
       })),
       reconciliation: {
-        adjustedPriceRange: range ? { lowDollars: range.low, highDollars: range.high, basis: 'Comparables given weight (all of them when none is)' } : null,
+        adjustedPriceRange: range ? { lowDollars: range.low, highDollars: range.high, basis: 'Comparables given weight (all of them when none is)', cited: figureJson(analysis.cited?.adjustedRange) } : null,
         indicatedValueDollars: context.workfile.reconciliation.indicatedValueDollars,
+        indicatedValue: figureJson(analysis.cited?.indicatedValue),
         comment: context.workfile.reconciliation.comment,
         openProblems: reconciliationProblems(context.workfile, analysis.grid),
       },

@@ -63,6 +63,8 @@ export interface SubjectReportInput {
   comparables?: { workfile: ComparablesWorkfile; pages: unknown[]; lotAnswers?: unknown[]; /** The market-sales search's kept pages (market conditions). */ marketPages?: unknown[] } | null;
   /** The appraiser's choices of the subject's characteristics (the comparables workfile's `subjectChoices`), kept whether or not a search was run; else the comparables workfile's. */
   subjectChoices?: ComparablesWorkfile['subjectChoices'];
+  /** Who the appraiser's figures (rates, lump sums, the indicated value) are cited to: the report's signer; "The appraiser" when not known. */
+  appraiser?: string;
   /**
    * The answers of title research the assignment keeps (graph traversals and connected calls, entity
    * records, owner searches, record searches; each with its request parts) and the researcher's
@@ -115,7 +117,7 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
   const subjectUseCode = useCode && useCode.status !== 'unavailable' && useCode.raw !== null ? String(useCode.raw) : null;
   const started = input.comparables && comparablesStarted(input.comparables.workfile) ? input.comparables : null;
   const analysis = started
-    ? analyzeComparables({ subjectEnvelope: input.subject, subjectSummary: input.summary, pages: started.pages, lotAnswers: started.lotAnswers ?? [], workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode }, book)
+    ? analyzeComparables({ subjectEnvelope: input.subject, subjectSummary: input.summary, pages: started.pages, lotAnswers: started.lotAnswers ?? [], workfile: started.workfile, effectiveDate: details.effectiveDate, subjectUseCode, appraiser: input.appraiser }, book)
     : null;
   const comparables =
     started && analysis

@@ -24,6 +24,15 @@ const doc = buildSubjectReport(swannInput());
 describe('citation rows', () => {
   const rows = citationRows(doc);
 
+  it('lists a value’s markers in endnote order, as the pages print them (Verify looks for them so)', () => {
+    const [first, second] = doc.citations;
+    const section = doc.sections[0]!;
+    const reversed = { ...section.values[0]!, field: 'test.reversed', citationIds: [second!.id, first!.id] };
+    const row = citationRows({ ...doc, sections: [{ ...section, values: [reversed], tables: [] }] }).find((r) => r.field === 'test.reversed')!;
+    expect(row.markers).toEqual([first!.number, second!.number].sort((a, b) => a - b));
+    expect(row.citations.map((citation) => citation.number)).toEqual(row.markers);
+  });
+
   it('has one row per printed value and per printed alternative, with its field key and full citations', () => {
     const values = doc.sections.flatMap((s) => [...s.values, ...s.tables.flatMap((t) => t.rows.flatMap((r) => Object.values(r)))]);
     const alternatives = values.reduce((n, v) => n + v.alternatives.length, 0);

@@ -37,7 +37,8 @@ export interface CitationRow {
 
 export function citationRows(doc: ReportDocument): CitationRow[] {
   const byId = new Map(doc.citations.map((citation) => [citation.id, citation]));
-  const cited = (ids: readonly string[]) => ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  // In endnote order, as the pages print a value's markers (report-model.ts markersFor): Verify finds a value by its markers.
+  const cited = (ids: readonly string[]) => ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])).sort((a, b) => a.number - b.number);
   const rows: CitationRow[] = [];
   const add = (section: string, value: CitedValue) => {
     const citations = cited(value.citationIds);

@@ -3,11 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import comps2016 from '../comparables/fixtures/dc-1708-comps-2016.json' with { type: 'json' };
 import { emptyComparablesWorkfile, gridRowKeys, rateKeys, type ComparablesWorkfile, type CompSearchRun } from '../comparables/model.ts';
-import { comps2016Run } from '../comparables/test-kit.ts';
+import { ACCEPT_COPIED, comps2016Run } from '../comparables/test-kit.ts';
 import { buildSubjectReport, type SubjectReportInput } from './build-subject-report.ts';
 import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
 import { citationRows } from './citation-export.ts';
-import { comparablesCitationOrder, comparablesValues, NO_COMPS_CHOSEN, NO_SEARCH } from './comparables-section.ts';
+import { comparablesCitationOrder, comparablesValues, NO_COMPS_CHOSEN, NO_SEARCH, regressionFigureValues } from './comparables-section.ts';
 import { ReportDocumentSchema, type ReportDocument } from './document.ts';
 import { type CitedValue } from '../cited/value.ts';
 import dc1708 from './fixtures/dc-1708-21st-st-nw.json' with { type: 'json' };
@@ -28,6 +28,7 @@ const WORKFILE: ComparablesWorkfile = {
   notUsed: { [ids[7]!]: { reason: 'size', note: 'Much larger than the subject.' } },
   reconciliation: { indicatedValueDollars: 1_300_000, comment: 'Most weight on comp 1, the closest in size.' },
   savedAt: '2026-11-23T22:00:00.000Z',
+  syntheticAccepted: ACCEPT_COPIED,
 };
 
 function build(comparables: SubjectReportInput['comparables'], subject: unknown = dc1708.subject): ReportDocument {
@@ -170,8 +171,11 @@ describe('the comparables section of the report', () => {
     const doc = withComps();
     const known = new Set(doc.citations.map((citation) => citation.id));
     const values = comparablesValues(section(doc));
-    // The grid, the regression's n, R², time rate and its interval, the sales not used, the prior sale, then the market conditions (4 periods × 3 figures, 3 trends, 2 fits × rate and interval).
-    expect(values.length).toBe(gridRowKeys.length * 6 + 4 + 9 * 4 + 1 * 4 + 19);
+    // The grid's cells (subject and 5 comps), 10 adjustments (time and living area on each comp), each
+    // comp's net, net %, gross, gross % and adjusted price, the range, the indicated value, 2 rates;
+    // the regression's figures; the 9 sales not used and the one prior sale, 4 values each; then the
+    // market conditions (4 periods × 3 figures, 3 trends, 2 fits × rate and interval).
+    expect(values.length).toBe(gridRowKeys.length * 6 + 10 + 5 * 5 + 1 + 1 + 2 + regressionFigureValues(section(doc).support).length + 9 * 4 + 1 * 4 + 19);
     for (const value of values) {
       if (value.status === 'unavailable') expect(value.limitation, value.field).toBeTruthy();
       else expect(value.citationIds.length, value.field).toBeGreaterThan(0);
@@ -215,6 +219,39 @@ describe('the comparables section of the report', () => {
     expect(comps).toHaveLength(comparablesValues(section(doc)).length);
     expect(comps.every((row) => row.section === 'Comparable sales' && /^(comparables|market)\./.test(row.field))).toBe(true);
     expect(comps.find((row) => row.field === `comparables.grid.${ids[3]}.salePrice`)).toMatchObject({ label: 'Comp 1: Sale price', printed: '$1,330,000', status: 'reported', markers: [expect.any(Number)] });
+  });
+
+  it('puts the indicated value in the citations file as the appraiser’s value, with its rule and inputs', () => {
+    const doc = withComps();
+    const row = citationRows(doc).find((r) => r.field === 'comparables.reconciliation.indicatedValue');
+    const range = section(doc).grid!.adjustedRange!;
+    expect(row).toMatchObject({ label: 'Indicated value by sales comparison', printed: '$1,300,000', status: 'derived', derivation: { rule: 'appraiser-value', inputs: [1_300_000, range.low, range.high] } });
+    expect(row!.citations.map((citation) => citation.publisher)).toContain('The appraiser');
+    expect(citationRows(doc).find((r) => r.field === `comparables.grid.${ids[3]}.gla.adjustment`)).toMatchObject({ printed: '−$122,400', status: 'derived', derivation: { rule: 'adjustment-rate-times-difference', inputs: [150, 1_200, 2_016] } });
+  });
+
+  it('adjusts nothing on a copied value until it is accepted, and prints each acceptance with who accepted it and why', () => {
+    const copied = (syntheticAccepted: ComparablesWorkfile['syntheticAccepted']) => section(build({ workfile: { ...WORKFILE, syntheticAccepted }, pages: [comps2016.envelope] })).grid!;
+    const none = copied(undefined);
+    const gla = (grid: ReturnType<typeof copied>) => grid.rows.find((row) => row.key === 'gla')!.comps;
+    expect(gla(none).map((cell) => cell.adjustment)).toEqual([null, null, null, null, null]);
+    expect(gla(none)[0]!.value.status).toBe('synthetic');
+    expect(none.summary[0]!.warnings).toContain('Gross building area (GBA): copied from another house (synthetic) for the subject and this comp, not accepted: no adjustment.');
+    expect(none.copiedAccepted).toEqual([]);
+
+    // The subject's living area is copied too: accepting the comp's alone still adjusts nothing.
+    const compOnly = [{ row: 'gla' as const, compId: ids[0]!, reason: 'Measured at inspection: 2,020 sq ft.', at: '2026-11-27T20:00:00.000Z' }];
+    expect(gla(copied(compOnly)).map((cell) => cell.adjustment)).toEqual([null, null, null, null, null]);
+    expect(copied(compOnly).summary[1]!.warnings).toContain('Gross building area (GBA): copied from another house (synthetic) for the subject, not accepted: no adjustment.');
+    const one = copied([...compOnly, { row: 'gla', compId: dc1708.subjectRef, reason: 'The subject measured at inspection.', at: '2026-11-27T20:01:00.000Z' }]);
+    expect(gla(one).map((cell) => cell.adjustment !== null)).toEqual([false, true, false, false, false]);
+    expect(one.copiedAccepted).toEqual([
+      { row: 'gla', rowLabel: one.rows.find((row) => row.key === 'gla')!.label, compId: dc1708.subjectRef, appliesTo: 'the subject', by: 'The appraiser', reason: 'The subject measured at inspection.', at: '2026-11-27T20:01:00.000Z' },
+      { row: 'gla', rowLabel: one.rows.find((row) => row.key === 'gla')!.label, compId: ids[0], appliesTo: 'Comp 2, 2015 Q ST NW', by: 'The appraiser', reason: 'Measured at inspection: 2,020 sq ft.', at: '2026-11-27T20:00:00.000Z' },
+    ]);
+    const whole = copied([{ row: 'gla', compId: null, reason: 'Living areas checked against the listings.', at: '2026-11-27T20:00:00.000Z' }]);
+    expect(gla(whole).every((cell) => cell.adjustment !== null && cell.cited?.status === 'derived')).toBe(true);
+    expect(whole.copiedAccepted.map((act) => [act.appliesTo, act.reason])).toEqual([['the whole grid', 'Living areas checked against the listings.']]);
   });
 
   it('says what does not add up: a comp no longer in the answer, adjustments past the guidelines', () => {

@@ -21,6 +21,7 @@ import {
 import { describeCriteria } from '../comparables/search.ts';
 import { noCompsText, notUsedEmptyText, searchOutcome, supportEmptyText } from '../comparables/empty-words.ts';
 import { notUsedByLabels, relatedLotWords, takenInWords } from '../comparables/screening.ts';
+import { copiedAcceptances, THE_APPRAISER } from '../comparables/grid-cited.ts';
 import { citationOrder } from '../cited/citation-order.ts';
 import type { ComparablesGrid, ComparablesMap, ComparablesSection, NotUsedRow, ReportTable } from './document.ts';
 import { marketValues } from './market-section.ts';
@@ -150,6 +151,7 @@ function mapCaption(analysis: ComparablesAnalysis, radiusMiles: number | null): 
 
 function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: ComparablesWorkfile): ComparablesGrid {
   const columnsById = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
+  const citedById = new Map((analysis.cited?.columns ?? []).map((column) => [column.compId, column]));
   const comps = analysis.chosen;
   // The area rows name the measure as published (gross building area standing in for GLA says so).
   const properties = gridProperties(analysis);
@@ -163,13 +165,26 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
         value: placed(comp.values[key], `comparables.grid.${comp.id}.${key}`, `Comp ${index + 1}: ${areaRowLabel(key, properties)}`),
         adjustment: column?.adjustments[key] ?? null,
         working: column?.workings[key] ?? null,
+        cited: citedById.get(comp.id)?.adjustments[key] ?? null,
       };
     }),
   }));
   const summary = comps.flatMap((comp) => {
     const column = columnsById.get(comp.id);
-    return column
-      ? [{ compId: comp.id, net: column.net, gross: column.gross, netPct: column.netPct, grossPct: column.grossPct, adjustedPrice: column.adjustedPrice, warnings: [...column.warnings] }]
+    const cited = citedById.get(comp.id);
+    return column && cited
+      ? [
+          {
+            compId: comp.id,
+            net: column.net,
+            gross: column.gross,
+            netPct: column.netPct,
+            grossPct: column.grossPct,
+            adjustedPrice: column.adjustedPrice,
+            warnings: [...column.warnings],
+            cited: { net: cited.net, netPct: cited.netPct, gross: cited.gross, grossPct: cited.grossPct, adjustedPrice: cited.adjustedPrice },
+          },
+        ]
       : [];
   });
   const suggestions = analysis.support.suggestions;
@@ -177,7 +192,9 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
     columns: comps.map((comp, index) => ({ compId: comp.id, number: index + 1, address: comp.address, weight: columnsById.get(comp.id)?.weight ?? workfile.weights[comp.id] ?? 'less' })),
     rows,
     summary,
-    adjustedRange: analysis.grid.adjustedRange,
+    adjustedRange: analysis.grid.adjustedRange === null ? null : { low: analysis.grid.adjustedRange.low, high: analysis.grid.adjustedRange.high },
+    adjustedRangeCited: analysis.cited?.adjustedRange ?? null,
+    copiedAccepted: copiedAcceptances(workfile, subject, comps, analysis.cited?.appraiser ?? THE_APPRAISER),
     rates: rateKeys.map((key) => {
       const value = workfile.rates[key];
       const suggestion = suggestions[key];
@@ -189,6 +206,7 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
         value,
         source: value === null ? null : (workfile.rateSource[key] ?? 'appraiser'),
         support: suggested === null ? null : { value: suggested, ciLow: finite(suggestion?.ciLow), ciHigh: finite(suggestion?.ciHigh) },
+        cited: analysis.cited?.rates[key] ?? null,
         standing: suggested === null || !suggestion ? null : { supported: suggestion.standing.supported, reasons: [...suggestion.standing.reasons] },
         // The appraiser's reason for using a suggestion shown as not supported: printed next to the rate.
         unsupportedReason: value !== null && workfile.rateSource[key] === 'suggestion' ? (workfile.unsupportedRateReasons?.[key] ?? null) : null,
@@ -196,6 +214,7 @@ function gridOf(analysis: ComparablesAnalysis, subject: GridProperty, workfile: 
     }),
     reconciliation: {
       indicatedValueDollars: workfile.reconciliation.indicatedValueDollars,
+      indicatedValue: analysis.cited?.indicatedValue ?? null,
       comment: workfile.reconciliation.comment,
       problems: reconciliationProblems(workfile, analysis.grid),
     },
@@ -275,6 +294,17 @@ function priorSalesTable(subject: GridProperty | null, comps: readonly Comparabl
 // ---------------------------------------------------------------------------------------------
 // Reading the section back: its printed values and its citations, in print order
 
+/** The grid's totals, range, indicated value and rates as derived values, in print order (the adjustments sit in the rows). */
+function appraiserFigures(grid: ComparablesGrid | null): CitedValue[] {
+  if (!grid) return [];
+  return [
+    ...grid.summary.flatMap((summary) => [summary.cited.net, summary.cited.netPct, summary.cited.gross, summary.cited.grossPct, summary.cited.adjustedPrice]),
+    ...(grid.adjustedRangeCited ? [grid.adjustedRangeCited] : []),
+    ...(grid.reconciliation.indicatedValue ? [grid.reconciliation.indicatedValue] : []),
+    ...grid.rates.flatMap((rate) => (rate.cited ? [rate.cited] : [])),
+  ];
+}
+
 /** The regression's figures in print order: n, R², then each fitted rate's suggestion and interval. */
 export function regressionFigureValues(support: ComparablesSection['support']): CitedValue[] {
   const figures = support?.figures;
@@ -282,10 +312,11 @@ export function regressionFigureValues(support: ComparablesSection['support']): 
   return [figures.n, figures.r2, ...support.predictors.flatMap((key) => (figures.rates[key] ? [figures.rates[key].value, figures.rates[key].interval] : []))];
 }
 
-/** Every cited value the section prints, in the order a reader meets them (the grid row by row, the regression's figures). */
+/** Every cited value the section prints, in the order a reader meets them (the grid row by row with its adjustments, the appraiser's figures, the regression's figures). */
 export function comparablesValues(section: ComparablesSection): CitedValue[] {
   const values: CitedValue[] = [];
-  for (const row of section.grid?.rows ?? []) values.push(row.subject, ...row.comps.map((cell) => cell.value));
+  for (const row of section.grid?.rows ?? []) values.push(row.subject, ...row.comps.flatMap((cell) => [cell.value, ...(cell.cited ? [cell.cited] : [])]));
+  values.push(...appraiserFigures(section.grid));
   values.push(...regressionFigureValues(section.support));
   for (const row of section.notUsed) values.push(row.address, row.saleDate, row.price, row.distance);
   const table = section.priorSales;
@@ -298,7 +329,8 @@ export function comparablesValues(section: ComparablesSection): CitedValue[] {
 export function comparablesCitationOrder(section: ComparablesSection): string[] {
   const { ids, use, visit, visitTable } = citationOrder();
   for (const limitation of section.search?.limitations ?? []) use(limitation.citationIds);
-  for (const row of section.grid?.rows ?? []) [row.subject, ...row.comps.map((cell) => cell.value)].forEach(visit);
+  for (const row of section.grid?.rows ?? []) [row.subject, ...row.comps.flatMap((cell) => [cell.value, ...(cell.cited ? [cell.cited] : [])])].forEach(visit);
+  appraiserFigures(section.grid).forEach(visit);
   regressionFigureValues(section.support).forEach(visit);
   for (const sale of section.support?.salesUsed ?? []) use(sale.citationIds);
   for (const row of section.notUsed) {

@@ -111,7 +111,15 @@ export const ComparablesGridSchema = z.object({
       key: z.enum(gridRowKeys),
       label: z.string(),
       subject: CitedValueSchema,
-      comps: z.array(z.object({ value: CitedValueSchema, adjustment: z.number().nullable(), working: z.string().nullable() })),
+      comps: z.array(
+        z.object({
+          value: CitedValueSchema,
+          adjustment: z.number().nullable(),
+          working: z.string().nullable(),
+          /** The adjustment as a derived value (its inputs cited, its rule kept for Verify); null where the row adjusts nothing. */
+          cited: CitedValueSchema.nullable(),
+        }),
+      ),
     }),
   ),
   /** Per comp, in column order: net and gross adjustment (whole dollars, and % of the sale price) and the adjusted price. */
@@ -125,9 +133,26 @@ export const ComparablesGridSchema = z.object({
       adjustedPrice: z.number(),
       /** Why a rate could not be applied to this comp. */
       warnings: z.array(z.string()),
+      /** The same figures as derived values, as printed. */
+      cited: z.object({ net: CitedValueSchema, netPct: CitedValueSchema, gross: CitedValueSchema, grossPct: CitedValueSchema, adjustedPrice: CitedValueSchema }),
     }),
   ),
   adjustedRange: z.object({ low: z.number(), high: z.number() }).nullable(),
+  /** The range as a derived value (the adjusted prices it spans), as printed. */
+  adjustedRangeCited: CitedValueSchema.nullable(),
+  /** Copied (synthetic) characteristics the appraiser accepted to drive adjustments, with who accepted them and why. */
+  copiedAccepted: z.array(
+    z.object({
+      row: z.enum(gridRowKeys),
+      rowLabel: z.string(),
+      compId: z.string().nullable(),
+      /** "the whole grid", or the comp ("Comp 2, 2009 R ST NW"). */
+      appliesTo: z.string(),
+      by: z.string(),
+      reason: z.string(),
+      at: z.string(),
+    }),
+  ),
   /** The appraiser's rates, each beside the regression's suggestion for it. */
   rates: z.array(
     z.object({
@@ -137,6 +162,8 @@ export const ComparablesGridSchema = z.object({
       value: z.number().nullable(),
       source: z.enum(['appraiser', 'suggestion']).nullable(),
       support: z.object({ value: z.number(), ciLow: z.number().nullable(), ciHigh: z.number().nullable() }).nullable(),
+      /** The rate as the appraiser's derived value; null when no rate is set. */
+      cited: CitedValueSchema.nullable(),
       /** Whether the regression supports its suggestion, and why not (shared/comparables/regression-standing.ts). */
       standing: z.object({ supported: z.boolean(), reasons: z.array(z.string()) }).nullable().default(null),
       /** The appraiser's written reason for using a suggestion shown as not supported. */
@@ -145,6 +172,8 @@ export const ComparablesGridSchema = z.object({
   ),
   reconciliation: z.object({
     indicatedValueDollars: z.number().nullable(),
+    /** The indicated value as the appraiser's value, with the range it was reconciled from; null until entered. */
+    indicatedValue: CitedValueSchema.nullable(),
     comment: z.string(),
     /** What does not add up (an indicated value outside the range of the weighted comps…). */
     problems: z.array(z.string()),

@@ -37,8 +37,11 @@ export function subjectReportBuilder(deps: ReportSourcesDeps): (assignmentId: st
     const sources = deps.assignments.reportSources(assignmentId);
     if (!sources) return null;
     const ref = sources.assignment.details.subjectRef;
+    const certificateFingerprint = deps.certificateFingerprint?.() ?? null;
     const document = buildSubjectReport({
       ...sources,
+      // The appraiser's figures are cited to the appraiser who signs the report with this installation's certificate.
+      ...(certificateFingerprint === null ? {} : { appraiser: appraiserSigning(certificateFingerprint) }),
       generatedAt: now().toISOString(),
       // Priced only when missing: a preview touches the cache, and a kept answer needs no price.
       prices: {
@@ -46,9 +49,14 @@ export function subjectReportBuilder(deps: ReportSourcesDeps): (assignmentId: st
         summaryMicroUsd: sources.summary === null ? priceNow('v4.summary', subjectSummaryParts(ref)) : 0,
       },
     });
-    const certificateFingerprint = deps.certificateFingerprint?.() ?? null;
     return certificateFingerprint === null ? document : { ...document, cover: { ...document.cover, certificateFingerprint } };
   };
+}
+
+/** The appraiser as the report names them: by the certificate they sign with (its first 8 bytes; the cover prints all of it). */
+export function appraiserSigning(fingerprint: string): string {
+  const short = fingerprint.split(':').slice(0, 8).join(':');
+  return `The appraiser (signing certificate SHA-256 ${short}…)`;
 }
 
 /** What refreshing the report's two sources would cost now (a refresh skips the cache). */

@@ -355,8 +355,28 @@ describe('ComparablesView', () => {
     fireEvent.change(gla, { target: { value: '1' } });
     fireEvent.change(gla, { target: { value: '15' } });
     fireEvent.change(gla, { target: { value: '150' } });
+    // The living areas are copied from other houses (synthetic): no adjustment until the appraiser accepts them.
+    expect(screen.getByTestId('grid-adjustment-gla-1').textContent).toBe('');
+    expect(screen.getByText('Comp 1: Gross building area (GBA): copied from another house (synthetic) for the subject and this comp, not accepted: no adjustment.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /^Accept copied values: Gross building area/ }));
+    const dialog = screen.getByRole('dialog', { name: /^Accept copied values: Gross building area/ });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Accept copied values' }));
+    expect(within(dialog).getByRole('alert').textContent).toContain('Say why the copied values can be relied on');
+    fireEvent.change(within(dialog).getByLabelText('Reason (required, printed in the report)'), { target: { value: 'Living areas checked against the 2016 listings.' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Accept copied values' }));
     // Subject 1,200 sq ft; comp 1 3,042 sq ft at $2,350,000; comp 2 2,016 sq ft at $1,330,000.
     expect(screen.getByTestId('grid-adjustment-gla-1').textContent).toBe('−$276,300');
+    // Each figure has its quiet chip: the rule and inputs Verify makes it again from.
+    fireEvent.click(within(screen.getByTestId('grid-adjustment-gla-1')).getByRole('button', { name: 'How it was worked out: Comp 1: Gross building area (GBA) adjustment' }));
+    const how = screen.getByRole('dialog', { name: 'How Comp 1: Gross building area (GBA) adjustment was worked out' });
+    expect(how.textContent).toContain('Rule adjustment-rate-times-difference of 150, 1200, 3042');
+    expect(how.textContent).toContain('The appraiser');
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByRole('dialog', { name: 'How Comp 1: Gross building area (GBA) adjustment was worked out' })).toBeNull();
+    // The rate itself is the appraiser's, cited to them.
+    fireEvent.click(screen.getByRole('button', { name: 'How it was worked out: Rate: Gross building area (GBA)' }));
+    expect(screen.getByRole('dialog', { name: 'How Rate: Gross building area (GBA) was worked out' }).textContent).toContain('The appraiser’s rate');
+    fireEvent.keyDown(window, { key: 'Escape' });
     expect(screen.getByTestId('grid-adjustment-gla-2').textContent).toBe('−$122,400');
     expect(screen.getByTestId('grid-net-1').textContent).toBe('−$276,300');
     expect(screen.getByTestId('grid-gross-1').textContent).toBe('$276,300');
@@ -364,6 +384,9 @@ describe('ComparablesView', () => {
     expect(screen.getByTestId('grid-adjusted-1').textContent).toBe('$2,073,700');
     expect(screen.getByTestId('grid-adjusted-2').textContent).toBe('$1,207,600');
     expect(screen.getByTestId('grid-range').textContent).toContain('$1,207,600 to $2,073,700');
+    fireEvent.click(within(screen.getByTestId('grid-adjusted-1')).getByRole('button', { name: 'How it was worked out: Comp 1: Adjusted sale price' }));
+    expect(screen.getByRole('dialog', { name: 'How Comp 1: Adjusted sale price was worked out' }).textContent).toContain('Rule price-plus-net of 2350000, -276300');
+    fireEvent.keyDown(window, { key: 'Escape' });
 
     // A lump sum on a row no rate covers joins the net.
     fireEvent.change(screen.getByLabelText('Comp 2: Site (land area) adjustment ($)'), { target: { value: '-5,000' } });
@@ -377,6 +400,7 @@ describe('ComparablesView', () => {
     expect(saved.rates.glaPerSqft).toBe(150);
     expect(saved.rateSource).toEqual({ glaPerSqft: 'appraiser' });
     expect(saved.manual).toEqual({ 'rec_ed75840f-ec2e-5f5c-934f-f30f4618e207': { site: -5000 } });
+    expect(saved.syntheticAccepted).toEqual([{ row: 'gla', compId: null, reason: 'Living areas checked against the 2016 listings.', at: expect.any(String) }]);
   });
 
   it('offers no Accept on a suggestion the sales do not support, and uses it only with the appraiser’s reason', async () => {

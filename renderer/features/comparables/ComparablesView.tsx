@@ -297,7 +297,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subje
               subjectLonLat={subject?.location?.lonLat ?? null}
             />
           )}
-          <RatesPanel workfile={workfile} support={analysis.support} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} edit={edit} />
+          <RatesPanel workfile={workfile} support={analysis.support} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} edit={edit} cited={analysis.cited} index={index} />
           <SalesGrid
             analysis={analysis}
             outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)}

@@ -2,13 +2,15 @@
 // estimate, its 95 % confidence interval and the number of sales): "Accept" takes a supported
 // suggestion; one the sales do not support (regression-standing.ts) shows why, and "Use anyway…"
 // takes it only with a written reason, printed next to the rate. Typing makes the rate the
-// appraiser's own. Below, the support in full: the method, n, R², every coefficient with its interval
-// and standing, the sales used (each cited) and the sales left out and why.
-import { useState } from 'react';
-import { rateKeys, rateLabels, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
+// appraiser's own; a rate set carries its quiet chip (the appraiser's rate, cited to them). Below, the
+// support in full: the method, n, R², every coefficient with its interval and standing, the sales
+// used (each cited) and the sales left out and why.
+import { useState, type ReactNode } from 'react';
+import { rateKeys, rateLabels, type CitedGrid, type ComparablesWorkfile, type RateKey, type RateSuggestion, type RegressionSupport } from '../../../shared/comparables/model.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { CitationChips, type CitationIndex } from './CitedCell.tsx';
+import { DerivedChip } from './DerivedChip.tsx';
 import { acceptSuggestion, parseRateText, rateInputText, setRate, takeUnsupportedSuggestion } from './comparables-model.ts';
 import { suggestionCounts } from '../../../shared/comparables/regression-standing.ts';
 import { estimateNumberText, roundRate } from '../../../shared/comparables/rate-text.ts';
@@ -20,7 +22,7 @@ import { supportEmptyText, type SearchOutcome } from '../../../shared/comparable
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
 
-export function RatesPanel({ workfile, support, outcome, edit }: { workfile: ComparablesWorkfile; support: RegressionSupport; outcome: SearchOutcome; edit: Edit }) {
+export function RatesPanel({ workfile, support, outcome, edit, cited, index }: { workfile: ComparablesWorkfile; support: RegressionSupport; outcome: SearchOutcome; edit: Edit; cited?: CitedGrid | null; index?: CitationIndex }) {
   return (
     <section className="comps-section stack" aria-labelledby="comps-rates-title">
       <div className="comps-section__head cluster align-baseline">
@@ -40,6 +42,7 @@ export function RatesPanel({ workfile, support, outcome, edit }: { workfile: Com
             suggestion={support.message === null ? support.suggestions[key] : null}
             n={support.n}
             edit={edit}
+            chip={cited?.rates[key] && index ? <DerivedChip value={cited.rates[key]} index={index} /> : null}
           />
         ))}
       </div>
@@ -67,6 +70,7 @@ function RateField(props: {
   suggestion: RateSuggestion | null;
   n: number;
   edit: Edit;
+  chip?: ReactNode;
 }) {
   const { rateKey: key, value, source, unsupportedReason, suggestion, n, edit } = props;
   const { label, unit } = rateLabels[key];
@@ -108,6 +112,7 @@ function RateField(props: {
           }}
         />
         {value !== null && source && <span className={`comps-rate__source comps-rate__source--${source}`}>{source === 'suggestion' ? 'suggested' : 'yours'}</span>}
+        {value !== null && props.chip}
       </div>
       {problem && (
         <span className="comps-field-error" role="alert">

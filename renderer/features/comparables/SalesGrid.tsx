@@ -23,7 +23,11 @@ import { formatDollars } from '../../../shared/money.ts';
 import { formatShareOfPrice } from '../../../shared/format/percent.ts';
 import { gridEmptyText, rangeBasisText, type SearchOutcome } from '../../../shared/comparables/empty-words.ts';
 import { CitedCell, type CitationIndex } from './CitedCell.tsx';
-import { parseDollarText, parseValueText, setManualAdjustment, setReconciliation, setWeight, moveComp } from './comparables-model.ts';
+import type { CitedValue } from '../../../shared/cited/value.ts';
+import { acceptCopiedValues, parseDollarText, parseValueText, setManualAdjustment, setReconciliation, setWeight, moveComp, withdrawCopiedValues } from './comparables-model.ts';
+import { CopiedValuesDialog, copiedIn } from './CopiedValuesDialog.tsx';
+import { DerivedChip } from './DerivedChip.tsx';
+import type { CitedGridColumn } from '../../../shared/comparables/model.ts';
 import './sales-grid.css';
 import { SelectOptions } from '../../components/SelectOptions.tsx';
 
@@ -45,11 +49,13 @@ export function SalesGrid(props: {
   exports?: ReactNode;
 }) {
   const { analysis, workfile, index, edit, onDrop, onHighlight } = props;
+  const [accepting, setAccepting] = useState<GridRowKey | null>(null);
   const subject = analysis.set.subject;
   const comps = analysis.chosen;
   // The area rows name the measure as published (gross building area standing in for GLA says so).
   const properties = gridProperties(analysis);
   const columns = new Map(analysis.grid.columns.map((column) => [column.compId, column]));
+  const cited = new Map((analysis.cited?.columns ?? []).map((column) => [column.compId, column]));
 
   if (!subject) {
     return (
@@ -123,11 +129,15 @@ export function SalesGrid(props: {
                 <th scope="row" className="comps-grid__label">
                   {areaRowLabel(row, properties)}
                   {rateOfRow.has(row) && workfile.rates[rateOfRow.get(row)!] === null && <span className="comps-grid__norate"> · no rate</span>}
+                  {rateOfRow.has(row) && row !== 'saleDate' && copiedIn(analysis, row).length > 0 && (
+                    <CopiedRowAction row={row} label={subject.values[row].label} accepted={(workfile.syntheticAccepted ?? []).filter((act) => act.row === row).length} onOpen={setAccepting} />
+                  )}
                 </th>
                 <td className="comps-grid__subject">{row === 'proximity' ? <span className="muted">—</span> : <CitedCell value={subject.values[row]} index={index} />}</td>
                 {comps.map((comp, at) => {
                   const column = columns.get(comp.id);
                   const adjustment = column?.adjustments[row];
+                  const figure = cited.get(comp.id)?.adjustments[row];
                   return [
                     <td key={`${comp.id}-d`} className="comps-grid__desc">
                       <CitedCell value={comp.values[row]} index={index} />
@@ -142,10 +152,14 @@ export function SalesGrid(props: {
                           onChange={(dollars) => edit((w) => setManualAdjustment(w, comp.id, row as ManualRowKey, dollars))}
                         />
                       ) : adjustment !== undefined ? (
-                        <span className={`comps-adj${adjustment > 0 ? ' comps-adj--plus' : adjustment < 0 ? ' comps-adj--minus' : ''}`} title={column?.workings[row] ?? undefined}>
-                          {formatAdjustment(adjustment)}
-                        </span>
+                        <>
+                          <span className={`comps-adj${adjustment > 0 ? ' comps-adj--plus' : adjustment < 0 ? ' comps-adj--minus' : ''}`} title={column?.workings[row] ?? undefined}>
+                            {formatAdjustment(adjustment)}
+                          </span>
+                          {figure && <DerivedChip value={figure} index={index} />}
+                        </>
                       ) : null}
+                      {manualRowSet.has(row) && figure && <DerivedChip value={figure} index={index} />}
                     </td>,
                   ];
                 })}
@@ -153,11 +167,21 @@ export function SalesGrid(props: {
             ))}
           </tbody>
           <tfoot>
-            <SummaryRow columns={columns} label="Net adjustment" comps={comps} render={(column) => formatAdjustment(column.net)} testId="grid-net" />
-            <SummaryRow columns={columns} label="Gross adjustment" comps={comps} render={(column) => formatDollars(column.gross)} testId="grid-gross" />
-            <SummaryRow columns={columns} label="Net % of sale price" comps={comps} render={(column) => formatShareOfPrice(column.netPct)} testId="grid-net-pct" />
-            <SummaryRow columns={columns} label="Gross % of sale price" comps={comps} render={(column) => formatShareOfPrice(column.grossPct)} testId="grid-gross-pct" />
-            <SummaryRow columns={columns} label="Adjusted sale price" comps={comps} render={(column) => formatDollars(column.adjustedPrice)} testId="grid-adjusted" strong />
+            <SummaryRow columns={columns} cited={cited} index={index} label="Net adjustment" comps={comps} render={(column) => formatAdjustment(column.net)} figure={(c) => c.net} testId="grid-net" />
+            <SummaryRow columns={columns} cited={cited} index={index} label="Gross adjustment" comps={comps} render={(column) => formatDollars(column.gross)} figure={(c) => c.gross} testId="grid-gross" />
+            <SummaryRow columns={columns} cited={cited} index={index} label="Net % of sale price" comps={comps} render={(column) => formatShareOfPrice(column.netPct)} figure={(c) => c.netPct} testId="grid-net-pct" />
+            <SummaryRow columns={columns} cited={cited} index={index} label="Gross % of sale price" comps={comps} render={(column) => formatShareOfPrice(column.grossPct)} figure={(c) => c.grossPct} testId="grid-gross-pct" />
+            <SummaryRow
+              columns={columns}
+              cited={cited}
+              index={index}
+              label="Adjusted sale price"
+              comps={comps}
+              render={(column) => formatDollars(column.adjustedPrice)}
+              figure={(c) => c.adjustedPrice}
+              testId="grid-adjusted"
+              strong
+            />
             <tr>
               <th scope="row" className="comps-grid__label">
                 Weight
@@ -180,18 +204,44 @@ export function SalesGrid(props: {
         </table>
       </div>
       <ColumnWarnings analysis={analysis} />
-      <Reconciliation analysis={analysis} workfile={workfile} edit={edit} />
+      <Reconciliation analysis={analysis} workfile={workfile} edit={edit} index={index} />
+      <CopiedValuesDialog
+        row={accepting}
+        analysis={analysis}
+        workfile={workfile}
+        onAccept={(act) => {
+          edit((w) => acceptCopiedValues(w, { ...act, at: new Date().toISOString() }));
+          setAccepting(null);
+        }}
+        onWithdraw={(row, compId) => edit((w) => withdrawCopiedValues(w, row, compId))}
+        onClose={() => setAccepting(null)}
+      />
     </section>
   );
 }
 
 type GridColumn = ComparablesAnalysis['grid']['columns'][number];
 
+/** The row's "Accept copied values…": the sample copied this characteristic, so it adjusts nothing until accepted. */
+function CopiedRowAction(props: { row: GridRowKey; label: string; accepted: number; onOpen: (row: GridRowKey) => void }) {
+  return (
+    <span className="comps-grid__copied">
+      {props.accepted > 0 && <span className="comps-grid__accepted"> · {props.accepted} accepted</span>}
+      <button type="button" className="link-button comps-grid__copied-button" aria-label={`Accept copied values: ${props.label}`} onClick={() => props.onOpen(props.row)}>
+        Accept copied values…
+      </button>
+    </span>
+  );
+}
+
 function SummaryRow(row: {
   label: string;
   comps: ComparablesAnalysis['chosen'];
   columns: ReadonlyMap<string, GridColumn>;
+  cited: ReadonlyMap<string, CitedGridColumn>;
+  index: CitationIndex;
   render: (column: GridColumn) => string;
+  figure: (column: CitedGridColumn) => CitedValue;
   testId: string;
   strong?: boolean;
 }) {
@@ -203,9 +253,11 @@ function SummaryRow(row: {
       <td className="comps-grid__subject" />
       {row.comps.map((comp, at) => {
         const column = row.columns.get(comp.id);
+        const figure = row.cited.get(comp.id);
         return (
           <td key={comp.id} colSpan={2} className="comps-grid__summary is-numeric" data-testid={`${row.testId}-${at + 1}`}>
             {column ? row.render(column) : '—'}
+            {figure && <DerivedChip value={row.figure(figure)} index={row.index} />}
           </td>
         );
       })}
@@ -275,7 +327,7 @@ function ColumnWarnings({ analysis }: { analysis: ComparablesAnalysis }) {
   );
 }
 
-function Reconciliation({ analysis, workfile, edit }: { analysis: ComparablesAnalysis; workfile: ComparablesWorkfile; edit: Edit }) {
+function Reconciliation({ analysis, workfile, edit, index }: { analysis: ComparablesAnalysis; workfile: ComparablesWorkfile; edit: Edit; index: CitationIndex }) {
   const stored = workfile.reconciliation.indicatedValueDollars;
   const [text, setText] = useState(stored === null ? '' : String(stored));
   const [problem, setProblem] = useState<string | null>(null);
@@ -289,6 +341,7 @@ function Reconciliation({ analysis, workfile, edit }: { analysis: ComparablesAna
           <>
             Adjusted prices range from <strong>{formatDollars(range.low)}</strong> to <strong>{formatDollars(range.high)}</strong>
             <span className="muted"> ({rangeBasisText(analysis.grid.columns.map((column) => column.weight))})</span>
+            {analysis.cited?.adjustedRange && <DerivedChip value={analysis.cited.adjustedRange} index={index} />}
           </>
         ) : (
           <span className="muted">No adjusted prices yet: choose comps to see their range.</span>
@@ -313,6 +366,12 @@ function Reconciliation({ analysis, workfile, edit }: { analysis: ComparablesAna
           {problem && (
             <span className="comps-field-error" role="alert">
               {problem}
+            </span>
+          )}
+          {analysis.cited?.indicatedValue && (
+            <span className="comps-reconcile__cited muted" data-testid="grid-indicated-cited">
+              {analysis.cited.indicatedValue.display}, the appraiser’s value
+              <DerivedChip value={analysis.cited.indicatedValue} index={index} />
             </span>
           )}
         </label>

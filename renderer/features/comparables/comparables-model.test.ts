@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ComparablesWorkfileSchema, emptyComparablesWorkfile, type ComparablesWorkfile, type RateSuggestion } from '../../../shared/comparables/model.ts';
 import {
   MAX_COMPS,
+  acceptCopiedValues,
   acceptSuggestion,
+  checkAcceptReason,
   takeUnsupportedSuggestion,
   addPageToCurrentSearch,
   answerFacts,
@@ -28,6 +30,7 @@ import {
   setWeight,
   takeInSale,
   toggleComp,
+  withdrawCopiedValues,
   workfileForSave,
 } from './comparables-model.ts';
 import compsFixture from '../../../shared/comparables/fixtures/dc-1708-comps-2016.json';
@@ -184,6 +187,27 @@ describe('reasons and reconciliation', () => {
     let workfile = setReconciliation(emptyComparablesWorkfile(), { indicatedValueDollars: 1_300_000 });
     workfile = setReconciliation(workfile, { comment: 'Most weight to comps 1 and 3.' });
     expect(workfile.reconciliation).toEqual({ indicatedValueDollars: 1_300_000, comment: 'Most weight to comps 1 and 3.' });
+  });
+});
+
+describe('copied values accepted', () => {
+  it('keeps one acceptance per row and scope, trimmed, valid for the workfile file; withdrawing drops only that one', () => {
+    const at = '2026-11-27T20:00:00.000Z';
+    let workfile = acceptCopiedValues(emptyComparablesWorkfile(), { row: 'gla', compId: null, reason: ' Checked against the listings. ', at });
+    workfile = acceptCopiedValues(workfile, { row: 'gla', compId: 'rec_1', reason: 'Measured.', at });
+    workfile = acceptCopiedValues(workfile, { row: 'gla', compId: null, reason: 'Checked again.', at });
+    expect(workfile.syntheticAccepted).toEqual([
+      { row: 'gla', compId: 'rec_1', reason: 'Measured.', at },
+      { row: 'gla', compId: null, reason: 'Checked again.', at },
+    ]);
+    expect(ComparablesWorkfileSchema.safeParse(workfile).success).toBe(true);
+    expect(withdrawCopiedValues(workfile, 'gla', null).syntheticAccepted).toEqual([{ row: 'gla', compId: 'rec_1', reason: 'Measured.', at }]);
+  });
+
+  it('asks for a reason', () => {
+    expect(checkAcceptReason('  ')).toMatchObject({ ok: false });
+    expect(checkAcceptReason('x'.repeat(2_001))).toEqual({ ok: false, error: 'Keep the reason under 2,000 characters (it has 2,001).' });
+    expect(checkAcceptReason(' Listing of 2016. ')).toEqual({ ok: true, value: 'Listing of 2016.' });
   });
 });
 

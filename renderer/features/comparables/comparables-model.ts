@@ -11,12 +11,16 @@ import {
   type CompSearchRun,
   type ComparableWeight,
   type ComparablesWorkfile,
+  type GridRowKey,
   type ManualRowKey,
   type NotUsedReason,
   type RateKey,
   type RateSuggestion,
 } from '../../../shared/comparables/model.ts';
 import { roundRate } from '../../../shared/comparables/rate-text.ts';
+import { formatDollars } from '../../../shared/money.ts';
+import { formatPercent } from '../../../shared/format/percent.ts';
+import { formatCount } from '../../../shared/format/number.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDay } from '../../../shared/format-date.ts';
 import { suggestionMayBeUsed } from '../../../shared/comparables/regression-standing.ts';
@@ -166,6 +170,29 @@ export function clearNotUsedReason(workfile: ComparablesWorkfile, id: string): C
   const notUsed = { ...workfile.notUsed };
   delete notUsed[id];
   return { ...workfile, notUsed };
+}
+
+/**
+ * The appraiser accepts the copied (synthetic) values of a row to drive its adjustments, for one
+ * property (a comp, or the subject) or for the whole grid (compId null), with a written reason:
+ * an earlier acceptance of the same row and scope is replaced.
+ */
+export function acceptCopiedValues(workfile: ComparablesWorkfile, act: { row: GridRowKey; compId: string | null; reason: string; at: string }): ComparablesWorkfile {
+  const others = (workfile.syntheticAccepted ?? []).filter((old) => !(old.row === act.row && old.compId === act.compId));
+  return { ...workfile, syntheticAccepted: [...others, { ...act, reason: act.reason.trim().slice(0, 2_000) }] };
+}
+
+/** The reason for accepting copied values, checked: required, at most 2,000 characters. */
+export function checkAcceptReason(text: string): { ok: true; value: string } | { ok: false; error: string } {
+  const reason = text.trim();
+  if (reason === '') return { ok: false, error: 'Say why the copied values can be relied on (a listing, an inspection): the reason is printed in the report.' };
+  if (reason.length > 2_000) return { ok: false, error: `Keep the reason under 2,000 characters (it has ${formatCount(reason.length)}).` };
+  return { ok: true, value: reason };
+}
+
+/** Withdraws an acceptance: the row's copied values for that scope drive nothing again. */
+export function withdrawCopiedValues(workfile: ComparablesWorkfile, row: GridRowKey, compId: string | null): ComparablesWorkfile {
+  return { ...workfile, syntheticAccepted: (workfile.syntheticAccepted ?? []).filter((old) => !(old.row === row && old.compId === compId)) };
 }
 
 export function setReconciliation(workfile: ComparablesWorkfile, patch: Partial<ComparablesWorkfile['reconciliation']>): ComparablesWorkfile {

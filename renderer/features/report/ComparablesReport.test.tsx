@@ -79,7 +79,23 @@ describe('the comparables section on screen', () => {
     expect(footer.textContent).toContain('Adjusted sale price');
     const grid0 = doc.comparables!.grid!;
     expect(footer.textContent).toContain(`$${grid0.summary[0]!.adjustedPrice.toLocaleString('en-US')}`);
-    expect(screen.getByTestId('report-indicated-value').textContent).toBe('$1,300,000');
+    expect(screen.getByTestId('report-indicated-value').textContent).toMatch(/^\$1,300,000derived.*The appraiser’s value by sales comparison, reconciled from the adjusted prices \$[\d,]+ to \$[\d,]+ \((within|outside) the range\)$/);
+  });
+
+  it('cites the appraiser’s figures with quiet chips, and lists the copied values the appraiser accepted', async () => {
+    render(<ReportDocumentView doc={doc} mode="screen" />);
+    await settle();
+    const grid = within(section()).getByRole('table', { name: 'Sales comparison grid' });
+    const gla = grid.querySelector('tr[data-row="gla"]') as HTMLElement;
+    const adjustment = within(gla).getAllByRole('cell')[1]!.querySelector('.report-grid__amount') as HTMLElement;
+    expect(adjustment.textContent).toMatch(/^−\$122,400derived/);
+    // The adjustment cites the appraiser (the rate), the subject's and the comp's living areas.
+    expect(within(adjustment).getByRole('button', { name: /source The appraiser/ })).toBeTruthy();
+    expect(within(adjustment).getAllByRole('button', { name: /source Plat synthetic sample/ }).length).toBeGreaterThan(0);
+    const indicated = screen.getByTestId('report-indicated-value');
+    expect(within(indicated).getByRole('button', { name: /source The appraiser/ })).toBeTruthy();
+    const accepted = within(section()).getByRole('table', { name: 'Copied values accepted by the appraiser' });
+    expect(within(accepted).getAllByRole('row')[1]?.textContent).toMatch(/^Gross building area \(published; stands in for GLA\)the whole gridThe appraiserLiving areas checked against the 2016 listings\.2026-11-23/);
   });
 
   it('gives the rates beside their support, the regression, the sales not used and the prior sales', async () => {
@@ -88,8 +104,8 @@ describe('the comparables section on screen', () => {
     const rates = within(section()).getByRole('table', { name: 'Adjustment rates' });
     // DC CAMA publishes gross building area: the rate says so.
     const gla = within(rates).getByRole('rowheader', { name: 'Gross building area (published; stands in for GLA)' }).closest('tr') as HTMLElement;
-    // The sales' areas are copied (synthetic) and not accepted: the regression does not estimate it.
-    expect(gla.textContent).toBe('Gross building area (published; stands in for GLA)$150 per sq ftAppraiserNot estimated');
+    // The rate is the appraiser's derived value; the regression's suggestion beside it.
+    expect(gla.textContent).toMatch(/^Gross building area \(published; stands in for GLA\)\$150 per sq ftderived.*Appraiser/);
     expect(within(rates).getByRole('rowheader', { name: 'Bedrooms' }).closest('tr')?.textContent).toContain('No adjustment');
     expect(within(section()).getByRole('table', { name: 'Regression coefficients' })).toBeTruthy();
     const used = within(section()).getByRole('table', { name: 'Sales the regression used' });

@@ -8,7 +8,8 @@ import type { CitedValue } from '../../../shared/cited/value.ts';
 import { rateLabels } from '../../../shared/comparables/model.ts';
 import { mapRoleLabels } from '../../../shared/comparables/map-spec.ts';
 import { formatAdjustment } from '../../../shared/comparables/adjustments.ts';
-import { formatDay } from '../../../shared/format-date.ts';
+import type { ReactNode } from 'react';
+import { formatDateTime, formatDay } from '../../../shared/format-date.ts';
 import { formatPublishedDollars } from '../../../shared/format/dollars.ts';
 import { formatFixed, formatR2 } from '../../../shared/format/number.ts';
 import { formatDollars } from '../../../shared/money.ts';
@@ -40,7 +41,7 @@ export function ComparablesReportSection({ section, context, mapImage }: { secti
           </ReportPart>
         ))}
       {section.search && section.market && <MarketReportPart market={section.market} context={context} />}
-      {section.grid && <RatesTable grid={section.grid} />}
+      {section.grid && <RatesTable grid={section.grid} context={context} />}
       {section.support && (
         <RegressionView
           support={section.support}
@@ -178,12 +179,28 @@ function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueCon
       {chunks.map(({ from, to }) => (
         <GridTable key={from} grid={grid} from={from} to={to} context={context} of={chunks.length > 1 ? `comps ${from + 1}–${to}` : null} />
       ))}
+      {grid.copiedAccepted.length > 0 && <CopiedAccepted grid={grid} />}
       <dl className="report-comps__reconciliation">
         <dt>Range of adjusted prices</dt>
-        <dd>{grid.adjustedRange ? `${formatDollars(grid.adjustedRange.low)} to ${formatDollars(grid.adjustedRange.high)} (${rangeBasisText(grid.columns.map((column) => column.weight))})` : 'No comp adjusted yet'}</dd>
+        <dd>
+          {grid.adjustedRangeCited ? (
+            <>
+              <ValueLine value={grid.adjustedRangeCited} context={context} /> ({rangeBasisText(grid.columns.map((column) => column.weight))})
+            </>
+          ) : (
+            'No comp adjusted yet'
+          )}
+        </dd>
         <dt>Indicated value by sales comparison</dt>
         <dd data-testid="report-indicated-value">
-          {grid.reconciliation.indicatedValueDollars === null ? 'Not entered yet' : formatDollars(grid.reconciliation.indicatedValueDollars)}
+          {grid.reconciliation.indicatedValue ? (
+            <>
+              <ValueLine value={grid.reconciliation.indicatedValue} context={context} />
+              <span className="report-comps__whose muted"> {grid.reconciliation.indicatedValue.derivedFrom}</span>
+            </>
+          ) : (
+            'Not entered yet'
+          )}
         </dd>
         <dt>Reconciliation</dt>
         <dd className="report-comps__comment">{grid.reconciliation.comment.trim() || 'No comment yet.'}</dd>
@@ -242,7 +259,7 @@ function GridTable({ grid, from, to, of, context }: { grid: ComparablesGrid; fro
                         <GridValue value={cell.value} context={context} />
                         {cell.adjustment !== null && (
                           <span className="report-grid__adjustment">
-                            <span className="report-grid__amount">{formatAdjustment(cell.adjustment)}</span>
+                            <span className="report-grid__amount">{cell.cited ? <ValueLine value={cell.cited} context={context} /> : formatAdjustment(cell.adjustment)}</span>
                             {cell.working && <span className="report-grid__working">{cell.working}</span>}
                           </span>
                         )}
@@ -255,9 +272,9 @@ function GridTable({ grid, from, to, of, context }: { grid: ComparablesGrid; fro
           })}
         </tbody>
         <tfoot>
-          <SummaryRow label="Net adjustment" ids={ids} summaries={summaries} text={(summary) => `${formatAdjustment(summary.net)} (${formatShareOfPrice(summary.netPct)})`} />
-          <SummaryRow label="Gross adjustment" ids={ids} summaries={summaries} text={(summary) => `${formatDollars(summary.gross)} (${formatShareOfPrice(summary.grossPct)})`} />
-          <SummaryRow label="Adjusted sale price" className="report-grid__adjusted" ids={ids} summaries={summaries} text={(summary) => formatDollars(summary.adjustedPrice)} />
+          <SummaryRow label="Net adjustment" ids={ids} summaries={summaries} text={(summary) => <FigureAndPercent figure={summary.cited.net} percent={summary.cited.netPct} context={context} />} />
+          <SummaryRow label="Gross adjustment" ids={ids} summaries={summaries} text={(summary) => <FigureAndPercent figure={summary.cited.gross} percent={summary.cited.grossPct} context={context} />} />
+          <SummaryRow label="Adjusted sale price" className="report-grid__adjusted" ids={ids} summaries={summaries} text={(summary) => <ValueLine value={summary.cited.adjustedPrice} context={context} />} />
           {summaries.some((summary) => (summary?.warnings.length ?? 0) > 0) && (
             <SummaryRow label="Not adjusted" cellClass="report-grid__warnings" ids={ids} summaries={summaries} text={(summary) => summary.warnings.join(' ') || '—'} />
           )}
@@ -269,8 +286,42 @@ function GridTable({ grid, from, to, of, context }: { grid: ComparablesGrid; fro
 
 type GridSummary = ComparablesGrid['summary'][number];
 
+/** A dollar figure and its percent of the sale price, each with its markers: "+$12,000 Derived [4] (0.9 % Derived [4][9])". */
+function FigureAndPercent({ figure, percent, context }: { figure: CitedValue; percent: CitedValue; context: ValueContext }) {
+  return (
+    <>
+      <ValueLine value={figure} context={context} />
+      {percent.status !== 'unavailable' && (
+        <span className="report-grid__percent">
+          (<ValueLine value={percent} context={context} /> of the price)
+        </span>
+      )}
+    </>
+  );
+}
+
+/** The copied values the appraiser accepted to drive adjustments: which row, for what, by whom and why. */
+function CopiedAccepted({ grid }: { grid: ComparablesGrid }) {
+  return (
+    <div className="report-comps__accepted">
+      <p className="report-comps__accepted-title">Copied values accepted by the appraiser (they drive the adjustments of their rows)</p>
+      <ReportTableFrame label="Copied values accepted by the appraiser" columns={['Feature', 'Accepted for', 'By', 'Reason', 'When']}>
+        {grid.copiedAccepted.map((act) => (
+          <tr key={`${act.row}-${act.compId ?? 'grid'}`}>
+            <th scope="row">{act.rowLabel}</th>
+            <td>{act.appliesTo}</td>
+            <td>{act.by}</td>
+            <td>{act.reason}</td>
+            <td className="report-nowrap">{formatDateTime(act.at)}</td>
+          </tr>
+        ))}
+      </ReportTableFrame>
+    </div>
+  );
+}
+
 /** A row beneath the grid: one figure per comp column, a dash where a comp has none. */
-function SummaryRow(props: { label: string; className?: string; cellClass?: string; ids: Array<string | undefined>; summaries: Array<GridSummary | null>; text: (summary: GridSummary) => string }) {
+function SummaryRow(props: { label: string; className?: string; cellClass?: string; ids: Array<string | undefined>; summaries: Array<GridSummary | null>; text: (summary: GridSummary) => ReactNode }) {
   return (
     <tr className={props.className}>
       <th scope="row">{props.label}</th>
@@ -287,14 +338,14 @@ function SummaryRow(props: { label: string; className?: string; cellClass?: stri
 // ---------------------------------------------------------------------------------------------
 // Rates, and the regression behind them
 
-function RatesTable({ grid }: { grid: ComparablesGrid }) {
+function RatesTable({ grid, context }: { grid: ComparablesGrid; context: ValueContext }) {
   return (
     <ReportPart prefix="report-comps" id="rates" title="Adjustment rates and their support">
       <ReportTableFrame label="Adjustment rates" columns={['Feature', 'Rate used', 'Set by', 'Regression’s suggestion (95 % CI)']}>
         {grid.rates.map((rate) => (
           <tr key={rate.key}>
             <th scope="row">{rate.label}</th>
-            <td>{rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
+            <td>{rate.cited ? <ValueLine value={rate.cited} context={context} /> : rate.value === null ? 'No adjustment' : rateText(rate.key, rate.value)}</td>
             <td>{rateSetBy(rate)}</td>
             <td>
               {rate.support ? rateWithInterval(rate.key, rate.support) : 'Not estimated'}

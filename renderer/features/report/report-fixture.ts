@@ -108,7 +108,7 @@ export const COMP_IDS = comps2016.envelope.data.items.map((item) => item.record_
 /**
  * The real subject report of 1708 21ST ST NW with a comparables section, as the core builds it: the
  * search sold in 2016 around it, four comps chosen (so the printed grid needs two tables), two rates,
- * one sale set aside by the appraiser, an indicated value.
+ * one sale set aside by the appraiser, the copied living areas accepted for the whole grid, an indicated value.
  */
 export function comparablesReport(patch: Partial<ComparablesWorkfile> = {}): ReportDocument {
   const empty = emptyComparablesWorkfile();
@@ -121,6 +121,7 @@ export function comparablesReport(patch: Partial<ComparablesWorkfile> = {}): Rep
     notUsed: { [COMP_IDS[7]!]: { reason: 'size', note: 'Much larger than the subject.' } },
     reconciliation: { indicatedValueDollars: 1_300_000, comment: 'Most weight on comp 1, the closest in size.' },
     savedAt: '2026-11-23T22:00:00.000Z',
+    syntheticAccepted: [{ row: 'gla', compId: null, reason: 'Living areas checked against the 2016 listings.', at: '2026-11-23T21:50:00.000Z' }],
     ...patch,
   };
   return buildSubjectReport({

@@ -11,7 +11,7 @@ import { analyzeComparables } from '../analysis.ts';
 import comps1717 from '../fixtures/dc-1717-4th-comps-2016.json' with { type: 'json' };
 import { gridCsv } from '../grid-csv.ts';
 import { emptyComparablesWorkfile, type ComparablesWorkfile } from '../model.ts';
-import { comps2016Run } from '../test-kit.ts';
+import { ACCEPT_COPIED, comps2016Run } from '../test-kit.ts';
 import { salesComparisonUad } from '../uad-export.ts';
 import { citedSubject } from './cited.ts';
 import { resolveSubject } from './resolve.ts';
@@ -24,6 +24,8 @@ const workfile1717 = (patch: Partial<ComparablesWorkfile> = {}): ComparablesWork
   chosen: ids1717.slice(0, 3),
   rates: { ...emptyComparablesWorkfile().rates, perYearOfAge: 1000 },
   rateSource: { perYearOfAge: 'appraiser' },
+  // The comps' years built are copied from other houses: accepted for the grid, so ages adjust.
+  syntheticAccepted: ACCEPT_COPIED,
   ...patch,
 });
 
