@@ -7,7 +7,7 @@
 // under a column is always the sum of the adjustments printed above it.
 import { calendarDateOf } from '../format-date.ts';
 import { formatDollars } from '../money.ts';
-import { formatFixed, formatNumber, MINUS } from '../format/number.ts';
+import { formatFixed, formatNumber } from '../format/number.ts';
 import { formatPercentRate, formatShareOfPrice } from '../format/percent.ts';
 import { formatDollarsAsEntered } from '../format/dollars.ts';
 import { DAYS_PER_MONTH, formatAdjustment, grossOf, netOf, percentOfPrice, rateTimesDifference, roundDollars, timeAdjustment } from './grid-arithmetic.ts';

@@ -18,8 +18,6 @@ import {
   type RateSuggestion,
 } from '../../../shared/comparables/model.ts';
 import { roundRate } from '../../../shared/comparables/rate-text.ts';
-import { formatDollars } from '../../../shared/money.ts';
-import { formatPercent } from '../../../shared/format/percent.ts';
 import { formatCount } from '../../../shared/format/number.ts';
 import { isRecord } from '../../../shared/json-data.ts';
 import { formatDay } from '../../../shared/format-date.ts';
