@@ -12,7 +12,7 @@ describe('the price against size chart', () => {
     expect(chart.points).toEqual([]);
     expect(chart.rules).toEqual([{ axis: 'x', value: 2_400, label: 'Subject 2,400 sq ft' }]);
     // Twelve sales with copied areas; the transfer (no price, screened out) is counted apart.
-    expect(chart.note).toBe('Nothing to draw: 12 sales are left out: the area is copied from another house (synthetic) and not accepted in the grid; 1 sale screened out by Plat not drawn.');
+    expect(chart.note).toBe('Nothing to draw: 12 sales are left out: the area is copied from another house (synthetic) and not accepted in the grid; 1 sale Plat screened out is not drawn (non-market or no price: 1).');
     expect(chart.altText).toContain('no sale to draw');
   });
 
@@ -29,7 +29,7 @@ describe('the price against size chart', () => {
     expect([comp1.x, comp1.y]).toEqual([2_400, 1_585_485]);
     expect(comp1.details[1]).toContain('copied from another house, accepted by the appraiser');
     expect(chart.points.every((point) => point.citationIds.length >= 2)).toBe(true);
-    expect(chart.note).toBe('1 sale screened out by Plat not drawn; 12 drawn areas are copies the appraiser accepted.');
+    expect(chart.note).toBe('1 sale Plat screened out is not drawn (non-market or no price: 1); 12 drawn areas are copies the appraiser accepted.');
   });
 
   it('draws only the comp whose copied area was accepted for it alone', () => {
@@ -47,7 +47,7 @@ describe('the price against size chart', () => {
     const chart = priceSizeChart(analysis, workfile)!;
     expect(chart.points).toHaveLength(29);
     expect(chart.points.some((point) => point.id === 't1')).toBe(false);
-    expect(chart.note).toBe('1 sale screened out by Plat not drawn.');
+    expect(chart.note).toBe('1 sale Plat screened out is not drawn (multi-parcel sale: 1).');
     expect(chart.x.label).toBe('Gross living area (sq ft)');
     expect(chart.points.find((point) => point.id === 't2')!.details[1]).not.toContain('copied');
     const takenIn = priceSizeChart(analysis, { ...workfile, takenIn: { t1: { reason: 'Each lot a house.', at: AT } } })!;

@@ -3,7 +3,7 @@
 // the appraiser's take-in), which area each publishes (`areaMeasure`, the grid's `gla` value) and whether
 // a copied area may be used (`drivesNumbers`) are read, never decided here. A copied area the appraiser
 // has not accepted is left out and the chart says how many; an accepted one is drawn and says it was copied.
-import type { ComparableSale, ComparablesAnalysis, ComparablesWorkfile, GridProperty } from '../comparables/model.ts';
+import { notUsedReasonLabels, type ComparableSale, type ComparablesAnalysis, type ComparablesWorkfile, type GridProperty } from '../comparables/model.ts';
 import { areaMeasureWords, areaRowLabel } from '../comparables/answer-values.ts';
 import { drivesNumbers, type SyntheticAcceptance } from '../comparables/synthetic-use.ts';
 import { takenInAct } from '../comparables/screening.ts';
@@ -28,7 +28,12 @@ export function priceSizeChart(analysis: ComparablesAnalysis, workfile: Workfile
   const chosenIndex = new Map(analysis.chosen.map((comp, index) => [comp.id, index]));
   // The chosen comps (the appraiser's choice stands, screened or not) and every other sale Plat kept or the appraiser took in.
   const sales: ComparableSale[] = [...analysis.chosen, ...analysis.set.candidates.filter((sale) => !chosenIndex.has(sale.id) && (sale.screenedOut === null || takenInAct(sale, workfile) !== null))];
-  const screenedOut = analysis.set.candidates.filter((sale) => !chosenIndex.has(sale.id) && sale.screenedOut !== null && takenInAct(sale, workfile) === null).length;
+  const screenedOut = analysis.set.candidates.filter((sale) => !chosenIndex.has(sale.id) && sale.screenedOut !== null && takenInAct(sale, workfile) === null);
+  const screenReasons = new Map<string, number>();
+  for (const sale of screenedOut) {
+    const label = notUsedReasonLabels[sale.screenedOut!.reason].toLowerCase();
+    screenReasons.set(label, (screenReasons.get(label) ?? 0) + 1);
+  }
   if (sales.length === 0) return null;
 
   let copiedLeftOut = 0;
@@ -74,7 +79,7 @@ export function priceSizeChart(analysis: ComparablesAnalysis, workfile: Workfile
   const left: string[] = [];
   if (copiedLeftOut > 0) left.push(`${plural(copiedLeftOut, 'sale is', 'sales are')} left out: the area is copied from another house (synthetic) and not accepted in the grid`);
   if (noArea > 0) left.push(`${plural(noArea, 'sale has', 'sales have')} no published area or price`);
-  if (screenedOut > 0) left.push(`${plural(screenedOut, 'sale', 'sales')} screened out by Plat not drawn`);
+  if (screenedOut.length > 0) left.push(`${plural(screenedOut.length, 'sale Plat screened out is', 'sales Plat screened out are')} not drawn (${[...screenReasons].map(([label, count]) => `${label}: ${formatCount(count)}`).join(', ')})`);
   if (copiedDrawn > 0) left.push(`${plural(copiedDrawn, 'drawn area is a copy', 'drawn areas are copies')} the appraiser accepted`);
   const subjectWords =
     subject === null
@@ -107,14 +112,14 @@ export function priceSizeChart(analysis: ComparablesAnalysis, workfile: Workfile
     altText,
     table: {
       caption: `${title}: the sales drawn, the chosen comps first`,
-      columns: ['Sale', 'Area', 'Sale price', 'Price per sq ft', 'Sale date'],
+      columns: ['Sale', 'Area (sq ft)', 'Sale price', 'Price per sq ft', 'Sale date'],
       rows: [...points]
         .sort((a, b) => (chosenIndex.get(a.id) ?? Infinity) - (chosenIndex.get(b.id) ?? Infinity))
         .map((point) => {
           const { sale, copied } = drawnById.get(point.id)!;
           return {
             id: point.id,
-            cells: [point.label, `${sale.values.gla.display}${copied ? ' (copied, accepted)' : ''}`, formatDollars(sale.priceDollars), sale.values.pricePerSqft.display, sale.saleDate ? formatDay(sale.saleDate) : '—'],
+            cells: [point.label, `${formatCount(point.x as number)}${copied ? ' (copied, accepted)' : ''}`, formatDollars(sale.priceDollars), sale.values.pricePerSqft.display, sale.saleDate ? formatDay(sale.saleDate) : '—'],
             citationIds: point.citationIds,
           };
         }),

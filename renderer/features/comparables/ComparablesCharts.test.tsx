@@ -19,13 +19,14 @@ describe('the comps’ charts under the grid', () => {
     expect(svg.querySelectorAll('circle').length).toBeGreaterThanOrEqual(12);
     // The subject's size: one vertical rule.
     expect(svg.querySelectorAll('g[aria-label="rule"] line')).toHaveLength(1);
+    expect(svg.textContent).toContain('Subject 2,400 sq ft');
     const table = within(figure).getByRole('table', { name: /^Sale price against size: the sales drawn/ });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(12);
     expect(within(rows[0]!).getByRole('rowheader').textContent).toBe('Comp 1: 1704 21ST ST NW');
     expect(rows[0]!.textContent).toContain('(copied, accepted)');
     expect(within(rows[0]!).getAllByRole('button').length).toBeGreaterThan(0);
-    expect(within(figure).getByText('1 sale screened out by Plat not drawn; 12 drawn areas are copies the appraiser accepted.')).toBeTruthy();
+    expect(within(figure).getByText('1 sale Plat screened out is not drawn (non-market or no price: 1); 12 drawn areas are copies the appraiser accepted.')).toBeTruthy();
   });
 
   it('says why nothing is drawn when every area is copied and not accepted', () => {
