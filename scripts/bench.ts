@@ -13,6 +13,8 @@ import { benchGrid } from './bench/grid.bench.ts';
 import { benchComparablesReport } from './bench/comparables-report.bench.ts';
 import { benchGraph } from './bench/graph.bench.ts';
 import { benchMemory } from './bench/memory.bench.ts';
+import { benchMarket } from './bench/market.bench.ts';
+import { benchChart } from './bench/chart.bench.ts';
 
 type Suite = (options: BenchOptions) => Promise<Verdicts>;
 const latency = (run: (options: BenchOptions) => Promise<LatencyFigures[]>): Suite => async (options) => printLatencyTable(await run(options), !options.smoke);
@@ -28,6 +30,8 @@ const suites: Array<[string, Suite]> = [
   ['Sales comparison grid and adjustment support', latency(benchGrid)],
   ['Comparables report: document build and PDF export', latency(benchComparablesReport)],
   ['Entity graph in headless Chromium', latency(benchGraph)],
+  ['Market conditions and the time trend over dated sales', latency(benchMarket)],
+  ['Chart: first draw in headless Chromium', latency(benchChart)],
   ['Memory: the whole app (host, embedded service, printing browser; resident)', memory(benchMemory)],
 ];
 

@@ -2,8 +2,13 @@
 // embedded service's subject report for 1708 21ST ST NW and its comparables search, sold in 2016),
 // and the whole PDF export in the browser host (print route → the map drawn offscreen → Chromium →
 // citations attached) for an assignment seeded as an appraiser would: the subject bought, a search
-// run (both pages, undated sales included), five comps chosen, two rates, an indicated value.
-// Targets: comps PDF export p50 ≤ 1.5 s (≤ 3 s for the first, which launches Chromium). The seeding is exported for scripts that want to look at the PDF.
+// run (both pages, undated sales included), five comps chosen, two rates, an indicated value, and the
+// sample's copied areas accepted for the grid (the sales' areas are the sample's copies: without the act
+// the price-against-size chart has nothing to draw). So the PDF holds the three charts of issue 23: the
+// market's price trend (from the search's sales), the comps' adjusted prices with the indicated value,
+// and sale price against size with the comps drawn apart; each a vector SVG with alt text and its table.
+// Targets: comps PDF export with the three charts p50 ≤ 1.5 s (≤ 3 s for the first, which launches
+// Chromium). The seeding is exported for scripts that want to look at the PDF.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +52,7 @@ function workfileFor(run: CompSearchRun, envelopes: unknown[]): ComparablesWorkf
     rateSource: { glaPerSqft: 'appraiser', timePctPerMonth: 'appraiser' },
     weights: Object.fromEntries(chosen.map((id, index) => [id, index < 2 ? 'most' : 'less'])),
     reconciliation: { indicatedValueDollars: 1_400_000, comment: 'Most weight on comps 1 and 2, the nearest arm’s-length sales; the others bracket the subject’s condition.' },
+    syntheticAccepted: [{ row: 'gla', compId: null, reason: 'Areas checked against the listing sheets and the assessor’s sketches.', at: '2026-11-27T22:30:00Z' }],
   };
 }
 
@@ -120,8 +126,9 @@ export async function benchComparablesReport({ smoke }: BenchOptions): Promise<L
   const build = buildFromFixtures();
   const document = build();
   const grid = document.comparables?.grid;
+  const charts = [document.comparables?.market?.chart, ...(document.comparables?.charts ?? [])].filter((chart) => chart !== undefined);
   console.log(
-    `report document with comparables: ${grid?.columns.length ?? 0} comps × ${grid?.rows.length ?? 0} grid rows, ${document.comparables?.notUsed.length ?? 0} not used, ${document.citations.length} citations`,
+    `report document with comparables: ${grid?.columns.length ?? 0} comps × ${grid?.rows.length ?? 0} grid rows, ${document.comparables?.notUsed.length ?? 0} not used, ${document.citations.length} citations, ${charts.length} charts (${charts.map((chart) => `${chart.id}: ${chart.points.length} points`).join(', ')})`,
   );
   const figures = [await measureLatency('report document build with comparables (1708 21ST ST NW, 14 sales, 5 comps)', async () => build(), { requests: smoke ? 5 : 200, concurrency: 1, warmup: smoke ? 1 : 20 })];
 

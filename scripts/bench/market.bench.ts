@@ -1,6 +1,6 @@
 // Market conditions and the time trend over many sales: the 1004MC table (every figure a derived,
 // cited value) and the log-price fit, as the Comparables view recomputes them when the window
-// changes. Target (issue 23): ≤ 50 ms over 5,000 sales. The integrator adds the row to scripts/bench.ts.
+// changes. Target (issue 23): ≤ 50 ms over 5,000 sales.
 import { CitationBook } from '../../shared/cited/citation-book.ts';
 import { comparableSale } from '../../shared/comparables/test-kit.ts';
 import type { ComparableSale } from '../../shared/comparables/model.ts';

@@ -23,6 +23,7 @@ import { comparablesCitationOrder, comparablesSection, comparablesStarted } from
 import { analyzeMarket, type MarketAnalysis } from '../market/analysis.ts';
 import { marketCitationOrder, marketReport } from './market-section.ts';
 import { adjustedPricesChart } from '../charts/comparables-charts.ts';
+import { priceSizeChart } from '../charts/price-size-chart.ts';
 import type { ComparablesAnalysis } from '../comparables/model.ts';
 import { titleResearchCitationOrder, titleResearchSection, type TitleResearchInput } from './title-research-section.ts';
 import { isRecord } from '../json-data.ts';
@@ -185,8 +186,8 @@ export function buildSubjectReport(input: SubjectReportInput): ReportDocument {
 
 /** The comparables section with its market conditions, once any sales are read (the comps search's or the market-sales search's), and the comps' charts. */
 function withMarket(section: ComparablesSection, analysis: ComparablesAnalysis, market: MarketAnalysis, workfile: ComparablesWorkfile): ComparablesSection {
-  const adjusted = adjustedPricesChart(analysis, workfile);
-  return { ...section, ...(market.source.kind === 'none' ? {} : { market: marketReport(market, workfile) }), ...(adjusted ? { charts: [adjusted] } : {}) };
+  const charts = [adjustedPricesChart(analysis, workfile), priceSizeChart(analysis, workfile)].filter((chart) => chart !== null);
+  return { ...section, ...(market.source.kind === 'none' ? {} : { market: marketReport(market, workfile) }), ...(charts.length > 0 ? { charts } : {}) };
 }
 
 /** The endnotes: every citation a printed value or limitation uses, numbered in the order a reader meets them. */

@@ -56,6 +56,8 @@ describe('ChartFigure', () => {
     const svg = figure.querySelector('svg')!;
     expect(svg.getAttribute('aria-label')).toBe(SPEC.title);
     expect(svg.getAttribute('aria-description')).toBe('Two sales rising.');
+    // Plot's inline <style> is taken out: Plat's CSP (style-src 'self') would refuse it on every draw.
+    expect(svg.querySelector('style')).toBeNull();
     expect(svg.querySelectorAll('circle').length).toBeGreaterThanOrEqual(2);
     const table = within(figure).getByRole('table', { name: 'The sales drawn' });
     expect(within(table).getByRole('rowheader', { name: '1 A St NW' })).toBeTruthy();

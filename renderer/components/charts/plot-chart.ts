@@ -46,27 +46,38 @@ export function drawChart(spec: ChartSpec, options: DrawOptions): DrawnChart {
     marks.push(Plot.line(spec.steps.points, { x: (d: { x: string | number }) => xValue(spec.x, d.x), y: 'y', stroke: palette.steps, strokeWidth: 1.5, strokeDasharray: '4 3', z: null }));
   }
   if (spec.fit) marks.push(Plot.line(spec.fit.line, { x: (d: { x: string | number }) => xValue(spec.x, d.x), y: 'y', stroke: palette.fit, strokeWidth: 2 }));
+  // A rule names itself at the frame's top (x) or right (y), written toward the middle so it is not cut at the edge.
+  const spread = (values: number[]) => (values.length === 0 ? 0 : (Math.min(...values) + Math.max(...values)) / 2);
+  const middleX = spread([...points.map((point) => Number(point.px)), ...spec.rules.filter((rule) => rule.axis === 'x').map((rule) => rule.value)]);
   for (const rule of spec.rules) {
-    marks.push(rule.axis === 'y' ? Plot.ruleY([rule.value], { stroke: palette.highlight, strokeDasharray: '2 2' }) : Plot.ruleX([rule.value], { stroke: palette.highlight, strokeDasharray: '2 2' }));
+    const line = { stroke: palette.highlight, strokeWidth: 1.5, strokeDasharray: '3 2' };
+    if (rule.axis === 'y') {
+      marks.push(Plot.ruleY([rule.value], line), Plot.text([rule], { y: 'value', text: 'label', frameAnchor: 'right', textAnchor: 'end', lineAnchor: 'bottom', dx: -4, dy: -3, fill: palette.text, stroke: palette.background, strokeWidth: 3, paintOrder: 'stroke' }));
+    } else {
+      const toLeft = rule.value > middleX;
+      marks.push(Plot.ruleX([rule.value], line), Plot.text([rule], { x: 'value', text: 'label', frameAnchor: 'top', textAnchor: toLeft ? 'end' : 'start', lineAnchor: 'top', dx: toLeft ? -4 : 4, dy: 4, fill: palette.text, stroke: palette.background, strokeWidth: 3, paintOrder: 'stroke' }));
+    }
   }
+  // Two marks with fixed radii (a function `r` would go through Plot's sqrt scale and shrink both); the highlighted on top.
   marks.push(
-    Plot.dot(points, {
-      x: 'px',
-      y: 'y',
-      r: (d: ChartPoint) => (d.highlight ? 4.5 : 3),
-      fill: (d: ChartPoint) => (d.highlight ? palette.highlight : palette.point),
-      fillOpacity: 0.75,
-      stroke: palette.background,
-      strokeWidth: 0.5,
-    }),
+    Plot.dot(
+      points.filter((point) => !point.highlight),
+      { x: 'px', y: 'y', r: 3, fill: palette.point, fillOpacity: 0.75, stroke: palette.background, strokeWidth: 0.5 },
+    ),
+    Plot.dot(
+      points.filter((point) => point.highlight),
+      { x: 'px', y: 'y', r: 5, fill: palette.highlight, fillOpacity: 0.9, stroke: palette.background, strokeWidth: 1 },
+    ),
   );
   if (options.interactive) marks.push(Plot.dot(points, Plot.pointer({ x: 'px', y: 'y', r: 7, fill: 'none', stroke: palette.focus, strokeWidth: 2 })));
   marks.push(Plot.frame({ stroke: palette.grid }));
-  return Plot.plot({
+  const svg = Plot.plot({
     width: options.width,
     height: options.height,
     marginLeft: 72,
     marginBottom: 36,
+    // Points at the ends of a scale (the cheapest comp, the largest sale) drawn whole, not cut by the frame.
+    inset: 10,
     style: { background: 'transparent', color: palette.text, fontFamily: palette.fontFamily, fontSize: '11px' },
     ariaLabel: spec.title,
     ariaDescription: spec.altText,
@@ -75,4 +86,8 @@ export function drawChart(spec: ChartSpec, options: DrawOptions): DrawnChart {
     y: { type: spec.y.type, label: spec.y.label, tickFormat: tickFormat(spec.y), ticks: spec.y.format === 'count' ? [...new Set(spec.points.map((point) => point.y))] : 5, grid: false },
     marks,
   }) as DrawnChart;
+  // Plot adds an inline <style> (display, max-width, white-space of text); Plat's CSP (style-src 'self')
+  // refuses it with an error on every draw, so it is taken out before the SVG enters the page: chart.css holds those rules.
+  svg.querySelectorAll('style').forEach((style) => style.remove());
+  return svg;
 }

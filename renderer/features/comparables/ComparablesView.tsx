@@ -32,7 +32,7 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { useComparablesStore } from './comparables-store.ts';
 import { isChosen, subjectUseCodeOf, takeInSale } from './comparables-model.ts';
 import { MarketPanel } from './MarketPanel.tsx';
-import { AdjustedPricesChart } from './AdjustedPricesChart.tsx';
+import { ComparablesCharts } from './ComparablesCharts.tsx';
 import { analyzeMarket, type MarketAnalysis } from '../../../shared/market/analysis.ts';
 import { ActiveAssignmentGate } from '../../components/ActiveAssignmentGate.tsx';
 import { citationIndexOf, type CitationIndex } from './CitedCell.tsx';
@@ -308,7 +308,7 @@ function Workspace(props: { assignment: Project; subjectEnvelope: unknown; subje
             onHighlight={highlight}
             exports={<ExportButtons analysis={analysis} market={analyzed.ok ? analyzed.market : null} assignment={assignment} />}
           />
-          <AdjustedPricesChart analysis={analysis} workfile={workfile} index={index} />
+          <ComparablesCharts analysis={analysis} workfile={workfile} index={index} />
           <SupportDetails support={analysis.support} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} index={index} />
           <NotUsedList entries={analysis.notUsed} outcome={searchOutcome(analysis.run, analysis.set.candidates.length, pagesPending)} index={index} edit={edit} onToggle={requestToggle} />
           <PriorSales analysis={analysis} index={index} />
