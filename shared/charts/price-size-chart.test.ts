@@ -7,7 +7,9 @@ const AT = '2026-11-27T22:40:00Z';
 
 describe('the price against size chart', () => {
   it('leaves out the sales whose area is copied and not accepted, says how many, and still marks the subject’s published size', () => {
-    const { analysis, workfile } = exampleAnalysis();
+    const { analysis, workfile: example } = exampleAnalysis();
+    // The example accepts its copied values for the whole grid; here none is accepted.
+    const workfile = { ...example, syntheticAccepted: [] };
     const chart = ChartSpecSchema.parse(priceSizeChart(analysis, workfile));
     expect(chart.points).toEqual([]);
     expect(chart.rules).toEqual([{ axis: 'x', value: 2_400, label: 'Subject 2,400 sq ft' }]);
@@ -56,7 +58,8 @@ describe('the price against size chart', () => {
   });
 
   it('draws nothing without sales, and marks no subject size when the subject’s area is copied', () => {
-    const { analysis, workfile, subject } = exampleAnalysis();
+    const { analysis, workfile: example, subject } = exampleAnalysis();
+    const workfile = { ...example, syntheticAccepted: [] };
     expect(priceSizeChart({ ...analysis, chosen: [], set: { ...analysis.set, candidates: [] } }, workfile)).toBeNull();
     const copiedSubject = { ...subject, values: { ...subject.values, gla: { ...subject.values.gla, status: 'synthetic' as const } } };
     const chart = priceSizeChart({ ...analysis, set: { ...analysis.set, subject: copiedSubject } }, workfile)!;

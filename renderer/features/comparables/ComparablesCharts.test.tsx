@@ -31,7 +31,8 @@ describe('the comps’ charts under the grid', () => {
 
   it('says why nothing is drawn when every area is copied and not accepted', () => {
     const { analysis, workfile } = exampleAnalysis();
-    render(<ComparablesCharts analysis={analysis} workfile={workfile} index={citationIndexOf(analysis.citations)} />);
+    // The example accepts its copied values for the whole grid; here none is accepted.
+    render(<ComparablesCharts analysis={analysis} workfile={{ ...workfile, syntheticAccepted: [] }} index={citationIndexOf(analysis.citations)} />);
     const figure = screen.getByTestId('chart-comps-price-size');
     expect(figure.textContent).toContain('Nothing to draw: 12 sales are left out: the area is copied from another house (synthetic) and not accepted in the grid');
     expect(within(figure).getByRole('table').querySelectorAll('tbody tr')).toHaveLength(0);
