@@ -1,6 +1,7 @@
 // The subject and the candidates, read from real answers of the embedded service (the fixtures) and
 // from edits of them that carry what the sample also holds (a DC CAMA sale: no date, unqualified).
 import { describe, expect, it } from 'vitest';
+import { screenSales } from './screening.ts';
 import { CitationBook } from '../cited/citation-book.ts';
 import { SYNTHETIC_PUBLISHER } from '../cited/citation.ts';
 import type { CitedValue } from '../cited/value.ts';
@@ -11,6 +12,7 @@ import undatedPage2 from './fixtures/dc-1708-comps-2016-with-undated-page-2.json
 import { asIndependentDialect } from '../report/test-kit.ts';
 import { choosableProblem, gridRowLabels, notUsedEntries, readCandidates, readSubject, type CandidateContext } from './candidates.ts';
 import { DEFAULT_CRITERIA, emptyComparablesWorkfile, gridRowKeys, type CompSearchCriteria, type LonLat, type SubjectProperty } from './model.ts';
+import { comparableSale, subjectProperty } from './test-kit.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests edit answers freely
 
@@ -221,21 +223,28 @@ describe('readCandidates on the fixture', () => {
     expect(set.candidates[0]!.values.saleType.display).toBe('Arm’s length (market)');
   });
 
-  it('screens by the living-area band around the subject’s', () => {
-    // The subject's (synthetic) 1,200 sq ft: at ±20 % every sale is larger than the band.
+  it('screens nothing out by size on a copied area: the subject’s and the sales’ areas here are the sample’s copies', () => {
+    // The subject's copied 1,200 sq ft would put every sale outside a ±20 % band; a copied value screens nothing out.
     const narrow = setup();
-    // (1717 and 1719 Corcoran St NW are one deed over two lots: screened out as multi-parcel first, and too big as well.)
-    const market = narrow.set.candidates.filter((c) => c.market);
-    expect(market.filter((c) => !c.flags.includes('multi_parcel')).every((c) => c.screenedOut?.reason === 'size')).toBe(true);
-    expect(market.filter((c) => c.flags.includes('multi_parcel')).every((c) => c.screenedOut?.reason === 'multi_parcel' && c.flags.includes('outside_area_band'))).toBe(true);
-    expect(narrow.byAddress('2015 Q ST NW').screenedOut?.note).toBe('Gross building area (GBA) 3,042 sq ft, outside 960–1,440 sq ft (±20 % of the subject’s 1,200 sq ft).');
-    // ±100 %: up to 2,400 sq ft fits.
-    const wide = setup({ criteria: { livingAreaBandPct: 100 } });
-    const fitting = wide.set.candidates.filter((c) => c.screenedOut === null).map((c) => c.address);
-    expect(fitting).toEqual(['1730 18TH ST NW', '1739 19TH ST NW']);
-    expect(wide.byAddress('1807 RIGGS PL NW').flags).not.toContain('outside_area_band');
-    expect(choosableProblem(wide.byAddress('1730 18TH ST NW'), DEFAULT_CRITERIA)).toBeNull();
-    expect(choosableProblem(wide.byAddress('2015 Q ST NW'), DEFAULT_CRITERIA)).toMatch(/^Gross building area \(GBA\) 3,042 sq ft, outside .* It does not fit the search’s criteria\.$/);
+    expect(narrow.set.candidates.some((c) => c.flags.includes('outside_area_band'))).toBe(false);
+    expect(narrow.set.candidates.some((c) => c.screenedOut?.reason === 'size')).toBe(false);
+    const q = narrow.byAddress('2015 Q ST NW');
+    expect(q.screens.find((screen) => screen.flag === 'size_not_compared')?.note).toBe(
+      'Size not compared with the ±20 % band: the area of the subject and this sale is copied from another house (synthetic), and a copied value screens nothing out.',
+    );
+    expect(choosableProblem(q, DEFAULT_CRITERIA)).toBeNull();
+  });
+
+  it('screens by the living-area band on published areas', () => {
+    const book = new CitationBook();
+    const subject = subjectProperty({ id: 'subject', address: '1708 21ST ST NW', gla: 1_200, synthetic: false });
+    const read = (id: string, gla: number, priceDollars: number) => ({ sale: comparableSale({ id, address: `${id} Q ST NW`, saleDate: '2016-06-01', priceDollars, gla, synthetic: false }), useCode: '24', ssl: null, location: null });
+    const reads = [read('2015', 3_042, 2_350_000), read('1730', 1_300, 1_150_000)];
+    screenSales(reads, { subject, criteria: DEFAULT_CRITERIA, effectiveDate: '2017-01-01', subjectUseCode: '24' }, book.cite);
+    expect(reads[0]!.sale.screenedOut).toEqual({ reason: 'size', note: 'Gross living area 3,042 sq ft, outside 960–1,440 sq ft (±20 % of the subject’s 1,200 sq ft).' });
+    expect(choosableProblem(reads[0]!.sale, DEFAULT_CRITERIA)).toMatch(/^Gross living area 3,042 sq ft, outside .* It does not fit the search’s criteria\.$/);
+    expect(reads[1]!.sale.screenedOut).toBeNull();
+    expect(reads[1]!.sale.flags).not.toContain('size_not_compared');
   });
 
   it('does not apply the band without the subject’s living area, and says so', () => {

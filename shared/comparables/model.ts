@@ -313,6 +313,7 @@ export type CandidateFlag =
   | 'other_use_code'
   | 'approximate_location'
   | 'synthetic_characteristics'
+  | 'size_not_compared'
   | 'no_living_area';
 
 export const candidateFlagLabels: Record<CandidateFlag, string> = {
@@ -329,6 +330,7 @@ export const candidateFlagLabels: Record<CandidateFlag, string> = {
   other_use_code: 'Other property type',
   approximate_location: 'Approximate location',
   synthetic_characteristics: 'Synthetic characteristics',
+  size_not_compared: 'Size not compared (copied area)',
   no_living_area: 'No living area',
 };
 

@@ -85,8 +85,19 @@ function criteriaScreens(read: SaleRead, ctx: ScreenContext): Screen[] {
   }
   const subjectGla = ctx.subject?.numbers.gla ?? null;
   const gla = sale.numbers.gla;
+  const copiedArea = [
+    ...(ctx.subject?.values.gla.status === 'synthetic' ? ['the subject'] : []),
+    ...(sale.values.gla.status === 'synthetic' ? ['this sale'] : []),
+  ];
   if (gla === null) {
     screens.push({ flag: 'no_living_area', reason: 'data', note: 'No building area in the sample: its size cannot be compared with the subject’s.' });
+  } else if (subjectGla !== null && subjectGla > 0 && copiedArea.length > 0) {
+    // A copied value drives no numbers (synthetic-use.ts): nor does it screen a sale out.
+    screens.push({
+      flag: 'size_not_compared',
+      reason: null,
+      note: `Size not compared with the ±${criteria.livingAreaBandPct} % band: the area of ${copiedArea.join(' and ')} is copied from another house (synthetic), and a copied value screens nothing out.`,
+    });
   } else if (subjectGla !== null && subjectGla > 0) {
     const band = livingAreaBand(subjectGla, criteria.livingAreaBandPct);
     if (gla < band.low || gla > band.high) {

@@ -58,6 +58,8 @@ describe('ChartFigure', () => {
     expect(svg.getAttribute('aria-description')).toBe('Two sales rising.');
     // Plot's inline <style> is taken out: Plat's CSP (style-src 'self') would refuse it on every draw.
     expect(svg.querySelector('style')).toBeNull();
+    // No shape carries a name without a role (axe: aria-prohibited-attr); the frame's <rect> did.
+    expect(svg.querySelectorAll('rect[aria-label], path[aria-label], line[aria-label], circle[aria-label]')).toHaveLength(0);
     expect(svg.querySelectorAll('circle').length).toBeGreaterThanOrEqual(2);
     const table = within(figure).getByRole('table', { name: 'The sales drawn' });
     expect(within(table).getByRole('rowheader', { name: '1 A St NW' })).toBeTruthy();

@@ -89,5 +89,8 @@ export function drawChart(spec: ChartSpec, options: DrawOptions): DrawnChart {
   // Plot adds an inline <style> (display, max-width, white-space of text); Plat's CSP (style-src 'self')
   // refuses it with an error on every draw, so it is taken out before the SVG enters the page: chart.css holds those rules.
   svg.querySelectorAll('style').forEach((style) => style.remove());
+  // Plot names some single shapes ("frame" on the frame's <rect>): ARIA allows a name only on an element
+  // with a role, so the shape's name goes (the chart is named as a whole and read as its table).
+  svg.querySelectorAll('rect[aria-label], path[aria-label], line[aria-label], circle[aria-label], text[aria-label]').forEach((shape) => shape.removeAttribute('aria-label'));
   return svg;
 }

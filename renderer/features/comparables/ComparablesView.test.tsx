@@ -306,9 +306,8 @@ describe('ComparablesView', () => {
     state.pages = [comps.envelope];
     await renderView();
     fireEvent.click(screen.getByRole('button', { name: 'Map point 2015 Q ST NW' }));
-    // Outside the living-area band: asks first, with the reason.
-    expect(screen.getByRole('dialog').textContent).toContain('Gross building area (GBA) 3,042 sq ft');
-    confirmChoice();
+    // Its area (and the subject's) is a copy: nothing is screened out on it, so it is chosen at once.
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(within(candidates()).getByRole('button', { name: 'Drop comp 1, 2015 Q ST NW' })).toBeTruthy();
     expect(within(grid()).getByRole('columnheader', { name: /Comp 1.*2015 Q ST NW/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Map point 2015 Q ST NW #1' })).toBeTruthy();
@@ -330,7 +329,6 @@ describe('ComparablesView', () => {
     expect(document.activeElement).toBe(rows[1]);
     expect(screen.getByTestId('map-stub').dataset.highlighted).toBe('rec_dd2626ab-43c1-5859-890f-9648dfecbb9d');
     fireEvent.keyDown(rows[1]!, { key: ' ' });
-    confirmChoice();
     expect(within(candidates()).getByRole('button', { name: 'Drop comp 1, 1638 19TH ST NW' })).toBeTruthy();
     fireEvent.keyDown(rows[1]!, { key: 'Enter' });
     expect(within(candidates()).getByRole('button', { name: 'Choose 1638 19TH ST NW' })).toBeTruthy();

@@ -366,7 +366,8 @@ export const flagShortLabels: Record<CandidateFlag, string> = {
   other_use_code: 'Other type',
   approximate_location: 'Approx. location',
   synthetic_characteristics: 'Synthetic',
-  no_living_area: 'No GLA',
+  size_not_compared: 'Size not compared',
+  no_living_area: 'No area',
 };
 
 /** Flags that say the sale needs a second look (the others describe data quality). */
