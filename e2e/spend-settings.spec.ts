@@ -45,7 +45,9 @@ test.describe.serial('Spend and Settings', () => {
     await openView(page, 'Spend');
     // Other views may have made free calls already (the Search view reads the catalog); nothing is charged yet.
     await expect(page.getByTestId('total-session')).toHaveText('$0.00');
-    await expect(page.getByText('Nothing charged yet.')).toBeVisible();
+    // Every file is listed, "No assignment" always, each at $0.00 before any charge.
+    const byFile = page.getByRole('table', { name: 'Spend by file' });
+    await expect(byFile.getByRole('row').filter({ hasText: 'No assignment' })).toContainText('$0.00');
     await shot('spend-before-charges');
 
     const result = await plat(page, 'searchRecords', ownershipSearch('24', 'e2e-spend-search-0001'));

@@ -121,11 +121,15 @@ function PrintCover({ doc }: { doc: ReportDocument }) {
 // ---------------------------------------------------------------------------------------------
 // Sections and values
 
+/** Values and limitations a section may hold and still be kept on one page in print. */
+const SHORT_SECTION_LINES = 8;
+
 function SectionView({ section, context }: { section: ReportSection; context: ValueContext }) {
   const headingId = `report-section-${section.id}`;
   return (
     <ReportSectionFrame
-      className="report-section"
+      // A short section prints whole on one page: its heading never sits alone at a page's foot.
+      className={section.values.length + section.limitations.length <= SHORT_SECTION_LINES ? 'report-section report-section--short' : 'report-section'}
       headingId={headingId}
       title={section.title}
       section={section.id}
