@@ -75,6 +75,18 @@ export async function confirmChargeIfAsked(page: Page): Promise<void> {
 }
 
 /**
+ * Answers "Which file pays for this lookup?" when Plat asks (a priced lookup of another property while an
+ * assignment is active): `choice` is the option's words; the active assignment pays unless told otherwise.
+ */
+export async function answerPayerIfAsked(page: Page, choice: 'This assignment' | 'No assignment' | 'A new assignment' = 'This assignment'): Promise<void> {
+  const ask = page.getByRole('dialog', { name: 'Which file pays for this lookup?' });
+  if (!(await ask.isVisible().catch(() => false))) return;
+  await ask.getByRole('radio', { name: new RegExp(`^${choice}`) }).check();
+  await ask.getByRole('button', { name: 'Continue' }).click();
+  await expect(ask).toBeHidden();
+}
+
+/**
  * Types an address into the find box as a person would, buys the lookup when asked, and waits until
  * the candidates include `expected`; returns the find region and its box (the first candidate is the active one).
  */
@@ -84,6 +96,9 @@ export async function findAddress(page: Page, typed: string, expected: string) {
   await expect(find.getByTestId('find-understood')).toContainText('address');
   await box.press('Enter');
   await confirmChargeIfAsked(page);
+  // Asked after the price, before the charge, when an assignment about another property is active.
+  await page.getByRole('dialog', { name: 'Which file pays for this lookup?' }).or(find.getByRole('region', { name: /^Candidates for the address/ })).first().waitFor({ timeout: 30_000 });
+  await answerPayerIfAsked(page);
   await expect(find.getByRole('region', { name: /^Candidates for the address/ })).toContainText(expected, { timeout: 30_000 });
   return { find, box };
 }

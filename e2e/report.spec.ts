@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { test, expect, confirmChargeIfAsked, findAddress, findBox, screenshotDir, openApp, session } from './fixtures.ts';
+import { test, expect, answerPayerIfAsked, confirmChargeIfAsked, findAddress, findBox, screenshotDir, openApp, session } from './fixtures.ts';
 import { expectAccessible } from './accessibility.ts';
 import { checkPdfLayout } from '../scripts/pdf-layout-check.ts';
 
@@ -284,6 +284,9 @@ test.describe('the subject report, from the find box to a verified PDF', () => {
       await box.fill(typed);
       await box.press('Enter');
       await confirmChargeIfAsked(page);
+      // Not the assignment's subject: Plat asks which file pays before the (free, since nothing matches) lookup.
+      await page.getByRole('dialog', { name: 'Which file pays for this lookup?' }).or(find.getByText(/Nothing matches/).first()).first().waitFor({ timeout: 20_000 });
+      await answerPayerIfAsked(page);
       await expect(find.getByText(/Nothing matches/).first()).toBeVisible({ timeout: 20_000 });
       expect(await spent(), `charged for “${typed}”, which matches nothing`).toBe(before);
     }
