@@ -381,7 +381,7 @@ function RegressionView({ support, unaddressed, context }: { support: NonNullabl
         <dd>{formatR2(support.adjustedR2)}</dd>
       </dl>
       {support.predictors.length > 0 && (
-        <ReportTableFrame label="Regression coefficients" columns={['Predictor', numeric('Coefficient'), numeric('Std. error'), 'Suggested rate', '95 % CI', 'Support']}>
+        <ReportTableFrame label="Regression coefficients" className="report-comps__coefficients" columns={['Predictor', numeric('Coefficient'), numeric('Std. error'), 'Suggested rate', '95 % CI', 'Support']}>
           {support.predictors.map((key) => {
             const suggestion = support.suggestions[key];
             const figure = support.figures?.rates[key];
