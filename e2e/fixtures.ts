@@ -1,6 +1,6 @@
 // Starts the real browser host (core, embedded service and all), exactly as `npm start` does in its
 // fallback, and hands tests its URL and everything it printed.
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -72,6 +72,24 @@ export function findBox(page: Page) {
 export async function confirmChargeIfAsked(page: Page): Promise<void> {
   const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
   if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: /^Buy (?:for|at a price not known)/ }).click();
+}
+
+/**
+ * After a click that may charge: waits until Plat either asks to confirm the charge (confirmed here) or
+ * shows `outcome`, so a confirmation that opens a moment later (a price still being read, what the
+ * coverage says the answer lacks) is never missed.
+ */
+export async function confirmChargeThen(page: Page, outcome: Locator): Promise<void> {
+  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
+  await confirm.or(outcome).first().waitFor({ timeout: 30_000 });
+  await confirmChargeIfAsked(page);
+}
+
+/** Confirms the charge if Plat asks within a few seconds of the click (for a purchase with no single outcome to wait for). */
+export async function confirmChargeIfAskedSoon(page: Page): Promise<void> {
+  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
+  await confirm.waitFor({ timeout: 5_000 }).catch(() => undefined);
+  await confirmChargeIfAsked(page);
 }
 
 /**

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, confirmChargeIfAsked, findAddress, openApp, pdfImageList, screenshotDir, startAssignment } from './fixtures.ts';
+import { test, expect, confirmChargeIfAskedSoon, confirmChargeThen, findAddress, openApp, pdfImageList, screenshotDir, startAssignment } from './fixtures.ts';
 import { ROLE_COLOURS } from '../renderer/components/map/map-icons.ts';
 
 interface MapView {
@@ -31,12 +31,13 @@ async function searchAround(page: Page, url: string, typed: string, address: str
   const missing = page.getByTestId('comps-subject-missing');
   if (await missing.isVisible().catch(() => false)) {
     await missing.getByRole('button', { name: 'Buy the subject report' }).click();
-    await confirmChargeIfAsked(page);
+    await confirmChargeIfAskedSoon(page);
     await expect(missing).toBeHidden({ timeout: 30_000 });
   }
   await page.getByTestId('comparables').locator('.comps-search__buy').getByRole('button', { name: 'Search' }).click();
-  await confirmChargeIfAsked(page);
-  await expect(page.getByTestId('comps-candidate-count')).toContainText(/^\d+ returned/, { timeout: 30_000 });
+  const count = page.getByTestId('comps-candidate-count').filter({ hasText: /^\d+ returned/ });
+  await confirmChargeThen(page, count);
+  await expect(count).toBeVisible({ timeout: 30_000 });
   await expect(mapContainer(page)).toHaveAttribute('data-view', /"zoom"/, { timeout: 20_000 });
 }
 
