@@ -43,6 +43,29 @@ function Buy({ subjectRef, answer, onRun }: { subjectRef: string; answer: Priced
 }
 
 describe('a priced confirmation says what the coverage says will be missing', () => {
+  it('waits while the coverage is still being read: the button is not offered until it is known', async () => {
+    const onRun = vi.fn();
+    const request = { body: { mode: 'report', projection: 'report_subject_v1', subject_property_ref: ALEXANDRIA } } as never;
+    await renderWithQueries(<ChargeButton operation="queryRecords" request={request} label="Buy" what="the subject report" onRun={onRun} lacking="checking" />, 4);
+    const button = screen.getByRole('button', { name: 'Buy' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(button.getAttribute('title')).toBe('Checking what the records hold for this property…');
+    fireEvent.click(button);
+    expect(onRun).not.toHaveBeenCalled();
+  });
+
+  it('says the coverage is being read right after the page opens, then what it lacks', async () => {
+    const seen: unknown[] = [];
+    function Probe() {
+      seen.push(useCoverageGap('subject_report', ALEXANDRIA));
+      return null;
+    }
+    await renderWithQueries(<Probe />, 6);
+    for (let step = 0; step < 6; step++) await settle(50);
+    expect(seen[0]).toBe('checking');
+    expect(seen.at(-1)).toMatchObject({ mostlyEmpty: true });
+  });
+
   it('names what Alexandria’s subject report will lack, before any charge', async () => {
     const onRun = vi.fn();
     await renderWithQueries(<Buy subjectRef={ALEXANDRIA} answer="subject_report" onRun={onRun} />, 6);

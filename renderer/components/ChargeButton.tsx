@@ -12,6 +12,7 @@ import { linkIsUp, useHostLink } from '../platform/host-link.ts';
 import { platErrorOf } from './ErrorNotice.tsx';
 import { ConfirmDialog } from './Dialog.tsx';
 import type { CoverageGap } from '../../shared/service/coverage-gaps.ts';
+import { COVERAGE_CHECKING } from '../platform/coverage-gap.ts';
 
 export interface ChargeButtonProps<N extends ServiceCallIpcName> {
   operation: N;
@@ -27,7 +28,7 @@ export interface ChargeButtonProps<N extends ServiceCallIpcName> {
    * What the catalog's coverage says this answer will lack here (shared/service/coverage-gaps.ts):
    * said in the confirmation, which is then always asked before a charge, whatever the threshold.
    */
-  lacking?: CoverageGap | null;
+  lacking?: CoverageGap | null | typeof COVERAGE_CHECKING;
 }
 
 export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonProps<N>) {
@@ -35,7 +36,9 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
   const [confirming, setConfirming] = useState(false);
 
   const blocked = preview.data?.blockedBy ?? null;
-  const lacking = props.lacking ?? null;
+  // While the coverage is still being read the button waits: a confirmation never goes without what it would say.
+  const checking = props.lacking === COVERAGE_CHECKING;
+  const lacking = props.lacking === COVERAGE_CHECKING ? null : (props.lacking ?? null);
   const openSettings = useUiStore((state) => state.openSettings);
   // With Plat's host gone a price shown earlier may be stale and a click would fail: nothing is offered.
   const linkUp = linkIsUp(useHostLink());
@@ -45,7 +48,7 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
       ? { text: 'No price', reason: platErrorOf(preview.error).message }
       : null;
   const click = () => {
-    if (!preview.data || blocked || unavailable) return;
+    if (!preview.data || blocked || unavailable || checking) return;
     const charged = preview.data.expectedCostMicroUsd !== 0 && !preview.data.cached;
     if (charged && (preview.data.needsConfirmation || lacking)) setConfirming(true);
     else props.onRun({});
@@ -56,8 +59,8 @@ export function ChargeButton<N extends ServiceCallIpcName>(props: ChargeButtonPr
       <button
         type="button"
         className={`button${props.primary === false ? '' : ' button--primary'}`}
-        disabled={props.request === null || props.busy || !preview.data || blocked !== null || unavailable !== null}
-        title={unavailable?.reason}
+        disabled={props.request === null || props.busy || !preview.data || blocked !== null || unavailable !== null || checking}
+        title={unavailable?.reason ?? (checking ? 'Checking what the records hold for this property…' : undefined)}
         onClick={click}
       >
         {props.busy ? 'Working…' : props.label}

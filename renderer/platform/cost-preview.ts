@@ -36,6 +36,13 @@ export function useKnownFree<N extends ServiceCallIpcName>(operation: N, request
   return knownFree(useCostPreview(operation, request).data);
 }
 
+/** Whether the call is known to be free, or null while its price is still being read. */
+export function useFreeOrPending<N extends ServiceCallIpcName>(operation: N, request: ServiceRequestParts<N> | null): boolean | null {
+  const preview = useCostPreview(operation, request);
+  if (request === null) return false;
+  return preview.data ? knownFree(preview.data) : preview.isError ? false : null;
+}
+
 /**
  * The price in words: "$0.10" (the spec's or Plat's own service's), "about $0.025, from your last
  * call" (learnt on this connection), "price not known".

@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { coverageGap, jurisdictionsByArea, readCoverageRows, type CoverageGap, type PricedAnswer } from '../../shared/service/coverage-gaps.ts';
 import { isRecord } from '../../shared/json-data.ts';
-import { useKnownFree } from './cost-preview.ts';
+import { useFreeOrPending, useKnownFree } from './cost-preview.ts';
 import { idleServiceQueryKey, serviceQueryKey } from './query-keys.ts';
 import { callService, type ServiceRequestParts } from './service-calls.ts';
 
@@ -36,14 +36,21 @@ function useFreeFacet(request: ServiceRequestParts<'getCatalogFacet'> | null) {
   });
 }
 
-/** What `answer` about the property `subjectRef` will lack, as the catalog's coverage says; null when it says nothing. */
-export function useCoverageGap(answer: PricedAnswer, subjectRef: string | null): CoverageGap | null {
+/** Said while the free answers that decide it are still being read: a charge waits for them. */
+export const COVERAGE_CHECKING = 'checking' as const;
+
+/**
+ * What `answer` about the property `subjectRef` will lack, as the catalog's coverage says; null when it
+ * says nothing; COVERAGE_CHECKING while the free answers that decide it are still being read (a priced
+ * action waits, so its confirmation is never shown without what the coverage would have said).
+ */
+export function useCoverageGap(answer: PricedAnswer, subjectRef: string | null): CoverageGap | null | typeof COVERAGE_CHECKING {
   const entityRequest = subjectRef ? { path: { entity_ref: subjectRef } } : null;
-  const entityFree = useKnownFree('getEntity', entityRequest);
+  const entityFree = useFreeOrPending('getEntity', entityRequest);
   const entity = useQuery({
     queryKey: entityRequest === null ? idleServiceQueryKey('getEntity') : serviceQueryKey('getEntity', entityRequest),
     queryFn: () => callService('getEntity', entityRequest ?? { path: { entity_ref: '' } }),
-    enabled: entityFree && entityRequest !== null,
+    enabled: entityFree === true && entityRequest !== null,
     staleTime: Infinity,
   });
   const areaUid = entity.data ? areaOf(entity.data.envelope) : null;
@@ -51,8 +58,12 @@ export function useCoverageGap(answer: PricedAnswer, subjectRef: string | null):
   const rows = useMemo(() => readCoverageRows(coverage.data ?? []), [coverage.data]);
   const needsAreas = rows.some((row) => row.areaUid === null);
   const directory = useFreeFacet(needsAreas ? jurisdictionsFacetRequest : null);
+  const checking =
+    entityRequest !== null &&
+    (entityFree === null || (entityFree && entity.isPending) || (areaUid !== null && coverage.fetchStatus === 'fetching') || (needsAreas && directory.fetchStatus === 'fetching'));
   return useMemo(() => {
+    if (checking) return COVERAGE_CHECKING;
     if (areaUid === null || rows.length === 0) return null;
     return coverageGap(rows, areaUid, answer, jurisdictionsByArea(directory.data ?? []));
-  }, [areaUid, rows, answer, directory.data]);
+  }, [checking, areaUid, rows, answer, directory.data]);
 }

@@ -182,6 +182,16 @@ describe('Verify fails a forged PDF', () => {
     }
   });
 
+  it('reads a label followed by markers alone as no value (a permit status “ISSUED [6]” under an “Issued” label)', async () => {
+    const pdf = await PDFDocument.load(await exported(null));
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    // Two pieces on one line, as a table draws a cell and its markers.
+    pdf.getPage(0).drawText('Owner of record', { x: 72, y: 40, size: 8, font });
+    pdf.getPage(0).drawText('[1]', { x: 140, y: 40, size: 8, font });
+    const verification = await service().verify(base64Of(await pdf.save()));
+    expect(checkOf(verification, 'pages')).toMatchObject({ outcome: 'passed' });
+  });
+
   it('fails a page with a text box annotation laid over it (a reader’s overlay, not page text)', async () => {
     const pdf = await PDFDocument.load(await exported(null));
     const page = pdf.getPage(0);

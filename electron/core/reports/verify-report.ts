@@ -250,7 +250,8 @@ function comparePages(pages: PageLine[][] | null, rows: ReadRow[] | null, altere
       const colon = compacted[label.length] === ':';
       // Separators after the label go; a minus before a number is the value's own sign.
       const rest = compacted.slice(label.length).replace(/^(?:[:–—]|-(?!\d))+/, '');
-      if (rest === '' || rest.startsWith('—')) continue;
+      // A label followed by markers alone gives no value (a permit's status "ISSUED [6]" reads as the "Issued" label).
+      if (rest === '' || rest.startsWith('—') || /^(?:\[\d+\])+$/.test(rest)) continue;
       // A label cell followed by uncited text is another table's row (a rate, a coefficient, a header); a cited value has markers.
       if (!colon && !/\[\d+\]/.test(rest)) continue;
       const values = byLabel.get(label)!;

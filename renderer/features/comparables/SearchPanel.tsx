@@ -23,7 +23,7 @@ import { refreshComparables, useSalesCoverage } from '../../platform/comparables
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import type { ServiceRequestParts } from '../../platform/service-calls.ts';
 import { ChargeButton } from '../../components/ChargeButton.tsx';
-import { useCoverageGap } from '../../platform/coverage-gap.ts';
+import { COVERAGE_CHECKING, useCoverageGap } from '../../platform/coverage-gap.ts';
 import type { CoverageGap } from '../../../shared/service/coverage-gaps.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useComparablesStore } from './comparables-store.ts';
@@ -77,7 +77,7 @@ export function SearchPanel(props: SearchPanelProps) {
   if (!props.subjectBought) problems.unshift('The search is centred on the subject: buy its record above first.');
   // What the catalog's coverage says the search will lack here: beside the search and in its confirmation.
   const lacking = useCoverageGap('comparables_search', props.subjectRef);
-  const warnings = problems.length === 0 ? [...criteriaWarnings(criteria, context), ...(lacking ? [lacking.sentence] : [])] : [];
+  const warnings = problems.length === 0 ? [...criteriaWarnings(criteria, context), ...(lacking && lacking !== COVERAGE_CHECKING ? [lacking.sentence] : [])] : [];
   let body: ReturnType<typeof comparablesRequestBody> | null = null;
   if (problems.length === 0) {
     try {
@@ -302,7 +302,7 @@ export function SearchCharge(props: {
   edit: Edit;
   assignmentId: string;
   /** What the catalog's coverage says the search will lack around this subject. */
-  lacking?: CoverageGap | null;
+  lacking?: CoverageGap | null | typeof COVERAGE_CHECKING;
 }) {
   const queryClient = useQueryClient();
   const paid = usePaidAnswer('queryRecords', props.parts, { askCore: true });
@@ -331,7 +331,7 @@ export function SearchCharge(props: {
   );
 }
 
-function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null; lacking: CoverageGap | null }) {
+function SearchButton(props: SearchPanelProps & { parts: ServiceRequestParts<'queryRecords'> | null; radiusMiles: number | null; lacking: CoverageGap | null | typeof COVERAGE_CHECKING }) {
   const { parts, radiusMiles, criteria, effectiveDate, edit, assignmentId, lacking } = props;
   const change =
     parts && radiusMiles !== null
