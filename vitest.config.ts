@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'happy-dom',
-          setupFiles: ['./vitest.setup.ts'],
+          setupFiles: ['./vitest.setup.ts', './vitest.dom-setup.ts'],
           // The design tokens are read as text (`tokens.css?raw`) by what draws with them (the charts).
           css: { include: [/design\/tokens\.css/] },
           include: ['renderer/**/*.test.ts', 'renderer/**/*.test.tsx'],

@@ -8,7 +8,8 @@ import { citationView } from '../../../shared/cited/citation.ts';
 import { CitationChip } from '../CitationChip.tsx';
 import type { ColorScheme } from '../../platform/use-color-scheme.ts';
 import { chartPalette } from './chart-palette.ts';
-import { drawChart, type DrawnChart } from './plot-chart.ts';
+import type { DrawnChart } from './plot-chart.ts';
+import { usePlotChart } from './plot-loader.ts';
 import './chart.css';
 
 /** A citation by id with the number it has on the page (the screen's or the report's endnotes). */
@@ -20,11 +21,12 @@ export function ChartFigure(props: { spec: ChartSpec; citations: ChartCitations;
   const height = props.height ?? 300;
   const holder = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<ChartPoint | null>(null);
+  const plot = usePlotChart();
 
   useLayoutEffect(() => {
     const target = holder.current;
-    if (!target) return;
-    const drawn: DrawnChart = drawChart(spec, { width, height, palette: chartPalette(print ? 'light' : scheme), interactive: !print });
+    if (!target || plot === null) return;
+    const drawn: DrawnChart = plot.drawChart(spec, { width, height, palette: chartPalette(print ? 'light' : scheme), interactive: !print });
     const onInput = () => setHover(drawn.value ?? null);
     drawn.addEventListener('input', onInput);
     target.replaceChildren(drawn);
@@ -32,7 +34,7 @@ export function ChartFigure(props: { spec: ChartSpec; citations: ChartCitations;
       drawn.removeEventListener('input', onInput);
       drawn.remove();
     };
-  }, [spec, scheme, print, width, height]);
+  }, [plot, spec, scheme, print, width, height]);
 
   const chips = (ids: readonly string[]) =>
     ids.map((id) => {

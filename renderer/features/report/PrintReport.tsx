@@ -14,6 +14,7 @@ import { ReportDocumentView } from './ReportDocumentView.tsx';
 import { useMapImage } from './map-image.ts';
 import { useGraphImage } from './graph-image.ts';
 import { printFooterTemplate, printHeaderTemplate } from './report-model.ts';
+import { usePlotChart } from '../../components/charts/plot-loader.ts';
 import './report.css';
 import './report-print.css';
 
@@ -25,6 +26,8 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
   const mapSettled = mapImage === null || mapImage.status !== 'loading';
   const graphImage = useGraphImage(doc?.titleResearch?.graph?.spec ?? null);
   const graphSettled = graphImage === null || graphImage.status !== 'loading';
+  // The charts' library is loaded before the report is shown, so each chart draws with the page.
+  const plot = usePlotChart();
 
   useEffect(() => {
     const root = document.documentElement;
@@ -39,7 +42,7 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
       root.dataset.printReady = 'error';
       return;
     }
-    if (!doc || !mapSettled || !graphSettled) return;
+    if (!doc || !mapSettled || !graphSettled || plot === null) return;
     document.title = `${doc.cover.title} – ${doc.cover.subjectLabel}`;
     root.dataset.printHeader = printHeaderTemplate(doc);
     root.dataset.printFooter = printFooterTemplate(doc);
@@ -58,7 +61,7 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
     return () => {
       cancelled = true;
     };
-  }, [doc, failure, dialog, mapSettled, graphSettled]);
+  }, [doc, failure, dialog, mapSettled, graphSettled, plot]);
 
   if (failure !== null) {
     return (
@@ -67,7 +70,7 @@ export function PrintReport({ assignmentId, dialog }: { assignmentId: string; di
       </main>
     );
   }
-  if (!doc) {
+  if (!doc || plot === null) {
     return (
       <main className="print-report">
         <p className="muted">Preparing the report…</p>
