@@ -28,6 +28,33 @@ export async function drawReportImage<Ready extends object>(draw: () => Promise<
   }
 }
 
+/**
+ * Pictures drawn in this page, by drawing function and spec: the same report exported again (a comment
+ * changed, a typo fixed) reuses its map and graph rather than drawing them again in software WebGL. A
+ * picture is a function of its spec and the app's own map files, so an unchanged spec is the same
+ * picture. Only drawn pictures are kept (a failure is tried again), the last few of each kind.
+ */
+let drawnPictures = new WeakMap<object, Map<string, object>>();
+const PICTURES_KEPT = 4;
+
+/** Forgets every picture drawn (tests start each from an empty page). */
+export function forgetDrawnPictures(): void {
+  drawnPictures = new WeakMap();
+}
+
+function keptPicture<Ready extends object>(draw: object, key: string): ReportImageState<Ready> | undefined {
+  return drawnPictures.get(draw)?.get(key) as ReportImageState<Ready> | undefined;
+}
+
+function keepPicture(draw: object, key: string, image: ReportImageState<object>): void {
+  if (image.status !== 'ready') return;
+  const kept = drawnPictures.get(draw) ?? new Map<string, object>();
+  kept.delete(key);
+  kept.set(key, image);
+  while (kept.size > PICTURES_KEPT) kept.delete(kept.keys().next().value as string);
+  drawnPictures.set(draw, kept);
+}
+
 /** The spec's picture, redrawn when the spec changes; null when there is nothing to draw. */
 export function useReportImage<Spec, Ready extends object>(
   spec: Spec | null,
@@ -36,11 +63,13 @@ export function useReportImage<Spec, Ready extends object>(
 ): ReportImageState<Ready> | null {
   // Keyed by the spec's content: a refetched document with the same picture is not drawn again.
   const key = spec === null ? null : JSON.stringify(spec);
+  const kept = key === null ? undefined : keptPicture<Ready>(draw, key);
   const [drawn, setDrawn] = useState<{ key: string; image: ReportImageState<Ready> } | null>(null);
   useEffect(() => {
-    if (key === null) return;
+    if (key === null || keptPicture(draw, key) !== undefined) return;
     let cancelled = false;
     void draw(JSON.parse(key) as Spec).then((image) => {
+      keepPicture(draw, key, image);
       if (!cancelled) setDrawn({ key, image });
     });
     return () => {
@@ -48,5 +77,6 @@ export function useReportImage<Spec, Ready extends object>(
     };
   }, [key, draw]);
   if (key === null) return null;
+  if (kept !== undefined) return kept;
   return drawn?.key === key ? drawn.image : { status: 'loading' };
 }
