@@ -76,7 +76,7 @@ export function CopiedValuesDialog(props: {
           accept();
         }}
       >
-        <label htmlFor={ids.scope} className="comps-copied__label">
+        <label htmlFor={ids.scope} className="reason-dialog__label">
           Accept for
         </label>
         <select id={ids.scope} className="input comps-copied__scope" value={scope} onChange={(event) => setScope(event.target.value)}>
@@ -94,7 +94,7 @@ export function CopiedValuesDialog(props: {
           onChange={setReason}
           problem={problem}
           problemId={ids.error}
-          classNames={{ label: 'comps-copied__label', text: 'comps-copied__reason', problem: 'comps-copied__error' }}
+          classNames={{ label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' }}
           textarea={{ maxLength: 2_000 }}
         />
         <DialogFormActions onCancel={props.onClose} busy={false} label="Accept copied values" busyLabel="Saving…" />

@@ -37,13 +37,13 @@ export function SubjectChoiceDialog(props: { request: SubjectChoiceRequest | nul
   };
   const request = props.request;
   return (
-    <dialog ref={dialogRef} className="confirm-dialog subject-choice-dialog" aria-labelledby={ids.title} onClose={props.onCancel} data-testid="subject-choice-dialog">
+    <dialog ref={dialogRef} className="confirm-dialog reason-dialog" aria-labelledby={ids.title} onClose={props.onCancel} data-testid="subject-choice-dialog">
       <h2 id={ids.title}>
         {request?.adopt ? 'Adopt this value' : 'Use another value'}
         {request ? ` for ${request.value.label.toLowerCase()}` : ''}
       </h2>
       {request && !request.adopt && (
-        <dl className="subject-choice-dialog__values">
+        <dl className="reason-dialog__values">
           <dt>Now used</dt>
           <dd>
             {request.value.display} <span className="muted">({statusWord(request.value.status)})</span>
@@ -73,7 +73,7 @@ export function SubjectChoiceDialog(props: { request: SubjectChoiceRequest | nul
           onChange={setReason}
           problem={problem}
           problemId={ids.error}
-          classNames={{ label: 'subject-choice-dialog__label', text: 'subject-choice-dialog__reason', problem: 'subject-choice-dialog__error' }}
+          classNames={{ label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' }}
           textarea={{ maxLength: 2_000 }}
         />
         {props.error !== null && props.error !== undefined && <ErrorNotice error={props.error} compact />}

@@ -50,7 +50,7 @@ export function TakeInDialog(props: { request: TakeInRequest | null; onTakeIn: (
           onChange={setReason}
           problem={problem}
           problemId={ids.error}
-          classNames={{ label: 'comps-takein__label', text: 'comps-takein__reason', problem: 'comps-takein__error' }}
+          classNames={{ label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' }}
           textarea={{ maxLength: 2_000 }}
         />
         <p className="muted comps-takein__after">It goes into the grid and the regression flagged as it is, with your reason beside it.</p>

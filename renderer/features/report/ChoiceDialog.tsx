@@ -5,7 +5,6 @@ import type { AlternativeValue, CitedValue } from '../../../shared/cited/value.t
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
 import { checkChoiceReason, statusWords } from './report-model.ts';
-import './choice-dialog.css';
 
 export interface ChoiceRequest {
   value: CitedValue;
@@ -40,10 +39,10 @@ export function ChoiceDialog(props: {
 
   const request = props.request;
   return (
-    <dialog ref={dialogRef} className="confirm-dialog report-choice-dialog" aria-labelledby={ids.title} onClose={props.onCancel}>
+    <dialog ref={dialogRef} className="confirm-dialog reason-dialog" aria-labelledby={ids.title} onClose={props.onCancel}>
       <h2 id={ids.title}>Use another value{request ? ` for ${request.value.label.toLowerCase()}` : ''}</h2>
       {request && (
-        <dl className="report-choice-dialog__values">
+        <dl className="reason-dialog__values">
           <dt>Now shown</dt>
           <dd>
             {request.value.status === 'unavailable' ? 'Unavailable' : request.value.display}{' '}
@@ -68,7 +67,7 @@ export function ChoiceDialog(props: {
           onChange={setReason}
           problem={problem}
           problemId={ids.error}
-          classNames={{ label: 'report-choice-dialog__label', text: 'report-choice-dialog__reason', problem: 'report-choice-dialog__error' }}
+          classNames={{ label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' }}
           textarea={{ maxLength: 2_000 }}
         />
         {props.error !== null && props.error !== undefined && <ErrorNotice error={props.error} compact />}
