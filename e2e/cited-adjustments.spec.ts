@@ -10,29 +10,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { test, expect, findAddress, openApp, startAssignment } from './fixtures.ts';
+import { test, expect, searchComparables } from './fixtures.ts';
 
 // Outside test-results (which Playwright empties per run), so the PDFs can be looked at afterwards.
 const outDir = path.join(tmpdir(), 'plat-cited-adjustments-e2e');
 
 test('accept copied living areas for the grid with a reason: the adjustment appears, cited', async ({ page, host }) => {
   test.setTimeout(180_000);
-  await openApp(page, host.url);
-  const { box } = await findAddress(page, '1708 21st st nw', '1708 21ST ST NW');
-  await box.press('Enter');
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('1708 21ST ST NW');
-  await expect(await startAssignment(page, { effectiveDate: '2017-01-01', client: 'First Federal Savings', intendedUse: 'Mortgage lending decision' })).toBeVisible();
-
-  await page.keyboard.press('Control+4');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Comparables');
+  await searchComparables(page, host.url, { typed: '1708 21st st nw', address: '1708 21ST ST NW' });
+  await expect(page.getByTestId('comps-candidate-count')).toContainText(/^\d+ returned · 0 chosen/);
   const comps = page.getByTestId('comparables');
-  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-  await page.getByTestId('comps-subject-missing').getByRole('button', { name: 'Buy the subject report' }).click();
-  await confirm.getByRole('button', { name: /^Buy for / }).click();
-  await expect(page.getByTestId('comps-subject-missing')).toBeHidden({ timeout: 30_000 });
-  await comps.locator('.comps-search__buy').getByRole('button', { name: 'Search' }).click();
-  await confirm.getByRole('button', { name: /^Buy for / }).click();
-  await expect(page.getByTestId('comps-candidate-count')).toContainText(/^\d+ returned · 0 chosen/, { timeout: 30_000 });
 
   // Two sales from the list (a sale outside the living-area band asks first).
   const list = page.getByRole('table', { name: 'Candidates' });

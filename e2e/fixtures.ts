@@ -85,13 +85,6 @@ export async function confirmChargeThen(page: Page, outcome: Locator): Promise<v
   await confirmChargeIfAsked(page);
 }
 
-/** Confirms the charge if Plat asks within a few seconds of the click (for a purchase with no single outcome to wait for). */
-export async function confirmChargeIfAskedSoon(page: Page): Promise<void> {
-  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-  await confirm.waitFor({ timeout: 5_000 }).catch(() => undefined);
-  await confirmChargeIfAsked(page);
-}
-
 /**
  * Answers "Which file pays for this lookup?" when Plat asks (a priced lookup of another property while an
  * assignment is active): `choice` is the option's words; the active assignment pays unless told otherwise.
@@ -133,6 +126,32 @@ export async function startAssignment(page: Page, details: { effectiveDate: stri
   await start.getByLabel('Intended use').fill(details.intendedUse);
   await start.getByRole('button', { name: 'Start and make active' }).click();
   return page.getByTestId('assignment-started');
+}
+
+/**
+ * An appraiser's first steps on a subject: find it, open it, start an assignment (effective
+ * 2017-01-01 unless told), open Comparables (Ctrl+4), buy the subject report and run the default
+ * comps search, each charge confirmed when Plat asks; returns once the search's sales are counted.
+ */
+export async function searchComparables(page: Page, url: string, subject: { typed: string; address: string }, effectiveDate = '2017-01-01'): Promise<void> {
+  await openApp(page, url);
+  const { box } = await findAddress(page, subject.typed, subject.address);
+  await box.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(subject.address);
+  await expect(await startAssignment(page, { effectiveDate, client: 'First Federal Savings', intendedUse: 'Mortgage lending decision' })).toBeVisible();
+  await page.keyboard.press('Control+4');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Comparables');
+  const missing = page.getByTestId('comps-subject-missing');
+  await missing.getByRole('button', { name: 'Buy the subject report' }).click();
+  // Asked above the confirmation threshold (and always where the coverage says it lacks something); else bought at once.
+  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
+  const asked = await Promise.race([confirm.waitFor({ timeout: 30_000 }).then(() => true), missing.waitFor({ state: 'hidden', timeout: 30_000 }).then(() => false)]);
+  if (asked) await confirmChargeIfAsked(page);
+  await expect(missing).toBeHidden({ timeout: 30_000 });
+  await page.getByTestId('comparables').locator('.comps-search__buy').getByRole('button', { name: 'Search' }).click();
+  const count = page.getByTestId('comps-candidate-count').filter({ hasText: /^[\d,]+ returned|returned no sales/ });
+  await confirmChargeThen(page, count);
+  await expect(count).toBeVisible({ timeout: 30_000 });
 }
 
 /** Opens the Owners view (Ctrl+2) and returns its name box. */

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, confirmChargeIfAskedSoon, confirmChargeThen, findAddress, openApp, pdfImageList, screenshotDir, startAssignment } from './fixtures.ts';
+import { test, expect, pdfImageList, screenshotDir, searchComparables } from './fixtures.ts';
 import { ROLE_COLOURS } from '../renderer/components/map/map-icons.ts';
 
 interface MapView {
@@ -21,23 +21,7 @@ const mapView = async (page: Page): Promise<MapView> => JSON.parse((await mapCon
 
 /** From the property page on screen: an assignment, the subject's record and one comps search. */
 async function searchAround(page: Page, url: string, typed: string, address: string): Promise<void> {
-  await openApp(page, url);
-  const { box } = await findAddress(page, typed, address);
-  await box.press('Enter');
-  await expect(page.getByRole('heading', { level: 1 })).toContainText(address);
-  await expect(await startAssignment(page, { effectiveDate: '2017-01-01', client: 'First Federal Savings', intendedUse: 'Mortgage lending decision' })).toBeVisible();
-  await page.keyboard.press('Control+4');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Comparables');
-  const missing = page.getByTestId('comps-subject-missing');
-  if (await missing.isVisible().catch(() => false)) {
-    await missing.getByRole('button', { name: 'Buy the subject report' }).click();
-    await confirmChargeIfAskedSoon(page);
-    await expect(missing).toBeHidden({ timeout: 30_000 });
-  }
-  await page.getByTestId('comparables').locator('.comps-search__buy').getByRole('button', { name: 'Search' }).click();
-  const count = page.getByTestId('comps-candidate-count').filter({ hasText: /^\d+ returned/ });
-  await confirmChargeThen(page, count);
-  await expect(count).toBeVisible({ timeout: 30_000 });
+  await searchComparables(page, url, { typed, address });
   await expect(mapContainer(page)).toHaveAttribute('data-view', /"zoom"/, { timeout: 20_000 });
 }
 

@@ -9,26 +9,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test, expect, findAddress, openApp, startAssignment } from './fixtures.ts';
+import { test, expect, searchComparables } from './fixtures.ts';
 
 const outDir = path.join(tmpdir(), 'plat-market-e2e');
 
 test('market conditions: table, chart with hover citation, the time rate declined, the PDF', async ({ page, host }) => {
   test.setTimeout(240_000);
   mkdirSync(outDir, { recursive: true });
-  await openApp(page, host.url);
-  const { box } = await findAddress(page, '1708 21st st nw', '1708 21ST ST NW');
-  await box.press('Enter');
-  await expect(await startAssignment(page, { effectiveDate: '2017-01-01', client: 'First Federal Savings', intendedUse: 'Mortgage lending decision' })).toBeVisible();
-  await page.keyboard.press('Control+4');
+  await searchComparables(page, host.url, { typed: '1708 21st st nw', address: '1708 21ST ST NW' });
   const comps = page.getByTestId('comparables');
   const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-  await page.getByTestId('comps-subject-missing').getByRole('button', { name: 'Buy the subject report' }).click();
-  await confirm.getByRole('button', { name: /^Buy for/ }).click();
-  await expect(page.getByTestId('comps-subject-missing')).toBeHidden({ timeout: 30_000 });
-  await comps.locator('.comps-search__buy').getByRole('button', { name: 'Search' }).click();
-  await confirm.getByRole('button', { name: /^Buy for/ }).click();
-  await expect(page.getByTestId('comps-candidate-count')).toContainText(/^\d+ returned/, { timeout: 30_000 });
 
   // The market sales: priced on the button first, bought once, kept with the assignment.
   const market = page.getByTestId('market-conditions');

@@ -5,25 +5,12 @@
 // choosing one asks for a written reason and takes it in with it; the sales not chosen and not
 // screened are "not chosen", not Plat's screening. Then 1826 Corcoran St NW's deed checked beyond
 // the answer (a record search by its date and price, its price shown first): its other lot is named.
-import { test, expect, findAddress, openApp, startAssignment } from './fixtures.ts';
+import { test, expect, searchComparables } from './fixtures.ts';
 
 test('multi-parcel sales are flagged with the other lots named, and taken in only with a reason', async ({ page, host }) => {
   test.setTimeout(150_000);
-  await openApp(page, host.url);
-  const { box } = await findAddress(page, '1708 21st st nw', '1708 21ST ST NW');
-  await box.press('Enter');
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('1708 21ST ST NW');
-  await expect(await startAssignment(page, { effectiveDate: '2017-01-01', client: 'First Federal Savings', intendedUse: 'Mortgage lending decision' })).toBeVisible();
-
-  await page.keyboard.press('Control+4');
-  const comps = page.getByTestId('comparables');
-  const confirm = page.getByRole('dialog', { name: 'Confirm a charge' });
-  await page.getByTestId('comps-subject-missing').getByRole('button', { name: 'Buy the subject report' }).click();
-  await confirm.getByRole('button', { name: /^Buy for / }).click();
-  await expect(page.getByTestId('comps-subject-missing')).toBeHidden({ timeout: 30_000 });
-  await comps.locator('.comps-search__buy').getByRole('button', { name: 'Search' }).click();
-  await confirm.getByRole('button', { name: /^Buy for / }).click();
-  await expect(page.getByTestId('comps-candidate-count')).toContainText(/^\d+ returned · 0 chosen/, { timeout: 30_000 });
+  await searchComparables(page, host.url, { typed: '1708 21st st nw', address: '1708 21ST ST NW' });
+  await expect(page.getByTestId('comps-candidate-count')).toContainText(/^\d+ returned · 0 chosen/);
 
   // The one deed over two lots: each flagged, naming the other, cited.
   const list = page.getByRole('table', { name: 'Candidates' });
