@@ -123,3 +123,14 @@ export function DialogFormActions(props: { onCancel: () => void; busy: boolean; 
     </div>
   );
 }
+
+/**
+ * The reason an appraiser's act is recorded with, in a reason dialog (the design system's
+ * .reason-dialog): a subject value chosen, a screened sale taken in, copied values accepted, a value
+ * chosen in the report. At most 2,000 characters, as the workfile keeps it.
+ */
+export function ActReasonField(props: { id: string; label: string; value: string; onChange: (text: string) => void; problem: string | null; problemId: string }) {
+  return <ReasonField {...props} classNames={REASON_DIALOG_CLASSES} textarea={{ maxLength: 2_000 }} />;
+}
+
+const REASON_DIALOG_CLASSES = { label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' };

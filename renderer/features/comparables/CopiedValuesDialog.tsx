@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import type { ComparablesAnalysis, ComparablesWorkfile, GridRowKey } from '../../../shared/comparables/model.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
-import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
+import { DialogFormActions, ActReasonField, useModalDialog } from '../../components/Dialog.tsx';
 import { checkAcceptReason } from './comparables-model.ts';
 import './copied-values.css';
 
@@ -87,15 +87,13 @@ export function CopiedValuesDialog(props: {
             </option>
           ))}
         </select>
-        <ReasonField
+        <ActReasonField
           id={ids.reason}
           label="Reason (required, printed in the report)"
           value={reason}
           onChange={setReason}
           problem={problem}
           problemId={ids.error}
-          classNames={{ label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' }}
-          textarea={{ maxLength: 2_000 }}
         />
         <DialogFormActions onCancel={props.onClose} busy={false} label="Accept copied values" busyLabel="Saving…" />
       </form>

@@ -6,7 +6,7 @@ import type { AlternativeValue, CitedValue } from '../../../shared/cited/value.t
 import { AppraiserActSchema } from '../../../shared/comparables/model.ts';
 import type { SubjectCharacteristicKey } from '../../../shared/comparables/subject/resolve.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
+import { DialogFormActions, ActReasonField, useModalDialog } from '../../components/Dialog.tsx';
 
 export interface SubjectChoiceRequest {
   key: SubjectCharacteristicKey;
@@ -66,15 +66,13 @@ export function SubjectChoiceDialog(props: { request: SubjectChoiceRequest | nul
           save();
         }}
       >
-        <ReasonField
+        <ActReasonField
           id={ids.reason}
           label="Reason (required; printed in the grid, the report and the exports)"
           value={reason}
           onChange={setReason}
           problem={problem}
           problemId={ids.error}
-          classNames={{ label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' }}
-          textarea={{ maxLength: 2_000 }}
         />
         {props.error !== null && props.error !== undefined && <ErrorNotice error={props.error} compact />}
         <DialogFormActions onCancel={props.onCancel} busy={props.saving} label={request?.adopt ? 'Adopt this value' : 'Use this value'} busyLabel="Saving…" />

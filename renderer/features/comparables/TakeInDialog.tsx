@@ -3,7 +3,7 @@
 // workfile (`takenIn`) and printed in the report. Keyboard first: the reason has the focus, Enter in
 // the form's button takes it in, Escape or Cancel changes nothing.
 import { useId, useState } from 'react';
-import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
+import { DialogFormActions, ActReasonField, useModalDialog } from '../../components/Dialog.tsx';
 import { checkTakeInReason } from './comparables-model.ts';
 
 export interface TakeInRequest {
@@ -43,15 +43,13 @@ export function TakeInDialog(props: { request: TakeInRequest | null; onTakeIn: (
           submit();
         }}
       >
-        <ReasonField
+        <ActReasonField
           id={ids.reason}
           label="Your reason (required; kept with the assignment and printed in the report)"
           value={reason}
           onChange={setReason}
           problem={problem}
           problemId={ids.error}
-          classNames={{ label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' }}
-          textarea={{ maxLength: 2_000 }}
         />
         <p className="muted comps-takein__after">It goes into the grid and the regression flagged as it is, with your reason beside it.</p>
         <DialogFormActions onCancel={props.onCancel} busy={false} label="Take it in" busyLabel="Taking it in…" />

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import type { AlternativeValue, CitedValue } from '../../../shared/cited/value.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
+import { DialogFormActions, ActReasonField, useModalDialog } from '../../components/Dialog.tsx';
 import { checkChoiceReason, statusWords } from './report-model.ts';
 
 export interface ChoiceRequest {
@@ -60,15 +60,13 @@ export function ChoiceDialog(props: {
           save();
         }}
       >
-        <ReasonField
+        <ActReasonField
           id={ids.reason}
           label="Reason (required, printed in the report)"
           value={reason}
           onChange={setReason}
           problem={problem}
           problemId={ids.error}
-          classNames={{ label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' }}
-          textarea={{ maxLength: 2_000 }}
         />
         {props.error !== null && props.error !== undefined && <ErrorNotice error={props.error} compact />}
         <DialogFormActions onCancel={props.onCancel} busy={props.saving} label="Use this value" busyLabel="Saving…" />
