@@ -5,12 +5,9 @@
 // React's mount to the chart's SVG in the DOM and the next frame painted, each on a fresh page; the
 // first run warms the caches and is not counted. Target (issue 23): ≤ 200 ms. The page is exported
 // (buildChartPage, with serveMapPage) for scripts that want to look at a chart.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
-import react from '@vitejs/plugin-react';
-import { contentSecurityPolicy } from '../../electron/web/content-security.ts';
+import { buildBenchPage } from './bench-page.ts';
 import { CitationBook } from '../../shared/cited/citation-book.ts';
 import type { ChartSpec } from '../../shared/charts/chart-spec.ts';
 import type { Citation } from '../../shared/cited/value.ts';
@@ -22,7 +19,6 @@ import { syntheticMarketSales } from './market.bench.ts';
 import { serveMapPage } from './map.bench.ts';
 import { atMostMs, latencyFigures, type BenchOptions, type LatencyFigures } from './measure.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 10;
 const EFFECTIVE = '2017-01-01';
 /** Sales read over 36 months; about one in eight non-market (screened out), so about 300 drawn. */
@@ -59,39 +55,9 @@ window.platChart = {
 };
 `;
 
-const metaPolicy = contentSecurityPolicy.split('; ').filter((directive) => !directive.startsWith('frame-ancestors')).join('; ');
-
-const html = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta http-equiv="Content-Security-Policy" content="${metaPolicy}" />
-    <title>Plat chart</title>
-    <link rel="icon" href="data:," />
-  </head>
-  <body>
-    <div id="root"></div>
-    <script type="module" src="./entry.jsx"></script>
-  </body>
-</html>
-`;
-
-export async function buildChartPage(): Promise<string> {
-  const dir = path.join(root, 'node_modules/.cache/plat-chart-page');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'entry.jsx'), entrySource(root.replace(/\/$/, '')));
-  writeFileSync(path.join(dir, 'index.html'), html);
-  const outDir = path.join(dir, 'dist');
-  await build({
-    configFile: false,
-    root: dir,
-    base: '/',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: { outDir, emptyOutDir: true, assetsInlineLimit: 0, modulePreload: { polyfill: false }, chunkSizeWarningLimit: 5000 },
-  });
-  return outDir;
+/** Bundles the chart page; returns the folder to serve. */
+export function buildChartPage(): Promise<string> {
+  return buildBenchPage({ name: 'plat-chart-page', title: 'Plat chart', entry: entrySource });
 }
 
 /** The market's price-trend chart over the bench's synthetic sales (36-month window), with its citations. */

@@ -4,15 +4,14 @@
 // of 5,000 sales scattered over central DC. Timed: from React's mount to onFirstDraw (the first idle
 // frame with the basemap and the sales loaded), each on a fresh page. Target: ≤ 1.5 s.
 // The page is exported for scripts that want to look at the map (buildMapPage, serveMapPage).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
-import react from '@vitejs/plugin-react';
 import { readStaticFile } from '../../electron/web/static-files.ts';
-import { contentSecurityPolicy, securityHeaders } from '../../electron/web/content-security.ts';
+import { securityHeaders } from '../../electron/web/content-security.ts';
+import { buildBenchPage } from './bench-page.ts';
 import type { ComparablesMapSpec, MapPointRole } from '../../shared/comparables/model.ts';
 import { launchChromium } from './chromium.ts';
 import { atMostMs, latencyFigures, type BenchOptions, type LatencyFigures } from './measure.ts';
@@ -67,44 +66,10 @@ window.platMap = {
 };
 `;
 
-// frame-ancestors is a header-only directive (the header carries it); in a <meta> Chromium warns.
-const metaPolicy = contentSecurityPolicy.split('; ').filter((directive) => !directive.startsWith('frame-ancestors')).join('; ');
-
-const html = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta http-equiv="Content-Security-Policy" content="${metaPolicy}" />
-    <title>Plat map</title>
-    <link rel="icon" href="data:," />
-    <link rel="stylesheet" href="./page.css" />
-  </head>
-  <body>
-    <div id="root" class="bench-root"></div>
-    <script type="module" src="./entry.jsx"></script>
-  </body>
-</html>
-`;
-
 /** Bundles the page into a folder of its own; returns the folder to serve. */
-export async function buildMapPage(): Promise<string> {
-  const dir = path.join(root, 'node_modules/.cache/plat-map-page');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'entry.jsx'), entrySource(root.replace(/\/$/, '')));
-  writeFileSync(path.join(dir, 'index.html'), html);
+export function buildMapPage(): Promise<string> {
   // The map's box: a file, since the CSP allows no inline style.
-  writeFileSync(path.join(dir, 'page.css'), '#root.bench-root { width: 1000px; height: 700px; }\n');
-  const outDir = path.join(dir, 'dist');
-  await build({
-    configFile: false,
-    root: dir,
-    base: '/',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: { outDir, emptyOutDir: true, assetsInlineLimit: 0, modulePreload: { polyfill: false }, chunkSizeWarningLimit: 5000 },
-  });
-  return outDir;
+  return buildBenchPage({ name: 'plat-map-page', title: 'Plat map', entry: entrySource, css: '#root.bench-root { width: 1000px; height: 700px; }\n', rootClass: 'bench-root' });
 }
 
 /** Serves the page and, under /map/, the built map layers, with Plat's security headers. */
