@@ -58,3 +58,9 @@ export function formatDateTime(value: string | number | Date): string {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? String(value) : localDateTime(date);
 }
+
+/** Today as YYYY-MM-DD in the reader's own calendar (an appraiser's "today" is local, not UTC). */
+export function localToday(now: Date = new Date()): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

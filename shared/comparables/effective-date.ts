@@ -54,8 +54,3 @@ export function coverageEffectiveDateWarnings(date: string, coverage: SalesCover
 export function effectiveDateWarnings(date: string, coverage: SalesCoverage | null, today: string): string[] {
   return [...oddEffectiveDateWarnings(date, today), ...coverageEffectiveDateWarnings(date, coverage)];
 }
-
-/** Today's date where Plat runs (local), YYYY-MM-DD. */
-export function localToday(now: Date = new Date()): string {
-  return `${String(now.getFullYear()).padStart(4, '0')}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-}

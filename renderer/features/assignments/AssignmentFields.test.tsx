@@ -9,7 +9,7 @@ import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
 import { renderWithQueries, settle, setUpViewTests } from '../../platform/view-test-kit.tsx';
 import { AssignmentFields } from './AssignmentFields.tsx';
 import { newAssignmentDraft } from './assignment-model.ts';
-import { localToday } from '../../../shared/comparables/effective-date.ts';
+import { localToday } from '../../../shared/format-date.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 const catalog = vi.hoisted(() => ({ items: [] as unknown[] }));

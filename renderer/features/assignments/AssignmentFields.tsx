@@ -2,7 +2,8 @@
 // with its label, a hint where the meaning is not obvious, and its own error.
 import { useId, type ReactNode } from 'react';
 import type { AssignmentDraft, DraftErrors } from './assignment-model.ts';
-import { effectiveDateWarnings, localToday } from '../../../shared/comparables/effective-date.ts';
+import { effectiveDateWarnings } from '../../../shared/comparables/effective-date.ts';
+import { localToday } from '../../../shared/format-date.ts';
 import { useSalesCoverage } from '../../platform/comparables-queries.ts';
 
 export function AssignmentFields(props: { draft: AssignmentDraft; errors: DraftErrors; onChange: (draft: AssignmentDraft) => void; withCap: boolean }) {

@@ -11,7 +11,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { DialogFormActions, useModalDialog } from '../../components/Dialog.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
 import { AssignmentFields } from './AssignmentFields.tsx';
-import { canBeSubject, checkNewAssignment, localToday, newAssignmentDraft, type AssignmentDraft, type DraftErrors } from './assignment-model.ts';
+import { canBeSubject, checkNewAssignment, newAssignmentDraft, type AssignmentDraft, type DraftErrors } from './assignment-model.ts';
+import { localToday } from '../../../shared/format-date.ts';
 import './assignments.css';
 
 export function StartAssignment({ entityId, caption }: { entityId: string; caption: string | undefined }) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assignmentsOf, canBeSubject, checkDetailsEdit, checkNewAssignment, localToday, newAssignmentDraft, operationLabel } from './assignment-model.ts';
+import { assignmentsOf, canBeSubject, checkDetailsEdit, checkNewAssignment, newAssignmentDraft, operationLabel } from './assignment-model.ts';
+import { localToday } from '../../../shared/format-date.ts';
 
 const UUID = '0b9e2f1c-5d1e-4c1a-9a51-2f9a3c1b7e10';
 const subject = { subjectRef: `prop_${UUID}`, subjectLabel: '1708 21ST ST NW' };

@@ -11,11 +11,6 @@ export function canBeSubject(entityId: string): boolean {
   return prefix === 'prop' || prefix === 'parc' || prefix === 'unit' || prefix === 'acct';
 }
 
-/** Today as YYYY-MM-DD in the reader's own calendar (an appraiser's "today" is local, not UTC). */
-export function localToday(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 export interface AssignmentDraft {
   name: string;

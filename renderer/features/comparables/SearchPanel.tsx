@@ -16,7 +16,7 @@ import {
 } from '../../../shared/comparables/model.ts';
 import { comparablesRequestBody, criteriaProblems, criteriaWarnings, describeCriteria, searchWindow, widenSteps } from '../../../shared/comparables/search.ts';
 import { canonicalJson } from '../../../shared/canonical-json.ts';
-import { localToday } from '../../../shared/comparables/effective-date.ts';
+import { localToday } from '../../../shared/format-date.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { refreshComparables, useSalesCoverage } from '../../platform/comparables-queries.ts';
