@@ -17,6 +17,7 @@ import { formatDay } from '../format-date.ts';
 import { formatCount } from '../format/number.ts';
 import { isIsoDate } from '../service/common.ts';
 import { areaMeasureWords, priceDisplay, sqft, type ItemLocation } from './answer-values.ts';
+import { isCopied } from './synthetic-use.ts';
 import { areaPolygons, pointInPolygons } from './geometry.ts';
 import type { Cite } from '../cited/citation-book.ts';
 import { lotsFromChecks, type LotAnswer } from './lot-check.ts';
@@ -86,8 +87,8 @@ function criteriaScreens(read: SaleRead, ctx: ScreenContext): Screen[] {
   const subjectGla = ctx.subject?.numbers.gla ?? null;
   const gla = sale.numbers.gla;
   const copiedArea = [
-    ...(ctx.subject?.values.gla.status === 'synthetic' ? ['the subject'] : []),
-    ...(sale.values.gla.status === 'synthetic' ? ['this sale'] : []),
+    ...(ctx.subject && isCopied(ctx.subject, 'gla') ? ['the subject'] : []),
+    ...(isCopied(sale, 'gla') ? ['this sale'] : []),
   ];
   if (gla === null) {
     screens.push({ flag: 'no_living_area', reason: 'data', note: 'No building area in the sample: its size cannot be compared with the subject’s.' });

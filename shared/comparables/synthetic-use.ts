@@ -12,8 +12,13 @@ export function syntheticAcceptanceFor(workfile: SyntheticAcceptance, row: GridR
   return accepted.find((act) => act.row === row && act.compId === propertyId) ?? accepted.find((act) => act.row === row && act.compId === null) ?? null;
 }
 
+/** True when the row's value is one the sample copied from another house (synthetic). */
+export function isCopied(property: GridProperty, row: GridRowKey): boolean {
+  return property.values[row].status === 'synthetic';
+}
+
 /** True when the row's value may drive an adjustment or the regression: not copied, or copied and accepted. */
 export function drivesNumbers(property: GridProperty, row: GridRowKey, workfile: SyntheticAcceptance): boolean {
-  if (property.values[row].status !== 'synthetic') return true;
+  if (!isCopied(property, row)) return true;
   return syntheticAcceptanceFor(workfile, row, property.id) !== null;
 }

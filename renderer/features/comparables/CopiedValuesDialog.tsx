@@ -5,6 +5,7 @@
 import { useId, useState } from 'react';
 import type { ComparablesAnalysis, ComparablesWorkfile, GridRowKey } from '../../../shared/comparables/model.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
+import { isCopied } from '../../../shared/comparables/synthetic-use.ts';
 import { DialogFormActions, ActReasonField, useModalDialog } from '../../components/Dialog.tsx';
 import { checkAcceptReason } from './comparables-model.ts';
 import './copied-values.css';
@@ -15,7 +16,7 @@ const WHOLE_GRID = '';
 export function copiedIn(analysis: ComparablesAnalysis, row: GridRowKey): Array<{ id: string; name: string }> {
   const subject = analysis.set.subject;
   const properties = [...(subject ? [{ property: subject, name: 'The subject' }] : []), ...analysis.chosen.map((comp, at) => ({ property: comp, name: `Comp ${at + 1}, ${comp.address}` }))];
-  return properties.filter(({ property }) => property.values[row].status === 'synthetic').map(({ property, name }) => ({ id: property.id, name }));
+  return properties.filter(({ property }) => isCopied(property, row)).map(({ property, name }) => ({ id: property.id, name }));
 }
 
 export function CopiedValuesDialog(props: {
