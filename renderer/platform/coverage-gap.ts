@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { coverageGap, jurisdictionsByArea, readCoverageRows, type CoverageGap, type PricedAnswer } from '../../shared/service/coverage-gaps.ts';
 import { isRecord } from '../../shared/json-data.ts';
-import { useFreeOrPending, useKnownFree } from './cost-preview.ts';
+import { useFreeOrPending } from './cost-preview.ts';
 import { idleServiceQueryKey, serviceQueryKey } from './query-keys.ts';
 import { callService, type ServiceRequestParts } from './service-calls.ts';
 
@@ -26,14 +26,17 @@ function areaOf(envelope: unknown): string | null {
 }
 
 function useFreeFacet(request: ServiceRequestParts<'getCatalogFacet'> | null) {
-  const free = useKnownFree('getCatalogFacet', request);
-  return useQuery({
+  const free = useFreeOrPending('getCatalogFacet', request);
+  const query = useQuery({
     queryKey: request === null ? idleServiceQueryKey('getCatalogFacet') : serviceQueryKey('getCatalogFacet', request),
     queryFn: () => callService('getCatalogFacet', request ?? coverageFacetRequest),
     select: (answer) => itemsOf(answer.envelope),
-    enabled: free && request !== null,
+    enabled: free === true && request !== null,
     staleTime: Infinity,
   });
+  // Still to come: asked for, and free or its price not read yet, with neither an answer nor an error.
+  const awaited = request !== null && free !== false && query.data === undefined && !query.isError;
+  return { data: query.data, awaited };
 }
 
 /** Said while the free answers that decide it are still being read: a charge waits for them. */
@@ -58,9 +61,9 @@ export function useCoverageGap(answer: PricedAnswer, subjectRef: string | null):
   const rows = useMemo(() => readCoverageRows(coverage.data ?? []), [coverage.data]);
   const needsAreas = rows.some((row) => row.areaUid === null);
   const directory = useFreeFacet(needsAreas ? jurisdictionsFacetRequest : null);
-  const checking =
-    entityRequest !== null &&
-    (entityFree === null || (entityFree && entity.isPending) || (areaUid !== null && coverage.fetchStatus === 'fetching') || (needsAreas && directory.fetchStatus === 'fetching'));
+  // Each answer still to come counts from the render that asks for it, so the button never flickers
+  // enabled between one answer and the next.
+  const checking = entityRequest !== null && (entityFree === null || (entityFree && entity.isPending) || coverage.awaited || directory.awaited);
   return useMemo(() => {
     if (checking) return COVERAGE_CHECKING;
     if (areaUid === null || rows.length === 0) return null;
