@@ -10,6 +10,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { startBrowserHost, type BrowserHost } from '../../host/browser-host.ts';
 import { EventHub } from '../events.ts';
 import type { IpcDispatch } from '../ipc-dispatch.ts';
+import { chromium, type Browser } from 'playwright-core';
 import { ChromiumPrinter, chromiumCandidates, findChromium } from './chromium-printer.ts';
 import { NoPrinterError } from './printer.ts';
 import { attachEvidence, type EvidenceInput } from './pdf-evidence.ts';
@@ -138,6 +139,25 @@ describe.runIf(hasChromium)('ChromiumPrinter', () => {
     await expect(printer.printReport('prj_missing')).rejects.toThrow('There is no assignment prj_missing');
     const afterFailure = textOf(await printer.printReport('prj_1'), 'after-failure.pdf');
     expect(afterFailure).toMatch(/part 1 #1\b/);
+  }, 60_000);
+
+  it('runs no browser-UI page beside the print page (Chromium 156 builds its omnibox pop-ups in a renderer of their own)', async () => {
+    let launched: Browser | null = null;
+    const watched = new ChromiumPrinter({
+      pageUrl: host.url,
+      lookup: () => ({ found: true, executablePath: chromiumPath }),
+      readyTimeoutMs: 20_000,
+      launch: async (options) => (launched = await chromium.launch(options)),
+    });
+    try {
+      await watched.printReport('prj_1');
+      const session = await launched!.newBrowserCDPSession();
+      const { targetInfos } = (await session.send('Target.getTargets', { filter: [{}] } as never)) as { targetInfos: Array<{ type: string; url: string }> };
+      expect(targetInfos.filter((target) => target.type === 'page').length).toBe(1);
+      expect(targetInfos.filter((target) => !['page', 'tab'].includes(target.type))).toEqual([]);
+    } finally {
+      await watched.close();
+    }
   }, 60_000);
 
   it('passes on why the page could not show the report', async () => {

@@ -24,10 +24,36 @@ export const CHROMIUM_QUIET_ARGS = ['--no-sandbox', '--disable-quic', '--no-firs
 const PRINTER_HEAP_MB = 512;
 
 /**
+ * The features playwright-core 1.65 disables, and the two omnibox pop-ups Chromium 156 builds in a
+ * renderer of their own even when headless (about 190 MB resident that never prints anything).
+ */
+const PRINTER_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+];
+
+/**
  * The printer's Chromium: quiet, with no extensions, and bounded: one renderer process (each print
  * has a context of its own, closed after it), the GPU and network work in the browser process rather
- * than processes of their own (each about 100 MB resident), no zygote to fork from, and a capped
- * JavaScript heap. Chromium takes the last --enable-features, so this one repeats playwright-core's own.
+ * than processes of their own (each about 100 MB resident), no zygote to fork from, no browser-UI
+ * renderer, and a capped JavaScript heap. Chromium takes the last --enable-features and the last
+ * --disable-features, so these repeat playwright-core's own.
  */
 export const CHROMIUM_ARGS = [
   ...CHROMIUM_QUIET_ARGS,
@@ -36,6 +62,7 @@ export const CHROMIUM_ARGS = [
   '--in-process-gpu',
   '--no-zygote',
   '--enable-features=NetworkServiceInProcess2,CDPScreenshotNewSurface,SkipListAccountsWithoutGaiaCookies',
+  `--disable-features=${PRINTER_DISABLED_FEATURES.join(',')}`,
   `--js-flags=--max-old-space-size=${PRINTER_HEAP_MB}`,
 ];
 
