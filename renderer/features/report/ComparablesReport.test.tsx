@@ -177,7 +177,7 @@ describe('the comparables section in the print route', () => {
   it('prints the grid three comps to a table, each repeating the subject, with [n] markers', async () => {
     await renderPrint();
     const tables = within(section()).getAllByRole('table', { name: /^Sales comparison grid/ });
-    expect(tables.map((table) => table.getAttribute('aria-label'))).toEqual(['Sales comparison grid, comps 1–3', 'Sales comparison grid, comps 4–4']);
+    expect(tables.map((table) => table.getAttribute('aria-label'))).toEqual(['Sales comparison grid, comps 1–3', 'Sales comparison grid, comp 4']);
     expect(within(tables[1]!).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Feature', 'Subject', 'Comp 4Less weight']);
     const price = tables[0]!.querySelector('tr[data-row="salePrice"]') as HTMLElement;
     expect(within(price).getAllByRole('cell')[1]?.textContent).toMatch(/^\$1,330,000\[\d+\]$/);

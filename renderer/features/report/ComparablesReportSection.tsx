@@ -175,7 +175,7 @@ function SalesGrid({ grid, context }: { grid: ComparablesGrid; context: ValueCon
         comp’s sale price.
       </p>
       {chunks.map(({ from, to }) => (
-        <GridTable key={from} grid={grid} from={from} to={to} context={context} of={chunks.length > 1 ? `comps ${from + 1}–${to}` : null} />
+        <GridTable key={from} grid={grid} from={from} to={to} context={context} of={chunks.length > 1 ? (to === from + 1 ? `comp ${to}` : `comps ${from + 1}–${to}`) : null} />
       ))}
       {grid.copiedAccepted.length > 0 && <CopiedAccepted grid={grid} />}
       <dl className="report-comps__reconciliation">
