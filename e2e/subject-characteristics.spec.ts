@@ -3,8 +3,9 @@
 // whose copied record says built 1911, 2 stories), start an assignment effective 2017-01-01, buy its
 // record in the Comparables view, see the permit contradiction (B1104076, new construction in 2012),
 // adopt 2012 with a reason, and find the same year, with the reason, in the grid's subject column
-// and in the report preview, then on the subject's property page.
-import { test, expect, findAddress, findBox, openApp, startAssignment } from './fixtures.ts';
+// and in the report preview, then on the subject's property page, where the service's own summary
+// (best value 1911) says which year the assignment uses instead.
+import { test, expect, confirmChargeThen, findAddress, findBox, openApp, startAssignment } from './fixtures.ts';
 
 const REASON = 'Permit B1104076 (2012) is new construction of this row house; the 1911 record was copied from another building.';
 
@@ -73,4 +74,20 @@ test('the subject’s year built: the permit contradiction, the appraiser’s ch
   const onPage = page.getByTestId('subject-characteristics').getByTestId('subject-char-yearBuilt');
   await expect(onPage).toContainText('2012 or later', { timeout: 30_000 });
   await expect(onPage).toContainText(REASON);
+
+  // The service's own summary picks the copied 1911 as its best value: shown as published, and its row
+  // says which year the assignment uses instead, and why.
+  const summary = page.getByTestId('entity-summary');
+  const summaryTable = summary.getByRole('table', { name: 'Entity summary' });
+  const buySummary = summary.getByRole('button', { name: /^Buy the summary/ });
+  await summaryTable.or(buySummary).first().waitFor({ timeout: 30_000 });
+  if (await buySummary.isVisible()) {
+    await buySummary.click();
+    await confirmChargeThen(page, summaryTable);
+  }
+  const use = summary.getByTestId('summary-assignment-use-year_built');
+  await expect(use).toContainText('The assignment uses 2012 or later', { timeout: 30_000 });
+  await expect(use).toContainText(REASON);
+  const yearRow = summaryTable.getByRole('row').filter({ has: page.getByTestId('summary-assignment-use-year_built') });
+  await expect(yearRow).toContainText('1911');
 });

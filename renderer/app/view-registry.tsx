@@ -15,6 +15,7 @@ import { ComparablesView } from '../features/comparables/ComparablesView.tsx';
 import { StartAssignment } from '../features/assignments/StartAssignment.tsx';
 import { GraphView } from '../features/graph/GraphView.tsx';
 import { AssignmentSubject } from '../features/comparables/AssignmentSubject.tsx';
+import { useSubjectSummaryUse } from '../features/comparables/subject-summary-use.ts';
 import { entityPageSlots } from './entity-slots.ts';
 
 export const viewComponents: Partial<Record<ViewId, ComponentType>> = {};
@@ -29,6 +30,7 @@ viewComponents.comparables = ComparablesView;
 viewComponents.graph = GraphView;
 entityPageSlots.actions = StartAssignment;
 entityPageSlots.subject = AssignmentSubject;
+entityPageSlots.useSummaryUse = useSubjectSummaryUse;
 
 /** The entity page, shown over any view when an entity is opened (set by the entity feature). */
 export const entityPage: { component: ComponentType<{ entityId: string }> | null } = { component: EntityPage };

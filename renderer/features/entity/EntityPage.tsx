@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { IpcResponse } from '../../../shared/ipc.ts';
 import { paidAnswerQuery } from '../../platform/paid-answer.ts';
 import { useEntityCaptions } from '../../components/entity-captions.ts';
-import { entityPageSlots } from '../../app/entity-slots.ts';
+import { entityPageSlots, type SummaryUseOf } from '../../app/entity-slots.ts';
 import { useUiStore } from '../../app/ui-store.ts';
 import { capitalise, entityKindLabel, pageTitle } from './entity-model.ts';
 import { SummarySection } from './SummarySection.tsx';
@@ -14,6 +14,9 @@ import { RecordSection } from './RecordSection.tsx';
 import { ConnectedSection } from './ConnectedSection.tsx';
 import { CopyId } from './CopyId.tsx';
 import './entity.css';
+
+const noSummaryUse: SummaryUseOf = () => null;
+const useNoSummaryUse = (_entityId: string): SummaryUseOf => noSummaryUse;
 
 export function EntityPage({ entityId }: { entityId: string }) {
   const captions = useEntityCaptions((state) => state.captions);
@@ -30,6 +33,8 @@ export function EntityPage({ entityId }: { entityId: string }) {
   const title = pageTitle(entityId, record.data?.envelope ?? null, caption);
   const EntityActions = entityPageSlots.actions;
   const AssignmentSubject = entityPageSlots.subject;
+  // Set once when the app loads, so the same hook runs on every render.
+  const summaryUse = (entityPageSlots.useSummaryUse ?? useNoSummaryUse)(entityId);
   const openGraph = useUiStore((state) => state.openGraph);
 
   return (
@@ -58,7 +63,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
       <div className="entity-page__body">
         <div className="entity-page__main stack gap-4">
           {AssignmentSubject && <AssignmentSubject entityId={entityId} />}
-          <SummarySection entityId={entityId} areaUid={title.areaUid} />
+          <SummarySection entityId={entityId} areaUid={title.areaUid} assignmentUse={summaryUse} />
           <RecordSection entityId={entityId} />
         </div>
         <div className="entity-page__side stack gap-4">

@@ -7,6 +7,7 @@ import { CitedValue, UncitedValue } from '../../components/CitedValue.tsx';
 import { UnrecognisedAnswer } from '../../components/UnrecognisedAnswer.tsx';
 import type { CitedValue as CitedValueModel } from '../../components/cited-value.ts';
 import type { SummaryRow } from './entity-model.ts';
+import type { SummaryUseOf } from '../../app/entity-slots.ts';
 
 /** Opens the owner page of a published owner name. */
 export type OpenOwner = (name: string) => void;
@@ -21,7 +22,18 @@ function OwnerLink({ field, value, onOwner }: { field: string; value: CitedValue
   );
 }
 
-function columns(onOwner: OpenOwner | undefined): Column<SummaryRow>[] {
+/** Under a best value the active assignment does not use for its subject: the value it uses, and why. */
+function AssignmentUse({ row, assignmentUse }: { row: SummaryRow; assignmentUse: SummaryUseOf | undefined }): ReactNode {
+  const use = row.best && assignmentUse ? assignmentUse(row.field, row.best.value) : null;
+  if (use === null) return null;
+  return (
+    <span className="field-table__assignment-use" role="note" data-testid={`summary-assignment-use-${row.field}`}>
+      The assignment uses <strong>{use.display}</strong> (see Subject characteristics above){use.why ? <span className="muted">: {use.why}</span> : null}
+    </span>
+  );
+}
+
+function columns(onOwner: OpenOwner | undefined, assignmentUse: SummaryUseOf | undefined): Column<SummaryRow>[] {
   return [
     { id: 'field', header: 'Field', text: (row) => row.label, width: '22%' },
     {
@@ -34,6 +46,7 @@ function columns(onOwner: OpenOwner | undefined): Column<SummaryRow>[] {
           <span className="field-table__value">
             <CitedValue value={row.best} />
             <OwnerLink field={row.field} value={row.best} onOwner={onOwner} />
+            <AssignmentUse row={row} assignmentUse={assignmentUse} />
           </span>
         ) : row.published ? (
           <UnrecognisedAnswer part={`the “${row.label}” entry`} value={row.published.value} citations={row.published.citations} compact />
@@ -64,6 +77,7 @@ function columns(onOwner: OpenOwner | undefined): Column<SummaryRow>[] {
   ];
 }
 
-export function FieldTable({ label, rows, empty, onOwner }: { label: string; rows: SummaryRow[]; empty: string; onOwner?: OpenOwner }) {
-  return <DataTable label={label} columns={columns(onOwner)} rows={rows} rowKey={(row) => row.field} empty={empty} />;
+export function FieldTable(props: { label: string; rows: SummaryRow[]; empty: string; onOwner?: OpenOwner; assignmentUse?: SummaryUseOf }) {
+  const { label, rows, empty, onOwner, assignmentUse } = props;
+  return <DataTable label={label} columns={columns(onOwner, assignmentUse)} rows={rows} rowKey={(row) => row.field} empty={empty} />;
 }

@@ -9,6 +9,7 @@ import { serviceQueryKey } from '../../platform/query-keys.ts';
 import { independentSummary, INDEPENDENT_Q_ID, OTR_CITATION } from '../../../shared/service/dialect-test-kit.ts';
 import { SummarySection } from './SummarySection.tsx';
 import type { RecordedPlatCall } from '../../platform/fake-plat.ts';
+import type { SummaryUseOf } from '../../app/entity-slots.ts';
 
 const calls = vi.hoisted(() => [] as RecordedPlatCall[]);
 
@@ -19,7 +20,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
 
 afterEach(cleanup);
 
-function renderBought(envelope: unknown) {
+function renderBought(envelope: unknown, assignmentUse?: SummaryUseOf) {
   const client = createQueryClient();
   client.setQueryData(serviceQueryKey('getEntitySummary', { path: { q_id: INDEPENDENT_Q_ID } }), {
     envelope,
@@ -27,7 +28,7 @@ function renderBought(envelope: unknown) {
   });
   render(
     <QueryClientProvider client={client}>
-      <SummarySection entityId={INDEPENDENT_Q_ID} areaUid={null} />
+      <SummarySection entityId={INDEPENDENT_Q_ID} areaUid={null} assignmentUse={assignmentUse} />
     </QueryClientProvider>,
   );
   return screen.getByTestId('entity-summary');
@@ -47,6 +48,20 @@ describe('SummarySection', () => {
     expect(within(section).queryByTestId('unrecognised-answer')).toBeNull();
     // Shown from the answer held: not bought again.
     expect(calls.filter((call) => call.operation === 'getEntitySummary')).toEqual([]);
+  });
+
+  it('says, on a best value the active assignment does not use for its subject, which value it uses and why', () => {
+    const asked: Array<[string, unknown]> = [];
+    const section = renderBought(independentSummary(), (field, best) => {
+      asked.push([field, best]);
+      return field === 'year_built' ? { display: '2012 or later', why: 'the appraiser’s choice: “Permit B1104076 is new construction.”' } : null;
+    });
+    const note = within(section).getByTestId('summary-assignment-use-year_built');
+    expect(note.textContent).toBe('The assignment uses 2012 or later (see Subject characteristics above): the appraiser’s choice: “Permit B1104076 is new construction.”');
+    // The service's best value stays shown as published, beside the note.
+    expect(within(note.closest('tr')!).getByText('1900')).toBeTruthy();
+    expect(within(section).getAllByRole('note').filter((element) => element.dataset.testid?.startsWith('summary-assignment-use-'))).toHaveLength(1);
+    expect(asked).toContainEqual(['year_built', 1900]);
   });
 
   it('shows an entry it cannot read as published, with the citation it carries, saying which part it could not read', () => {

@@ -10,8 +10,10 @@ import { usePaidAnswer } from '../../platform/paid-answer.ts';
 import { DeliveryLine } from '../../components/DeliveryLine.tsx';
 import { FieldTable } from './FieldTable.tsx';
 import { useUiStore } from '../../app/ui-store.ts';
+import type { SummaryUseOf } from '../../app/entity-slots.ts';
 
-export function SummarySection({ entityId, areaUid }: { entityId: string; areaUid: string | null }) {
+/** assignmentUse: which value the active assignment uses instead of a best value, on its subject's page. */
+export function SummarySection({ entityId, areaUid, assignmentUse }: { entityId: string; areaUid: string | null; assignmentUse?: SummaryUseOf }) {
   const openOwner = useUiStore((state) => state.openOwner);
   const headingId = useId();
   const request = canSummarise(entityId) ? { path: { q_id: entityId } } : null;
@@ -60,6 +62,7 @@ export function SummarySection({ entityId, areaUid }: { entityId: string; areaUi
             rows={view.ok.rows}
             empty="The service returned no fields for this entity."
             onOwner={(name) => openOwner(name, areaUid)}
+            assignmentUse={assignmentUse}
           />
           {view.ok.limitations.length > 0 && <Limitations items={view.ok.limitations} />}
         </>
