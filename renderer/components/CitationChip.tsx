@@ -18,11 +18,11 @@ export function CitationChip({ citation, children, marker }: { citation: Citatio
 
   const label = marker ?? citationLabel(citation);
   return (
-    <span className="citation" ref={rootRef}>
+    <span className="chip citation" ref={rootRef}>
       <button
         ref={buttonRef}
         type="button"
-        className={`citation__chip${marker !== undefined ? ' citation__chip--marker' : ''}${citation.synthetic ? ' citation__chip--synthetic' : ''}`}
+        className={`chip__button citation__chip${marker !== undefined ? ' citation__chip--marker' : ''}${citation.synthetic ? ' citation__chip--synthetic' : ''}`}
         aria-expanded={open}
         aria-haspopup="dialog"
         // The name starts with the visible text, so speech users can say what they see (WCAG 2.5.3).
@@ -73,7 +73,7 @@ function CitationPanel(props: {
   return (
     <div
       ref={panelRef}
-      className={`citation__panel${place.above ? ' citation__panel--above' : ''}`}
+      className={`chip__panel citation__panel${place.above ? ' citation__panel--above' : ''}`}
       style={place.shift === 0 ? undefined : { transform: `translateX(${-place.shift}px)` }}
       role="dialog"
       aria-label="Source of this value"

@@ -1,7 +1,7 @@
 // Modal dialogs: one way to open and close a <dialog> with state, a confirmation with Cancel first
-// and focused, the written reason a decision made in a dialog requires, and the Cancel / submit
-// footer of a form in a dialog.
-import { useEffect, useId, useRef, type ReactNode, type TextareaHTMLAttributes } from 'react';
+// and focused, and the Cancel / submit footer of a form in a dialog. The written reason a decision
+// made in a dialog requires is ReasonDialog.tsx's.
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * A ref for a <dialog> that is shown modal while `open` and closed when it is not. `onOpen` runs
@@ -65,51 +65,6 @@ export function ConfirmDialog(props: {
   );
 }
 
-/**
- * The reason a decision must be written with (kept with the assignment, printed in the report): its
- * label, the text, what follows it (a character count), and the problem with it while one is shown.
- */
-export function ReasonField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (text: string) => void;
-  /** The problem shown under the text; null when none is. */
-  problem: string | null;
-  problemId: string;
-  /** Ids of what else describes the text (its character count). */
-  describedBy?: string;
-  classNames: { label: string; text: string; problem: string };
-  textarea?: Pick<TextareaHTMLAttributes<HTMLTextAreaElement>, 'maxLength' | 'onBlur'>;
-  children?: ReactNode;
-}) {
-  const describedBy = [props.describedBy, props.problem ? props.problemId : null].filter(Boolean).join(' ');
-  return (
-    <>
-      <label htmlFor={props.id} className={props.classNames.label}>
-        {props.label}
-      </label>
-      <textarea
-        id={props.id}
-        className={props.classNames.text}
-        rows={4}
-        value={props.value}
-        {...props.textarea}
-        onChange={(event) => props.onChange(event.target.value)}
-        aria-invalid={props.problem !== null}
-        aria-describedby={describedBy === '' ? undefined : describedBy}
-        autoFocus
-      />
-      {props.children}
-      {props.problem && (
-        <p id={props.problemId} className={props.classNames.problem} role="alert">
-          {props.problem}
-        </p>
-      )}
-    </>
-  );
-}
-
 /** Cancel and the form's submit button, which says it is busy (and cannot be pressed) while `busy`. */
 export function DialogFormActions(props: { onCancel: () => void; busy: boolean; label: string; busyLabel: string }) {
   return (
@@ -123,14 +78,3 @@ export function DialogFormActions(props: { onCancel: () => void; busy: boolean; 
     </div>
   );
 }
-
-/**
- * The reason an appraiser's act is recorded with, in a reason dialog (the design system's
- * .reason-dialog): a subject value chosen, a screened sale taken in, copied values accepted, a value
- * chosen in the report. At most 2,000 characters, as the workfile keeps it.
- */
-export function ActReasonField(props: { id: string; label: string; value: string; onChange: (text: string) => void; problem: string | null; problemId: string }) {
-  return <ReasonField {...props} classNames={REASON_DIALOG_CLASSES} textarea={{ maxLength: 2_000 }} />;
-}
-
-const REASON_DIALOG_CLASSES = { label: 'reason-dialog__label', text: 'reason-dialog__reason', problem: 'reason-dialog__error' };

@@ -62,6 +62,24 @@ async function attachment(pdfBase64: string, name: string): Promise<string> {
   return new TextDecoder().decode(pdf.getAttachments().find((file) => file.name === name)!.data);
 }
 
+/** A PDF whose pages print `printedRows` and whose evidence is `evidenceRows`, as attachEvidence writes it (unsigned). */
+async function pdfOf(printedRows: CitationRow[], evidenceRows: CitationRow[]): Promise<string> {
+  const { bytes } = await attachEvidence(await printedPdf(printedRows), {
+    rows: evidenceRows,
+    csv: citationsCsv(evidenceRows),
+    creator: 'Plat 0.1.0',
+    producer: 'Plat 0.1.0',
+    assignmentId: 'prj_1',
+    assignmentName: '1708 21st St NW',
+    subjectLabel: '1708 21ST ST NW',
+    generatedAt: '2026-11-24T12:00:00.000Z',
+    title: 'Subject report',
+    subject: 'Subject report',
+    keywords: [],
+  });
+  return Buffer.from(bytes).toString('base64');
+}
+
 describe('a report with comparables, exported and verified', () => {
   const chosen = [ids[3]!, ids[0]!, ids[1]!];
 
@@ -109,21 +127,7 @@ describe('a report with comparables, exported and verified', () => {
     expect(verified.checks.find((check) => check.check === 'derived')).toMatchObject({ outcome: 'passed' });
 
     const forged = citationRows(document).map((row) => (row.field === 'comparables.regression.r2' ? { ...row, printed: '0.950' } : row));
-    const { bytes } = await attachEvidence(await printedPdf(forged), {
-      rows: forged,
-      csv: citationsCsv(forged),
-      creator: 'Plat 0.1.0',
-      producer: 'Plat 0.1.0',
-      assignmentId: 'prj_1',
-      assignmentName: '1708 21st St NW',
-      subjectLabel: '1708 21ST ST NW',
-      generatedAt: '2026-11-24T12:00:00.000Z',
-      title: 'Subject report',
-      subject: 'Subject report',
-      keywords: [],
-      signer: null,
-    });
-    const caught = await service(() => document).verify(Buffer.from(bytes).toString('base64'));
+    const caught = await service(() => document).verify(await pdfOf(forged, forged));
     const r2 = rows.find((row) => row.field === 'comparables.regression.r2')!;
     expect(caught.checks.find((check) => check.check === 'derived')).toMatchObject({
       outcome: 'failed',
@@ -143,23 +147,6 @@ describe('the appraiser’s figures, exported and verified', () => {
     });
   const INDICATED = 'comparables.reconciliation.indicatedValue';
 
-  /** A PDF whose pages print `printedRows` and whose evidence is `evidenceRows`, as attachEvidence writes it (unsigned). */
-  async function pdfOf(printedRows: CitationRow[], evidenceRows: CitationRow[]): Promise<string> {
-    const { bytes } = await attachEvidence(await printedPdf(printedRows), {
-      rows: evidenceRows,
-      csv: citationsCsv(evidenceRows),
-      creator: 'Plat 0.1.0',
-      producer: 'Plat 0.1.0',
-      assignmentId: 'prj_1',
-      assignmentName: '1708 21st St NW',
-      subjectLabel: '1708 21ST ST NW',
-      generatedAt: '2026-11-24T12:00:00.000Z',
-      title: 'Subject report',
-      subject: 'Subject report',
-      keywords: [],
-    });
-    return Buffer.from(bytes).toString('base64');
-  }
   const edit = (rows: CitationRow[], field: string, printed: string) => rows.map((row) => (row.field === field ? { ...row, printed } : row));
   const checkOf = (verification: { checks: Array<{ check: string; outcome: string; detail: string }> }, name: string) => verification.checks.find((check) => check.check === name);
 

@@ -76,7 +76,7 @@ function StartAssignmentDialog(props: { entityId: string; caption: string | unde
   };
 
   return (
-    <dialog ref={dialogRef} className="confirm-dialog assignment-dialog" aria-labelledby="start-assignment-title" onClose={props.onClose}>
+    <dialog ref={dialogRef} className="confirm-dialog confirm-dialog--wide assignment-dialog" aria-labelledby="start-assignment-title" onClose={props.onClose}>
       {create.isSuccess ? (
         <div data-testid="assignment-started">
           <h2 id="start-assignment-title">Assignment started</h2>

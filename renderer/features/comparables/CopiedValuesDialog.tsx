@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import type { ComparablesAnalysis, ComparablesWorkfile, GridRowKey } from '../../../shared/comparables/model.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { isCopied } from '../../../shared/comparables/synthetic-use.ts';
-import { DialogFormActions, ActReasonField, useModalDialog } from '../../components/Dialog.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { checkAcceptReason } from './comparables-model.ts';
 import './copied-values.css';
 
@@ -29,32 +29,41 @@ export function CopiedValuesDialog(props: {
 }) {
   const { row, analysis, workfile } = props;
   const [scope, setScope] = useState(WHOLE_GRID);
-  const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const ids = { title: useId(), scope: useId(), reason: useId(), error: useId() };
-  const dialogRef = useModalDialog(row !== null, () => {
-    setScope(WHOLE_GRID);
-    setReason('');
-    setProblem(null);
-  });
+  const scopeId = useId();
   const label = row === null ? '' : (analysis.set.subject?.values[row].label ?? row);
   const copied = row === null ? [] : copiedIn(analysis, row);
   const names = new Map<string | null, string>([[null, 'The whole grid'], ...copied.map((entry): [string, string] => [entry.id, entry.name])]);
   const accepted = row === null ? [] : (workfile.syntheticAccepted ?? []).filter((act) => act.row === row);
 
-  const accept = () => {
-    if (row === null) return;
-    const checked = checkAcceptReason(reason);
-    if (!checked.ok) {
-      setProblem(checked.error);
-      return;
-    }
-    props.onAccept({ row, compId: scope === WHOLE_GRID ? null : scope, reason: checked.value });
-  };
-
   return (
-    <dialog ref={dialogRef} className="confirm-dialog comps-copied" aria-labelledby={ids.title} onClose={props.onClose}>
-      <h2 id={ids.title}>Accept copied values: {label}</h2>
+    <ReasonDialog
+      open={row !== null}
+      title={<>Accept copied values: {label}</>}
+      className="comps-copied"
+      fields={
+        <>
+          <label htmlFor={scopeId} className="reason-dialog__label">
+            Accept for
+          </label>
+          <select id={scopeId} className="input comps-copied__scope" value={scope} onChange={(event) => setScope(event.target.value)}>
+            <option value={WHOLE_GRID}>The whole grid</option>
+            {copied.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.name}
+              </option>
+            ))}
+          </select>
+        </>
+      }
+      reasonLabel="Reason (required, printed in the report)"
+      check={checkAcceptReason}
+      onAct={(reason) => {
+        if (row !== null) props.onAccept({ row, compId: scope === WHOLE_GRID ? null : scope, reason });
+      }}
+      act={{ label: 'Accept copied values', busyLabel: 'Saving…' }}
+      onCancel={props.onClose}
+      onOpen={() => setScope(WHOLE_GRID)}
+    >
       <p className="muted">
         The sample copied {copied.length === 1 ? 'this value' : 'these values'} from another house (synthetic): {copied.map((entry) => entry.name).join('; ') || 'none in the grid now'}. A copied value drives no
         adjustment until you accept it; the acceptance and your reason are printed in the report and exported.
@@ -71,33 +80,6 @@ export function CopiedValuesDialog(props: {
           ))}
         </ul>
       )}
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          accept();
-        }}
-      >
-        <label htmlFor={ids.scope} className="reason-dialog__label">
-          Accept for
-        </label>
-        <select id={ids.scope} className="input comps-copied__scope" value={scope} onChange={(event) => setScope(event.target.value)}>
-          <option value={WHOLE_GRID}>The whole grid</option>
-          {copied.map((entry) => (
-            <option key={entry.id} value={entry.id}>
-              {entry.name}
-            </option>
-          ))}
-        </select>
-        <ActReasonField
-          id={ids.reason}
-          label="Reason (required, printed in the report)"
-          value={reason}
-          onChange={setReason}
-          problem={problem}
-          problemId={ids.error}
-        />
-        <DialogFormActions onCancel={props.onClose} busy={false} label="Accept copied values" busyLabel="Saving…" />
-      </form>
-    </dialog>
+    </ReasonDialog>
   );
 }

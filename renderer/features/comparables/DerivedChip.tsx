@@ -35,11 +35,11 @@ export function DerivedChip({ value, index }: { value: CitedValue; index: Citati
   if (value.status === 'unavailable') return null;
   const sources = value.citationIds.map((id) => index.get(id)).filter((entry) => entry !== undefined);
   return (
-    <span className="derived-chip" ref={rootRef}>
+    <span className="chip derived-chip" ref={rootRef}>
       <button
         ref={buttonRef}
         type="button"
-        className="derived-chip__button"
+        className="chip__button derived-chip__button"
         aria-expanded={open}
         aria-haspopup="dialog"
         aria-label={`How it was worked out: ${value.label}`}
@@ -47,7 +47,7 @@ export function DerivedChip({ value, index }: { value: CitedValue; index: Citati
         onClick={() => setOpen((was) => !was)}
       />
       {open && (
-        <span className="derived-chip__panel" role="dialog" aria-label={`How ${value.label} was worked out`}>
+        <span className="chip__panel derived-chip__panel" role="dialog" aria-label={`How ${value.label} was worked out`}>
           <span className="derived-chip__line">
             <strong>{value.display}</strong> · derived
           </span>

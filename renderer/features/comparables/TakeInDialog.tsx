@@ -2,8 +2,7 @@
 // sale, one outside the criteria) is chosen only with the appraiser's written reason, kept in the
 // workfile (`takenIn`) and printed in the report. Keyboard first: the reason has the focus, Enter in
 // the form's button takes it in, Escape or Cancel changes nothing.
-import { useId, useState } from 'react';
-import { DialogFormActions, ActReasonField, useModalDialog } from '../../components/Dialog.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { checkTakeInReason } from './comparables-model.ts';
 
 export interface TakeInRequest {
@@ -14,46 +13,24 @@ export interface TakeInRequest {
 }
 
 export function TakeInDialog(props: { request: TakeInRequest | null; onTakeIn: (reason: string) => void; onCancel: () => void }) {
-  const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const ids = { title: useId(), reason: useId(), error: useId() };
-  const dialogRef = useModalDialog(props.request !== null, () => {
-    setReason('');
-    setProblem(null);
-  });
-  const submit = () => {
-    const checked = checkTakeInReason(reason);
-    if (checked.error !== null) {
-      setProblem(checked.error);
-      // Back to the reason, so the appraiser types it without reaching for the pointer.
-      dialogRef.current?.querySelector('textarea')?.focus();
-      return;
-    }
-    props.onTakeIn(checked.reason);
-  };
   return (
-    <dialog ref={dialogRef} className="confirm-dialog comps-takein" aria-labelledby={ids.title} onClose={props.onCancel} data-testid="comps-take-in">
-      <h2 id={ids.title}>Take in {props.request?.address ?? 'this sale'} anyway?</h2>
+    <ReasonDialog
+      open={props.request !== null}
+      title={<>Take in {props.request?.address ?? 'this sale'} anyway?</>}
+      className="comps-takein"
+      testId="comps-take-in"
+      reasonLabel="Your reason (required; kept with the assignment and printed in the report)"
+      after={<p className="muted comps-takein__after">It goes into the grid and the regression flagged as it is, with your reason beside it.</p>}
+      check={checkTakeInReason}
+      onAct={props.onTakeIn}
+      act={{ label: 'Take it in', busyLabel: 'Taking it in…' }}
+      onCancel={props.onCancel}
+      // Back to the reason, so the appraiser types it without reaching for the pointer.
+      refocusOnProblem
+    >
       <p>
         <strong>Screened out by Plat.</strong> {props.request?.screens}
       </p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <ActReasonField
-          id={ids.reason}
-          label="Your reason (required; kept with the assignment and printed in the report)"
-          value={reason}
-          onChange={setReason}
-          problem={problem}
-          problemId={ids.error}
-        />
-        <p className="muted comps-takein__after">It goes into the grid and the regression flagged as it is, with your reason beside it.</p>
-        <DialogFormActions onCancel={props.onCancel} busy={false} label="Take it in" busyLabel="Taking it in…" />
-      </form>
-    </dialog>
+    </ReasonDialog>
   );
 }

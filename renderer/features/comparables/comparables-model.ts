@@ -57,11 +57,11 @@ export function chooseComp(workfile: ComparablesWorkfile, id: string): Selection
 }
 
 /** The appraiser's reason for taking in a sale Plat screened out: required, trimmed, at most 2,000 characters. */
-export function checkTakeInReason(text: string): { reason: string; error: null } | { reason: null; error: string } {
+export function checkTakeInReason(text: string): { ok: true; value: string } | { ok: false; error: string } {
   const reason = text.trim();
-  if (reason === '') return { reason: null, error: 'Write why you take this sale in: it is printed in the report beside the sale.' };
-  if (reason.length > 2_000) return { reason: null, error: `At most 2,000 characters (now ${reason.length}).` };
-  return { reason, error: null };
+  if (reason === '') return { ok: false, error: 'Write why you take this sale in: it is printed in the report beside the sale.' };
+  if (reason.length > 2_000) return { ok: false, error: `At most 2,000 characters (now ${reason.length}).` };
+  return { ok: true, value: reason };
 }
 
 /**
@@ -70,8 +70,8 @@ export function checkTakeInReason(text: string): { reason: string; error: null }
  */
 export function takeInSale(workfile: ComparablesWorkfile, id: string, reason: string, at: string): SelectionChange {
   const checked = checkTakeInReason(reason);
-  if (checked.error !== null) return { workfile, problem: checked.error };
-  const chosen = chooseComp({ ...workfile, takenIn: { ...(workfile.takenIn ?? {}), [id]: { reason: checked.reason, at } } }, id);
+  if (!checked.ok) return { workfile, problem: checked.error };
+  const chosen = chooseComp({ ...workfile, takenIn: { ...(workfile.takenIn ?? {}), [id]: { reason: checked.value, at } } }, id);
   return chosen.problem === null ? chosen : { workfile, problem: chosen.problem };
 }
 

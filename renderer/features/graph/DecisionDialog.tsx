@@ -1,10 +1,10 @@
 // Confirm or cut one link, always with a note saying why (it is kept with the assignment and printed
 // in the report). A note that is missing or too long is said beside the field; a refusal from the
 // core (a full disk) is shown in the dialog and the note typed is kept.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { NOTE_MAX, type GraphDecisionKind } from '../../../shared/graph/decisions.ts';
-import { DialogFormActions, ReasonField, useModalDialog } from '../../components/Dialog.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useModalDialog } from '../../components/Dialog.tsx';
+import { ReasonForm } from '../../components/ReasonDialog.tsx';
 
 export interface DecisionRequest {
   edgeKey: string;
@@ -37,11 +37,10 @@ export function DecisionDialog(props: { request: DecisionRequest | null; onSave:
     setTouched(false);
     setFailure(null);
   });
-  const ids = { title: useId(), note: useId(), problem: useId(), count: useId() };
+  const ids = { title: useId(), count: useId() };
   const problem = noteProblem(note);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setTouched(true);
     if (problem !== null || busy) return;
     setBusy(true);
@@ -57,7 +56,25 @@ export function DecisionDialog(props: { request: DecisionRequest | null; onSave:
 
   return (
     <dialog ref={ref} className="confirm-dialog graph-decision" aria-labelledby={ids.title} onClose={props.onClose} data-testid="graph-decision-dialog">
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <ReasonForm
+        onSubmit={() => void submit()}
+        reason={{
+          label: 'Note (required: kept with the assignment and printed in the report)',
+          value: note,
+          onChange: setNote,
+          problem: touched ? problem : null,
+          describedBy: ids.count,
+          follows: (
+            <p id={ids.count} className="muted graph-decision__count">
+              {note.trim().length} of {NOTE_MAX} characters
+            </p>
+          ),
+        }}
+        look={{ classNames: { label: 'graph-decision__label', text: 'input graph-decision__note', problem: 'graph-decision__problem' }, textarea: { onBlur: () => setTouched(true) } }}
+        error={failure}
+        act={{ label: decision === 'cut' ? 'Cut the link' : 'Confirm the link', busyLabel: 'Saving…', busy }}
+        onCancel={props.onClose}
+      >
         <h2 id={ids.title}>{decision === 'cut' ? 'Cut this link' : 'Confirm this link'}</h2>
         <p className="graph-decision__link">{request?.title}</p>
         {request?.warning && <p className="graph-decision__warning">{request.warning}</p>}
@@ -72,24 +89,7 @@ export function DecisionDialog(props: { request: DecisionRequest | null; onSave:
             out of my conclusions
           </label>
         </fieldset>
-        <ReasonField
-          id={ids.note}
-          label="Note (required: kept with the assignment and printed in the report)"
-          value={note}
-          onChange={setNote}
-          problem={touched ? problem : null}
-          problemId={ids.problem}
-          describedBy={ids.count}
-          classNames={{ label: 'graph-decision__label', text: 'input graph-decision__note', problem: 'graph-decision__problem' }}
-          textarea={{ onBlur: () => setTouched(true) }}
-        >
-          <p id={ids.count} className="muted graph-decision__count">
-            {note.trim().length} of {NOTE_MAX} characters
-          </p>
-        </ReasonField>
-        {failure !== null && <ErrorNotice error={failure} compact />}
-        <DialogFormActions onCancel={props.onClose} busy={busy} label={decision === 'cut' ? 'Cut the link' : 'Confirm the link'} busyLabel="Saving…" />
-      </form>
+      </ReasonForm>
     </dialog>
   );
 }
