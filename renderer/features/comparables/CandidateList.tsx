@@ -118,7 +118,7 @@ export function CandidateList(props: {
         </span>
         <span className="comps-spacer" />
         {copied && (
-          <span className="comps-copied" role="status">
+          <span className="comps-copy-status" role="status">
             {copied}
           </span>
         )}
