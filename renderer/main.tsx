@@ -4,7 +4,7 @@ import './design/tokens.css';
 import './design/base.css';
 import { App, createQueryClient } from './app/App.tsx';
 import { installPlat } from './platform/plat.ts';
-import { readPrintRoute } from './features/report/report-model.ts';
+import { readPrintRoute } from '../shared/print-route.ts';
 
 installPlat();
 const printRoute = readPrintRoute(window.location.search);
