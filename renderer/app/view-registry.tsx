@@ -1,7 +1,8 @@
 // Which component renders each view. Feature folders (renderer/features/<feature>/) export their
 // view; a view with no entry here shows the plain "not built yet" panel. Search is the first screen
 // and comes with the app; every other view and page is a lazy view (components/lazy-view.tsx), its
-// code loaded when it is first shown or asked for ahead (the pointer on its sidebar entry).
+// code loaded when it is first shown or asked for ahead: a view as the pointer or the focus reaches
+// its sidebar entry, the entity and owner pages once the first screen has settled (AppFrame).
 import type { ComponentType } from 'react';
 import type { ViewId } from './views.ts';
 import { SearchView } from '../features/search/SearchView.tsx';
