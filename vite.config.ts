@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const mapAssetsDir = fileURLToPath(new URL('./assets/map', import.meta.url));
+const rendererEntry = fileURLToPath(new URL('./renderer/main.tsx', import.meta.url));
 
 /**
  * The offline map's layers (assets/map, built by `npm run map-assets`) served beside the renderer
@@ -39,6 +40,17 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
     chunkSizeWarningLimit: 2000,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // The first screen's code in one file: the entry and everything it imports statically. Left
+          // to itself, rolldown puts each module the first screen shares with a lazily loaded view in
+          // a chunk of its own (18 files at start), and each file is one more request and parse
+          // before the app can run. The views loaded later import what they share from this file.
+          groups: [{ name: 'start', test: (id) => id === rendererEntry }],
+        },
+      },
+    },
   },
   server: { strictPort: false },
 });

@@ -13,7 +13,8 @@
 // The client below is written against the standard WebSocket interface only, so the renderer and the
 // Node tools (tests, benchmarks) share it.
 import { z } from 'zod';
-import { eventListenerName, ipcEventNames, ipcOperationNames, type IpcEventName, type IpcResult, type PlatApi } from './ipc.ts';
+import type { IpcEventName, IpcResult, PlatApi } from './ipc.ts';
+import { eventListenerName, ipcEventNames, ipcOperationNames } from './ipc-names.ts';
 
 export const BRIDGE_PATH = '/bridge';
 /** The subprotocol the host speaks; the page offers it together with its token. */

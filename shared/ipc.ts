@@ -10,6 +10,9 @@ import { GraphDecisionsSchema, graphDecisionKinds, NOTE_MAX } from './graph/deci
 import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
 import { ChargeCheckSchema } from './spend-marks.ts';
 import { isIsoDate, operationSchemas, serviceOperationNames, serviceOperations, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
+import type { EventListenerName, ListedEventName, ListedOperationName } from './ipc-names.ts';
+
+export { eventListenerName, ipcEventNames, ipcOperationNames, serviceCallOperations, type EventListenerName, type ServiceCallIpcName } from './ipc-names.ts';
 
 export const ServiceConnectionSchema = z.object({
   /** `local-sample`: the embedded service on the bundled sample; `live`: a configured base URL. */
@@ -124,12 +127,6 @@ export const ServiceCallOperationSchema = z.enum(serviceOperationNames as [Servi
 
 /** The IPC name each service operation is asked for by (its `ipc` in the operation table). */
 type IpcNameOf<N extends ServiceOperationName> = (typeof serviceOperations)[N]['ipc'];
-
-/** The IPC operations that are service calls, with the service operation each one makes. */
-export const serviceCallOperations = Object.fromEntries(serviceOperationNames.map((operation) => [serviceOperations[operation].ipc, operation])) as {
-  readonly [N in ServiceOperationName as IpcNameOf<N>]: N;
-};
-export type ServiceCallIpcName = keyof typeof serviceCallOperations;
 
 /** One IPC operation per service operation, derived from the operation table. */
 const serviceCallIpcOperations = Object.fromEntries(
@@ -643,14 +640,15 @@ export const ipcOperations = {
     response: z.object({ ok: z.boolean(), message: z.string(), balanceMicroUsd: z.number().int().nullable() }),
   },
   deleteApiKey: { request: NoRequest, response: KeyStatusSchema },
-} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
+  // Every operation named in ipc-names.ts, and no other: one added or dropped on one side only fails here.
+} as const satisfies Record<ListedOperationName, { request: z.ZodType; response: z.ZodType }>;
 
 /** Event name → payload schema, pushed from the main process to the renderer. */
 export const ipcEvents = {
   serviceConnectionChanged: ServiceConnectionSchema,
   spendUpdated: SpendSnapshotSchema,
   callProgress: CallProgressSchema,
-} as const satisfies Record<string, z.ZodType>;
+} as const satisfies Record<ListedEventName, z.ZodType>;
 
 export type IpcOperationName = keyof typeof ipcOperations;
 export type IpcEventName = keyof typeof ipcEvents;
@@ -658,8 +656,6 @@ export type IpcRequest<N extends IpcOperationName> = z.input<(typeof ipcOperatio
 export type IpcResponse<N extends IpcOperationName> = z.output<(typeof ipcOperations)[N]['response']>;
 export type IpcEventPayload<E extends IpcEventName> = z.output<(typeof ipcEvents)[E]>;
 
-export const ipcOperationNames = Object.keys(ipcOperations) as IpcOperationName[];
-export const ipcEventNames = Object.keys(ipcEvents) as IpcEventName[];
 
 /** What crosses the boundary: never stacks, never request headers (Signal's wrapResult). */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: z.infer<typeof PlatErrorSchema> };
@@ -670,10 +666,6 @@ export const ipcResultSchema = <T extends z.ZodType>(value: T) =>
     z.strictObject({ ok: z.literal(false), error: PlatErrorSchema }),
   ]);
 
-/** `onServiceConnectionChanged` for `serviceConnectionChanged`: the preload's listener names. */
-export type EventListenerName<E extends IpcEventName> = `on${Capitalize<E>}`;
-export const eventListenerName = <E extends IpcEventName>(event: E): EventListenerName<E> =>
-  `on${event.charAt(0).toUpperCase()}${event.slice(1)}` as EventListenerName<E>;
 
 /** The object the preload (Electron) or the host bridge (browser) puts on `window.plat`. */
 export type PlatApi = {

@@ -5,6 +5,8 @@ import { StatusLine } from './StatusLine.tsx';
 import { HostLinkNotice } from './HostLinkNotice.tsx';
 import { ViewNotBuilt } from '../views/ViewNotBuilt.tsx';
 import { entityPage, ownerPage, viewComponents } from './view-registry.tsx';
+import { isLazyView, preloadWhenSettled } from '../components/lazy-view.tsx';
+import { ViewLoadBoundary } from '../components/ViewLoading.tsx';
 import { useEntityCaptions } from '../components/entity-captions.ts';
 import { entityKindLabelByPrefix, entityPrefix } from '../../shared/service/common.ts';
 import { shortId } from '../../shared/graph/relations.ts';
@@ -13,6 +15,11 @@ import { useFindStore } from '../features/find/find-store.ts';
 import './app-frame.css';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
+
+/** Starts loading a view's code ahead of its opening (a no-op for one already in). */
+function preload(component: unknown): void {
+  if (isLazyView(component)) void component.preload();
+}
 
 export function AppFrame() {
   const activeView = useUiStore((state) => state.activeView);
@@ -40,6 +47,9 @@ export function AppFrame() {
     return () => window.removeEventListener('keydown', onKey);
   }, [openView]);
 
+  // The pages the first screen leads to (a search's results open them) are loaded once it has settled.
+  useEffect(() => preloadWhenSettled([entityPage.component, ownerPage.component]), []);
+
   // A view opened by name takes the focus to its heading (the page body otherwise keeps it).
   const viewOpenedTick = useUiStore((state) => state.viewOpenedTick);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -55,6 +65,7 @@ export function AppFrame() {
   const owner = top === undefined ? null : ownerOfTrailEntry(top);
   const EntityPage = entityPage.component;
   const OwnerPage = ownerPage.component;
+  const pageLabel = useEntityCaptions((state) => (top === undefined ? '' : trailLabel(top, state.captions[top])));
   const page =
     top === undefined ? null : owner ? (
       OwnerPage && <OwnerPage key={top} name={owner.name} areaUid={owner.areaUid} />
@@ -85,7 +96,9 @@ export function AppFrame() {
         {page ? (
           <>
             <PageTrail viewLabel={current.label} />
-            {page}
+            <ViewLoadBoundary key={top} label={pageLabel} onRetry={() => preload(owner ? OwnerPage : EntityPage)}>
+              {page}
+            </ViewLoadBoundary>
           </>
         ) : (
           <>
@@ -97,7 +110,13 @@ export function AppFrame() {
             </header>
             <div className="app-main__body">
               {current.id === 'search' && <FindBar />}
-              {View ? <View /> : <ViewNotBuilt label={current.label} summary={current.summary} />}
+              {View ? (
+                <ViewLoadBoundary key={current.id} label={current.label} onRetry={() => preload(View)}>
+                  <View />
+                </ViewLoadBoundary>
+              ) : (
+                <ViewNotBuilt label={current.label} summary={current.summary} />
+              )}
             </div>
           </>
         )}
@@ -183,6 +202,9 @@ function NavButton(props: { id: ViewId; label: string; shortcut: number; active:
       className="app-nav__item"
       aria-current={props.active ? 'page' : undefined}
       onClick={() => props.onOpen(props.id)}
+      // The view's code starts loading as the pointer or the focus reaches its entry, before the click.
+      onPointerEnter={() => preload(viewComponents[props.id])}
+      onFocus={() => preload(viewComponents[props.id])}
       title={`${props.label} (${isMac ? '⌘' : 'Ctrl+'}${props.shortcut})`}
     >
       <span>{props.label}</span>

@@ -2,7 +2,7 @@
 // the next try is due, and a way to try now), and a refresh of what the page shows once it is back.
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { serviceCallOperations, type ServiceCallIpcName } from '../../shared/ipc.ts';
+import { serviceCallOperations, type ServiceCallIpcName } from '../../shared/ipc-names.ts';
 import { serviceOperations } from '../../shared/service/index.ts';
 import { plat } from '../platform/plat.ts';
 import { useHostLink } from '../platform/host-link.ts';

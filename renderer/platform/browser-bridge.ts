@@ -3,7 +3,8 @@
 // Calls and events travel on one WebSocket to the host (shared/bridge-protocol.ts), opened with the
 // per-launch token the host put in the URL fragment.
 import { BRIDGE_PATH, bridgeProtocols, createBridgeClient, type BridgeSocket } from '../../shared/bridge-protocol.ts';
-import { eventListenerName, ipcEventNames, ipcOperationNames, type PlatApi } from '../../shared/ipc.ts';
+import type { PlatApi } from '../../shared/ipc.ts';
+import { eventListenerName, ipcEventNames, ipcOperationNames } from '../../shared/ipc-names.ts';
 import type { HostLink, HostLinkSource } from './host-link.ts';
 
 const TOKEN_KEY = 'plat.hostToken';

@@ -2,7 +2,8 @@
 // that comes from, or "not known", and what blocks it), asked again whenever a view shows it: prices
 // move with spending, the cache and the charges seen on the connection.
 import { useQuery } from '@tanstack/react-query';
-import { serviceCallOperations, type CostPreview, type ServiceCallIpcName } from '../../shared/ipc.ts';
+import type { CostPreview } from '../../shared/ipc.ts';
+import { serviceCallOperations, type ServiceCallIpcName } from '../../shared/ipc-names.ts';
 import { formatUsd } from '../../shared/money.ts';
 import { callPlat } from './plat.ts';
 import { previewCostQueryKey } from './query-keys.ts';

@@ -1,7 +1,8 @@
 // How a derived value is made from its inputs, by rule name: the builder makes the value with the
 // rule and writes the rule and its inputs beside it (citations.json), and "Verify a report" makes it
 // again from those inputs. A rule named here is the only place its arithmetic lives.
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { DerivationSchema } from './value.ts';
 import { formatDollars } from '../money.ts';
 import {
   formatAdjustment,
@@ -20,10 +21,7 @@ import { formatPercent } from '../format/percent.ts';
 import { olsFit, rateEstimate, rateScales, readDesign, type RateScale } from '../stats/ols.ts';
 import { MARKET_RULES } from '../market/market-rules.ts';
 
-export const DerivationSchema = z.object({
-  rule: z.string().min(1).max(100),
-  inputs: z.array(z.union([z.number(), z.string()])).max(100_000),
-});
+/** A rule and its inputs, as stored beside the value (the schema is in value.ts). */
 export type Derivation = z.infer<typeof DerivationSchema>;
 
 /** A rule: the value as printed, from its inputs; null when the inputs are not the rule's. */

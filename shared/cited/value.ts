@@ -4,7 +4,16 @@
 // never attributed to a real publisher) or `unavailable` (with the reason). Every value that is not
 // unavailable has at least one citation.
 import { z } from 'zod';
-import { DerivationSchema } from './derivation.ts';
+
+/**
+ * The rule a derived value was made with and its inputs, as stored beside the value. The rules
+ * themselves are in derivation.ts, apart from this: a value is read (on every screen, the first one
+ * too) without loading their arithmetic and the statistics libraries they fit with.
+ */
+export const DerivationSchema = z.object({
+  rule: z.string().min(1).max(100),
+  inputs: z.array(z.union([z.number(), z.string()])).max(100_000),
+});
 
 export const ValueStatusSchema = z.enum(['reported', 'derived', 'synthetic', 'unavailable']);
 export type ValueStatus = z.infer<typeof ValueStatusSchema>;

@@ -2,9 +2,8 @@
 // value (a chosen value, or an alternative printed beside it) keyed by its field, with its citations
 // in words. Rows read from a PDF are untrusted: one that is not a row Plat writes has no view.
 import { z } from 'zod';
-import { CitationSchema, ValueStatusSchema } from '../../../shared/cited/value.ts';
+import { CitationSchema, DerivationSchema, ValueStatusSchema } from '../../../shared/cited/value.ts';
 import { citationText } from '../../../shared/cited/citation.ts';
-import { DerivationSchema } from '../../../shared/cited/derivation.ts';
 import { citationsCsv, type CitationRow } from '../../../shared/report/build-subject-report.ts';
 import type { PrintedValue, ReadRow } from './verify-report.ts';
 import { csvRecords } from './csv-records.ts';

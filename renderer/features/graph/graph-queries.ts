@@ -5,7 +5,8 @@
 // makes no call.
 import { useEffect, useRef } from 'react';
 import { useQueries, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
-import { serviceCallOperations, type CostPreview, type IpcResponse, type ServiceCallIpcName } from '../../../shared/ipc.ts';
+import type { CostPreview, IpcResponse } from '../../../shared/ipc.ts';
+import { serviceCallOperations, type ServiceCallIpcName } from '../../../shared/ipc-names.ts';
 import type { GraphDecision } from '../../../shared/graph/decisions.ts';
 import { useAssignmentRead } from '../../platform/assignment-queries.ts';
 import { callPlat } from '../../platform/plat.ts';

@@ -2,10 +2,35 @@
 // assignment's report through `window.platPrintNext` (shared/print-route.ts) instead of loading the app
 // again; every report is fetched afresh (the query cache is emptied), and the readiness marks are
 // removed before the call returns, so the printer waits for the new report, never the last one's.
+// The report's code (the document view, its charts' and pictures' loaders, its styles) is loaded here
+// rather than with the app, whose first screen is usable sooner without it. Only PrintReport says the
+// page is ready, so a printer never reads a page whose report's code has not come in.
 import { useEffect, useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { PRINT_MARKS, PRINT_NEXT_FUNCTION, type PrintNext } from '../../../shared/print-route.ts';
-import { PrintReport } from './PrintReport.tsx';
+import { lazyView } from '../../components/lazy-view.tsx';
+import { ViewLoadBoundary } from '../../components/ViewLoading.tsx';
+
+const clearPrintMarks = () => {
+  const root = document.documentElement;
+  for (const mark of PRINT_MARKS) delete root.dataset[mark];
+};
+
+const PrintReport = lazyView(() =>
+  import('./PrintReport.tsx').then(
+    (module) => module.PrintReport,
+    (error: unknown) => {
+      // The printer waits for a mark: told now, it fails with the reason instead of timing out.
+      const root = document.documentElement;
+      root.dataset.printError = `The report's code did not load (${error instanceof Error ? error.message : String(error)}).`;
+      root.dataset.printReady = 'error';
+      throw error;
+    },
+  ),
+);
+
+/** Starts loading the report's code (the print route does at once, before anything renders); settles when it is in. */
+export const preloadPrintReport = (): Promise<void> => PrintReport.preload();
 
 interface Shown {
   assignmentId: string;
@@ -20,8 +45,7 @@ export function PrintSession({ first, queryClient }: { first: { assignmentId: st
     // The browser's own print dialog is one report for a person, not a printer's session.
     if (first.dialog) return;
     const next: PrintNext = (assignmentId) => {
-      const root = document.documentElement;
-      for (const mark of PRINT_MARKS) delete root.dataset[mark];
+      clearPrintMarks();
       queryClient.clear();
       setShown((current) => ({ assignmentId, sequence: current.sequence + 1 }));
       return true;
@@ -33,5 +57,13 @@ export function PrintSession({ first, queryClient }: { first: { assignmentId: st
     };
   }, [first.dialog, queryClient]);
 
-  return <PrintReport key={shown.sequence} assignmentId={shown.assignmentId} dialog={first.dialog} />;
+  const retry = () => {
+    clearPrintMarks();
+    void PrintReport.preload();
+  };
+  return (
+    <ViewLoadBoundary label="the report" onRetry={retry}>
+      <PrintReport key={shown.sequence} assignmentId={shown.assignmentId} dialog={first.dialog} />
+    </ViewLoadBoundary>
+  );
 }

@@ -12,7 +12,7 @@ import type * as DownloadModule from '../../components/download.ts';
 import { serviceQueryKey } from '../../platform/query-keys.ts';
 import { ReportView } from './ReportView.tsx';
 import { PrintReport } from './PrintReport.tsx';
-import { PrintSession } from './PrintSession.tsx';
+import { preloadPrintReport, PrintSession } from './PrintSession.tsx';
 import { PRINT_NEXT_FUNCTION, type PrintNext } from '../../../shared/print-route.ts';
 import { sampleReport } from './report-fixture.ts';
 
@@ -269,6 +269,8 @@ describe('PrintReport', () => {
 
   it('shows the next report the printer asks for in the same page, fetched afresh, with the marks reset first', async () => {
     const client = createQueryClient();
+    // The report's code is in before the session renders, as the print route asks for it at start.
+    await preloadPrintReport();
     await renderView(<PrintSession first={{ assignmentId: 'p1', dialog: false }} queryClient={client} />, client);
     await settle();
     const root = document.documentElement;

@@ -9,12 +9,12 @@ import {
   printDialogUrl,
   printFooterTemplate,
   printHeaderTemplate,
-  readPrintRoute,
   reportSourceRequests,
   spendLine,
   verificationHeadline,
 } from './report-model.ts';
 import { sampleReport } from './report-fixture.ts';
+import { readPrintRoute } from '../../../shared/print-route.ts';
 
 const verification = (overrides: Partial<ReportVerification>): ReportVerification => ({
   kind: 'plat',

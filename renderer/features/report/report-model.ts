@@ -9,6 +9,7 @@ import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { formatCount } from '../../../shared/format/number.ts';
+import { PRINT_ROUTE } from '../../../shared/print-route.ts';
 
 export type NumberedCitation = ReportDocument['citations'][number];
 
@@ -91,16 +92,6 @@ export function missingTotal(doc: Pick<ReportDocument, 'missing'>): number | nul
 
 // ---------------------------------------------------------------------------------------------
 // The print route and the printer's header and footer
-
-export const PRINT_ROUTE = 'print-report';
-
-/** The print route's parameters, or null when the page is the app. `dialog`: open the browser's own print dialog once ready. */
-export function readPrintRoute(search: string): { assignmentId: string; dialog: boolean } | null {
-  const params = new URLSearchParams(search);
-  if (params.get('route') !== PRINT_ROUTE) return null;
-  const assignmentId = params.get('assignment') ?? '';
-  return { assignmentId, dialog: params.get('dialog') === '1' };
-}
 
 /** The print route for the browser's own print dialog (the fallback when no printer is found). */
 export function printDialogUrl(assignmentId: string): string {

@@ -1,7 +1,9 @@
 // The Search view: three tabs (Records, Properties, Resolve). ←/→, Home and End move between tabs
 // when a tab has focus (ARIA tabs with automatic activation). Each tab keeps what was typed and its
 // last results in the search store, so switching tabs or opening an entity loses nothing.
+import type { QueryClient } from '@tanstack/react-query';
 import { TabPanel, Tabs } from '../../components/Tabs.tsx';
+import { prefetchSourceCatalog } from '../../platform/source-catalog.ts';
 import { PropertiesTab } from './PropertiesTab.tsx';
 import { RecordsTab } from './RecordsTab.tsx';
 import { ResolveTab } from './ResolveTab.tsx';
@@ -29,6 +31,14 @@ const tabs = searchTabs.map((entry) => ({
     </>
   ),
 }));
+
+/**
+ * Asks for what the view shows first (the records form's kinds, from its jurisdiction's catalog)
+ * before it renders: the app's first screen, whose answer is then on its way while the app starts.
+ */
+export function prefetchSearchView(queryClient: QueryClient): void {
+  prefetchSourceCatalog(queryClient, useSearchStore.getState().records.form.jurisdiction);
+}
 
 export function SearchView() {
   const tab = useSearchStore((state) => state.tab);
