@@ -21,7 +21,7 @@ describe('the market of an assignment', () => {
   it('reads the comps search’s own sales until the market sales are bought, and says what that leaves out', () => {
     const market = marketOf();
     expect(market.source.kind).toBe('comps-search');
-    expect(market.source.words).toMatch(/buy the market sales for 24 months/);
+    expect(market.source.words).toMatch(/buy the market sales for 36 months of the area’s sales/);
     expect(market.conditions.periods.map((period) => period.covered)).toEqual([true, true, true, false]);
     const counted = market.conditions.periods.reduce((sum, period) => sum + period.sales.length, 0);
     expect(counted + market.conditions.leftOut.length).toBe(14);

@@ -78,7 +78,7 @@ export function analyzeMarket(input: MarketAnalysisInput, book: CitationBook): M
     kind === 'market-search'
       ? `The market-sales search: ${areaWords}, ${MARKET_SEARCH_MONTHS} months before the effective date, any size.`
       : kind === 'comps-search'
-        ? `The comps search’s own sales (${run!.criteria.monthsBack} months, any size): buy the market sales for 24 months of the area’s sales.`
+        ? `The comps search’s own sales (${run!.criteria.monthsBack} months, any size): buy the market sales for ${MARKET_SEARCH_MONTHS} months of the area’s sales.`
         : 'No sales read yet: run the comps search or buy the market sales.';
   const monthsRead = run?.criteria.monthsBack ?? 0;
   const windowMonths: TrendWindow = workfile.marketTrend?.windowMonths ?? DEFAULT_TREND_WINDOW;
