@@ -67,7 +67,7 @@ export function priceTrendBenchSpec(salesRead = SALES_READ): { spec: ChartSpec; 
   const read = marketSales(sales, EFFECTIVE);
   const conditions = marketConditions({ sales, read, effectiveDate: EFFECTIVE, marketArea: 'Bench area', propertyType: '24', monthsRead: 36, cite: book.cite });
   const trend = marketTrend({ sales, read, effectiveDate: EFFECTIVE, windowMonths: 36, monthsRead: 36, cite: book.cite });
-  const spec = priceTrendChart({ source: { kind: 'comps-search', run: null, words: 'Bench sales' }, sales, conditions, trend, problems: [], citations: book.all() });
+  const spec = priceTrendChart({ source: { kind: 'comps-search', run: null, words: 'Bench sales', nextCursor: null }, sales, conditions, trend, problems: [], citations: book.all() });
   return { spec, citations: book.all() };
 }
 

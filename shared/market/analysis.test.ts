@@ -46,6 +46,18 @@ describe('the market of an assignment', () => {
     expect(market.conditions.periods.every((period) => period.covered)).toBe(true);
     expect(market.problems).toContain('The sales were read for the effective date 2016-12-01; the assignment’s is now 2017-01-01: buy the market sales again.');
   });
+
+  it('says where the market-sales search goes on when the service has more sales, and only while every page is kept', () => {
+    const run = comps2016Run({ id: 'market_1', criteria: { ...comps2016Run().criteria, monthsBack: 36 } });
+    const withMore = { ...comps2016.envelope, meta: { ...comps2016.envelope.meta, next_cursor: 'page-2' } };
+    const market = (pages: unknown[], w: ComparablesWorkfile) => analyzeMarket({ subjectEnvelope: null, marketPages: pages, compsPages: [withMore], workfile: w, effectiveDate: EFFECTIVE }, new CitationBook());
+    expect(market([withMore], { ...workfile, marketSearch: run }).source.nextCursor).toBe('page-2');
+    expect(market([comps2016.envelope], { ...workfile, marketSearch: run }).source.nextCursor).toBeNull();
+    // A page not kept: the search cannot go on from where it stopped.
+    expect(market([withMore], { ...workfile, marketSearch: { ...run, pages: [...run.pages, { cursor: 'page-2' }] } }).source.nextCursor).toBeNull();
+    // The comps search's own next page is the comps search's (offered in its panel), not the market's.
+    expect(market([], workfile).source.nextCursor).toBeNull();
+  });
 });
 
 describe('the market in the exports and the report', () => {

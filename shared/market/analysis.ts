@@ -46,7 +46,13 @@ export interface MarketAnalysisInput {
 
 export interface MarketAnalysis {
   /** Which sales were read, in words, and the run they came from. */
-  source: { kind: 'market-search' | 'comps-search' | 'none'; run: CompSearchRun | null; words: string };
+  source: {
+    kind: 'market-search' | 'comps-search' | 'none';
+    run: CompSearchRun | null;
+    words: string;
+    /** The market-sales search's next page, when the service has more sales than were read (a further purchase). */
+    nextCursor: string | null;
+  };
   sales: ComparableSale[];
   conditions: MarketConditions;
   trend: MarketTrend;
@@ -67,7 +73,10 @@ export function analyzeMarket(input: MarketAnalysisInput, book: CitationBook): M
   const pages = marketRun ? input.marketPages : input.compsPages;
   const kind = marketRun ? 'market-search' : compsRun ? 'comps-search' : 'none';
   const problems: string[] = [];
-  const sales = run === null ? [] : readCandidates(pages, { subject, criteria: run.criteria, effectiveDate, subjectUseCode }, cite).candidates;
+  const answers = run === null ? null : readCandidates(pages, { subject, criteria: run.criteria, effectiveDate, subjectUseCode }, cite);
+  const sales = answers?.candidates ?? [];
+  // Only a market-sales search whose every page is kept can go on where it stopped.
+  const nextCursor = marketRun !== null && answers !== null && pages.length === marketRun.pages.length ? answers.nextCursor : null;
   // The comps search's own missing pages are said by the comps analysis; the market-sales search's here.
   if (marketRun !== null && pages.length < marketRun.pages.length) problems.push(`${marketRun.pages.length - pages.length} of the ${marketRun.pages.length} pages of the market-sales search are not kept with this assignment: their sales are not counted.`);
   if (marketRun !== null && marketRun.effectiveDate !== effectiveDate) problems.push(`The sales were read for the effective date ${marketRun.effectiveDate}; the assignment’s is now ${effectiveDate}: buy the market sales again.`);
@@ -89,5 +98,5 @@ export function analyzeMarket(input: MarketAnalysisInput, book: CitationBook): M
   const trend = marketTrend({ ...common, monthsRead, windowMonths });
   const used = new Set([...conditions.periods.flatMap((period) => period.sales), ...trend.price.sales].flatMap((sale) => sale.citationIds));
   for (const entry of conditions.leftOut) for (const id of entry.citationIds) used.add(id);
-  return { source: { kind, run, words }, sales, conditions, trend, problems, citations: book.all().filter((citation) => used.has(citation.id)) };
+  return { source: { kind, run, words, nextCursor }, sales, conditions, trend, problems, citations: book.all().filter((citation) => used.has(citation.id)) };
 }

@@ -23,6 +23,8 @@ const state = vi.hoisted(() => ({
   workfile: null as unknown,
   subject: null as unknown,
   pages: [] as unknown[],
+  /** The market-sales search's kept pages. */
+  marketPages: [] as unknown[],
   comps: null as unknown,
   saves: [] as unknown[],
   /** While set, the assignment's comparables are read only once it settles (a slow read after a save). */
@@ -47,7 +49,7 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
     }),
     getComparables: async () => {
       if (state.hold) await state.hold;
-      return { workfile: state.workfile, subject: state.subject, pages: state.pages, receivedIn: null };
+      return { workfile: state.workfile, subject: state.subject, pages: state.pages, marketPages: state.marketPages, receivedIn: null };
     },
     saveComparables: (request) => {
       const { workfile } = request as { workfile: ComparablesWorkfile };
@@ -69,6 +71,12 @@ vi.mock('../../platform/plat.ts', async (importOriginal) => {
       if (body.projection === 'report_subject_v1') {
         state.subject = (subjectFixture as { subject: unknown }).subject;
         return { envelope: state.subject, billing: { chargedMicroUsd: 250_000, cacheHit: false, replayed: false, servedAt: '2026-01-01T00:00:00.000Z' } };
+      }
+      // The market-sales search's second page: the core keeps it with the market search once saved.
+      if ((body as { cursor?: string }).cursor === 'market-2') {
+        const page2 = { status: 'ok', data: { items: [], total: 14 }, meta: {} };
+        state.marketPages = [...state.marketPages, page2];
+        return { envelope: page2, billing: { chargedMicroUsd: 150_000, cacheHit: false, replayed: false, servedAt: '2026-01-01T00:00:00.000Z' } };
       }
       // The core keeps the answer with the active assignment; the next read finds it by the run saved.
       state.pages = [state.comps];
@@ -141,6 +149,7 @@ beforeEach(() => {
   state.workfile = emptyComparablesWorkfile();
   state.subject = (subjectFixture as { subject: unknown }).subject;
   state.pages = [];
+  state.marketPages = [];
   state.comps = comps.envelope;
   state.saves = [];
   state.hold = null;
@@ -470,6 +479,26 @@ describe('ComparablesView', () => {
     fireEvent.change(plain, { target: { value: 'condition' } });
     await settle(SAVE_DELAY_MS + 10);
     expect(Object.values((state.saves.at(-1) as ComparablesWorkfile).notUsed)).toEqual([{ reason: 'condition', note: '' }]);
+  });
+
+  it('reads the market sales’ next page when the service has more, priced first, and keeps it with the market-sales search', async () => {
+    const market = comps2016Run({ id: 'market_1', criteria: { ...emptyComparablesWorkfile().criteria, monthsBack: 36 } });
+    state.workfile = searchedWorkfile({ marketSearch: market });
+    state.pages = [comps.envelope];
+    const envelope = comps.envelope as { meta: Record<string, unknown> };
+    state.marketPages = [{ ...envelope, meta: { ...envelope.meta, next_cursor: 'market-2' } }];
+    await renderView();
+    const next = screen.getByRole('button', { name: 'Read the next page of market sales' });
+    expect(next.parentElement?.textContent).toContain('$0.15');
+    fireEvent.click(next);
+    for (let step = 0; step < 4; step++) await settle(50);
+    const sent = bought('report_comparables_v1').map((call) => (call.request as { request: { body: { cursor?: string } } }).request.body);
+    expect(sent.map((body) => body.cursor)).toEqual(['market-2']);
+    const saved = state.saves.at(-1) as ComparablesWorkfile;
+    expect(saved.marketSearch?.pages).toEqual([market.pages[0], { ...market.pages[0], cursor: 'market-2' }]);
+    expect(saved.searches).toEqual((state.workfile as ComparablesWorkfile).searches);
+    // The last page said no more: nothing further is offered.
+    expect(screen.queryByRole('button', { name: 'Read the next page of market sales' })).toBeNull();
   });
 
   it('keeps the appraiser’s reason for a sale not used', async () => {

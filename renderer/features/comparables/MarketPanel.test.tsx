@@ -44,7 +44,7 @@ function risingMarket(): MarketPanelProps['market'] {
   );
   const common = { sales, effectiveDate: EFFECTIVE, monthsRead: 12, cite: book.cite };
   return {
-    source: { kind: 'comps-search', run: null, words: 'Test sales.' },
+    source: { kind: 'comps-search', run: null, words: 'Test sales.', nextCursor: null },
     sales,
     conditions: marketConditions({ ...common, marketArea: 'Test area', propertyType: null }),
     trend: marketTrend(common),

@@ -22,7 +22,7 @@ import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import { ChartFigure } from '../../components/charts/ChartFigure.tsx';
 import { downloadTextFile } from '../../components/download.ts';
 import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
-import { exportFilename, searchRunOf } from './comparables-model.ts';
+import { addPageToMarketSearch, answerFacts, exportFilename, MAX_PAGES, nextPageBody, searchRunOf } from './comparables-model.ts';
 import { SearchCharge } from './SearchPanel.tsx';
 import './market.css';
 
@@ -84,7 +84,7 @@ function BuyMarketSales(props: MarketPanelProps) {
         }
       : null;
   return (
-    <span className="market-buy">
+    <span className="market-buy cluster gap-2">
       <SearchCharge
         parts={parts}
         label={workfile.marketSearch ? 'Read the market sales again' : `Buy the market sales (${MARKET_SEARCH_MONTHS} months)`}
@@ -94,7 +94,31 @@ function BuyMarketSales(props: MarketPanelProps) {
         edit={edit}
         assignmentId={props.assignmentId}
       />
+      <NextMarketPage {...props} />
     </span>
+  );
+}
+
+/** The market-sales search's next page, when the service has more sales than were read: priced, and counted once bought. */
+function NextMarketPage(props: MarketPanelProps) {
+  const run = props.workfile.marketSearch;
+  const cursor = props.market.source.nextCursor;
+  if (!run || cursor === null) return null;
+  if (run.pages.length >= MAX_PAGES) return <span className="muted">More sales match, but a search keeps at most {MAX_PAGES} pages.</span>;
+  const body = nextPageBody(run, cursor);
+  return (
+    <SearchCharge
+      parts={{ body } as ServiceRequestParts<'queryRecords'>}
+      label="Read the next page of market sales"
+      what="the next page of the market sales"
+      primary={false}
+      change={(answer) => {
+        const facts = answerFacts(answer.envelope);
+        return (w) => addPageToMarketSearch(w, body, { total: facts.total, returned: facts.returned });
+      }}
+      edit={props.edit}
+      assignmentId={props.assignmentId}
+    />
   );
 }
 

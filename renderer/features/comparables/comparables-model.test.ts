@@ -10,6 +10,7 @@ import {
   checkAcceptReason,
   takeUnsupportedSuggestion,
   addPageToCurrentSearch,
+  addPageToMarketSearch,
   answerFacts,
   chooseComp,
   clearNotUsedReason,
@@ -239,6 +240,18 @@ describe('searches', () => {
     workfile = addPageToCurrentSearch(workfile, body, { total: 5, returned: 3 });
     expect(workfile.searches.at(-1)).toMatchObject({ id: 'r54', pages: [{ a: 1 }, { a: 1, cursor: 'cur-2' }], total: 5, returned: 5 });
     expect(workfile.searches.at(-2)?.pages).toHaveLength(1);
+  });
+
+  it('adds a further page to the market-sales search alone, up to five pages, and nothing without one', () => {
+    const market = searchRunOf({ criteria: emptyComparablesWorkfile().criteria, effectiveDate: '2017-01-01', radiusMiles: 0.5, body: { m: 1 }, envelope: { data: { items: [{}, {}], total: 9 } }, ranAt: 't', id: 'm' });
+    const comps = { ...market, id: 'c', pages: [{ c: 1 }] };
+    expect(addPageToMarketSearch(emptyComparablesWorkfile(), { m: 1, cursor: 'x' }, { total: 9, returned: 2 })).toEqual(emptyComparablesWorkfile());
+    let workfile: ComparablesWorkfile = { ...emptyComparablesWorkfile(), searches: [comps], marketSearch: market };
+    workfile = addPageToMarketSearch(workfile, nextPageBody(market, 'm-2'), { total: 9, returned: 2 });
+    expect(workfile.marketSearch).toMatchObject({ id: 'm', pages: [{ m: 1 }, { m: 1, cursor: 'm-2' }], total: 9, returned: 4 });
+    expect(workfile.searches).toEqual([comps]);
+    for (let page = 3; page <= 7; page++) workfile = addPageToMarketSearch(workfile, { m: 1, cursor: `m-${page}` }, { total: 9, returned: 1 });
+    expect(workfile.marketSearch?.pages).toHaveLength(5);
   });
 });
 

@@ -209,17 +209,25 @@ export function recordSearch(workfile: ComparablesWorkfile, run: CompSearchRun):
   return { ...workfile, criteria: run.criteria, searches: [...workfile.searches, run].slice(-MAX_SEARCHES) };
 }
 
-/** The current search with one more page bought: its body and the counts the page brought. */
-export function addPageToCurrentSearch(workfile: ComparablesWorkfile, body: Record<string, unknown>, page: { total: number | null; returned: number }): ComparablesWorkfile {
+type PageBought = { total: number | null; returned: number };
+
+/** A run with one more page bought (its body and the counts the page brought); null past MAX_PAGES. */
+function withPage(run: CompSearchRun, body: Record<string, unknown>, page: PageBought): CompSearchRun | null {
+  if (run.pages.length >= MAX_PAGES) return null;
+  return { ...run, pages: [...run.pages, body], total: page.total ?? run.total, returned: run.returned + page.returned };
+}
+
+/** The current search with one more page bought. */
+export function addPageToCurrentSearch(workfile: ComparablesWorkfile, body: Record<string, unknown>, page: PageBought): ComparablesWorkfile {
   const current = workfile.searches.at(-1);
-  if (!current || current.pages.length >= MAX_PAGES) return workfile;
-  const run: CompSearchRun = {
-    ...current,
-    pages: [...current.pages, body],
-    total: page.total ?? current.total,
-    returned: current.returned + page.returned,
-  };
-  return { ...workfile, searches: [...workfile.searches.slice(0, -1), run] };
+  const run = current ? withPage(current, body, page) : null;
+  return run ? { ...workfile, searches: [...workfile.searches.slice(0, -1), run] } : workfile;
+}
+
+/** The market-sales search with one more page bought. */
+export function addPageToMarketSearch(workfile: ComparablesWorkfile, body: Record<string, unknown>, page: PageBought): ComparablesWorkfile {
+  const run = workfile.marketSearch ? withPage(workfile.marketSearch, body, page) : null;
+  return run ? { ...workfile, marketSearch: run } : workfile;
 }
 
 /** What an answer says of itself: how many match (all pages), how many came, and the data's as-of. */
