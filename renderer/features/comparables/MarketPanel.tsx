@@ -22,8 +22,8 @@ import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import { ChartFigure } from '../../components/charts/ChartFigure.tsx';
 import { downloadTextFile } from '../../components/download.ts';
 import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
-import { addPageToMarketSearch, answerFacts, exportFilename, MAX_PAGES, nextPageBody, searchRunOf } from './comparables-model.ts';
-import { SearchCharge } from './SearchPanel.tsx';
+import { addPageToMarketSearch, exportFilename, MAX_PAGES, searchRunOf } from './comparables-model.ts';
+import { NextPageCharge, SearchCharge } from './SearchPanel.tsx';
 import './market.css';
 
 type Edit = (change: (workfile: ComparablesWorkfile) => ComparablesWorkfile) => void;
@@ -105,17 +105,13 @@ function NextMarketPage(props: MarketPanelProps) {
   const cursor = props.market.source.nextCursor;
   if (!run || cursor === null) return null;
   if (run.pages.length >= MAX_PAGES) return <span className="muted">More sales match, but a search keeps at most {MAX_PAGES} pages.</span>;
-  const body = nextPageBody(run, cursor);
   return (
-    <SearchCharge
-      parts={{ body } as ServiceRequestParts<'queryRecords'>}
+    <NextPageCharge
+      run={run}
+      cursor={cursor}
       label="Read the next page of market sales"
       what="the next page of the market sales"
-      primary={false}
-      change={(answer) => {
-        const facts = answerFacts(answer.envelope);
-        return (w) => addPageToMarketSearch(w, body, { total: facts.total, returned: facts.returned });
-      }}
+      add={addPageToMarketSearch}
       edit={props.edit}
       assignmentId={props.assignmentId}
     />

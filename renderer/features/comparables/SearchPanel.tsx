@@ -381,7 +381,17 @@ function CurrentSearch(props: SearchPanelProps) {
           (run.pages.length >= MAX_PAGES ? (
             <span className="muted">More sales match, but a search keeps at most {MAX_PAGES} pages: narrow the criteria.</span>
           ) : (
-            <NextPageButton {...props} run={run} cursor={props.nextCursor} />
+            <span className="comps-search__next">
+              <NextPageCharge
+                run={run}
+                cursor={props.nextCursor}
+                label="Load the next page"
+                what="the next page of this search"
+                add={addPageToCurrentSearch}
+                edit={props.edit}
+                assignmentId={props.assignmentId}
+              />
+            </span>
           ))}
       </div>
       {earlier.length > 0 && (
@@ -422,24 +432,33 @@ function RerunButton(props: SearchPanelProps & { run: CompSearchRun; label: stri
   );
 }
 
-function NextPageButton(props: SearchPanelProps & { run: CompSearchRun; cursor: string }) {
-  const { run, cursor, edit, assignmentId } = props;
+/**
+ * A search's next page, priced first: bought with the first page's body and the cursor, then added to
+ * the run by `add` (the comps search's current run, or the market-sales search).
+ */
+export function NextPageCharge(props: {
+  run: CompSearchRun;
+  cursor: string;
+  label: string;
+  what: string;
+  add: (workfile: ComparablesWorkfile, body: Record<string, unknown>, page: { total: number | null; returned: number }) => ComparablesWorkfile;
+  edit: SearchPanelProps['edit'];
+  assignmentId: string;
+}) {
+  const { run, cursor, add } = props;
   const body = nextPageBody(run, cursor);
-  const parts = { body } as ServiceRequestParts<'queryRecords'>;
   return (
-    <span className="comps-search__next">
-      <SearchCharge
-        parts={parts}
-        label="Load the next page"
-        what="the next page of this search"
-        primary={false}
-        change={(answer) => {
-          const facts = answerFacts(answer.envelope);
-          return (w) => addPageToCurrentSearch(w, body, { total: facts.total, returned: facts.returned });
-        }}
-        edit={edit}
-        assignmentId={assignmentId}
-      />
-    </span>
+    <SearchCharge
+      parts={{ body } as ServiceRequestParts<'queryRecords'>}
+      label={props.label}
+      what={props.what}
+      primary={false}
+      change={(answer) => {
+        const facts = answerFacts(answer.envelope);
+        return (w) => add(w, body, { total: facts.total, returned: facts.returned });
+      }}
+      edit={props.edit}
+      assignmentId={props.assignmentId}
+    />
   );
 }
