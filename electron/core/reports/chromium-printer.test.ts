@@ -172,9 +172,10 @@ describe('findChromium', () => {
     expect(missing).toEqual({ found: false, message: 'PLAT_CHROMIUM names /nowhere/chrome, which is not a file on this machine' });
   });
 
-  it('looks in the usual places of each platform, Chromium first', () => {
+  it('looks in the usual places of each platform, Chromium’s headless shell first, then Chromium', () => {
     expect(findChromium({}, 'linux', (file) => file === '/usr/bin/google-chrome')).toEqual({ found: true, executablePath: '/usr/bin/google-chrome' });
-    expect(chromiumCandidates('linux')[0]).toBe('/usr/bin/chromium');
+    expect(chromiumCandidates('linux').slice(0, 3)).toEqual(['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/bin/chromium']);
+    expect(findChromium({}, 'linux', (file) => ['/usr/bin/chromium', '/usr/lib/chromium/chromium-headless-shell'].includes(file))).toEqual({ found: true, executablePath: '/usr/lib/chromium/chromium-headless-shell' });
     expect(chromiumCandidates('darwin', { HOME: '/Users/ann' })).toContain('/Users/ann/Applications/Google Chrome.app/Contents/MacOS/Google Chrome');
     expect(chromiumCandidates('win32', { PROGRAMFILES: 'C:\\Program Files' })).toContain('C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe');
   });
