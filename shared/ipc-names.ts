@@ -5,7 +5,7 @@
 import { serviceOperationNames, serviceOperations, type ServiceOperationName } from './service/operations.ts';
 
 /** The IPC name each service operation is asked for by (its `ipc` in the operation table). */
-type IpcNameOf<N extends ServiceOperationName> = (typeof serviceOperations)[N]['ipc'];
+export type IpcNameOf<N extends ServiceOperationName> = (typeof serviceOperations)[N]['ipc'];
 
 /** The IPC operations that are service calls, with the service operation each one makes. */
 export const serviceCallOperations = Object.fromEntries(serviceOperationNames.map((operation) => [serviceOperations[operation].ipc, operation])) as {

@@ -10,7 +10,7 @@ import { GraphDecisionsSchema, graphDecisionKinds, NOTE_MAX } from './graph/deci
 import { checkServiceBaseUrl, MAX_SERVICE_URL_LENGTH } from './connection-url.ts';
 import { ChargeCheckSchema } from './spend-marks.ts';
 import { isIsoDate, operationSchemas, serviceOperationNames, serviceOperations, type OperationSchemas, type ServiceOperationName } from './service/index.ts';
-import type { EventListenerName, ListedEventName, ListedOperationName } from './ipc-names.ts';
+import type { EventListenerName, IpcNameOf, ListedEventName, ListedOperationName } from './ipc-names.ts';
 
 export { eventListenerName, ipcEventNames, ipcOperationNames, serviceCallOperations, type EventListenerName, type ServiceCallIpcName } from './ipc-names.ts';
 
@@ -124,9 +124,6 @@ const serviceCallResponse = <N extends ServiceOperationName>(_operation: N) =>
   });
 
 export const ServiceCallOperationSchema = z.enum(serviceOperationNames as [ServiceOperationName, ...ServiceOperationName[]]);
-
-/** The IPC name each service operation is asked for by (its `ipc` in the operation table). */
-type IpcNameOf<N extends ServiceOperationName> = (typeof serviceOperations)[N]['ipc'];
 
 /** One IPC operation per service operation, derived from the operation table. */
 const serviceCallIpcOperations = Object.fromEntries(
@@ -656,7 +653,6 @@ export type IpcRequest<N extends IpcOperationName> = z.input<(typeof ipcOperatio
 export type IpcResponse<N extends IpcOperationName> = z.output<(typeof ipcOperations)[N]['response']>;
 export type IpcEventPayload<E extends IpcEventName> = z.output<(typeof ipcEvents)[E]>;
 
-
 /** What crosses the boundary: never stacks, never request headers (Signal's wrapResult). */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: z.infer<typeof PlatErrorSchema> };
 
@@ -665,7 +661,6 @@ export const ipcResultSchema = <T extends z.ZodType>(value: T) =>
     z.strictObject({ ok: z.literal(true), value }),
     z.strictObject({ ok: z.literal(false), error: PlatErrorSchema }),
   ]);
-
 
 /** The object the preload (Electron) or the host bridge (browser) puts on `window.plat`. */
 export type PlatApi = {
