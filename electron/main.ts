@@ -14,7 +14,8 @@ import { SafeStorageKeyVault } from './core/key-vault.ts';
 import { InstallationIdentity, INSTALLATION_IDENTITY_FILE, safeStorageIdentityStorage } from './core/installation-identity.ts';
 import { DataFolderInUseError } from './core/data-folder-lock.ts';
 import { DataFolderProblem } from './core/database-check.ts';
-import { headerFooterOptions, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './core/reports/printer.ts';
+import { headerFooterOptions, PRINT_READY_TIMEOUT_MS, type Printer } from './core/reports/printer.ts';
+import { printRoutePath } from '../shared/print-route.ts';
 
 // Bundled to dist/electron/main.cjs: the renderer build sits beside it in dist/renderer.
 const rendererDir = path.join(__dirname, '..', 'renderer');

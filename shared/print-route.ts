@@ -15,6 +15,15 @@ export const PRINT_MARKS = ['printReady', 'printError', 'printHeader', 'printFoo
 
 export const PRINT_ROUTE = 'print-report';
 
+/**
+ * The print route's address for an assignment, relative to the page's origin: what every printer
+ * loads (the browser host adds #token=<launch token>). `dialog`: the browser's own print dialog opens
+ * once the report is ready (the fallback when no printer is found).
+ */
+export function printRoutePath(assignmentId: string, dialog = false): string {
+  return `/?route=${PRINT_ROUTE}&assignment=${encodeURIComponent(assignmentId)}${dialog ? '&dialog=1' : ''}`;
+}
+
 /** The print route's parameters, or null when the page is the app. `dialog`: open the browser's own print dialog once ready. */
 export function readPrintRoute(search: string): { assignmentId: string; dialog: boolean } | null {
   const params = new URLSearchParams(search);

@@ -6,8 +6,8 @@
 // between exports and is asked to show the next report (shared/print-route.ts): the app's scripts, the
 // map's library and worker and the basemap's tiles are loaded once per browser, not once per export.
 import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Page } from 'playwright-core';
-import { PRINT_NEXT_FUNCTION } from '../../../shared/print-route.ts';
-import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, printRoutePath, type Printer } from './printer.ts';
+import { PRINT_NEXT_FUNCTION, printRoutePath } from '../../../shared/print-route.ts';
+import { headerFooterOptions, NoPrinterError, PRINT_READY_TIMEOUT_MS, type Printer } from './printer.ts';
 import { findChromium, type ChromiumLookup } from './chromium-lookup.ts';
 import { IdleCloser, PRINTER_IDLE_CLOSE_MS } from './idle-close.ts';
 

@@ -1,14 +1,9 @@
 // The Printer port: turns the renderer's print route for a report into PDF bytes. Electron prints
 // with a hidden window's webContents.printToPDF; the browser host drives a Chromium-family browser
 // found on the machine (playwright-core). Both print the same route the screen's components render:
-//   <page origin>/?route=print-report&assignment=<id>   (the browser host adds #token=<launch token>)
+//   <page origin>/?route=print-report&assignment=<id>   (shared/print-route.ts: printRoutePath)
 // The page sets <html data-print-ready="true"> once the report is on the page (or "error" with the
 // reason in data-print-error), and the printer waits for that before printing.
-
-/** The print route's address for an assignment, relative to the page's origin. */
-export function printRoutePath(assignmentId: string): string {
-  return `/?route=print-report&assignment=${encodeURIComponent(assignmentId)}`;
-}
 
 /** How long the print route may take to put the report on the page. */
 export const PRINT_READY_TIMEOUT_MS = 30_000;

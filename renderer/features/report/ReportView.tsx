@@ -23,7 +23,8 @@ import { useUiStore } from '../../app/ui-store.ts';
 import { ReportDocumentView } from './ReportDocumentView.tsx';
 import { ChoiceDialog, type ChoiceRequest } from './ChoiceDialog.tsx';
 import { VerifyReport } from './VerifyReport.tsx';
-import { missingTotal, printDialogUrl } from './report-model.ts';
+import { missingTotal } from './report-model.ts';
+import { printRoutePath } from '../../../shared/print-route.ts';
 import { BusyButton } from '../../components/BusyButton.tsx';
 import './report.css';
 
@@ -195,7 +196,7 @@ function ExportPdf({ assignmentId, doc }: { assignmentId: string; doc: ReportDoc
           <ErrorNotice error={exportPdf.error} onRetry={() => exportPdf.mutate()} compact />
           {browserHost && (
             <p>
-              <button type="button" className="button" onClick={() => window.open(printDialogUrl(assignmentId), '_blank')}>
+              <button type="button" className="button" onClick={() => window.open(printRoutePath(assignmentId, true), '_blank')}>
                 Print with the browser’s dialog…
               </button>{' '}
               <span className="muted">Choose “Save as PDF” there. That PDF has no citations attached, so “Verify a report” cannot check it.</span>

@@ -6,7 +6,6 @@ import {
   citationIndex,
   markersFor,
   missingTotal,
-  printDialogUrl,
   printFooterTemplate,
   printHeaderTemplate,
   reportSourceRequests,
@@ -14,7 +13,7 @@ import {
   verificationHeadline,
 } from './report-model.ts';
 import { sampleReport } from './report-fixture.ts';
-import { readPrintRoute } from '../../../shared/print-route.ts';
+import { printRoutePath, readPrintRoute } from '../../../shared/print-route.ts';
 
 const verification = (overrides: Partial<ReportVerification>): ReportVerification => ({
   kind: 'plat',
@@ -53,7 +52,8 @@ describe('the print route', () => {
     expect(readPrintRoute('?route=print-report')).toEqual({ assignmentId: '', dialog: false });
     expect(readPrintRoute('')).toBeNull();
     expect(readPrintRoute('?route=other&assignment=p1')).toBeNull();
-    expect(readPrintRoute(new URL(`http://x${printDialogUrl('a&b')}`).search)).toEqual({ assignmentId: 'a&b', dialog: true });
+    expect(readPrintRoute(new URL(`http://x${printRoutePath('a&b', true)}`).search)).toEqual({ assignmentId: 'a&b', dialog: true });
+    expect(readPrintRoute(new URL(`http://x${printRoutePath('a&b')}`).search)).toEqual({ assignmentId: 'a&b', dialog: false });
   });
 
   it('gives the printer a running header and a page-number footer, with the page’s text escaped', () => {

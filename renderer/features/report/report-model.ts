@@ -9,7 +9,6 @@ import type { ReportVerification } from '../../../shared/ipc.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { formatDateTime } from '../../../shared/format-date.ts';
 import { formatCount } from '../../../shared/format/number.ts';
-import { PRINT_ROUTE } from '../../../shared/print-route.ts';
 
 export type NumberedCitation = ReportDocument['citations'][number];
 
@@ -92,11 +91,6 @@ export function missingTotal(doc: Pick<ReportDocument, 'missing'>): number | nul
 
 // ---------------------------------------------------------------------------------------------
 // The print route and the printer's header and footer
-
-/** The print route for the browser's own print dialog (the fallback when no printer is found). */
-export function printDialogUrl(assignmentId: string): string {
-  return `/?route=${PRINT_ROUTE}&assignment=${encodeURIComponent(assignmentId)}&dialog=1`;
-}
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
