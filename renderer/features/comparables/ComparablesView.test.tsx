@@ -501,6 +501,18 @@ describe('ComparablesView', () => {
     expect(screen.queryByRole('button', { name: 'Read the next page of market sales' })).toBeNull();
   });
 
+  it('offers no further page of the market sales past five, and says why', async () => {
+    const market = comps2016Run({ id: 'market_1', criteria: { ...emptyComparablesWorkfile().criteria, monthsBack: 36 } });
+    const pages = [1, 2, 3, 4, 5].map((page) => (page === 1 ? market.pages[0]! : { ...market.pages[0], cursor: `market-${page}` }));
+    state.workfile = searchedWorkfile({ marketSearch: { ...market, pages } });
+    state.pages = [comps.envelope];
+    const envelope = comps.envelope as { meta: Record<string, unknown> };
+    state.marketPages = pages.map(() => ({ ...envelope, meta: { ...envelope.meta, next_cursor: 'market-6' } }));
+    await renderView();
+    expect(screen.queryByRole('button', { name: 'Read the next page of market sales' })).toBeNull();
+    expect(screen.getByTestId('market-conditions').textContent).toContain('More sales match, but a search keeps at most 5 pages.');
+  });
+
   it('keeps the appraiser’s reason for a sale not used', async () => {
     state.workfile = searchedWorkfile();
     state.pages = [comps.envelope];

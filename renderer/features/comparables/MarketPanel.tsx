@@ -22,7 +22,7 @@ import { useColorScheme } from '../../platform/use-color-scheme.ts';
 import { ChartFigure } from '../../components/charts/ChartFigure.tsx';
 import { downloadTextFile } from '../../components/download.ts';
 import { CitationChips, CitedCell, type CitationIndex } from './CitedCell.tsx';
-import { addPageToMarketSearch, exportFilename, MAX_PAGES, searchRunOf } from './comparables-model.ts';
+import { addPageToMarketSearch, exportFilename, searchRunOf } from './comparables-model.ts';
 import { NextPageCharge, SearchCharge } from './SearchPanel.tsx';
 import './market.css';
 
@@ -104,7 +104,6 @@ function NextMarketPage(props: MarketPanelProps) {
   const run = props.workfile.marketSearch;
   const cursor = props.market.source.nextCursor;
   if (!run || cursor === null) return null;
-  if (run.pages.length >= MAX_PAGES) return <span className="muted">More sales match, but a search keeps at most {MAX_PAGES} pages.</span>;
   return (
     <NextPageCharge
       run={run}

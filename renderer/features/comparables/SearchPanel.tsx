@@ -377,22 +377,18 @@ function CurrentSearch(props: SearchPanelProps) {
       )}
       <div className="comps-search__run-actions cluster">
         <RerunButton {...props} run={run} label="Re-run this search" />
-        {props.nextCursor !== null &&
-          (run.pages.length >= MAX_PAGES ? (
-            <span className="muted">More sales match, but a search keeps at most {MAX_PAGES} pages: narrow the criteria.</span>
-          ) : (
-            <span className="comps-search__next">
-              <NextPageCharge
-                run={run}
-                cursor={props.nextCursor}
-                label="Load the next page"
-                what="the next page of this search"
-                add={addPageToCurrentSearch}
-                edit={props.edit}
-                assignmentId={props.assignmentId}
-              />
-            </span>
-          ))}
+        {props.nextCursor !== null && (
+          <NextPageCharge
+            run={run}
+            cursor={props.nextCursor}
+            label="Load the next page"
+            what="the next page of this search"
+            whenFull="narrow the criteria"
+            add={addPageToCurrentSearch}
+            edit={props.edit}
+            assignmentId={props.assignmentId}
+          />
+        )}
       </div>
       {earlier.length > 0 && (
         <details className="comps-search__history">
@@ -434,18 +430,27 @@ function RerunButton(props: SearchPanelProps & { run: CompSearchRun; label: stri
 
 /**
  * A search's next page, priced first: bought with the first page's body and the cursor, then added to
- * the run by `add` (the comps search's current run, or the market-sales search).
+ * the run by `add` (the comps search's current run, or the market-sales search). A run that holds
+ * MAX_PAGES already says so instead (`whenFull`: what the person can do about it).
  */
 export function NextPageCharge(props: {
   run: CompSearchRun;
   cursor: string;
   label: string;
   what: string;
+  whenFull?: string;
   add: (workfile: ComparablesWorkfile, body: Record<string, unknown>, page: { total: number | null; returned: number }) => ComparablesWorkfile;
   edit: SearchPanelProps['edit'];
   assignmentId: string;
 }) {
   const { run, cursor, add } = props;
+  if (run.pages.length >= MAX_PAGES) {
+    return (
+      <span className="muted">
+        More sales match, but a search keeps at most {MAX_PAGES} pages{props.whenFull ? `: ${props.whenFull}` : ''}.
+      </span>
+    );
+  }
   const body = nextPageBody(run, cursor);
   return (
     <SearchCharge
