@@ -4,25 +4,21 @@
 // the entity page through its slot (renderer/app/entity-slots.ts).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { reportFieldOf } from '../../../shared/comparables/subject/resolve.ts';
-import { activeAssignment } from '../../components/ActiveAssignmentGate.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { useProjects } from '../../platform/core-queries.ts';
-import { useComparables } from '../../platform/comparables-queries.ts';
 import { refreshAssignment } from '../../platform/assignment-queries.ts';
 import { callPlat } from '../../platform/plat.ts';
 import { SubjectCharacteristics, type SubjectChoiceChange } from './SubjectCharacteristics.tsx';
+import { useActiveSubject } from './active-subject.ts';
 
 export function AssignmentSubject({ entityId }: { entityId: string }) {
-  const projects = useProjects();
-  const assignment = activeAssignment(projects.data);
-  const isSubject = assignment?.assignment?.subjectRef === entityId;
-  const comparables = useComparables(isSubject ? assignment.id : null);
+  const subject = useActiveSubject(entityId);
   const queryClient = useQueryClient();
   const choose = useMutation({
-    mutationFn: ({ key, choice }: SubjectChoiceChange) => callPlat('setValueChoice', { assignmentId: assignment!.id, field: reportFieldOf(key), choice }),
-    onSuccess: () => void refreshAssignment(queryClient, assignment!.id),
+    mutationFn: ({ key, choice }: SubjectChoiceChange) => callPlat('setValueChoice', { assignmentId: subject!.assignment.id, field: reportFieldOf(key), choice }),
+    onSuccess: () => void refreshAssignment(queryClient, subject!.assignment.id),
   });
-  if (!isSubject || !assignment?.assignment) return null;
+  if (subject === null) return null;
+  const { assignment, comparables } = subject;
   if (comparables.isError) return <ErrorNotice error={comparables.error} onRetry={() => void comparables.refetch()} />;
   if (!comparables.data || comparables.data.subject === null) return null;
   return (

@@ -33,7 +33,7 @@ export function EntityPage({ entityId }: { entityId: string }) {
   const title = pageTitle(entityId, record.data?.envelope ?? null, caption);
   const EntityActions = entityPageSlots.actions;
   const AssignmentSubject = entityPageSlots.subject;
-  // Set once when the app loads, so the same hook runs on every render.
+  // Set before this page's code is in (view-registry.tsx), so the same hook runs on every render.
   const summaryUse = (entityPageSlots.useSummaryUse ?? useNoSummaryUse)(entityId);
   const openGraph = useUiStore((state) => state.openGraph);
 
