@@ -1,7 +1,8 @@
 // Quiet but always there: a small chip beside a value that opens the full source on click or Enter.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { formatDate } from '../../shared/format-date.ts';
 import { citationLabel, type CitationView } from '../../shared/cited/citation.ts';
+import { useDismiss } from './use-dismiss.ts';
 import './citation-chip.css';
 
 /** `marker` replaces the chip's text with a numbered endnote marker (the report: "3" opens endnote 3). */
@@ -47,27 +48,7 @@ function CitationPanel(props: {
   children?: React.ReactNode;
 }) {
   const { citation, rootRef, onClose, children } = props;
-  useEffect(() => {
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) onClose(false);
-    };
-    // Escape closes the popover and nothing else. Taken on the window in the capture phase, before any
-    // element or page handler sees it, and stopped there: a handler further on that looked for an open
-    // popover could find it already gone (React re-renders between listeners of a real key press) and
-    // go back out of the record as well.
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      event.stopPropagation();
-      onClose(true);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    window.addEventListener('keydown', onKey, { capture: true });
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      window.removeEventListener('keydown', onKey, { capture: true });
-    };
-  }, [rootRef, onClose]);
+  useDismiss(rootRef, true, onClose);
   const panelRef = useRef<HTMLDivElement>(null);
   const place = usePlacementInWindow(panelRef, rootRef);
   return (

@@ -2,36 +2,21 @@
 // indicated value): it opens how the figure was worked out, its rule and inputs as Verify will make it
 // again, and every source it rests on. Its mark is drawn by CSS, so the figure's cell reads as the
 // figure alone.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { CitedValue } from '../../../shared/cited/value.ts';
 import { citationText } from '../../../shared/cited/citation.ts';
 import type { CitationIndex } from './CitedCell.tsx';
+import { useDismiss } from '../../components/use-dismiss.ts';
 import './derived-chip.css';
 
 export function DerivedChip({ value, index }: { value: CitedValue; index: CitationIndex }) {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLSpanElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    // Escape closes this panel and nothing else (as the citation chip's does).
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      event.stopPropagation();
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    window.addEventListener('keydown', onKey, { capture: true });
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      window.removeEventListener('keydown', onKey, { capture: true });
-    };
-  }, [open]);
+  useDismiss(rootRef, open, (refocus) => {
+    setOpen(false);
+    if (refocus) buttonRef.current?.focus();
+  });
   if (value.status === 'unavailable') return null;
   const sources = value.citationIds.map((id) => index.get(id)).filter((entry) => entry !== undefined);
   return (
